@@ -1,0 +1,158 @@
+"""Python side of the engine: resolve policies, allocate outputs, call kernels.
+
+`Engine(spec)` compiles (or loads from cache) the game's loop once per process;
+`run` plays any set of game indices and returns plain arrays; `replay` plays
+one game with its trace. The kernels see only arrays and scalars.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from .jit import stable_uuid
+from .runner import N_POLICY_PARAMS, USER, make_runner
+from .spec import GameSpec
+from .trace import events, new_trace
+
+
+class BalanceError(ValueError):
+    """Bad input from the user: the message names the file/field and allowed values."""
+
+
+@dataclass(frozen=True)
+class SeatPolicy:
+    name: str  # built-in name, or "path.py:function" for a user policy
+    kind: int
+    params: tuple[float, ...]
+
+    def describe(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "params": list(self.params)}
+
+
+@dataclass
+class Results:
+    game_out: np.ndarray  # (n, G) float64
+    seat_out: np.ndarray  # (n, seats, S) float64
+    card_stats: np.ndarray  # (cards, kinds, 3) int64: games with, wins with, total
+    game_indices: np.ndarray
+
+
+def policy_defaults(spec: GameSpec, name: str) -> np.ndarray:
+    vec = np.zeros(N_POLICY_PARAMS)
+    pol = spec.policy(name)
+    if pol is not None:
+        for p in pol.params:
+            vec[p.slot] = p.default
+    return vec
+
+
+def resolve_policy(spec: GameSpec, name: str, overrides: dict[str, float] | None = None) -> SeatPolicy:
+    """A policy by name (or user file `path.py:func`) with parameter overrides."""
+    overrides = dict(overrides or {})
+    if ":" in name and name.split(":")[0].endswith(".py"):
+        base = spec.policy("greedy")  # a user policy gets the greedy weights and epsilon
+        vec = policy_defaults(spec, "greedy")
+        kind = USER
+    else:
+        base = spec.policy(name)
+        if base is None:
+            allowed = ", ".join(p.name for p in spec.policies)
+            raise BalanceError(f"--policy: unknown policy '{name}' for {spec.name}; allowed: {allowed}, or path/to/file.py:function")
+        vec = policy_defaults(spec, name)
+        kind = base.kind
+    known = {p.name: p for p in base.params} if base else {}
+    for key, value in overrides.items():
+        if key not in known:
+            raise BalanceError(f"--policy-param: '{key}' is not a parameter of policy '{name}'; allowed: {', '.join(known) or 'none'}")
+        p = known[key]
+        if not (p.low <= value <= p.high):
+            raise BalanceError(f"--policy-param: {key}={value} is out of range; allowed: {p.low:g}..{p.high:g}")
+        vec[p.slot] = value
+    return SeatPolicy(name, kind, tuple(float(v) for v in vec))
+
+
+def load_user_policy(ref: str):
+    """Load `path/to/file.py:function`, an @njit function with the policy signature."""
+    path_s, _, fname = ref.rpartition(":")
+    path = Path(path_s).resolve()
+    if not path.is_file():
+        raise BalanceError(f"--policy: file '{path_s}' does not exist; expected path/to/file.py:function")
+    src = path.read_bytes()
+    digest = hashlib.sha256(src).hexdigest()[:12]
+    mod_name = f"balance_user_policy_{digest}"
+    if mod_name in sys.modules:
+        module = sys.modules[mod_name]
+    else:
+        spec = importlib.util.spec_from_file_location(mod_name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[mod_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # the user's file: report, don't trace back
+            raise BalanceError(f"--policy: {path_s} failed to import: {exc}") from exc
+    fn = getattr(module, fname, None)
+    if fn is None:
+        raise BalanceError(f"--policy: {path_s} has no function '{fname}'")
+    if not isinstance(fn, numba.core.registry.CPUDispatcher):
+        fn = numba.njit(fn)
+    return stable_uuid(fn, f"user:{mod_name}.{fname}"), f"{mod_name}.{fname}"
+
+
+_RUNNERS: dict[tuple[str, str], tuple] = {}
+
+
+class Engine:
+    """One game's compiled loop. Cheap to create; compiles on first use."""
+
+    def __init__(self, spec: GameSpec, seats: list[SeatPolicy]):
+        self.spec = spec
+        self.seats = seats
+        user_refs = {s.name for s in seats if s.kind == USER}
+        if len(user_refs) > 1:
+            raise BalanceError("--policy: at most one user policy file per run")
+        self.user_ref = next(iter(user_refs), None)
+
+    def _runner(self):
+        key = (self.spec.name, self.user_ref or "")
+        if key not in _RUNNERS:
+            user, user_key = (load_user_policy(self.user_ref) if self.user_ref else (None, ""))
+            _RUNNERS[key] = make_runner(self.spec.name, self.spec.kernels, user, user_key)
+        return _RUNNERS[key]
+
+    def _policy_arrays(self, n_players: int):
+        seats = self.seats if len(self.seats) > 1 else self.seats * n_players
+        if len(seats) != n_players:
+            raise BalanceError(f"--policy: {len(self.seats)} policies given for {n_players} players; give one, or one per seat")
+        kinds = np.array([s.kind for s in seats], np.int64)
+        params = np.array([s.params for s in seats], np.float64)
+        return kinds, params
+
+    def run(self, tables, n_players: int, seed: int, game_indices: np.ndarray, n_cards: int) -> Results:
+        run_games, _ = self._runner()
+        kinds, params = self._policy_arrays(n_players)
+        idx = np.ascontiguousarray(game_indices, dtype=np.int64)
+        n = idx.shape[0]
+        game_out = np.zeros((n, len(self.spec.game_column_names)))
+        seat_out = np.zeros((n, n_players, len(self.spec.seat_column_names)))
+        threads = numba.config.NUMBA_NUM_THREADS
+        card_stats = np.zeros((threads, n_cards, len(self.spec.card_counters), 3), np.int64)
+        run_games(tables, np.int64(n_players), np.uint64(seed), idx, kinds, params,
+                  np.int64(self.spec.max_decisions), np.int64(self.spec.max_options),
+                  game_out, seat_out, card_stats)
+        return Results(game_out, seat_out, card_stats.sum(axis=0), idx)
+
+    def replay(self, tables, n_players: int, seed: int, game_index: int):
+        _, play_traced = self._runner()
+        kinds, params = self._policy_arrays(n_players)
+        trace = new_trace()
+        game_row = np.zeros(len(self.spec.game_column_names))
+        seat_rows = np.zeros((n_players, len(self.spec.seat_column_names)))
+        play_traced(tables, np.int64(n_players), np.uint64(seed), np.int64(game_index), kinds, params,
+                    np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), trace, game_row, seat_rows)
+        return events(trace), game_row, seat_rows

@@ -1,0 +1,203 @@
+"""The one game loop, written once, and the policies every game shares.
+
+A game is a state machine of decisions (see `spec.Kernels`). `make_runner`
+closes the loop below over one game's kernels (and optionally a user policy)
+and returns two jitted entry points:
+
+    run_games(tables, n_players, seed, game_indices, kinds, params,
+              max_decisions, max_options, game_out, seat_out, card_stats)
+        plays every game of `game_indices` (prange), writing one row of
+        `game_out` (float64, n x G) and of `seat_out` (n x seats x S) per
+        game and adding per-card counters into `card_stats`
+        (threads x cards x kinds x 3: games with, wins with, total).
+    play_traced(tables, n_players, seed, game_index, kinds, params,
+                max_decisions, max_options, trace, game_row, seat_rows)
+        plays one game and fills its event trace (for `balance replay`).
+
+Game i draws everything from the streams of (seed, i), so the same game is
+the same whichever chunk, thread or machine plays it.
+"""
+import numba
+import numpy as np
+from numba import prange
+
+from . import rng as R
+from .jit import jit, stable_uuid
+from .trace import emit
+
+# Policy kinds: an integer per seat; the rest is its parameter vector.
+RANDOM = 0
+GREEDY = 1
+LOOKAHEAD = 2
+USER = 3
+
+# Slots of a seat's float parameter vector. Game weights start at P_GAME.
+P_EPSILON = 0  # probability of a uniformly random move (weaker players)
+P_ROLLOUTS = 1  # lookahead: rollouts per option
+P_HORIZON = 2  # lookahead: decisions per rollout before `value` judges the state
+P_ROLLOUT_KIND = 3  # lookahead: policy of the rollouts (RANDOM or GREEDY)
+P_GAME = 4
+N_POLICY_PARAMS = 16
+
+# Columns the runner owns. game_out: END_REASON, DECISIONS, then the game's.
+# seat_out: WON, SCORE, then the game's.
+COL_END_REASON = 0
+COL_DECISIONS = 1
+COL_WON = 0
+COL_SCORE = 1
+# End reasons the runner owns; a game's own reasons start at END_GAME.
+END_CAP = 0
+END_NO_MOVE = 1
+END_GAME = 2
+
+# card_stats last axis
+CS_GAMES = 0
+CS_WINS = 1
+CS_TOTAL = 2
+
+EV_CAP = -2  # trace code: the turn cap stopped the game
+
+
+@jit
+def _no_user_policy(tables, state, seat, options, n, params, rng):
+    return 0
+
+
+def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
+    """Build the jitted loop for one game (and optional user policy)."""
+    new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts = kernels
+    user = user_policy if user_policy is not None else _no_user_policy
+    key = f"simcore.runner[{name}|{user_key}]"
+
+    def _jit(f, parallel=False):
+        d = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy")(f)
+        return stable_uuid(d, f"{key}.{f.__name__}")
+
+    def simple_choice(tables, state, seat, options, n, kind, params, rng):
+        if kind == GREEDY:
+            return greedy(tables, state, seat, options, n, params, rng)
+        return R.randint(rng, R.POLICY, n)
+
+    simple_choice = _jit(simple_choice)
+
+    def playout(tables, state, seat, params, rng, buf):
+        """Play on from a determinised clone; judge the end (or horizon) state."""
+        kind = np.int64(params[P_ROLLOUT_KIND])
+        horizon = np.int64(params[P_HORIZON])
+        notrace = np.zeros(0, np.int32)
+        for _ in range(horizon):
+            s = to_move(state)
+            if s < 0:
+                break
+            n = legal(tables, state, buf)
+            if n == 0:
+                break
+            j = simple_choice(tables, state, s, buf, n, kind, params, rng)
+            step(tables, state, buf[j], rng, notrace)
+        return value(tables, state, seat)
+
+    playout = _jit(playout)
+
+    def lookahead(tables, state, seat, options, n, params, rng, buf):
+        """Monte Carlo rollouts per option from states the player could be in.
+
+        Each rollout starts from a clone whose hidden information (deck order,
+        other hands, removed cards) is redrawn by `determinise`, so the player
+        uses only what it knows. Rollout r of every option shares its streams
+        (common random numbers), which sharpens the comparison between options.
+        """
+        rollouts = max(1, np.int64(params[P_ROLLOUTS]))
+        base = R.next_u64(rng, R.POLICY)
+        notrace = np.zeros(0, np.int32)
+        r2 = np.zeros(R.N_STREAMS, np.uint64)
+        best = 0
+        best_v = -1e300
+        for i in range(n):
+            total = 0.0
+            for r in range(rollouts):
+                for j in range(R.N_STREAMS):
+                    r2[j] = R.mix64(base + np.uint64(r * 7919 + j))
+                s2 = clone(state)
+                determinise(tables, s2, seat, r2)
+                step(tables, s2, options[i], r2, notrace)
+                total += playout(tables, s2, seat, params, r2, buf)
+            if total > best_v:
+                best_v = total
+                best = i
+        return best
+
+    lookahead = _jit(lookahead)
+
+    def choose(tables, state, seat, options, n, kind, params, rng, buf):
+        if n == 1:
+            return 0
+        if params[P_EPSILON] > 0.0 and R.uniform(rng, R.POLICY) < params[P_EPSILON]:
+            return R.randint(rng, R.POLICY, n)
+        if kind == RANDOM:
+            return R.randint(rng, R.POLICY, n)
+        if kind == GREEDY:
+            return greedy(tables, state, seat, options, n, params, rng)
+        if kind == LOOKAHEAD:
+            return lookahead(tables, state, seat, options, n, params, rng, buf)
+        return user(tables, state, seat, options, n, params, rng)
+
+    choose = _jit(choose)
+
+    def play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, trace, game_row, seat_rows):
+        rng = np.zeros(R.N_STREAMS, np.uint64)
+        R.seed_streams(rng, seed, game_index)
+        state = new_game(tables, n_players, rng, trace)
+        options = np.zeros(max_options, np.int64)
+        buf = np.zeros(max_options, np.int64)
+        decisions = 0
+        stuck = False
+        while True:
+            seat = to_move(state)
+            if seat < 0:
+                break
+            if decisions >= max_decisions:
+                break
+            n = legal(tables, state, options)
+            if n == 0:
+                stuck = True
+                break
+            j = choose(tables, state, seat, options, n, kinds[seat], params[seat], rng, buf)
+            step(tables, state, options[j], rng, trace)
+            decisions += 1
+        outcome(tables, state, game_row, seat_rows)
+        game_row[COL_DECISIONS] = decisions
+        if stuck:
+            game_row[COL_END_REASON] = END_NO_MOVE
+        elif to_move(state) >= 0:
+            game_row[COL_END_REASON] = END_CAP
+        return state
+
+    play = _jit(play)
+
+    def run_games(tables, n_players, seed, game_indices, kinds, params, max_decisions, max_options, game_out, seat_out, card_stats):
+        notrace = np.zeros(0, np.int32)
+        for g in prange(game_indices.shape[0]):
+            state = play(tables, n_players, seed, game_indices[g], kinds, params, max_decisions, max_options,
+                         notrace, game_out[g], seat_out[g])
+            counts = card_counts(state)
+            t = numba.get_thread_id()
+            for s in range(counts.shape[0]):
+                won = seat_out[g, s, COL_WON] > 0.5
+                for c in range(counts.shape[1]):
+                    for k in range(counts.shape[2]):
+                        v = counts[s, c, k]
+                        if v > 0:
+                            card_stats[t, c, k, CS_GAMES] += 1
+                            card_stats[t, c, k, CS_TOTAL] += v
+                            if won:
+                                card_stats[t, c, k, CS_WINS] += 1
+
+    run_games = _jit(run_games, parallel=True)
+
+    def play_traced(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, trace, game_row, seat_rows):
+        play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, trace, game_row, seat_rows)
+        if game_row[COL_END_REASON] == END_CAP:
+            emit(trace, EV_CAP, 0, 0, 0, 0)
+
+    play_traced = _jit(play_traced)
+    return run_games, play_traced

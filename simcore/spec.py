@@ -1,0 +1,170 @@
+"""The declarative header of a game: players, knobs, metrics, kernels.
+
+Every balance knob is declared once, with its default and the range a
+designer may sweep (TAG's parameters, OpenSpiel's game header). Metrics are
+declared columns the kernel writes, not ad-hoc prints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+class Kernels(NamedTuple):
+    """The jitted functions a game supplies to the shared loop.
+
+    new_game(tables, n_players, rng, trace) -> state
+    to_move(state) -> seat to decide, or -1 when the game is over
+    legal(tables, state, out) -> n; fills out[:n] with option codes (int64)
+    step(tables, state, option, rng, trace); chance from rng[rng.CHANCE]
+    outcome(tables, state, game_row, seat_rows); float64 rows, columns as
+        declared (runner owns game_row[0:2] and seat_rows[:, 0:2] layout:
+        end_reason, decisions / won, score; the game writes end_reason,
+        won and score itself)
+    clone(state) -> an independent copy
+    determinise(tables, state, seat, rng): redraw what `seat` cannot see
+    value(tables, state, seat) -> float, how good a (possibly unfinished)
+        state is for `seat`; 1.0 is a certain win
+    greedy(tables, state, seat, options, n, params, rng) -> index into options
+    card_counts(state) -> int array (seats, cards, counter kinds)
+    """
+
+    new_game: Any
+    to_move: Any
+    legal: Any
+    step: Any
+    outcome: Any
+    clone: Any
+    determinise: Any
+    value: Any
+    greedy: Any
+    card_counts: Any
+
+
+@dataclass(frozen=True)
+class Param:
+    """A rule parameter: one knob a designer may set with --set or sweep.
+
+    kind: "int", "float", "bool" or "ints" (a list, written 5,8,11 or 5-8-11).
+    low/high bound every value (each element for "ints"); choices, when set,
+    are the only allowed values. default None means "from the level/table".
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple | None = None
+    length: int | None = None  # fixed length for "ints"
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return ", ".join(str(c) for c in self.choices)
+        if self.kind == "bool":
+            return "true, false"
+        rng = f"{self.low:g}..{self.high:g}" if self.low is not None and self.high is not None else "any"
+        if self.kind == "ints":
+            n = f"{self.length} " if self.length else ""
+            return f"a list of {n}integers in {rng}"
+        return f"{'an integer' if self.kind == 'int' else 'a number'} in {rng}"
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    help: str
+    dtype: str = "int32"  # stored type; kernels write float64
+
+
+@dataclass(frozen=True)
+class PolicyParam:
+    name: str
+    slot: int
+    default: float
+    help: str
+    low: float = 0.0
+    high: float = 1e9
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    name: str
+    kind: int
+    help: str
+    params: tuple[PolicyParam, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # the CLI's --game
+    title: str
+    version: str  # rule version: bump when the engine's reading of the rules changes
+    modes: tuple[str, ...]
+    min_players: int
+    max_players: int
+    default_players: int
+    cooperative: bool  # one shared result for all seats
+    max_decisions: int  # the turn cap
+    max_options: int  # upper bound of legal options at any decision
+    params: tuple[Param, ...]
+    end_reasons: tuple[str, ...]  # codes END_GAME.. in order (runner owns cap, no_move)
+    game_columns: tuple[Column, ...]  # after end_reason, decisions
+    seat_columns: tuple[Column, ...]  # after won, score
+    card_counters: tuple[str, ...]  # counter kinds of card_counts
+    policies: tuple[PolicySpec, ...]
+    kernels: Kernels
+    compile_tables: Callable[[dict], tuple]  # resolved params -> tables
+    card_names: Callable[[dict], list[str]]
+    card_list_hash: Callable[[dict], str]
+    decode_trace: Callable[[Any, dict, int], list[str]]  # (events, params, n_players)
+    resolve_params: Callable[[dict], dict] | None = None  # fill defaults from levels etc.
+    headline: Callable[[Any, Any, dict], dict] | None = None  # game's own summary metrics
+    data_files: tuple[str, ...] = ()
+    notes: str = ""
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def policy(self, name: str) -> PolicySpec | None:
+        return next((p for p in self.policies if p.name == name), None)
+
+    @property
+    def all_end_reasons(self) -> tuple[str, ...]:
+        return ("cap", "no_move") + self.end_reasons
+
+    @property
+    def game_column_names(self) -> list[str]:
+        return ["end_reason", "decisions"] + [c.name for c in self.game_columns]
+
+    @property
+    def seat_column_names(self) -> list[str]:
+        return ["won", "score"] + [c.name for c in self.seat_columns]
+
+
+# Policies every game has; games add their own parameters (weights from P_GAME).
+def common_policies(greedy_help: str, greedy_params: tuple[PolicyParam, ...] = ()) -> tuple[PolicySpec, ...]:
+    from .runner import GREEDY, LOOKAHEAD, P_EPSILON, P_HORIZON, P_ROLLOUT_KIND, P_ROLLOUTS, RANDOM
+
+    eps = PolicyParam("epsilon", P_EPSILON, 0.0, "probability of a uniformly random move (a weaker player)", 0.0, 1.0)
+    return (
+        PolicySpec("random", RANDOM, "a uniformly random legal move", (eps,)),
+        PolicySpec("greedy", GREEDY, greedy_help, (eps,) + greedy_params),
+        PolicySpec(
+            "lookahead",
+            LOOKAHEAD,
+            "Monte Carlo rollouts of every option from determinised states "
+            "(hidden cards redrawn from what the player cannot see), played on by greedy",
+            (
+                eps,
+                PolicyParam("rollouts", P_ROLLOUTS, 8, "rollouts per option", 1, 10_000),
+                PolicyParam("horizon", P_HORIZON, 400, "decisions per rollout before the state is judged", 1, 100_000),
+                PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1, "policy of the rollouts: 0 random, 1 greedy", 0, 1),
+            )
+            + greedy_params,
+        ),
+    )

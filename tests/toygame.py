@@ -1,0 +1,119 @@
+"""A tiny game that exercises the shared loop: race to 21.
+
+Players alternately add 1..3 to a total; a chance die (1-6 == 1) adds a bonus
+of 2 on a move. Whoever brings the total to 21 or more wins. Cards: the three
+moves, counted as "played" per seat, so card counters have something to count.
+"""
+import numpy as np
+
+from simcore import rng as R
+from simcore.jit import jit
+from simcore.spec import Column, GameSpec, Kernels, common_policies
+from simcore.trace import emit
+
+TARGET = 21
+
+
+@jit
+def new_game(tables, n_players, rng, trace):
+    s = np.zeros(4 + n_players * 3, np.int64)
+    s[0] = 0  # total
+    s[1] = R.randint(rng, R.DEAL, n_players)  # first player from the deal stream
+    s[2] = n_players
+    s[3] = -1  # winner
+    emit(trace, 1, s[1], 0, 0, 0)
+    return s
+
+
+@jit
+def to_move(s):
+    return -1 if s[3] >= 0 else s[1]
+
+
+@jit
+def legal(tables, s, out):
+    for i in range(3):
+        out[i] = i + 1
+    return 3
+
+
+@jit
+def step(tables, s, option, rng, trace):
+    p = s[1]
+    add = option
+    if R.randint(rng, R.CHANCE, 6) == 0:
+        add += 2
+    s[0] += add
+    s[4 + p * 3 + option - 1] += 1
+    emit(trace, 2, p, option, add, s[0])
+    if s[0] >= TARGET:
+        s[3] = p
+    else:
+        s[1] = (p + 1) % s[2]
+
+
+@jit
+def outcome(tables, s, game_row, seat_rows):
+    game_row[0] = 2
+    game_row[2] = s[0]
+    for p in range(s[2]):
+        seat_rows[p, 0] = 1.0 if s[3] == p else 0.0
+        seat_rows[p, 1] = s[0] if s[3] == p else 0
+
+
+@jit
+def clone(s):
+    return s.copy()
+
+
+@jit
+def determinise(tables, s, seat, rng):
+    pass
+
+
+@jit
+def value(tables, s, seat):
+    if s[3] >= 0:
+        return 1.0 if s[3] == seat else 0.0
+    return 0.5
+
+
+@jit
+def greedy(tables, s, seat, options, n, params, rng):
+    # leave the total at a multiple of 4 short of 21 where possible
+    for i in range(n):
+        if (TARGET - 1 - s[0] - options[i]) % 4 == 0:
+            return i
+    return 0
+
+
+@jit
+def card_counts(s):
+    return s[4:].reshape(s[2], 3, 1)
+
+
+def _decode(events, params, n_players):
+    out = []
+    for code, a, b, c, d in events:
+        if code == 1:
+            out.append(f"Player {a + 1} starts.")
+        elif code == 2:
+            out.append(f"Player {a + 1} adds {b} ({c} with the die): total {d}.")
+        elif code == -2:
+            out.append("The turn cap ends the game.")
+    return out
+
+
+SPEC = GameSpec(
+    name="race21", title="Race to 21 (test game)", version="1", modes=("race",),
+    min_players=2, max_players=4, default_players=2, cooperative=False,
+    max_decisions=100, max_options=3, params=(), end_reasons=("reached",),
+    game_columns=(Column("total", "final total"),), seat_columns=(),
+    card_counters=("played",),
+    policies=common_policies("keeps the total 1 mod 4 short of 21"),
+    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts),
+    compile_tables=lambda params: (np.zeros(1, np.int64),),
+    card_names=lambda params: ["+1", "+2", "+3"],
+    card_list_hash=lambda params: "none",
+    decode_trace=_decode,
+)
