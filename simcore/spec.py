@@ -147,7 +147,12 @@ class GameSpec:
 
 
 # Policies every game has; games add their own parameters (weights from P_GAME).
-def common_policies(greedy_help: str, greedy_params: tuple[PolicyParam, ...] = ()) -> tuple[PolicySpec, ...]:
+def common_policies(
+    greedy_help: str,
+    greedy_params: tuple[PolicyParam, ...] = (),
+    rollouts: int = 8,
+    horizon: int = 400,
+) -> tuple[PolicySpec, ...]:
     from .runner import GREEDY, LOOKAHEAD, P_EPSILON, P_HORIZON, P_ROLLOUT_KIND, P_ROLLOUTS, RANDOM
 
     eps = PolicyParam("epsilon", P_EPSILON, 0.0, "probability of a uniformly random move (a weaker player)", 0.0, 1.0)
@@ -161,8 +166,8 @@ def common_policies(greedy_help: str, greedy_params: tuple[PolicyParam, ...] = (
             "(hidden cards redrawn from what the player cannot see), played on by greedy",
             (
                 eps,
-                PolicyParam("rollouts", P_ROLLOUTS, 8, "rollouts per option", 1, 10_000),
-                PolicyParam("horizon", P_HORIZON, 400, "decisions per rollout before the state is judged", 1, 100_000),
+                PolicyParam("rollouts", P_ROLLOUTS, rollouts, "rollouts per option", 1, 10_000),
+                PolicyParam("horizon", P_HORIZON, horizon, "decisions per rollout before the state is judged", 1, 100_000),
                 PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1, "policy of the rollouts: 0 random, 1 greedy", 0, 1),
             )
             + greedy_params,

@@ -1,0 +1,1 @@
+"""analysis: pure frame -> frame statistics over run folders (polars)."""
