@@ -75,3 +75,48 @@ def holm(pvalues: list[float], alpha: float = 0.05) -> list[bool]:
         else:
             break
     return reject
+
+
+def quantile_counts(values: np.ndarray, counts: np.ndarray, q: float) -> float:
+    """The q-quantile (lower, 'inverted CDF') of a sample given as sorted distinct values and counts."""
+    cum = np.cumsum(counts)
+    total = cum[-1]
+    if total <= 0:
+        return float("nan")
+    target = max(1.0, math.ceil(q * total))
+    return float(values[int(np.searchsorted(cum, target))])
+
+
+def bootstrap_quantile_ci(values, q: float = 0.5, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of a quantile.
+
+    Game lengths are small integers, so the sample is resampled as multinomial
+    counts over its distinct values: the exact same bootstrap as resampling rows,
+    at a cost independent of the number of games. Falls back to `bootstrap_ci`
+    when there are many distinct values.
+    """
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return (float("nan"), float("nan"))
+    uniq, counts = np.unique(x, return_counts=True)
+    if uniq.size > 5_000:
+        return bootstrap_ci(x, stat=lambda v: np.quantile(v, q, method="inverted_cdf"), n_boot=min(n_boot, 400), seed=seed, level=level)
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(x.size, counts / x.size, size=n_boot)
+    boots = np.array([quantile_counts(uniq, d, q) for d in draws])
+    a = (1 - level) / 2
+    return (float(np.quantile(boots, a)), float(np.quantile(boots, 1 - a)))
+
+
+def chi2_equal_rates(wins: list[float], n: list[float]) -> dict:
+    """Chi-square test that several groups (e.g. seats) win at the same rate.
+
+    Seats of one game are not independent (one seat's win is another's loss), so
+    this is a screen, not an exact test; with the sample sizes we run, a real
+    seat gap is far beyond its threshold anyway.
+    """
+    table = np.array([[w, m - w] for w, m in zip(wins, n)], dtype=float)
+    if table.shape[0] < 2 or (table.sum(axis=0) == 0).any() or (table.sum(axis=1) == 0).any():
+        return {"chi2": 0.0, "df": max(0, table.shape[0] - 1), "p": 1.0}
+    chi2, p, df, _ = _st.chi2_contingency(table, correction=False)
+    return {"chi2": float(chi2), "df": int(df), "p": float(p)}

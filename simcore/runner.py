@@ -22,7 +22,7 @@ import numpy as np
 from numba import prange
 
 from . import rng as R
-from .jit import jit, stable_uuid
+from .jit import jit, njit_cached
 from .trace import emit
 
 # Policy kinds: an integer per seat; the rest is its parameter vector.
@@ -64,14 +64,15 @@ def _no_user_policy(tables, state, seat, options, n, params, rng):
 
 
 def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
-    """Build the jitted loop for one game (and optional user policy)."""
+    """Build the jitted loop for one game (and optional user policy).
+
+    The loop is cached beside the game's own kernels (same source key)."""
     new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts = kernels
     user = user_policy if user_policy is not None else _no_user_policy
-    key = f"simcore.runner[{name}|{user_key}]"
+    module = getattr(getattr(new_game, "py_func", None), "__module__", "simcore.runner")
 
     def _jit(f, parallel=False):
-        d = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy")(f)
-        return stable_uuid(d, f"{key}.{f.__name__}")
+        return njit_cached(f, module, f"runner[{name}|{user_key}].{f.__name__}", parallel)
 
     def simple_choice(tables, state, seat, options, n, kind, params, rng):
         if kind == GREEDY:

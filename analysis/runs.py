@@ -1,0 +1,334 @@
+"""Run folders: the manifest, chunked execution, resume.
+
+A run is a list of variants (one for `simulate`, one per grid point for a
+sweep) that all play the same game indices 0..n-1 of the same seed, so
+variants are paired on the same deals. Each (variant, chunk) is one task and
+one set of Parquet parts, written under a temporary name and renamed when
+finished: an interrupted run resumes where it stopped and never recomputes
+or loses a finished chunk.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import polars as pl
+
+from simcore.batch import BalanceError, Engine, Results, SeatPolicy
+from simcore.jit import SOURCE_HASH
+from simcore.params import resolve
+from simcore.spec import GameSpec
+
+MANIFEST = "manifest.json"
+PARTS = "parts"
+CHUNK_LOG = "chunks.jsonl"
+
+
+def package_version() -> str:
+    try:
+        return metadata.version("balance")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+@dataclass
+class Variant:
+    name: str
+    params: dict[str, Any]  # resolved rule parameters
+    varied: dict[str, Any] = field(default_factory=dict)  # the grid point (sweeps)
+
+
+@dataclass
+class RunConfig:
+    game: str
+    mode: str
+    players: int
+    policies: list[SeatPolicy]
+    seed: int
+    variants: list[Variant]
+    chunk_size: int
+
+    def identity(self, spec: GameSpec) -> dict:
+        """What must match for a folder to be resumed (not n_games, not chunking)."""
+        return {
+            "game": self.game,
+            "mode": self.mode,
+            "players": self.players,
+            "rule_version": spec.version,
+            "seed": self.seed,
+            "policies": [p.describe() for p in self.policies],
+            "variants": [
+                {"name": v.name, "params": _jsonable(v.params), "varied": _jsonable(v.varied),
+                 "card_list_hash": spec.card_list_hash(v.params)}
+                for v in self.variants
+            ],
+        }
+
+
+def _jsonable(obj):
+    return json.loads(json.dumps(obj, default=lambda o: o.tolist() if hasattr(o, "tolist") else str(o)))
+
+
+def default_chunk_size(n_games: int) -> int:
+    return int(min(50_000, max(1_000, n_games // 20)))
+
+
+def _diff(a, b, path="") -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            out += _diff(a.get(k), b.get(k), f"{path}.{k}" if path else k)
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += _diff(x, y, f"{path}[{i}]")
+        return out
+    return [] if a == b else [f"{path}: folder has {a!r}, this command has {b!r}"]
+
+
+def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, command: str, kind: str = "run") -> dict:
+    """Create the folder and manifest, or check that it holds the same configuration."""
+    run_dir = Path(run_dir)
+    ident = config.identity(spec)
+    path = run_dir / MANIFEST
+    if path.exists():
+        manifest = json.loads(path.read_text())
+        old = manifest["config"]["identity"]
+        diffs = _diff(old, ident)
+        if diffs:
+            shown = "; ".join(diffs[:3]) + ("; ..." if len(diffs) > 3 else "")
+            raise BalanceError(
+                f"--out: {run_dir} holds a different configuration ({shown}); use another --out folder to run this one"
+            )
+        if n_games > manifest["n_games"]:
+            manifest["n_games"] = n_games
+            _write_json(path, manifest)
+        return manifest
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / PARTS).mkdir(exist_ok=True)
+    manifest = {
+        "kind": kind,
+        "config": {
+            "identity": ident,
+            "game": config.game,
+            "title": spec.title,
+            "mode": config.mode,
+            "players": config.players,
+            "params": _jsonable(config.variants[0].params) if len(config.variants) == 1 else None,
+            "card_list_hash": spec.card_list_hash(config.variants[0].params),
+            "policies": [p.describe() for p in config.policies],
+            "seed": config.seed,
+            "chunk_size": config.chunk_size,
+            "rule_version": spec.version,
+            "engine_hash": SOURCE_HASH,
+            "variants": ident["variants"],
+        },
+        "n_games": n_games,
+        "package_version": package_version(),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": command,
+    }
+    _write_json(path, manifest)
+    return manifest
+
+
+def _write_json(path: Path, obj) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=2, sort_keys=False))
+    os.replace(tmp, path)
+
+
+def load_manifest(run_dir: Path) -> dict:
+    path = Path(run_dir) / MANIFEST
+    if not path.exists():
+        raise BalanceError(f"{run_dir}: not a run folder (no {MANIFEST})")
+    return json.loads(path.read_text())
+
+
+def config_from_manifest(manifest: dict) -> RunConfig:
+    cfg = manifest["config"]
+    pols = [SeatPolicy(p["name"], p["kind"], tuple(p["params"])) for p in cfg["policies"]]
+    variants = [Variant(v["name"], v["params"], v.get("varied", {})) for v in cfg["variants"]]
+    return RunConfig(cfg["game"], cfg["mode"], cfg["players"], pols, cfg["seed"], variants, cfg["chunk_size"])
+
+
+def part_name(kind: str, variant: int, first: int, count: int) -> str:
+    return f"{kind}-v{variant:04d}-i{first:012d}-n{count:09d}.parquet"
+
+
+def chunks(n_games: int, chunk_size: int) -> list[tuple[int, int, int]]:
+    return [(c, first, min(chunk_size, n_games - first)) for c, first in enumerate(range(0, n_games, chunk_size))]
+
+
+def covered(run_dir: Path) -> dict[int, list[tuple[int, int]]]:
+    """Finished game ranges per variant, read from the part names."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for path in (Path(run_dir) / PARTS).glob("games-v*-i*-n*.parquet"):
+        _, v, i, n = path.stem.split("-")
+        out.setdefault(int(v[1:]), []).append((int(i[1:]), int(n[1:])))
+    return out
+
+
+def missing_tasks(run_dir: Path, config: RunConfig, n_games: int) -> list[tuple[int, int, int, int]]:
+    """(variant, chunk, first, count) of game ranges not yet on disk.
+
+    Chunks are aligned to chunk_size; a chunk finished by an earlier, smaller
+    request is only topped up with the games it lacks, never replayed."""
+    done = covered(run_dir)
+    out = []
+    for v in range(len(config.variants)):
+        have = sorted(done.get(v, []))
+        for c, first, count in chunks(n_games, config.chunk_size):
+            at, end = first, first + count
+            for a, n in have:
+                if a + n <= at:
+                    continue
+                if a >= end:
+                    break
+                if a > at:
+                    out.append((v, c, at, a - at))
+                at = max(at, a + n)
+            if at < end:
+                out.append((v, c, at, end - at))
+    return out
+
+
+def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, policies: list[str], card_names: list[str]):
+    """Struct-of-arrays results -> the three long frames of docs/run-folder.md."""
+    n, n_seats = res.seat_out.shape[0], res.seat_out.shape[1]
+    reasons = np.array(spec.all_end_reasons)
+    g = res.game_out
+    cols: dict[str, Any] = {
+        "variant": pl.Series("variant", [variant] * n, pl.String),
+        "game_index": pl.Series(res.game_indices, dtype=pl.Int64),
+        "end_reason": pl.Series(reasons[g[:, 0].astype(np.int64)], dtype=pl.String),
+        "decisions": pl.Series(g[:, 1].astype(np.int32)),
+    }
+    for j, col in enumerate(spec.game_columns, start=2):
+        cols[col.name] = pl.Series(g[:, j].astype(col.dtype))
+    games = pl.DataFrame(cols)
+
+    s = res.seat_out.reshape(n * n_seats, -1)
+    scols: dict[str, Any] = {
+        "variant": pl.Series([variant] * (n * n_seats), dtype=pl.String),
+        "game_index": pl.Series(np.repeat(res.game_indices, n_seats), dtype=pl.Int64),
+        "seat": pl.Series(np.tile(np.arange(n_seats, dtype=np.int8), n)),
+        "policy": pl.Series(np.tile(np.array(policies), n), dtype=pl.String),
+        "won": pl.Series(s[:, 0].astype(np.int8)),
+        "score": pl.Series(s[:, 1].astype(np.float32)),
+    }
+    for j, col in enumerate(spec.seat_columns, start=2):
+        scols[col.name] = pl.Series(s[:, j].astype(col.dtype))
+    seats = pl.DataFrame(scols)
+
+    cs = res.card_stats  # cards x kinds x 3
+    n_cards, n_kinds = cs.shape[0], cs.shape[1]
+    seat_games = n * n_seats
+    seat_wins = int(s[:, 0].sum())
+    cards = pl.DataFrame({
+        "variant": [variant] * (n_cards * n_kinds),
+        "chunk": pl.Series([chunk] * (n_cards * n_kinds), dtype=pl.Int32),
+        "card_id": pl.Series(np.repeat(np.arange(n_cards), n_kinds), dtype=pl.Int32),
+        "card": np.repeat(np.array(card_names if card_names else [""] * n_cards, dtype=object), n_kinds).tolist(),
+        "counter": np.tile(np.array(spec.card_counters, dtype=object), n_cards).tolist(),
+        "games_with": pl.Series(cs[:, :, 0].reshape(-1), dtype=pl.Int64),
+        "wins_with": pl.Series(cs[:, :, 1].reshape(-1), dtype=pl.Int64),
+        "total": pl.Series(cs[:, :, 2].reshape(-1), dtype=pl.Int64),
+        "seat_games": pl.Series([seat_games] * (n_cards * n_kinds), dtype=pl.Int64),
+        "seat_wins": pl.Series([seat_wins] * (n_cards * n_kinds), dtype=pl.Int64),
+    })
+    return games, seats, cards
+
+
+def _write_part(frame: pl.DataFrame, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    frame.write_parquet(tmp)
+    os.replace(tmp, path)
+
+
+class Prepared:
+    """Per variant: tables, engine, card names — compiled once per process."""
+
+    def __init__(self, spec: GameSpec, config: RunConfig):
+        self.spec = spec
+        self.config = config
+        self.engine = Engine(spec, config.policies)
+        self.tables = [spec.compile_tables(v.params) for v in config.variants]
+        self.card_names = [spec.card_names(v.params) for v in config.variants]
+        names = [p.name for p in config.policies]
+        self.policy_names = names if len(names) == config.players else names * config.players
+
+    def run_task(self, variant: int, first: int, count: int) -> Results:
+        return self.engine.run(self.tables[variant], self.config.players, self.config.seed,
+                               np.arange(first, first + count, dtype=np.int64), len(self.card_names[variant]))
+
+
+def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
+            on_chunk: Callable[[int, int], None] | None = None, prepared: Prepared | None = None) -> dict:
+    """Play every missing (variant, chunk) of the run and write its parts.
+
+    on_chunk(done_games, total_games) is called after each finished chunk.
+    Returns timing: games played now and seconds spent playing them.
+    """
+    run_dir = Path(run_dir)
+    todo = missing_tasks(run_dir, config, n_games)
+    prep = prepared or Prepared(spec, config)
+    total = n_games * len(config.variants)
+    done = total - sum(t[3] for t in todo)
+    if on_chunk:
+        on_chunk(done, total)
+    played, seconds = 0, 0.0
+    for v, c, first, count in todo:
+        t0 = time.perf_counter()
+        res = prep.run_task(v, first, count)
+        dt = time.perf_counter() - t0
+        games, seats, cards = results_frames(spec, res, config.variants[v].name, c, prep.policy_names, prep.card_names[v])
+        parts = run_dir / PARTS
+        _write_part(seats, parts / part_name("seats", v, first, count))
+        _write_part(cards, parts / part_name("cards", v, first, count))
+        _write_part(games, parts / part_name("games", v, first, count))  # last: marks the range finished
+        with open(run_dir / CHUNK_LOG, "a") as fh:
+            fh.write(json.dumps({"variant": v, "chunk": c, "first": first, "games": count, "seconds": round(dt, 4)}) + "\n")
+        played += count
+        seconds += dt
+        done += count
+        if on_chunk:
+            on_chunk(done, total)
+    return {"games_played_now": played, "seconds_now": seconds}
+
+
+def timing(run_dir: Path) -> dict:
+    """Games and seconds over all chunks ever played for this folder."""
+    path = Path(run_dir) / CHUNK_LOG
+    games = secs = 0.0
+    if path.exists():
+        for line in path.read_text().splitlines():
+            rec = json.loads(line)
+            games += rec["games"]
+            secs += rec["seconds"]
+    return {"games": int(games), "seconds": secs, "games_per_second": games / secs if secs else None}
+
+
+def new_run_dir(root: Path, game: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = Path(root) / f"{game}-{stamp}"
+    path, k = base, 1
+    while path.exists():
+        k += 1
+        path = Path(f"{base}-{k}")
+    return path
+
+
+def make_config(spec: GameSpec, user: dict, players: int, policies: list[SeatPolicy], seed: int,
+                n_games: int, chunk_size: int | None = None, mode: str | None = None) -> RunConfig:
+    params = resolve(spec, user)
+    return RunConfig(spec.name, mode or spec.modes[0], players, policies, seed,
+                     [Variant("base", params)], chunk_size or default_chunk_size(n_games))

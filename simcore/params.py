@@ -1,0 +1,111 @@
+"""Rule parameters from the command line or a TOML file, validated against
+the game's declared `Param`s. Every error names where the value came from,
+the parameter, and what is allowed."""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .batch import BalanceError
+from .spec import GameSpec, Param
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def coerce(param: Param, raw: Any, source: str) -> Any:
+    """Turn a raw value (string from the CLI, or a TOML value) into a checked one."""
+
+    def bad(why: str = "") -> BalanceError:
+        extra = f" ({why})" if why else ""
+        return BalanceError(f"{source}: {param.name}={raw!r} is not allowed{extra}; allowed: {param.allowed()}")
+
+    if param.kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        s = str(raw).strip().lower()
+        if s in _TRUE:
+            return True
+        if s in _FALSE:
+            return False
+        raise bad()
+    if param.kind == "ints":
+        if isinstance(raw, (list, tuple)):
+            items = list(raw)
+        else:
+            s = str(raw).strip()
+            sep = "," if "," in s else "-"
+            items = [x for x in s.split(sep) if x.strip() != ""]
+        try:
+            values = [int(str(x).strip()) for x in items]
+        except ValueError:
+            raise bad("not a list of integers") from None
+        if param.length and len(values) != param.length:
+            raise bad(f"needs {param.length} values")
+        for v in values:
+            if (param.low is not None and v < param.low) or (param.high is not None and v > param.high):
+                raise bad("out of range")
+        return values
+    try:
+        if param.kind == "int":
+            f = float(raw)
+            if f != int(f):
+                raise ValueError
+            value: Any = int(f)
+        else:
+            value = float(raw)
+    except (TypeError, ValueError):
+        raise bad() from None
+    if param.choices is not None and value not in param.choices:
+        raise bad()
+    if (param.low is not None and value < param.low) or (param.high is not None and value > param.high):
+        raise bad("out of range")
+    return value
+
+
+def split_assignment(text: str, option: str) -> tuple[str, str]:
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip():
+        raise BalanceError(f"{option}: '{text}' is not NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def lookup(spec: GameSpec, name: str, source: str) -> Param:
+    p = spec.param(name)
+    if p is None:
+        known = ", ".join(q.name for q in spec.params) or "none"
+        raise BalanceError(f"{source}: {spec.name} has no parameter '{name}'; allowed: {known}")
+    return p
+
+
+def user_params(spec: GameSpec, sets: list[str] | None = None, file: Path | None = None,
+                extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Validated user values: from a TOML file, then --set, then named options."""
+    values: dict[str, Any] = {}
+    if file is not None:
+        path = Path(file)
+        try:
+            data = tomllib.loads(path.read_text())
+        except FileNotFoundError:
+            raise BalanceError(f"--params: file '{path}' does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise BalanceError(f"--params: {path} is not valid TOML: {exc}") from None
+        for name, raw in data.items():
+            values[name] = coerce(lookup(spec, name, str(path)), raw, str(path))
+    for text in sets or []:
+        name, raw = split_assignment(text, "--set")
+        values[name] = coerce(lookup(spec, name, "--set"), raw, "--set")
+    for name, raw in (extra or {}).items():
+        if raw is not None:
+            values[name] = coerce(lookup(spec, name, f"--{name.replace('_', '-')}"), raw, f"--{name.replace('_', '-')}")
+    return values
+
+
+def resolve(spec: GameSpec, user: dict[str, Any]) -> dict[str, Any]:
+    """All parameters with defaults filled in (the game may derive some)."""
+    if spec.resolve_params is not None:
+        return spec.resolve_params(dict(user))
+    out = {p.name: p.default for p in spec.params}
+    out.update(user)
+    return out
