@@ -80,9 +80,12 @@ def value(tables, s, seat):
 
 @jit
 def greedy(tables, s, seat, options, n, params, rng):
-    # leave the total at a multiple of 4 short of 21 where possible
+    # win at once if possible, else leave the opponent a multiple of 4 short of 21
     for i in range(n):
-        if (TARGET - 1 - s[0] - options[i]) % 4 == 0:
+        if s[0] + options[i] >= TARGET:
+            return i
+    for i in range(n):
+        if (TARGET - s[0] - options[i]) % 4 == 0:
             return i
     return 0
 
@@ -110,7 +113,7 @@ SPEC = GameSpec(
     max_decisions=100, max_options=3, params=(), end_reasons=("reached",),
     game_columns=(Column("total", "final total"),), seat_columns=(),
     card_counters=("played",),
-    policies=common_policies("keeps the total 1 mod 4 short of 21"),
+    policies=common_policies("wins at once if it can, else leaves the opponent a multiple of 4 short of 21"),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts),
     compile_tables=lambda params: (np.zeros(1, np.int64),),
     card_names=lambda params: ["+1", "+2", "+3"],

@@ -1,0 +1,98 @@
+"""The solo campaign: start at level 1; a win moves on (events removed), a loss
+replays the level with one more random event (up to the 7 there are).
+
+Attempt a of level L in campaign c is game index (c * 16 + L) * 4096 + a of
+the master seed, so a campaign is reproducible whatever the batching."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from simcore.batch import Engine, SeatPolicy
+from simcore.params import resolve
+from simcore.spec import GameSpec
+
+from .stats import bootstrap_ci, mean_ci, rate
+
+LEVELS = range(1, 12)
+ATTEMPT_SLOTS = 4096
+
+
+def run_campaign(spec: GameSpec, user: dict, players: int, policies: list[SeatPolicy], seed: int,
+                 n_campaigns: int, max_attempts: int = 200, levels=LEVELS) -> dict:
+    levels = list(levels)
+    max_attempts = min(max_attempts, ATTEMPT_SLOTS)
+    max_events = int(spec.param("events").high)
+    engine = Engine(spec, policies)
+    level_at = np.zeros(n_campaigns, np.int64)  # index into levels
+    attempts = np.zeros((n_campaigns, len(levels)), np.int64)
+    wins = np.zeros((n_campaigns, len(levels)), np.int64)
+    gave_up = np.zeros(n_campaigns, bool)
+    tables_cache: dict[tuple[int, int], tuple] = {}
+    cid = np.arange(n_campaigns)
+    while True:
+        active = (level_at < len(levels)) & ~gave_up
+        if not active.any():
+            break
+        li = level_at[active]
+        att = attempts[cid[active], li]
+        events = np.minimum(att, max_events)
+        for key in sorted(set(zip(li.tolist(), events.tolist()))):
+            sel = cid[active][(li == key[0]) & (events == key[1])]
+            level = levels[key[0]]
+            if key not in tables_cache:
+                params = resolve(spec, {**user, "level": level, "events": key[1]})
+                tables_cache[key] = (spec.compile_tables(params), len(spec.card_names(params)))
+            tables, n_cards = tables_cache[key]
+            idx = (sel * 16 + level) * ATTEMPT_SLOTS + attempts[sel, key[0]]
+            res = engine.run(tables, players, seed, idx.astype(np.int64), n_cards)
+            won = res.seat_out[:, 0, 0] > 0.5
+            attempts[sel, key[0]] += 1
+            wins[sel, key[0]] += won
+            level_at[sel[won]] += 1
+            gave_up[sel[~won & (attempts[sel, key[0]] >= max_attempts)]] = True
+    cleared_all = level_at >= len(levels)
+    rows = []
+    for j, level in enumerate(levels):
+        reached = attempts[:, j] > 0
+        cleared = wins[:, j] > 0
+        a = attempts[cleared, j]
+        rows.append({
+            "level": level,
+            "reached": int(reached.sum()),
+            "cleared": int(cleared.sum()),
+            "attempts": {**mean_ci(a), "median": float(np.median(a)) if a.size else None},
+            "win_rate": rate(int(wins[:, j].sum()), int(attempts[:, j].sum())),
+            "first_try": rate(int((cleared & (attempts[:, j] == 1)).sum()), int(reached.sum())),
+        })
+    total = attempts[cleared_all].sum(axis=1)
+    return {
+        "game": spec.name,
+        "players": players,
+        "policies": [p.describe() for p in policies],
+        "seed": seed,
+        "n_campaigns": n_campaigns,
+        "max_attempts": max_attempts,
+        "user_params": user,
+        "levels": rows,
+        "gave_up": int(gave_up.sum()),
+        "games_to_clear": {
+            "n": int(cleared_all.sum()),
+            "mean": mean_ci(total),
+            "median": float(np.median(total)) if total.size else None,
+            "median_ci": list(bootstrap_ci(total)) if total.size else None,
+            "p10": float(np.quantile(total, 0.1)) if total.size else None,
+            "p90": float(np.quantile(total, 0.9)) if total.size else None,
+        },
+    }
+
+
+def write_campaign(folder: Path, spec: GameSpec, result: dict, command: str) -> Path:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "campaign.json").write_text(json.dumps({**result, "command": command}, indent=2, default=float))
+    from reports import render_campaign_report
+
+    return render_campaign_report(folder, result, spec)

@@ -1,0 +1,1 @@
+"""cli: the `balance` command (Typer), thin commands over simcore/analysis/reports."""

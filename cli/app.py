@@ -1,0 +1,372 @@
+"""`balance`: thin Typer commands over simcore, analysis and reports.
+
+Every bad input is a `BalanceError` (or a Typer usage error): one message on
+stderr naming the option or file, the field and the allowed values, exit 2,
+no traceback.
+"""
+from __future__ import annotations
+
+import functools
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simcore.batch import BalanceError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Monte Carlo balance analysis for tabletop card games.",
+)
+out = Console()
+err = Console(stderr=True)
+
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="game to play (see `balance games`)")]
+PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="number of players")]
+LevelOpt = Annotated[Optional[int], typer.Option("--level", help="difficulty level (games that have levels)")]
+PolicyOpt = Annotated[Optional[list[str]], typer.Option(
+    "--policy", help="policy for every seat, or one per seat (repeat or comma-separate); "
+    "built-ins per `balance policies --game G`, or path/to/file.py:function")]
+PolicyParamOpt = Annotated[Optional[list[str]], typer.Option("--policy-param", help="policy parameter NAME=VALUE, e.g. epsilon=0.1")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="rule parameter NAME=VALUE (see `balance games`)")]
+ParamsFileOpt = Annotated[Optional[Path], typer.Option("--params", help="TOML file of rule parameters")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="master seed: same seed, same games")]
+ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
+
+
+def command(*args, **kwargs):
+    """`app.command` whose BalanceErrors become one line on stderr and exit 2."""
+
+    def deco(f):
+        @functools.wraps(f)
+        def wrapper(*a, **kw):
+            try:
+                return f(*a, **kw)
+            except BalanceError as exc:
+                err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+                raise typer.Exit(2) from None
+
+        return app.command(*args, **kwargs)(wrapper)
+
+    return deco
+
+
+def _version(value: bool):
+    if value:
+        from analysis.runs import package_version
+
+        out.print(f"balance {package_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="show the version")] = None,
+):
+    """Monte Carlo balance analysis for tabletop card games."""
+
+
+def _threads(threads: int | None) -> None:
+    if threads is None:
+        return
+    import numba
+
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise BalanceError(f"--threads: {threads} is not allowed; allowed: 1..{numba.config.NUMBA_NUM_THREADS}")
+    numba.set_num_threads(threads)
+
+
+def _spec(game: str):
+    from simcore import registry
+
+    return registry.get(game)
+
+
+def _players(spec, players: int | None) -> int:
+    n = spec.default_players if players is None else players
+    if not spec.min_players <= n <= spec.max_players:
+        raise BalanceError(f"--players: {n} is not allowed for {spec.name}; allowed: {spec.min_players}..{spec.max_players}")
+    return n
+
+
+def _policies(spec, policy: list[str] | None, policy_params: list[str] | None):
+    from simcore.batch import resolve_policy
+    from simcore.params import split_assignment
+
+    names: list[str] = []
+    for item in policy or ["greedy"]:
+        names += [item] if ".py:" in item else [x.strip() for x in item.split(",") if x.strip()]
+    overrides: dict[str, float] = {}
+    for text in policy_params or []:
+        k, v = split_assignment(text, "--policy-param")
+        try:
+            overrides[k] = float(v)
+        except ValueError:
+            raise BalanceError(f"--policy-param: {k}={v!r} is not a number") from None
+    return [resolve_policy(spec, n, overrides) for n in names]
+
+
+def _user_params(spec, sets, params_file, level):
+    from simcore.params import user_params
+
+    extra = {}
+    if level is not None:
+        if spec.param("level") is None:
+            raise BalanceError(f"--level: {spec.name} has no difficulty levels")
+        extra["level"] = level
+    return user_params(spec, sets, params_file, extra)
+
+
+def _command_line() -> str:
+    return "balance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+@command()
+def games():
+    """List games, modes, player counts and rule parameters with defaults and ranges."""
+    from simcore import registry
+
+    for name in registry.names():
+        spec = registry.get(name)
+        out.print(f"[bold]{spec.name}[/bold]  {spec.title}  (rules v{spec.version})")
+        out.print(f"  modes: {', '.join(spec.modes)}   players: {spec.min_players}-{spec.max_players} (default {spec.default_players})")
+        t = Table(show_edge=False, box=None, pad_edge=False)
+        for col in ("parameter", "default", "allowed", "meaning"):
+            t.add_column(col)
+        for p in spec.params:
+            t.add_row(p.name, "from level" if p.default is None else str(p.default), p.allowed(), p.help)
+        out.print(t)
+        out.print()
+
+
+@command()
+def policies(game: GameOpt):
+    """List the policies of a game and their parameters."""
+    spec = _spec(game)
+    for pol in spec.policies:
+        out.print(f"[bold]{pol.name}[/bold]: {pol.help}")
+        for p in pol.params:
+            out.print(f"    {p.name} = {p.default:g}   ({p.low:g}..{p.high:g})  {p.help}")
+    out.print("[bold]path/to/file.py:function[/bold]: your own @njit policy (see README)")
+
+
+def _print_summary(summary: dict, run_dir: Path) -> None:
+    def pct(r):
+        return f"{100 * r:.2f}%" if r is not None else "-"
+
+    t = Table(title=f"{summary.get('game')} — {summary.get('n_games'):,} games, seed {summary.get('seed')}")
+    t.add_column("metric")
+    t.add_column("value", justify="right")
+    t.add_column("95% CI", justify="right")
+    t.add_column("n", justify="right")
+    n = summary.get("n_games")
+    wr = summary.get("win_rate")
+    ci = summary.get("win_rate_ci") or [None, None]
+    t.add_row("win rate", pct(wr), f"{pct(ci[0])} – {pct(ci[1])}", f"{n:,}")
+    for s in summary.get("win_rate_by_seat") or []:
+        sci = s.get("ci") or [None, None]
+        t.add_row(f"  seat {s['seat'] + 1} ({s.get('policy', '')})", pct(s.get("value")), f"{pct(sci[0])} – {pct(sci[1])}", f"{s.get('n', 0):,}")
+    length = summary.get("length") or {}
+    if length:
+        lci = length.get("mean_ci") or length.get("ci") or [None, None]
+        fmt = lambda x: f"{x:.2f}" if isinstance(x, (int, float)) else "-"  # noqa: E731
+        t.add_row("length (turns), mean", fmt(length.get("mean")), f"{fmt(lci[0])} – {fmt(lci[1])}", f"{length.get('n', n):,}")
+        t.add_row("length, median [p10, p90]", f"{fmt(length.get('median'))} [{fmt(length.get('p10'))}, {fmt(length.get('p90'))}]", "", "")
+    for reason, cnt in (summary.get("end_reasons") or {}).items():
+        c = cnt["count"] if isinstance(cnt, dict) else cnt
+        if c:
+            t.add_row(f"ended: {reason}", f"{c:,}", "", f"{n:,}")
+    out.print(t)
+    out.print(f"run folder: {run_dir}")
+
+
+def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False) -> dict:
+    """Open or resume the folder, play what is missing with a progress bar,
+    write summary.json and report.html. Returns the summary."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from analysis import runs
+    from analysis.summary import write_summary
+    from reports import render_run_report
+
+    runs.open_run(run_dir, spec, config, n_games, command, kind)
+    prepared = runs.Prepared(spec, config)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
+        task = bar.add_task(f"{spec.name}", total=n_games * len(config.variants))
+
+        def on_chunk(done, total):
+            bar.update(task, completed=done, total=total)
+
+        runs.execute(run_dir, spec, config, n_games, on_chunk, prepared)
+    summary = write_summary(run_dir, spec)
+    render_run_report(run_dir, spec)
+    return summary
+
+
+@command()
+def simulate(
+    game: GameOpt = "overtime",
+    players: PlayersOpt = None,
+    level: LevelOpt = None,
+    policy: PolicyOpt = None,
+    policy_param: PolicyParamOpt = None,
+    n: Annotated[int, typer.Option("-n", "--games", help="number of games", min=1)] = 1_000_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    params: ParamsFileOpt = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="run folder (default: a new folder under runs/)")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", help="games per chunk (results do not depend on it)", min=1)] = None,
+    threads: ThreadsOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+):
+    """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
+    from analysis import runs
+
+    _threads(threads)
+    spec = _spec(game)
+    n_players = _players(spec, players)
+    seats = _policies(spec, policy, policy_param)
+    user = _user_params(spec, set_, params, level)
+    config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size)
+    run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
+    summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet)
+    _print_summary(summary, run_dir)
+    out.print(f"report: {run_dir / 'report.html'}")
+
+
+@command()
+def report(run: Annotated[Path, typer.Argument(help="a run folder")]):
+    """Rebuild summary.json and report.html from a run folder alone."""
+    from analysis.runs import load_manifest
+    from analysis.summary import write_summary
+    from reports import render_run_report
+
+    manifest = load_manifest(run)
+    spec = _spec(manifest["config"]["game"])
+    write_summary(run, spec)
+    path = render_run_report(run, spec)
+    out.print(f"report: {path}")
+
+
+@command()
+def replay(
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="game (or take everything from --run)")] = None,
+    index: Annotated[int, typer.Option("--index", help="game index within the run", min=0)] = 0,
+    run: Annotated[Optional[Path], typer.Option("--run", help="replay a game of this run folder")] = None,
+    variant: Annotated[int, typer.Option("--variant", help="variant number within a sweep folder", min=0)] = 0,
+    players: PlayersOpt = None,
+    level: LevelOpt = None,
+    policy: PolicyOpt = None,
+    policy_param: PolicyParamOpt = None,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    params: ParamsFileOpt = None,
+):
+    """Print one game as a readable transcript, in the rulebook's words."""
+    from analysis import runs
+    from simcore.batch import Engine
+
+    if run is not None:
+        config = runs.config_from_manifest(runs.load_manifest(run))
+        spec = _spec(config.game)
+        if variant >= len(config.variants):
+            raise BalanceError(f"--variant: {variant} is not allowed; allowed: 0..{len(config.variants) - 1}")
+        n_players, seats, rule_params, seed = config.players, config.policies, config.variants[variant].params, config.seed
+    else:
+        if game is None:
+            raise BalanceError("--game: give a game, or --run RUN_FOLDER")
+        spec = _spec(game)
+        n_players = _players(spec, players)
+        seats = _policies(spec, policy, policy_param)
+        from simcore.params import resolve
+
+        rule_params = resolve(spec, _user_params(spec, set_, params, level))
+    engine = Engine(spec, seats)
+    events, game_row, seat_rows = engine.replay(spec.compile_tables(rule_params), n_players, seed, index)
+    out.print(f"[bold]{spec.title}[/bold] — game {index} of seed {seed}, {n_players} player(s), "
+              f"policies {', '.join(s.name for s in seats)}", highlight=False)
+    for line in spec.decode_trace(events, rule_params, n_players):
+        out.print(line, highlight=False, markup=False)
+    reason = spec.all_end_reasons[int(game_row[0])]
+    winners = [str(s + 1) for s in range(n_players) if seat_rows[s, 0] > 0.5]
+    out.print(f"End: {reason}; decisions {int(game_row[1])}; "
+              f"{'winner(s): seat ' + ', '.join(winners) if winners else 'nobody won'}.", highlight=False)
+
+
+@command()
+def campaign(
+    game: GameOpt = "sickdays-solo",
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    policy_param: PolicyParamOpt = None,
+    n: Annotated[int, typer.Option("-n", "--campaigns", help="number of campaigns", min=1)] = 10_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    max_attempts: Annotated[int, typer.Option("--max-attempts", help="give up a level after this many attempts", min=1)] = 200,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for campaign.json and report.html")] = None,
+    threads: ThreadsOpt = None,
+):
+    """Play whole campaigns (levels 1..11; a lost level is replayed with one more event)."""
+    from analysis.campaign import run_campaign, write_campaign
+
+    _threads(threads)
+    spec = _spec(game)
+    if spec.param("level") is None or spec.param("events") is None:
+        raise BalanceError(f"--game: {spec.name} has no campaign (needs levels and events)")
+    n_players = _players(spec, players)
+    seats = _policies(spec, policy, policy_param)
+    user = _user_params(spec, set_, None, None)
+    result = run_campaign(spec, user, n_players, seats, seed, n, max_attempts)
+    from analysis.runs import new_run_dir
+
+    folder = out_dir or new_run_dir(Path("runs"), f"{spec.name}-campaign")
+    path = write_campaign(folder, spec, result, _command_line())
+    t = Table(title=f"campaign: {n:,} campaigns, policy {', '.join(s.name for s in seats)}")
+    for col in ("level", "attempts (mean, 95% CI)", "win rate per attempt (95% CI)", "cleared"):
+        t.add_column(col)
+    for row in result["levels"]:
+        a = row["attempts"]
+        w = row["win_rate"]
+        t.add_row(str(row["level"]), f"{a['value']:.2f} ({a['ci'][0]:.2f}–{a['ci'][1]:.2f})",
+                  f"{100 * w['value']:.1f}% ({100 * w['ci'][0]:.1f}–{100 * w['ci'][1]:.1f}), n={w['n']:,}",
+                  f"{row['cleared']:,}/{row['reached']:,}")
+    out.print(t)
+    g = result["games_to_clear"]
+    if g["n"]:
+        out.print(f"games to clear levels 1-11: mean {g['mean']['value']:.1f} "
+                  f"(95% CI {g['mean']['ci'][0]:.1f}–{g['mean']['ci'][1]:.1f}), median {g['median']:.0f}, "
+                  f"n={g['n']:,} of {n:,} campaigns cleared")
+    out.print(f"report: {path}")
+
+
+@command()
+def bench(
+    game: Annotated[Optional[list[str]], typer.Option("--game", "-g", help="games to measure (default: all)")] = None,
+    n: Annotated[int, typer.Option("-n", help="games per measurement", min=1)] = 200_000,
+    policy: Annotated[str, typer.Option("--policy", help="policy to measure")] = "random",
+    threads: ThreadsOpt = None,
+):
+    """Measure games/s and decisions/s of each game (compile time reported apart)."""
+    from analysis.bench import bench_game
+    from simcore import registry
+
+    _threads(threads)
+    t = Table(title=f"balance bench — policy {policy}, {n:,} games per game")
+    for col in ("game", "players", "threads", "compile+load s", "games/s", "decisions/s", "decisions/game", "1M games (est. s)"):
+        t.add_column(col, justify="right")
+    for name in game or registry.names():
+        r = bench_game(registry.get(name), n, policy)
+        t.add_row(name, str(r["players"]), str(r["threads"]), f"{r['warmup_seconds']:.1f}", f"{r['games_per_second']:,.0f}",
+                  f"{r['decisions_per_second']:,.0f}", f"{r['decisions_per_game']:.1f}", f"{1e6 / r['games_per_second']:.0f}")
+    out.print(t)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,186 @@
+"""Four Day Weekend: zones, card kinds, effect opcodes, option codes, offsets.
+
+Everything a kernel indexes by name lives here as a plain integer so that the
+kernels, the card compiler, the policies and the transcript agree.
+"""
+
+# Card kinds (rulebook: "There are five types of cards": Excuses, Activities,
+# the Necessities, Bonuses).
+EXCUSE = 0
+ACTIVITY = 1
+NECESSITY = 2
+BONUS = 3
+KIND_NAMES = ("excuse", "activity", "necessity", "bonus")
+
+# Colours of Activities and Necessities; a wheel is a bit mask of these.
+RED = 0
+YELLOW = 1
+BLUE = 2
+COLOUR_NAMES = ("red", "yellow", "blue")
+NO_COLOUR = -1
+
+# Necessity types (a set holds one of each at most).
+FOOD = 0
+TRANSPORTATION = 1
+SHELTER = 2
+CASH = 3
+TYPE_NAMES = ("food", "transportation", "shelter", "cash")
+N_TYPES = 4
+
+# Card table columns (tables[T_CARDS][card, column]).
+C_KIND = 0
+C_COLOUR = 1
+C_POINTS = 2
+C_TYPE = 3  # necessity type, -1 otherwise
+C_WHEEL = 4  # activity: bit mask of colours it doubles
+C_COUNT = 5
+N_CARD_COLUMNS = 6
+
+# Bonus instructions: tables[T_BONUS][card, k] = (opcode, arg, amount); OP_NONE ends.
+OP_NONE = 0
+OP_MULTIPLY_TYPE = 1  # arg type, amount factor: that Necessity's points (after colour doubling) x factor
+OP_MULTIPLY_COLOUR = 2  # arg colour, amount factor: Necessities of that colour x factor
+OP_MULTIPLY_ACTIVITY = 3  # amount factor: the Activity's points x factor
+OP_ADD_PER_NECESSITY = 4  # amount per Necessity in the set
+OP_ADD_IF_TYPE = 5  # arg type: amount if the set holds that Necessity type
+OP_ADD_IF_ALL_TYPES = 6  # amount if the set holds all four Necessity types
+OP_ADD_FLAT = 7  # amount
+OP_MULTIPLY_SET = 8  # amount factor: everything in the set so far
+OP_ADD_PER_DOUBLED = 9  # amount per Necessity doubled by the Activity's colour wheel
+# name -> (opcode, argument kind: "type" | "colour" | None, amount field name)
+OPCODES = {
+    "multiply_type": (OP_MULTIPLY_TYPE, "type", "factor"),
+    "multiply_colour": (OP_MULTIPLY_COLOUR, "colour", "factor"),
+    "multiply_activity": (OP_MULTIPLY_ACTIVITY, None, "factor"),
+    "add_per_necessity": (OP_ADD_PER_NECESSITY, None, "amount"),
+    "add_if_type": (OP_ADD_IF_TYPE, "type", "amount"),
+    "add_if_all_types": (OP_ADD_IF_ALL_TYPES, None, "amount"),
+    "add_flat": (OP_ADD_FLAT, None, "amount"),
+    "multiply_set": (OP_MULTIPLY_SET, None, "factor"),
+    "add_per_doubled": (OP_ADD_PER_DOUBLED, None, "amount"),
+}
+MAX_BONUS_OPS = 4
+
+# Tables tuple positions.
+T_CARDS = 0
+T_BONUS = 1
+T_INSTANCES = 2  # instance -> card id
+T_RULES = 3
+
+# Rule slots (tables[T_RULES]).
+R_HAND_SIZE = 0
+R_LOCKED_TO_DECLARE = 1
+R_ROUNDS_PER_PLAYER = 2  # 0: the rulebook's (2 for 2-3 players, else 1)
+R_COLOUR_MULTIPLIER = 3
+R_ROUND_TURN_LIMIT = 4
+R_RESHUFFLE_DISCARDS = 5
+R_DECLARER_PILE_ONLY = 6
+R_ACTIVE_SET_SCORES = 7
+R_LOCKED_PER_PLAYER = 8
+N_RULES = 9
+
+# Zones of a card instance.
+Z_DRAW = 0
+Z_HAND = 1
+Z_ROW = 2  # a personal discard row
+Z_REALLY = 3  # the central Really Discarded pile
+Z_SET = 4
+ZONE_NAMES = ("draw", "hand", "row", "really", "set")
+
+# Slots of a set.
+S_EXCUSE = 0
+S_ACTIVITY = 1
+S_BONUS = 2
+S_NEC = 3  # S_NEC + necessity type
+N_SLOTS = 7
+
+HAND_MAX = 8  # hand_size may go up to this
+ROW_MAX = 2 * HAND_MAX  # discards plus the hand dumped after Back To Work-ish
+
+# Phases of the player to move.
+PH_START = 0  # before the sweep: declare Back To Work-ish now, or carry on
+PH_DISCARD = 1
+PH_REFILL = 2
+PH_PLAY = 3
+PH_OVER = 4
+PHASE_NAMES = ("start", "discard", "refill", "play", "over")
+
+# Option codes.
+OPT_DECLARE = 0
+OPT_CONTINUE = 1  # start: don't declare / discard: done discarding / play: end turn
+OPT_DRAW = 2
+OPT_DISCARD = 10  # + hand slot
+OPT_PLAY = 30  # + hand slot
+OPT_TAKE = 100  # + seat * ROW_MAX + row position
+MAX_OPTIONS = 128
+
+# meta offsets (state.meta).
+M_PLAYERS = 0
+M_ROUND = 1
+M_N_ROUNDS = 2
+M_FIRST = 3
+M_CUR = 4
+M_PHASE = 5
+M_ROUND_TURNS = 6
+M_TURNS = 7
+M_DECLARER = 8  # seat that declared Back To Work-ish this round, -1 none
+M_DECLARED_TURN = 9  # 1 while the declarer's own turn is running
+M_FINAL_LEFT = 10
+M_EXHAUSTED = 11
+M_PILE_ONLY = 12  # this turn's refill must come from the Draw pile
+M_DRAW_N = 13
+M_REALLY_N = 14
+M_RESHUFFLES = 15
+M_ROUNDS_BTW = 16
+M_ROUNDS_EXHAUSTED = 17
+M_ROUNDS_LIMIT = 18
+M_OVER = 19
+M_MAX_SETS = 20
+M_N_INST = 21
+M_LAST_END = 22
+N_META = 24
+
+# Round end reasons (trace and counts).
+RE_BTW = 0
+RE_EXHAUSTED = 1
+RE_TURN_LIMIT = 2
+ROUND_END_NAMES = ("back to work-ish", "cards ran out", "round turn limit")
+
+# Per-seat stats (state.seat_stats).
+SS_SETS_COMPLETED = 0
+SS_SETS_STARTED = 1
+SS_TAKEN = 2
+SS_DRAWN = 3
+SS_DECLARED = 4
+SS_BEST_ROUND = 5
+SS_TURNS = 6
+SS_ROUNDS_WON = 7
+N_SEAT_STATS = 8
+
+# Card counters (state.counts[seat, card, kind]).
+CC_DRAWN = 0
+CC_PLAYED = 1
+CC_TAKEN = 2
+CC_SCORED = 3
+CC_HELD_AT_END = 4
+CARD_COUNTERS = ("drawn", "played", "taken_from_row", "scored", "held_at_end")
+
+# Trace event codes.
+EV_ROUND_START = 1  # round, first seat, draw pile size
+EV_DEAL = 2  # seat, card
+EV_SWEEP = 3  # seat, n cards
+EV_DISCARD = 4  # seat, card
+EV_DRAW = 5  # seat, card
+EV_TAKE = 6  # seat, from seat, card
+EV_RESHUFFLE = 7  # n cards
+EV_PLAY = 8  # seat, card, set number
+EV_NEW_SET = 9  # seat, excuse card, set number, locked sets in play
+EV_DECLARE = 10  # seat, before sweep (1/0), locked sets
+EV_END_TURN = 11  # seat, round turn, hand size
+EV_DUMP = 12  # seat, card
+EV_EXHAUSTED = 13  # seat
+EV_ROUND_END = 14  # round, reason
+EV_SET_SCORE = 15  # seat, set number, points, complete
+EV_ROUND_SCORE = 16  # seat, round points, total
+EV_GAME_END = 17  # winners mask, top score, ties
+EV_TURN_START = 18  # seat, round turn

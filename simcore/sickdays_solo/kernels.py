@@ -1,0 +1,887 @@
+"""Sick Days solo/co-op rules as numba kernels over one int64 state array.
+
+Card id = row of the card table: 0..69 workers (suit * 7 + day index),
+70..76 the seven event cards. Every card instance lives in exactly one zone
+(`O_ZONE`), mirrored by the containers (deck, hands, discard pile, removed
+pile, calendar cells, the automa's pending card).
+
+Calendar: 7 columns (days) x R rows (weeks); cards of a column fill top-down
+(`O_HEIGHT` = next open row). Lines for happiness: a row (r fixed), a
+diagonal r - c = k, or an anti-diagonal r + c = k; cards on a line need not be
+adjacent. Per worker and line, real face-up counts are kept incrementally.
+"""
+import numpy as np
+
+from simcore import rng as R
+from simcore.jit import jit
+from simcore.trace import emit
+
+# ---- cards -------------------------------------------------------------
+NSUITS = 10
+NDAYS = 7
+NCOL = 7
+NWORK = 70
+NEVENTS = 7
+NCARDS = 77
+MAXP = 6
+HAND_CAP = 8
+MAX_ROWS = 80
+MAX_OPTIONS = 128
+EVENT_NAMES = ("Birthday", "New Years", "Valentine's Day", "Water Cooler", "Look Busy", "Coffee Break", "Pizza Party")
+EV_BIRTHDAY, EV_NEWYEARS, EV_VALENTINE, EV_WATERCOOLER, EV_LOOKBUSY, EV_COFFEE, EV_PIZZAPARTY = range(7)
+
+# ---- tables[0]: cfg ----------------------------------------------------
+(C_LEVEL, C_SUITS, C_READY, C_TOTAL, C_ROWS, C_MAXW, C_REMOVED, C_AUTOMA, C_EVENTS, C_HAND,
+ C_NOTE_DIAG, C_PIZZA_ROW) = range(12)
+N_CFG = 12
+
+# ---- zones -------------------------------------------------------------
+Z_OUT = 0  # not in this game (suit not kept, event not added)
+Z_DECK = 1
+Z_DISCARD = 2
+Z_REMOVED = 3  # removed unseen at setup
+Z_FACEUP = 4  # on the calendar, face up (by a player or the automa)
+Z_NOTE = 5  # on the calendar, face down (Doctor's note)
+Z_EVENT = 6  # event card on the calendar
+Z_COVERED = 7  # Birthday card under a card played over it
+Z_AUTOMA = 8  # drawn by the automa, awaiting place/discard
+Z_HAND0 = 10  # + seat
+
+# cell kinds
+K_EMPTY = 0
+K_FACEUP = 1
+K_NOTE = 2
+K_EVENT = 3
+
+# ---- phases (who decides what) -----------------------------------------
+PH_TURN = 0  # pizza refreshes, then one turn action
+PH_AUTOMA = 1  # place or discard the automa's card
+PH_WATERCOOLER = 2  # place discards as notes (touching allowed) or stop
+PH_LOOKBUSY = 3  # take one discard into hand or not
+PH_COFFEE = 4  # the coffee seat returns hand cards one at a time, then redraws
+
+# ---- option codes: kind * 10000 + a * 100 + b ---------------------------
+OP_REFRESH = 1
+OP_PLAY = 2  # a = hand index
+OP_PLAY_BDAY = 3  # a = hand index, played over the Birthday card
+OP_DISCARD = 4  # a = hand index
+OP_NOTE = 5  # b = column
+OP_EVENT = 6  # a = hand index, b = column
+OP_AUT_PLACE = 7
+OP_AUT_DISCARD = 8
+OP_WC_NOTE = 9  # b = column
+OP_WC_DONE = 10
+OP_LB_TAKE = 11  # a = discard index
+OP_LB_SKIP = 12
+OP_CB_RETURN = 13  # a = hand index
+OP_CB_DONE = 14
+
+# ---- end reasons (runner.END_GAME = 2 first) ----------------------------
+END_ALL_HAPPY = 2
+END_NO_ACTION = 3
+END_AUTOMA_EMPTY = 4
+
+# ---- counters ----------------------------------------------------------
+CT_DRAWN, CT_PLAYED, CT_NOTED, CT_DISCARDED, CT_HELD = range(5)
+N_CT = 5
+
+# ---- trace codes -------------------------------------------------------
+T_SETUP = 1  # kept suits, removed, events, rows
+T_PLAY = 2  # seat, card, row, col
+T_PLAY_BDAY = 3  # seat, card, row, col
+T_DISCARD = 4  # seat, card
+T_NOTE = 5  # seat, card, row, col
+T_REFRESH = 6  # seat, ready left
+T_PIZZA_READY = 7  # row, ready now
+T_AUT_DRAW = 8  # card
+T_AUT_PLACE = 9  # card, row, col
+T_AUT_DISCARD = 10  # card, forced (1) or chosen (0)
+T_HAPPY = 11  # worker, line kind, wild (0 none, 1 New Years, 2 Valentine's), turn
+T_WIN = 12  # turn
+T_LOSE = 13  # end reason, missing
+T_EVENT = 14  # seat, card, row, col
+T_WC_NOTE = 15  # seat, card, row, col
+T_LB_TAKE = 16  # seat, card
+T_CB_RETURN = 17  # seat, card
+T_CB_DONE = 18  # seat, drawn
+T_PIZZA_PARTY = 19  # pizzas readied, ready now
+T_DRAW = 20  # seat, cards drawn
+T_TURN = 21  # seat, turn number
+T_DEAL = 22  # seat, cards
+
+# ---- state layout ------------------------------------------------------
+H_PHASE = 0
+H_CUR = 1  # seat whose turn it is
+H_NP = 2
+H_OVER = 3  # 0 while running, else the end reason code
+H_TURNS = 4
+H_READY = 5
+H_USED = 6
+H_SPENT = 7
+H_REGAINED = 8
+H_NOTES = 9
+H_DISCARDS = 10
+H_AUT_PLACED = 11
+H_AUT_DISC = 12
+H_EVENTS_IN = 13
+H_HAPPY_N = 14
+H_KEPT = 15
+H_DECK_N = 16
+H_DISC_N = 17
+H_REM_N = 18
+H_AUT_CARD = 19
+H_ROWS = 20
+H_CB_SEAT = 21
+H_CB_LEFT = 22
+H_CB_N = 23
+H_BD_R = 24  # Birthday cell (row, col), -1 if not on the calendar uncovered
+H_BD_C = 25
+H_NY_R = 26  # New Years row, -1 if not placed
+H_VAL_R = 27
+H_VAL_C = 28
+H_VAL_W = 29  # the one worker Valentine's Day works for (-1: unused)
+H_INGAME = 30
+H_HAND = 31  # hand size
+H_AUTOMA = 32
+O_HTURN = 40
+O_HAPPY = 50  # 1 happy, 0 not yet, -1 suit not kept
+O_HEIGHT = 60
+O_HANDN = 67
+O_HAND = 73
+O_DECK = O_HAND + MAXP * HAND_CAP
+O_DISC = O_DECK + NCARDS
+O_REM = O_DISC + NCARDS
+O_ZONE = O_REM + NCARDS
+O_CNT = O_ZONE + NCARDS
+O_GRID = O_CNT + MAXP * NCARDS * N_CT
+
+
+@jit
+def state_size(rows):
+    return O_GRID + 2 * rows * NCOL + rows + NSUITS * rows + 2 * NSUITS * (rows + NCOL)
+
+
+@jit
+def o_kind(s):
+    return O_GRID + s[H_ROWS] * NCOL
+
+
+@jit
+def o_rowfill(s):
+    return O_GRID + 2 * s[H_ROWS] * NCOL
+
+
+@jit
+def o_rowcnt(s):
+    return o_rowfill(s) + s[H_ROWS]
+
+
+@jit
+def o_d1(s):
+    return o_rowcnt(s) + NSUITS * s[H_ROWS]
+
+
+@jit
+def o_d2(s):
+    return o_d1(s) + NSUITS * (s[H_ROWS] + NCOL)
+
+
+@jit
+def line_count(s, w, kind, r, c):
+    """Real face-up cards of worker w on the line of `kind` through (r, c)."""
+    rows = s[H_ROWS]
+    if kind == 0:
+        return s[o_rowcnt(s) + w * rows + r]
+    if kind == 1:
+        return s[o_d1(s) + w * (rows + NCOL) + r - c + 6]
+    return s[o_d2(s) + w * (rows + NCOL) + r + c]
+
+
+@jit
+def cell(s, r, c):
+    return O_GRID + r * NCOL + c
+
+
+@jit
+def on_line(kind, r, c, r2, c2):
+    if kind == 0:
+        return r == r2
+    if kind == 1:
+        return r - c == r2 - c2
+    return r + c == r2 + c2
+
+
+@jit
+def wild_on_line(s, w, kind, r, c):
+    """1 if a wild card can act as the third card for w on this line."""
+    if kind == 0 and s[H_NY_R] == r:
+        return 1
+    if s[H_VAL_R] >= 0 and (s[H_VAL_W] == -1 or s[H_VAL_W] == w) and on_line(kind, r, c, s[H_VAL_R], s[H_VAL_C]):
+        return 1
+    return 0
+
+
+# ---- zone helpers ------------------------------------------------------
+@jit
+def hand_remove(s, seat, i):
+    base = O_HAND + seat * HAND_CAP
+    n = s[O_HANDN + seat]
+    card = s[base + i]
+    for j in range(i, n - 1):
+        s[base + j] = s[base + j + 1]
+    s[base + n - 1] = -1
+    s[O_HANDN + seat] = n - 1
+    return card
+
+
+@jit
+def hand_add(s, seat, card):
+    n = s[O_HANDN + seat]
+    s[O_HAND + seat * HAND_CAP + n] = card
+    s[O_HANDN + seat] = n + 1
+    s[O_ZONE + card] = Z_HAND0 + seat
+
+
+@jit
+def cnt_add(s, seat, card, kind):
+    s[O_CNT + (seat * NCARDS + card) * N_CT + kind] += 1
+
+
+@jit
+def draw_up(s, seat, trace):
+    n = 0
+    while s[O_HANDN + seat] < s[H_HAND] and s[H_DECK_N] > 0:
+        s[H_DECK_N] -= 1
+        card = s[O_DECK + s[H_DECK_N]]
+        s[O_DECK + s[H_DECK_N]] = -1
+        hand_add(s, seat, card)
+        cnt_add(s, seat, card, CT_DRAWN)
+        n += 1
+    if n > 0:
+        emit(trace, T_DRAW, seat, n, 0, 0)
+
+
+@jit
+def deck_push(s, card):
+    s[O_DECK + s[H_DECK_N]] = card
+    s[H_DECK_N] += 1
+    s[O_ZONE + card] = Z_DECK
+
+
+@jit
+def disc_push(s, card):
+    s[O_DISC + s[H_DISC_N]] = card
+    s[H_DISC_N] += 1
+    s[O_ZONE + card] = Z_DISCARD
+
+
+@jit
+def disc_remove(s, i):
+    n = s[H_DISC_N]
+    card = s[O_DISC + i]
+    for j in range(i, n - 1):
+        s[O_DISC + j] = s[O_DISC + j + 1]
+    s[O_DISC + n - 1] = -1
+    s[H_DISC_N] = n - 1
+    return card
+
+
+@jit
+def note_card_index(s):
+    """Which discard becomes the Doctor's note. Not a decision in this engine:
+    a note is blank, so the card only matters to Look Busy later; take a happy
+    worker's card (or an event) first, else the oldest discard."""
+    for i in range(s[H_DISC_N]):
+        card = s[O_DISC + i]
+        if card >= NWORK or s[O_HAPPY + card // 7] == 1:
+            return i
+    return 0
+
+
+# ---- calendar ----------------------------------------------------------
+@jit
+def col_open(s, c):
+    return s[O_HEIGHT + c] < s[H_ROWS]
+
+
+@jit
+def note_ok(tables, s, r, c):
+    """A Doctor's note may not touch another note orthogonally (diagonally too
+    with note_diagonal_adjacency)."""
+    rows = s[H_ROWS]
+    k = o_kind(s)
+    diag = tables[0][C_NOTE_DIAG] != 0
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr == 0 and dc == 0:
+                continue
+            if dr != 0 and dc != 0 and not diag:
+                continue
+            r2 = r + dr
+            c2 = c + dc
+            if 0 <= r2 < rows and 0 <= c2 < NCOL and s[k + r2 * NCOL + c2] == K_NOTE:
+                return False
+    return True
+
+
+@jit
+def set_over(s, reason, trace):
+    s[H_OVER] = reason
+    if reason == END_ALL_HAPPY:
+        emit(trace, T_WIN, s[H_TURNS], 0, 0, 0)
+    else:
+        emit(trace, T_LOSE, reason, missing(s), 0, 0)
+
+
+@jit
+def make_happy(s, w, kind, wild, trace):
+    s[O_HAPPY + w] = 1
+    s[O_HTURN + w] = s[H_TURNS]
+    s[H_HAPPY_N] += 1
+    emit(trace, T_HAPPY, w, kind, wild, s[H_TURNS])
+    if s[H_HAPPY_N] >= s[H_KEPT] and s[H_OVER] == 0:
+        set_over(s, END_ALL_HAPPY, trace)
+
+
+@jit
+def check_worker_at(s, w, r, c, trace):
+    """After a face-up card of w lands at (r, c): is w happy on a line through it?"""
+    if s[O_HAPPY + w] != 0:
+        return
+    for kind in range(3):
+        n = line_count(s, w, kind, r, c)
+        if n >= 3:
+            make_happy(s, w, kind, 0, trace)
+            return
+    for kind in range(3):
+        n = line_count(s, w, kind, r, c)
+        if n == 2:
+            if kind == 0 and s[H_NY_R] == r:
+                make_happy(s, w, kind, 1, trace)
+                return
+            if s[H_VAL_R] >= 0 and s[H_VAL_W] == -1 and on_line(kind, r, c, s[H_VAL_R], s[H_VAL_C]):
+                s[H_VAL_W] = w
+                make_happy(s, w, kind, 2, trace)
+                return
+
+
+@jit
+def place(s, card, kind, r, c, pizza_row, trace):
+    """Put a card into the open cell (r, c) (top open spot of column c)."""
+    s[cell(s, r, c)] = card
+    s[o_kind(s) + r * NCOL + c] = kind
+    s[O_HEIGHT + c] = r + 1
+    fill = o_rowfill(s) + r
+    s[fill] += 1
+    if kind == K_FACEUP:
+        s[O_ZONE + card] = Z_FACEUP
+        add_face_up(s, card, r, c)
+    elif kind == K_NOTE:
+        s[O_ZONE + card] = Z_NOTE
+    else:
+        s[O_ZONE + card] = Z_EVENT
+    if s[fill] == NCOL:
+        # "When a week is full ... flip a pizza to the ready side."
+        k = min(pizza_row, s[H_USED])
+        if k > 0:
+            s[H_USED] -= k
+            s[H_READY] += k
+            s[H_REGAINED] += k
+        emit(trace, T_PIZZA_READY, r, s[H_READY], k, 0)
+
+
+@jit
+def add_face_up(s, card, r, c):
+    w = card // 7
+    rows = s[H_ROWS]
+    s[o_rowcnt(s) + w * rows + r] += 1
+    s[o_d1(s) + w * (rows + NCOL) + r - c + 6] += 1
+    s[o_d2(s) + w * (rows + NCOL) + r + c] += 1
+
+
+@jit
+def best_line(s, w):
+    """Best real count of w on any line, wilds included (a wild only counts as
+    a third card)."""
+    rows = s[H_ROWS]
+    best = 0
+    b0 = o_rowcnt(s) + w * rows
+    for r in range(rows):
+        n = s[b0 + r]
+        if n == 2 and s[H_NY_R] == r:
+            n = 3
+        if n > best:
+            best = n
+    for kind in range(1, 3):
+        b = (o_d1(s) if kind == 1 else o_d2(s)) + w * (rows + NCOL)
+        for i in range(rows + NCOL):
+            n = s[b + i]
+            if n > best:
+                best = n
+    if best == 2 and s[H_VAL_R] >= 0 and s[H_VAL_W] == -1:
+        for kind in range(3):
+            if line_count(s, w, kind, s[H_VAL_R], s[H_VAL_C]) == 2:
+                best = 3
+    return min(best, 3)
+
+
+@jit
+def missing(s):
+    m = 0
+    for w in range(NSUITS):
+        if s[O_HAPPY + w] == 0:
+            m += 3 - best_line(s, w)
+    return m
+
+
+@jit
+def has_note_spot(tables, s):
+    for c in range(NCOL):
+        if col_open(s, c) and note_ok(tables, s, s[O_HEIGHT + c], c):
+            return True
+    return False
+
+
+# ---- setup -------------------------------------------------------------
+@jit
+def new_game(tables, n_players, rng, trace):
+    cfg = tables[0]
+    rows = cfg[C_ROWS]
+    s = np.zeros(state_size(rows), np.int64)
+    s[H_NP] = n_players
+    s[H_ROWS] = rows
+    s[H_HAND] = cfg[C_HAND]
+    s[H_AUTOMA] = cfg[C_AUTOMA]
+    s[H_READY] = cfg[C_READY]
+    s[H_USED] = cfg[C_TOTAL] - cfg[C_READY]
+    s[H_AUT_CARD] = -1
+    s[H_BD_R] = -1
+    s[H_BD_C] = -1
+    s[H_NY_R] = -1
+    s[H_VAL_R] = -1
+    s[H_VAL_C] = -1
+    s[H_VAL_W] = -1
+    kept = cfg[C_SUITS]
+    s[H_KEPT] = kept
+    for w in range(NSUITS):
+        s[O_HTURN + w] = -1
+        s[O_HAPPY + w] = 0 if w < kept else -1
+    for i in range(O_HAND, O_ZONE):
+        s[i] = -1
+    for i in range(O_GRID, O_GRID + rows * NCOL):
+        s[i] = -1
+    deck = np.empty(NCARDS, np.int64)
+    n = 0
+    for card in range(kept * 7):
+        deck[n] = card
+        n += 1
+    R.shuffle(rng, R.DEAL, deck, n)
+    # removed unseen: the last `removed` of the shuffled deck
+    n_rem = cfg[C_REMOVED]
+    for i in range(n_rem):
+        card = deck[n - 1 - i]
+        s[O_REM + i] = card
+        s[O_ZONE + card] = Z_REMOVED
+    s[H_REM_N] = n_rem
+    n -= n_rem
+    ev = np.arange(NEVENTS)
+    R.shuffle(rng, R.DEAL, ev, NEVENTS)
+    n_ev = cfg[C_EVENTS]
+    for i in range(n_ev):
+        deck[n] = NWORK + ev[i]
+        n += 1
+    s[H_EVENTS_IN] = n_ev
+    R.shuffle(rng, R.DEAL, deck, n)
+    for i in range(n):
+        deck_push(s, deck[i])
+    s[H_INGAME] = kept * 7 + n_ev
+    emit(trace, T_SETUP, kept, n_rem, n_ev, rows)
+    for p in range(n_players):
+        draw_up(s, p, trace)
+    s[H_CUR] = 0
+    s[H_PHASE] = PH_TURN
+    emit(trace, T_TURN, 0, 1, 0, 0)
+    if not (s[O_HANDN] > 0 or (s[H_DISC_N] > 0 and has_note_spot(tables, s))):
+        set_over(s, END_NO_ACTION, trace)
+    return s
+
+
+@jit
+def to_move(s):
+    if s[H_OVER] != 0:
+        return -1
+    if s[H_PHASE] == PH_COFFEE:
+        return s[H_CB_SEAT]
+    return s[H_CUR]
+
+
+# ---- legal options -----------------------------------------------------
+@jit
+def legal(tables, s, out):
+    n = 0
+    if s[H_OVER] != 0:
+        return 0
+    ph = s[H_PHASE]
+    seat = s[H_CUR]
+    if ph == PH_TURN:
+        if s[H_READY] > 0 and s[H_DECK_N] > 0:
+            out[n] = OP_REFRESH * 10000
+            n += 1
+        base = O_HAND + seat * HAND_CAP
+        for i in range(s[O_HANDN + seat]):
+            card = s[base + i]
+            if card < NWORK:
+                c = card % 7
+                if col_open(s, c):
+                    out[n] = OP_PLAY * 10000 + i * 100
+                    n += 1
+                if s[H_BD_C] == c:
+                    out[n] = OP_PLAY_BDAY * 10000 + i * 100
+                    n += 1
+            else:
+                for c in range(NCOL):
+                    if col_open(s, c):
+                        out[n] = OP_EVENT * 10000 + i * 100 + c
+                        n += 1
+            out[n] = OP_DISCARD * 10000 + i * 100
+            n += 1
+        if s[H_DISC_N] > 0:
+            for c in range(NCOL):
+                if col_open(s, c) and note_ok(tables, s, s[O_HEIGHT + c], c):
+                    out[n] = OP_NOTE * 10000 + c
+                    n += 1
+    elif ph == PH_AUTOMA:
+        out[0] = OP_AUT_PLACE * 10000
+        out[1] = OP_AUT_DISCARD * 10000
+        n = 2
+    elif ph == PH_WATERCOOLER:
+        if s[H_DISC_N] > 0:
+            for c in range(NCOL):
+                if col_open(s, c):
+                    out[n] = OP_WC_NOTE * 10000 + c
+                    n += 1
+        out[n] = OP_WC_DONE * 10000
+        n += 1
+    elif ph == PH_LOOKBUSY:
+        for i in range(s[H_DISC_N]):
+            out[n] = OP_LB_TAKE * 10000 + i * 100
+            n += 1
+        out[n] = OP_LB_SKIP * 10000
+        n += 1
+    elif ph == PH_COFFEE:
+        cs = s[H_CB_SEAT]
+        for i in range(s[O_HANDN + cs]):
+            out[n] = OP_CB_RETURN * 10000 + i * 100
+            n += 1
+        out[n] = OP_CB_DONE * 10000
+        n += 1
+    return n
+
+
+# ---- turn flow ---------------------------------------------------------
+@jit
+def end_turn(tables, s, trace):
+    seat = s[H_CUR]
+    draw_up(s, seat, trace)
+    nxt = (seat + 1) % s[H_NP]
+    s[H_CUR] = nxt
+    s[H_PHASE] = PH_TURN
+    emit(trace, T_TURN, nxt, s[H_TURNS] + 1, 0, 0)
+    ok = s[O_HANDN + nxt] > 0 or (s[H_DISC_N] > 0 and has_note_spot(tables, s))
+    if not ok:
+        set_over(s, END_NO_ACTION, trace)
+
+
+@jit
+def after_action(tables, s, automa_trigger, trace):
+    """After the turn action (and its event effect): the automa, then draw."""
+    if s[H_OVER] != 0:
+        return
+    s[H_PHASE] = PH_TURN
+    if automa_trigger and s[H_AUTOMA] != 0:
+        if s[H_DECK_N] == 0:
+            set_over(s, END_AUTOMA_EMPTY, trace)
+            return
+        s[H_DECK_N] -= 1
+        card = s[O_DECK + s[H_DECK_N]]
+        s[O_DECK + s[H_DECK_N]] = -1
+        s[O_ZONE + card] = Z_AUTOMA
+        s[H_AUT_CARD] = card
+        emit(trace, T_AUT_DRAW, card, 0, 0, 0)
+        if card < NWORK and col_open(s, card % 7):
+            s[H_PHASE] = PH_AUTOMA
+            return
+        # an event, or a closed column: the automa's card can only be discarded
+        s[H_AUT_CARD] = -1
+        disc_push(s, card)
+        s[H_AUT_DISC] += 1
+        emit(trace, T_AUT_DISCARD, card, 1, 0, 0)
+    end_turn(tables, s, trace)
+
+
+@jit
+def place_event(tables, s, seat, card, c, trace):
+    """An event goes face up into the top open spot of any column; returns True
+    when its effect needs further decisions (a phase)."""
+    r = s[O_HEIGHT + c]
+    place(s, card, K_EVENT, r, c, tables[0][C_PIZZA_ROW], trace)
+    cnt_add(s, seat, card, CT_PLAYED)
+    emit(trace, T_EVENT, seat, card, r, c)
+    e = card - NWORK
+    if e == EV_BIRTHDAY:
+        s[H_BD_R] = r
+        s[H_BD_C] = c
+    elif e == EV_NEWYEARS:
+        s[H_NY_R] = r
+        for w in range(NSUITS):
+            if s[O_HAPPY + w] == 0 and line_count(s, w, 0, r, c) >= 2:
+                make_happy(s, w, 0, 1, trace)
+    elif e == EV_VALENTINE:
+        s[H_VAL_R] = r
+        s[H_VAL_C] = c
+        for w in range(NSUITS):
+            if s[O_HAPPY + w] == 0 and s[H_VAL_W] == -1:
+                for kind in range(3):
+                    if line_count(s, w, kind, r, c) >= 2:
+                        s[H_VAL_W] = w
+                        make_happy(s, w, kind, 2, trace)
+                        break
+    elif e == EV_WATERCOOLER:
+        if s[H_DISC_N] > 0:
+            s[H_PHASE] = PH_WATERCOOLER
+            return True
+    elif e == EV_LOOKBUSY:
+        if s[H_DISC_N] > 0:
+            s[H_PHASE] = PH_LOOKBUSY
+            return True
+    elif e == EV_COFFEE:
+        s[H_PHASE] = PH_COFFEE
+        s[H_CB_SEAT] = seat
+        s[H_CB_LEFT] = s[H_NP]
+        s[H_CB_N] = 0
+        return True
+    elif e == EV_PIZZAPARTY:
+        k = min(s[H_NP], s[H_USED])
+        s[H_USED] -= k
+        s[H_READY] += k
+        s[H_REGAINED] += k
+        emit(trace, T_PIZZA_PARTY, k, s[H_READY], 0, 0)
+    return False
+
+
+@jit
+def step(tables, s, option, rng, trace):
+    kind = option // 10000
+    a = (option // 100) % 100
+    b = option % 100
+    seat = s[H_CUR]
+    pizza_row = tables[0][C_PIZZA_ROW]
+    if kind == OP_REFRESH:
+        # "Shuffle the cards from your hand into the deck and draw 4 new cards."
+        s[H_READY] -= 1
+        s[H_USED] += 1
+        s[H_SPENT] += 1
+        while s[O_HANDN + seat] > 0:
+            deck_push(s, hand_remove(s, seat, s[O_HANDN + seat] - 1))
+        R.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
+        emit(trace, T_REFRESH, seat, s[H_READY], 0, 0)
+        draw_up(s, seat, trace)
+        return
+    if kind == OP_PLAY or kind == OP_PLAY_BDAY:
+        card = hand_remove(s, seat, a)
+        c = card % 7
+        s[H_TURNS] += 1
+        cnt_add(s, seat, card, CT_PLAYED)
+        if kind == OP_PLAY:
+            r = s[O_HEIGHT + c]
+            place(s, card, K_FACEUP, r, c, pizza_row, trace)
+            emit(trace, T_PLAY, seat, card, r, c)
+        else:
+            # "Anyone may play directly on this card": the Birthday goes under.
+            r = s[H_BD_R]
+            bd = s[cell(s, r, c)]
+            s[O_ZONE + bd] = Z_COVERED
+            s[cell(s, r, c)] = card
+            s[o_kind(s) + r * NCOL + c] = K_FACEUP
+            s[O_ZONE + card] = Z_FACEUP
+            add_face_up(s, card, r, c)
+            s[H_BD_R] = -1
+            s[H_BD_C] = -1
+            emit(trace, T_PLAY_BDAY, seat, card, r, c)
+        check_worker_at(s, card // 7, r, c, trace)
+        after_action(tables, s, True, trace)
+        return
+    if kind == OP_DISCARD:
+        card = hand_remove(s, seat, a)
+        s[H_TURNS] += 1
+        disc_push(s, card)
+        s[H_DISCARDS] += 1
+        cnt_add(s, seat, card, CT_DISCARDED)
+        emit(trace, T_DISCARD, seat, card, 0, 0)
+        after_action(tables, s, False, trace)
+        return
+    if kind == OP_NOTE or kind == OP_WC_NOTE:
+        card = disc_remove(s, note_card_index(s))
+        c = b
+        r = s[O_HEIGHT + c]
+        if kind == OP_NOTE:
+            s[H_TURNS] += 1
+        place(s, card, K_NOTE, r, c, pizza_row, trace)
+        s[H_NOTES] += 1
+        cnt_add(s, seat, card, CT_NOTED)
+        emit(trace, T_NOTE if kind == OP_NOTE else T_WC_NOTE, seat, card, r, c)
+        if kind == OP_NOTE:
+            after_action(tables, s, True, trace)
+        elif s[H_DISC_N] == 0 or not has_open_column(s):
+            after_action(tables, s, True, trace)
+        return
+    if kind == OP_EVENT:
+        card = hand_remove(s, seat, a)
+        s[H_TURNS] += 1
+        if not place_event(tables, s, seat, card, b, trace):
+            after_action(tables, s, True, trace)
+        return
+    if kind == OP_AUT_PLACE or kind == OP_AUT_DISCARD:
+        card = s[H_AUT_CARD]
+        s[H_AUT_CARD] = -1
+        if kind == OP_AUT_PLACE:
+            c = card % 7
+            r = s[O_HEIGHT + c]
+            place(s, card, K_FACEUP, r, c, pizza_row, trace)
+            s[H_AUT_PLACED] += 1
+            emit(trace, T_AUT_PLACE, card, r, c, 0)
+            check_worker_at(s, card // 7, r, c, trace)
+        else:
+            disc_push(s, card)
+            s[H_AUT_DISC] += 1
+            emit(trace, T_AUT_DISCARD, card, 0, 0, 0)
+        if s[H_OVER] == 0:
+            end_turn(tables, s, trace)
+        return
+    if kind == OP_WC_DONE or kind == OP_LB_SKIP:
+        after_action(tables, s, True, trace)
+        return
+    if kind == OP_LB_TAKE:
+        card = disc_remove(s, a)
+        hand_add(s, seat, card)
+        emit(trace, T_LB_TAKE, seat, card, 0, 0)
+        after_action(tables, s, True, trace)
+        return
+    if kind == OP_CB_RETURN:
+        cs = s[H_CB_SEAT]
+        card = hand_remove(s, cs, a)
+        deck_push(s, card)
+        s[H_CB_N] += 1
+        emit(trace, T_CB_RETURN, cs, card, 0, 0)
+        return
+    if kind == OP_CB_DONE:
+        cs = s[H_CB_SEAT]
+        if s[H_CB_N] > 0:
+            R.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
+            before = s[O_HANDN + cs]
+            draw_up(s, cs, trace)
+            emit(trace, T_CB_DONE, cs, s[O_HANDN + cs] - before, 0, 0)
+        s[H_CB_LEFT] -= 1
+        s[H_CB_N] = 0
+        if s[H_CB_LEFT] <= 0:
+            after_action(tables, s, True, trace)
+        else:
+            s[H_CB_SEAT] = (cs + 1) % s[H_NP]
+        return
+
+
+@jit
+def has_open_column(s):
+    for c in range(NCOL):
+        if col_open(s, c):
+            return True
+    return False
+
+
+# ---- results -----------------------------------------------------------
+@jit
+def outcome(tables, s, game_row, seat_rows):
+    over = s[H_OVER]
+    game_row[0] = over
+    won = over == END_ALL_HAPPY
+    game_row[2] = s[H_TURNS]
+    game_row[3] = 0 if won else missing(s)
+    game_row[4] = s[H_SPENT]
+    game_row[5] = s[H_REGAINED]
+    game_row[6] = s[H_NOTES]
+    game_row[7] = s[H_DISCARDS]
+    game_row[8] = s[H_AUT_PLACED]
+    game_row[9] = s[H_AUT_DISC]
+    game_row[10] = s[H_EVENTS_IN]
+    game_row[11] = s[H_HAPPY_N]
+    game_row[12] = tables[0][C_LEVEL]
+    for w in range(NSUITS):
+        game_row[13 + w] = s[O_HTURN + w]
+    game_row[23] = s[H_DECK_N]
+    for p in range(s[H_NP]):
+        seat_rows[p, 0] = 1.0 if won else 0.0
+        seat_rows[p, 1] = s[H_HAPPY_N]
+        plays = 0
+        notes = 0
+        discards = 0
+        for card in range(NCARDS):
+            b = O_CNT + (p * NCARDS + card) * N_CT
+            plays += s[b + CT_PLAYED]
+            notes += s[b + CT_NOTED]
+            discards += s[b + CT_DISCARDED]
+        seat_rows[p, 2] = plays
+        seat_rows[p, 3] = discards
+        seat_rows[p, 4] = notes
+
+
+@jit
+def clone(s):
+    return s.copy()
+
+
+@jit
+def card_counts(s):
+    np_ = s[H_NP]
+    out = np.zeros((np_, NCARDS, N_CT), np.int64)
+    for p in range(np_):
+        for card in range(NCARDS):
+            b = O_CNT + (p * NCARDS + card) * N_CT
+            for k in range(N_CT):
+                out[p, card, k] = s[b + k]
+        for i in range(s[O_HANDN + p]):
+            out[p, s[O_HAND + p * HAND_CAP + i], CT_HELD] += 1
+    return out
+
+
+@jit
+def determinise(tables, s, seat, rng):
+    """Redraw what `seat` cannot see: deck order, removed cards, other hands."""
+    pool = np.empty(NCARDS, np.int64)
+    n = 0
+    for i in range(s[H_DECK_N]):
+        pool[n] = s[O_DECK + i]
+        n += 1
+    for i in range(s[H_REM_N]):
+        pool[n] = s[O_REM + i]
+        n += 1
+    for p in range(s[H_NP]):
+        if p != seat:
+            for i in range(s[O_HANDN + p]):
+                pool[n] = s[O_HAND + p * HAND_CAP + i]
+                n += 1
+    R.shuffle(rng, R.POLICY, pool, n)
+    k = 0
+    for p in range(s[H_NP]):
+        if p != seat:
+            for i in range(s[O_HANDN + p]):
+                s[O_HAND + p * HAND_CAP + i] = pool[k]
+                s[O_ZONE + pool[k]] = Z_HAND0 + p
+                k += 1
+    for i in range(s[H_REM_N]):
+        s[O_REM + i] = pool[k]
+        s[O_ZONE + pool[k]] = Z_REMOVED
+        k += 1
+    for i in range(s[H_DECK_N]):
+        s[O_DECK + i] = pool[k]
+        s[O_ZONE + pool[k]] = Z_DECK
+        k += 1

@@ -1,0 +1,181 @@
+"""You're Fired!: zones, effect opcodes, phases, state offsets, event codes.
+
+Everything here is a plain integer so kernels can use it (numba freezes
+module-level ints at compile time, which is what we want for constants;
+parameters never live here, they reach kernels through `tables`).
+"""
+
+# ---- card kinds (cards.toml section) ----
+KIND_COMPANY = 0
+KIND_CONSULTANT = 1
+
+# ---- effect opcodes (the `effect` field of a card) ----
+OP_NONE = 0  # no effect: the card is only ever put in the break room
+OP_BOSS = 1  # the Boss's rules (not card text): playing it tries to fire target's Boss
+OP_GUESS_FIRE_HAND = 2  # Axe Man: name a card; if it is in the target's hand, fire it
+OP_FIRE_FROM_BREAK = 3  # Bean Counter: fire a named card from the target's break room
+OP_REVEAL_HAND = 4  # Secretary: the target shows you (only you) their hand
+OP_FIRE_SELF_RESHUFFLE = 5  # Fall Guy: fire this card, shuffle your break room into your deck
+OP_REVIVE = 6  # Boss's Spouse: take a card from your unemployment line into your hand
+OP_CANCEL = 7  # reactive: cancel a card played against you
+OP_REDIRECT = 8  # reactive: this card is fired instead of the one that would be
+OP_DRAW = 9  # draw n cards
+OP_DISCARD = 10  # target puts a card of their choice from hand into their break room
+OP_SWAP = 11  # exchange a card in your hand with one in your break room
+OP_PEEK_DECK = 12  # look at the top n cards of the target's deck
+
+EFFECT_NAMES = {
+    "none": OP_NONE,
+    "boss": OP_BOSS,
+    "guess_fire_hand": OP_GUESS_FIRE_HAND,
+    "fire_from_break": OP_FIRE_FROM_BREAK,
+    "reveal_hand": OP_REVEAL_HAND,
+    "fire_self_reshuffle_break": OP_FIRE_SELF_RESHUFFLE,
+    "revive": OP_REVIVE,
+    "cancel": OP_CANCEL,
+    "redirect": OP_REDIRECT,
+    "draw": OP_DRAW,
+    "discard": OP_DISCARD,
+    "swap": OP_SWAP,
+    "peek_deck": OP_PEEK_DECK,
+}
+EFFECT_BY_CODE = {v: k for k, v in EFFECT_NAMES.items()}
+# effects aimed at an opponent (a Lawyer-like cancel may answer them)
+TARGETED_NAMES = ("boss", "guess_fire_hand", "fire_from_break", "reveal_hand", "discard", "peek_deck")
+# effects taking `n` and its allowed range
+N_RANGE = {"draw": (1, 5), "peek_deck": (1, 5)}
+# reactive triggers
+TRIG_NONE = 0
+TRIG_TARGETED = 1  # cancel: any card that targets you
+TRIG_GUESS = 2  # cancel: a guessing card (or a Boss play) that targets you
+TRIG_BOSS_FIRE = 3  # redirect: your Boss would be fired from your hand
+TRIG_FIRED = 4  # redirect: any card would be fired from your hand
+TRIGGERS = {
+    "cancel": {"targeted": TRIG_TARGETED, "guess": TRIG_GUESS},
+    "redirect": {"boss_fire": TRIG_BOSS_FIRE, "fired": TRIG_FIRED},
+}
+
+# ---- card table columns (tables[0], int64 (cards, CF_N)) ----
+CF_KIND = 0
+CF_COUNT = 1  # copies in each company set (consultants: 1 in the pool)
+CF_EFFECT = 2
+CF_N = 3
+CF_TRIGGER = 4
+CF_TARGETED = 5
+CF_WIDTH = 6
+
+# ---- rule table (tables[1], int64) ----
+R_HAND = 0  # draw up to this many
+R_START_HAND = 1
+R_REDRAW_HAND = 2
+R_CONS_2P = 3
+R_CONS_MULTI = 4
+R_BOSS_REVEAL_DEAL = 5
+R_BOSS_REVEAL_REDRAW = 6
+R_TEAMS = 7
+R_REPLACE_FIRED = 8
+R_FAILED_FIRING_RESHUFFLE = 9
+R_SPOUSE_BOSS_TEAMS = 10  # 1: the Spouse may bring back a Boss in teams (rulebook: no)
+R_BOSS_ID = 11  # card id of the Boss
+R_N_CONSULTANTS = 12  # consultants in the pool
+R_WIDTH = 13
+
+# ---- state: g (int64 scalars) offsets ----
+G_NP = 0
+G_TEAMS = 1
+G_PHASE = 2
+G_CUR = 3  # whose turn it is
+G_DECIDER = 4  # who decides now (turn player or a reacting target)
+G_TURN = 5
+G_OVER = 6
+G_END = 7  # end reason code (runner numbering)
+G_WINNER = 8  # seat (duel/ffa) or team (teams); -1 none
+G_ACT_CARD = 9  # pending play: card, target, named cards, forced Boss play
+G_ACT_TARGET = 10
+G_ACT_NAME = 11
+G_ACT_NAME2 = 12
+G_ACT_FORCED = 13
+G_ELIMS = 14
+G_FAILED_FIRINGS = 15
+G_BOSSES_FIRED = 16
+G_FORCED_OUT = 17
+G_FAILED_BLUFFS = 18
+G_NCARDS = 19
+G_REDIRECT_CARD = 20  # pending redirect: card that would be fired, and whose card fired it
+G_PENDING_BY = 21
+G_WIDTH = 22
+
+# ---- per-seat scalars ----
+S_ALIVE = 0
+S_BOSS_LOST = 1
+S_CARDS_FIRED = 2  # own cards fired by opponents
+S_FIRED_OTHERS = 3
+S_GUESSES = 4
+S_GUESSES_HIT = 5
+S_BOSS_ATTEMPTS = 6
+S_BOSS_HITS = 7
+S_RESHUFFLES = 8  # failed-firing reshuffles this seat got
+S_TURNS = 9
+S_OUT_ORDER = 10  # 0 still in; k = k-th player out
+S_WIDTH = 11
+
+# ---- phases ----
+PH_PLAY = 0
+PH_CANCEL = 1  # target may cancel the pending play
+PH_REDIRECT = 2  # target may let a redirect card be fired instead
+PH_DISCARD = 3  # target picks the card to discard
+PH_OVER = 4
+
+# ---- card counters ----
+K_OWNED = 0  # in this seat's set at the deal (consultants: dealt to this seat)
+K_DRAWN = 1
+K_PLAYED = 2
+K_FIRED = 3  # lost to the unemployment line
+K_HELD_AT_END = 4
+N_COUNTERS = 5
+COUNTER_NAMES = ("owned", "drawn", "played", "fired", "held_at_end")
+
+# ---- end reasons (runner numbering: 0 cap, 1 no_move, ours from 2) ----
+END_BOSS_FIRED = 2
+END_FORCED_OUT = 3
+END_FAILED_BLUFF = 4
+END_TEAMS = 5
+END_STALLED = 6
+END_REASONS = ("boss_fired", "boss_forced_out", "failed_bluff", "teams_both_bosses", "stalled")
+# elimination causes (trace and per-game counts)
+CAUSE_FIRED = 0
+CAUSE_FORCED = 1
+CAUSE_BLUFF = 2
+
+DECK_CAP = 64  # any seat's deck can hold every card of two companies plus consultants
+MAX_PLAYERS = 4
+NAME_NONE_OFFSET = 0  # option field "name" == n_cards means "no card"
+
+# ---- trace event codes ----
+EV_DEAL = 1  # seat, consultant a, consultant b (-1)
+EV_BOSS_REVEAL = 2  # seat
+EV_TURN = 3  # seat, turn
+EV_DRAW = 4  # seat, card
+EV_PLAY = 5  # seat, card, target, name
+EV_PLAY_PLAIN = 6  # seat, card
+EV_HIT = 7  # actor, target, card
+EV_MISS = 8  # actor, target, name
+EV_REVEAL = 9  # actor, target, hand size
+EV_CANCEL = 10  # seat, card, actor
+EV_REDIRECT = 11  # seat, card, instead of
+EV_FAILED_FIRING = 12  # seat
+EV_BREAK_RESHUFFLE = 13  # seat, cards
+EV_REVIVE = 14  # seat, card
+EV_DISCARD = 15  # seat, card
+EV_SWAP = 16  # seat, gave, took
+EV_PEEK = 17  # actor, target, n
+EV_BOSS_FIRED = 18  # seat, by
+EV_ELIMINATED = 19  # seat, cause
+EV_GAME_OVER = 20  # winner (seat or team), end reason, teams flag
+EV_PASS = 21  # seat, partner, n
+EV_SKIP = 22  # seat
+EV_FIRE_BREAK = 23  # actor, target, card
+EV_FIRE_SELF = 24  # seat, card
+EV_RESHUFFLE_ALL = 25  # after an elimination
+EV_REMOVED = 26  # card removed unseen
+EV_BOSS_PLAY_WIN = 27  # seat, target
