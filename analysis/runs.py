@@ -271,22 +271,73 @@ class Prepared:
                                np.arange(first, first + count, dtype=np.int64), len(self.card_names[variant]))
 
 
-def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
-            on_chunk: Callable[[int, int], None] | None = None, prepared: Prepared | None = None) -> dict:
-    """Play every missing (variant, chunk) of the run and write its parts.
+class Tally:
+    """Win counts per variant and seat, to decide when a run is precise enough."""
 
-    on_chunk(done_games, total_games) is called after each finished chunk.
-    Returns timing: games played now and seconds spent playing them.
+    def __init__(self, n_variants: int, n_seats: int):
+        self.games = np.zeros(n_variants, np.int64)
+        self.any_won = np.zeros(n_variants, np.int64)
+        self.seat_won = np.zeros((n_variants, n_seats), np.int64)
+
+    def add(self, v: int, seat_out: np.ndarray) -> None:
+        won = seat_out[:, :, 0] > 0.5
+        self.games[v] += won.shape[0]
+        self.any_won[v] += int(won.any(axis=1).sum())
+        self.seat_won[v] += won.sum(axis=0)
+
+    def load(self, run_dir: Path, config: RunConfig) -> None:
+        files = sorted((Path(run_dir) / PARTS).glob("seats-*.parquet"))
+        if not files:
+            return
+        names = {v.name: i for i, v in enumerate(config.variants)}
+        seats = pl.read_parquet([str(f) for f in files], columns=["variant", "game_index", "seat", "won"])
+        per_game = seats.group_by("variant", "game_index").agg(pl.col("won").max().alias("any"))
+        for row in per_game.group_by("variant").agg(pl.len().alias("n"), pl.col("any").sum().alias("k")).iter_rows(named=True):
+            self.games[names[row["variant"]]] += row["n"]
+            self.any_won[names[row["variant"]]] += row["k"]
+        for row in seats.group_by("variant", "seat").agg(pl.col("won").sum().alias("k")).iter_rows(named=True):
+            self.seat_won[names[row["variant"]], row["seat"]] += row["k"]
+
+    def widest(self, v: int) -> float:
+        """Widest 95% Wilson interval among the variant's headline rates."""
+        from .stats import wilson
+
+        n = self.games[v]
+        if n == 0:
+            return 1.0
+        ks = [self.any_won[v]] + list(self.seat_won[v])
+        return max(hi - lo for lo, hi in (wilson(k, n) for k in ks))
+
+
+def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
+            on_chunk: Callable[[int, int], None] | None = None, prepared: Prepared | None = None,
+            precision: float | None = None) -> dict:
+    """Play every missing (variant, range) of the run and write its parts.
+
+    Ranges are taken chunk by chunk across variants. With `precision`, a
+    variant stops taking chunks once the widest 95% interval of its headline
+    rates (win rate, each seat's win rate) is below it; the run stops when all
+    have, or at n_games. on_chunk(done_games, total_games) reports progress.
+    Returns what was played now and, with precision, what stopped it.
     """
     run_dir = Path(run_dir)
-    todo = missing_tasks(run_dir, config, n_games)
+    todo = sorted(missing_tasks(run_dir, config, n_games), key=lambda t: (t[1], t[0], t[2]))
     prep = prepared or Prepared(spec, config)
     total = n_games * len(config.variants)
     done = total - sum(t[3] for t in todo)
+    tally = None
+    if precision is not None:
+        tally = Tally(len(config.variants), config.players)
+        tally.load(run_dir, config)
     if on_chunk:
         on_chunk(done, total)
     played, seconds = 0, 0.0
     for v, c, first, count in todo:
+        if tally is not None and tally.games[v] > 0 and tally.widest(v) < precision:
+            total -= count
+            if on_chunk:
+                on_chunk(done, total)
+            continue
         t0 = time.perf_counter()
         res = prep.run_task(v, first, count)
         dt = time.perf_counter() - t0
@@ -297,12 +348,26 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
         _write_part(games, parts / part_name("games", v, first, count))  # last: marks the range finished
         with open(run_dir / CHUNK_LOG, "a") as fh:
             fh.write(json.dumps({"variant": v, "chunk": c, "first": first, "games": count, "seconds": round(dt, 4)}) + "\n")
+        if tally is not None:
+            tally.add(v, res.seat_out)
         played += count
         seconds += dt
         done += count
         if on_chunk:
             on_chunk(done, total)
-    return {"games_played_now": played, "seconds_now": seconds}
+    out: dict[str, Any] = {"games_played_now": played, "seconds_now": seconds}
+    if tally is not None:
+        widths = [tally.widest(v) for v in range(len(config.variants))]
+        reached = bool(all(w < precision for w in widths))
+        out["stopping"] = {
+            "precision": precision,
+            "stopped_by": "precision" if reached else "n_games",
+            "max_games": n_games,
+            "variants": [{"name": var.name, "games": int(tally.games[i]), "widest_ci": float(widths[i]),
+                          "reached": bool(widths[i] < precision)} for i, var in enumerate(config.variants)],
+        }
+        _write_json(Path(run_dir) / "stopping.json", out["stopping"])
+    return out
 
 
 def timing(run_dir: Path) -> dict:

@@ -64,3 +64,16 @@ def test_missing_tasks_split_around_finished_ranges():
     cfg = config(1000, chunk=400)
     assert runs.chunks(1000, 400) == [(0, 0, 400), (1, 400, 400), (2, 800, 200)]
     assert [t[2:] for t in runs.missing_tasks("/nonexistent", cfg, 1000)] == [(0, 400), (400, 400), (800, 200)]
+
+
+def test_precision_stops_when_the_interval_is_narrow_enough(tmp_path):
+    cfg = config(20_000, chunk=500)
+    runs.open_run(tmp_path, SPEC, cfg, 20_000, "test")
+    out = runs.execute(tmp_path, SPEC, cfg, 20_000, precision=0.08)
+    st = out["stopping"]
+    assert st["stopped_by"] == "precision"
+    # two seats near 50%: a 95% Wilson width below 0.08 needs ~600 games, so 2 chunks
+    assert st["variants"][0]["games"] == 1000 and st["variants"][0]["widest_ci"] < 0.08
+    # asking for more precision than n allows stops at n and says so
+    out = runs.execute(tmp_path, SPEC, cfg, 3000, precision=0.001)
+    assert out["stopping"]["stopped_by"] == "n_games" and out["stopping"]["variants"][0]["games"] == 3000
