@@ -37,6 +37,9 @@ PolicyParamOpt = Annotated[Optional[list[str]], typer.Option("--policy-param", h
 SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="rule parameter NAME=VALUE (see `balance games`)")]
 ParamsFileOpt = Annotated[Optional[Path], typer.Option("--params", help="TOML file of rule parameters")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="master seed: same seed, same games")]
+PrecisionOpt = Annotated[Optional[float], typer.Option(
+    "--precision", min=1e-5, max=0.5,
+    help="keep adding chunks until the widest 95%% interval of the win rates is below this (or -n is reached)")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
 
 
@@ -186,7 +189,8 @@ def _print_summary(summary: dict, run_dir: Path) -> None:
     out.print(f"run folder: {run_dir}")
 
 
-def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False) -> dict:
+def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False,
+                   precision: float | None = None) -> dict:
     """Open or resume the folder, play what is missing with a progress bar,
     write summary.json and report.html. Returns the summary."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -204,7 +208,7 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
         def on_chunk(done, total):
             bar.update(task, completed=done, total=total)
 
-        runs.execute(run_dir, spec, config, n_games, on_chunk, prepared)
+        runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision)
     summary = write_summary(run_dir, spec)
     render_run_report(run_dir, spec)
     return summary
@@ -224,6 +228,7 @@ def simulate(
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="run folder (default: a new folder under runs/)")] = None,
     chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", help="games per chunk (results do not depend on it)", min=1)] = None,
     threads: ThreadsOpt = None,
+    precision: PrecisionOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
@@ -236,9 +241,117 @@ def simulate(
     user = _user_params(spec, set_, params, level)
     config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size)
     run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
-    summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet)
+    summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision)
     _print_summary(summary, run_dir)
     out.print(f"report: {run_dir / 'report.html'}")
+
+
+@command()
+def sweep(
+    vary: Annotated[list[str], typer.Option("--vary", help="NAME=SPEC: 0..6, 0.1..0.5:0.1, 3,4,5 or 4-7-10|5-8-11 (repeat for a grid)")],
+    game: GameOpt = "overtime",
+    players: PlayersOpt = None,
+    level: LevelOpt = None,
+    policy: PolicyOpt = None,
+    policy_param: PolicyParamOpt = None,
+    n: Annotated[int, typer.Option("-n", "--games", help="games per grid point", min=1)] = 100_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    params: ParamsFileOpt = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="run folder (default: a new folder under runs/)")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk")] = None,
+    threads: ThreadsOpt = None,
+    precision: PrecisionOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+):
+    """Play every point of a parameter grid on the same deals; one folder, one report."""
+    from analysis import runs
+    from analysis.sweep import grid, sweep_config
+
+    _threads(threads)
+    spec = _spec(game)
+    n_players = _players(spec, players)
+    seats = _policies(spec, policy, policy_param)
+    user = _user_params(spec, set_, params, level)
+    points = grid(spec, vary)
+    config = sweep_config(spec, user, points, n_players, seats, seed, n, chunk_size)
+    run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-sweep")
+    summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=quiet, precision=precision)
+    _print_sweep(summary, run_dir)
+
+
+def _print_sweep(summary: dict, run_dir: Path) -> None:
+    t = Table(title=f"sweep: {len(summary.get('variants') or [])} points, seed {summary.get('seed')}")
+    t.add_column("point")
+    t.add_column("win rate (95% CI)", justify="right")
+    t.add_column("n", justify="right")
+    t.add_column("length mean", justify="right")
+    for v in summary.get("variants") or []:
+        ci = v.get("win_rate_ci") or [0, 0]
+        length = (v.get("length") or {}).get("mean")
+        t.add_row(v.get("name", ""), f"{100 * (v.get('win_rate') or 0):.2f}% ({100 * ci[0]:.2f}–{100 * ci[1]:.2f})",
+                  f"{v.get('n_games', 0):,}", f"{length:.2f}" if isinstance(length, (int, float)) else "-")
+    out.print(t)
+    out.print(f"run folder: {run_dir}\nreport: {run_dir / 'report.html'}")
+
+
+@command()
+def compare(
+    run_a: Annotated[Optional[Path], typer.Argument(help="run folder A")] = None,
+    run_b: Annotated[Optional[Path], typer.Argument(help="run folder B")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="play A and B now (with --a-set/--b-set)")] = None,
+    a_set: Annotated[Optional[list[str]], typer.Option("--a-set", help="rule parameter of side A, NAME=VALUE")] = None,
+    b_set: Annotated[Optional[list[str]], typer.Option("--b-set", help="rule parameter of side B, NAME=VALUE")] = None,
+    a_variant: Annotated[Optional[str], typer.Option("--a-variant", help="variant of run A (sweep folders)")] = None,
+    b_variant: Annotated[Optional[str], typer.Option("--b-variant", help="variant of run B (sweep folders)")] = None,
+    players: PlayersOpt = None,
+    level: LevelOpt = None,
+    policy: PolicyOpt = None,
+    policy_param: PolicyParamOpt = None,
+    n: Annotated[int, typer.Option("-n", "--games", help="games per side when playing", min=1)] = 100_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for the comparison")] = None,
+    threads: ThreadsOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+):
+    """Differences in every headline metric between two runs, with intervals and verdicts."""
+    from analysis import runs
+    from analysis.compare import compare_runs, write_comparison
+
+    _threads(threads)
+    if game is not None:
+        if run_a is not None or run_b is not None:
+            raise BalanceError("compare: give two run folders, or --game with --a-set/--b-set, not both")
+        spec = _spec(game)
+        n_players = _players(spec, players)
+        seats = _policies(spec, policy, policy_param)
+        base = _user_params(spec, set_, None, level)
+        from simcore.params import resolve, user_params
+        from analysis.runs import RunConfig, Variant, default_chunk_size
+
+        side_a = {**base, **user_params(spec, a_set)}
+        side_b = {**base, **user_params(spec, b_set)}
+        variants = [Variant("A", resolve(spec, side_a), user_params(spec, a_set)),
+                    Variant("B", resolve(spec, side_b), user_params(spec, b_set))]
+        config = RunConfig(spec.name, spec.modes[0], n_players, seats, seed, variants, default_chunk_size(n))
+        folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
+        run_and_report(spec, config, folder, n, _command_line(), kind="sweep", quiet=quiet)
+        result = compare_runs(folder, folder, "A", "B")
+    else:
+        if run_a is None or run_b is None:
+            raise BalanceError("compare: give two run folders RUN_A RUN_B, or --game G --a-set ... --b-set ...")
+        result = compare_runs(run_a, run_b, a_variant, b_variant)
+        folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
+    path = write_comparison(folder, result, _command_line())
+    t = Table(title=f"B vs A ({'paired on the same deals' if result['paired'] else 'independent samples'}; Holm-corrected, alpha 0.05)")
+    for col in ("metric", "A", "B", "B − A (95% CI)", "p", "verdict"):
+        t.add_column(col)
+    for m in result["metrics"]:
+        t.add_row(m["metric"], f"{m['a']:.4g}", f"{m['b']:.4g}", f"{m['diff']:+.4g} ({m['ci'][0]:+.4g} … {m['ci'][1]:+.4g})",
+                  f"{m['p']:.2g}", m["verdict"])
+    out.print(t)
+    out.print(f"n: A {result['n_a']:,} games, B {result['n_b']:,} games\nreport: {path}")
 
 
 @command()
