@@ -355,6 +355,52 @@ def compare(
 
 
 @command()
+def tune(
+    vary: Annotated[list[str], typer.Option("--vary", help="parameters to search, NAME=SPEC as for sweep")],
+    target: Annotated[list[str], typer.Option("--target", help="win_rate=0.45..0.55, seat_gap<=0.02, length_median=12..15, ladder=0.99,0.9,...")],
+    game: GameOpt = "overtime",
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    policy_param: PolicyParamOpt = None,
+    n: Annotated[int, typer.Option("-n", "--games", help="games per finalist", min=10)] = 20_000,
+    n_screen: Annotated[Optional[int], typer.Option("--screen", help="games per grid point in the screening pass (default n/10)", min=10)] = None,
+    keep: Annotated[int, typer.Option("--keep", help="finalists replayed with -n games", min=1)] = 3,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for tuning.json and report.html")] = None,
+    threads: ThreadsOpt = None,
+):
+    """Search parameters to hit targets; report the recommendation, its fit, runners-up and skill sensitivity."""
+    from analysis import runs
+    from analysis.sweep import grid
+    from analysis.tune import parse_target, tune as run_tune, write_tuning
+
+    _threads(threads)
+    spec = _spec(game)
+    n_players = _players(spec, players)
+    seats = _policies(spec, policy, policy_param)
+    user = _user_params(spec, set_, None, None)
+    targets = [parse_target(t) for t in target]
+    points = grid(spec, vary)
+    with err.status(f"tuning {spec.name}: {len(points)} grid points"):
+        result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep)
+    folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
+    path = write_tuning(folder, result, _command_line())
+    t = Table(title=f"tuning {spec.name} for {', '.join(result['targets'])} (policy {', '.join(s.name for s in seats)})")
+    t.add_column("")
+    t.add_column("recommended")
+    t.add_column("win rate (95% CI), n")
+    rows = result.get("ladder") or [{"level": "-", **result["recommended"], "recommended": result["recommended"]["point"]}]
+    for row in rows:
+        w = row["measured"]["win_rate"]
+        label = f"level {row['level']} (target {row['target']:g})" if "target" in row else "best"
+        t.add_row(label, ", ".join(f"{k}={v}" for k, v in row["recommended"].items()),
+                  f"{100 * w['value']:.1f}% ({100 * w['ci'][0]:.1f}–{100 * w['ci'][1]:.1f}), n={w['n']:,}")
+    out.print(t)
+    out.print(f"report: {path}")
+
+
+@command()
 def report(run: Annotated[Path, typer.Argument(help="a run folder")]):
     """Rebuild summary.json and report.html from a run folder alone."""
     from analysis.runs import load_manifest
