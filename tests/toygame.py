@@ -1,6 +1,6 @@
 """A tiny game that exercises the shared loop: race to 21.
 
-Players alternately add 1..3 to a total; a chance die (1-6 == 1) adds a bonus
+Players alternately add 1..3 to a total (parameter `target`, default 21); a chance die (1-6 == 1) adds a bonus
 of 2 on a move. Whoever brings the total to 21 or more wins. Cards: the three
 moves, counted as "played" per seat, so card counters have something to count.
 """
@@ -8,10 +8,9 @@ import numpy as np
 
 from simcore import rng as R
 from simcore.jit import jit
-from simcore.spec import Column, GameSpec, Kernels, common_policies
+from simcore.spec import Column, GameSpec, Kernels, Param, common_policies
 from simcore.trace import emit
 
-TARGET = 21
 
 
 @jit
@@ -46,7 +45,7 @@ def step(tables, s, option, rng, trace):
     s[0] += add
     s[4 + p * 3 + option - 1] += 1
     emit(trace, 2, p, option, add, s[0])
-    if s[0] >= TARGET:
+    if s[0] >= tables[0][0]:
         s[3] = p
     else:
         s[1] = (p + 1) % s[2]
@@ -82,10 +81,10 @@ def value(tables, s, seat):
 def greedy(tables, s, seat, options, n, params, rng):
     # win at once if possible, else leave the opponent a multiple of 4 short of 21
     for i in range(n):
-        if s[0] + options[i] >= TARGET:
+        if s[0] + options[i] >= tables[0][0]:
             return i
     for i in range(n):
-        if (TARGET - s[0] - options[i]) % 4 == 0:
+        if (tables[0][0] - s[0] - options[i]) % 4 == 0:
             return i
     return 0
 
@@ -110,12 +109,13 @@ def _decode(events, params, n_players):
 SPEC = GameSpec(
     name="race21", title="Race to 21 (test game)", version="1", modes=("race",),
     min_players=2, max_players=4, default_players=2, cooperative=False,
-    max_decisions=100, max_options=3, params=(), end_reasons=("reached",),
+    max_decisions=100, max_options=3,
+    params=(Param("target", "int", 21, "the total that wins", 5, 60),), end_reasons=("reached",),
     game_columns=(Column("total", "final total"),), seat_columns=(),
     card_counters=("played",),
     policies=common_policies("wins at once if it can, else leaves the opponent a multiple of 4 short of 21"),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts),
-    compile_tables=lambda params: (np.zeros(1, np.int64),),
+    compile_tables=lambda params: (np.array([params.get("target", 21)], np.int64),),
     card_names=lambda params: ["+1", "+2", "+3"],
     card_list_hash=lambda params: "none",
     decode_trace=_decode,

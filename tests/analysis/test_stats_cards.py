@@ -1,0 +1,99 @@
+"""Intervals against published values, the added stats helpers, card impact."""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats as st
+
+from analysis.cards import card_impact, card_totals, cards_to_dict, dead_cards, primary_counter, ranked
+from analysis.stats import bootstrap_ci, bootstrap_quantile_ci, chi2_equal_rates, quantile_counts, wilson
+
+
+# Newcombe (1998), Stat Med 17:857, table I, method 3 (Wilson score, no continuity correction)
+@pytest.mark.parametrize("k,n,lo,hi", [
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+    (29, 29, 0.8830, 1.0),
+])
+def test_wilson_known_values(k, n, lo, hi):
+    got = wilson(k, n)
+    assert got[0] == pytest.approx(lo, abs=5e-5) and got[1] == pytest.approx(hi, abs=5e-5)
+
+
+def test_quantile_counts_matches_numpy():
+    rng = np.random.default_rng(1)
+    x = rng.integers(3, 30, 1001)
+    uniq, counts = np.unique(x, return_counts=True)
+    for q in (0.1, 0.5, 0.9):
+        assert quantile_counts(uniq, counts, q) == np.quantile(x, q, method="inverted_cdf")
+
+
+def test_bootstrap_quantile_ci_agrees_with_row_bootstrap():
+    rng = np.random.default_rng(2)
+    x = rng.poisson(12, 5000).astype(float)
+    a = bootstrap_quantile_ci(x, 0.5, n_boot=400)
+    b = bootstrap_ci(x, lambda v: np.quantile(v, 0.5, method="inverted_cdf"), n_boot=400)
+    assert a[0] <= 12 <= a[1]
+    assert abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+def test_chi2_equal_rates_matches_scipy_and_handles_degenerate():
+    got = chi2_equal_rates([30, 50, 45], [100, 100, 100])
+    chi2, p, df, _ = st.chi2_contingency(np.array([[30, 70], [50, 50], [45, 55]]), correction=False)
+    assert got["chi2"] == pytest.approx(chi2) and got["p"] == pytest.approx(p) and got["df"] == df
+    assert chi2_equal_rates([0, 0], [10, 10])["p"] == 1.0
+
+
+def _totals(rows):
+    return pl.DataFrame(rows, schema={"card_id": pl.Int32, "card": pl.String, "counter": pl.String,
+                                      "games_with": pl.Int64, "wins_with": pl.Int64, "total": pl.Int64,
+                                      "seat_games": pl.Int64, "seat_wins": pl.Int64}, orient="row")
+
+
+def test_card_lift_sign_significance_and_dead_cards():
+    # 1000 seat-games, 500 won. "boost" played in 100 of them, 80 won: 80% vs 420/900 = 46.7%.
+    totals = _totals([
+        (0, "boost", "played", 100, 80, 150, 1000, 500),
+        (1, "burden", "played", 100, 20, 100, 1000, 500),
+        (2, "neutral", "played", 100, 50, 100, 1000, 500),
+        (3, "rare", "played", 5, 3, 5, 1000, 500),
+        (4, "never", "played", 0, 0, 0, 1000, 500),
+    ])
+    imp = card_impact(totals)
+    row = {r["card"]: r for r in imp.iter_rows(named=True)}
+    assert row["boost"]["rate_with"] == pytest.approx(0.8)
+    assert row["boost"]["rate_without"] == pytest.approx(420 / 900)
+    assert row["boost"]["lift"] == pytest.approx(0.8 - 420 / 900)
+    assert row["boost"]["lift_lo"] > 0 and row["boost"]["significant"]
+    assert row["burden"]["lift"] < 0 and row["burden"]["lift_hi"] < 0 and row["burden"]["significant"]
+    assert row["neutral"]["lift"] == pytest.approx(0.0) and not row["neutral"]["significant"]
+    assert row["never"]["lift"] is None and not row["never"]["significant"]
+    top, bottom = ranked(imp, "played")
+    assert top["card"].to_list() == ["boost"] and bottom["card"].to_list() == ["burden"]
+    assert dead_cards(imp, "played")["card"].to_list() == ["never", "rare"]
+
+
+def test_holm_is_applied_across_cards():
+    # one borderline card alone is significant; among 20 null cards Holm keeps it only if strong enough
+    borderline = (0, "edge", "played", 400, 222, 400, 4000, 2000)  # 55.5% vs 49.4%, p ~ 0.02
+    alone = card_impact(_totals([borderline]))
+    assert alone["p"][0] < 0.05 and alone["significant"][0]
+    many = card_impact(_totals([borderline] + [(i, f"c{i}", "played", 400, 200, 400, 4000, 2000)
+                                               for i in range(1, 20)]))
+    assert not many.filter(pl.col("card") == "edge")["significant"][0]
+
+
+def test_cards_to_dict_sums_chunks():
+    chunk = {"variant": "base", "card_id": 0, "card": "x", "counter": "played", "games_with": 10,
+             "wins_with": 8, "total": 12, "seat_games": 100, "seat_wins": 50}
+    cards = pl.DataFrame([{**chunk, "chunk": 0}, {**chunk, "chunk": 1}])
+    assert card_totals(cards)["games_with"].to_list() == [20]
+    d = cards_to_dict(cards, ("drawn", "played"))
+    assert d["primary_counter"] == "played" and d["n_cards"] == 1 and d["seat_games"] == 200
+    assert d["table"][0]["win_rate_with"]["n"] == 20 and d["table"][0]["win_rate_without"]["n"] == 180
+    assert primary_counter(("drawn", "held")) == "drawn" and primary_counter(()) is None
+    empty = cards_to_dict(cards.clear(), ())
+    assert empty["table"] == [] and empty["n_cards"] == 0

@@ -1,0 +1,158 @@
+"""summary.json on synthetic run folders with known rates (race-to-21 toy spec).
+
+Tolerances come from the intervals: a rate set to p is checked to lie in the
+95% Wilson interval the summary reports (seeds fixed, so this is deterministic).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import polars as pl
+
+from synthetic import SPEC, make_run
+
+from analysis.frames import load_cards, load_games, load_manifest, load_seats, part_files
+from analysis.summary import summarize, summarize_frames, write_summary
+from simcore.spec import Column
+
+
+def test_loaders_read_parts_and_ignore_temporary_files(tmp_path):
+    run = make_run(tmp_path, n_games=1200, chunk=500)
+    (run / "parts" / "games-000099.parquet.tmp").write_bytes(b"half written")
+    assert [p.name for p in part_files(run, "games")] == [f"games-{i:06d}.parquet" for i in range(3)]
+    games, seats, cards = load_games(run), load_seats(run), load_cards(run)
+    assert games.height == 1200 and seats.height == 2400
+    assert cards.height == 3 * 3
+    assert load_manifest(run)["config"]["seed"] == 7
+
+
+def test_loaders_on_an_empty_folder_give_documented_columns(tmp_path):
+    games = load_games(tmp_path, SPEC)
+    assert games.is_empty() and games.columns == ["variant", "game_index", "end_reason", "decisions", "total"]
+    assert load_seats(tmp_path, SPEC).columns[:6] == ["variant", "game_index", "seat", "policy", "won", "score"]
+    assert "seat_wins" in load_cards(tmp_path).columns
+    assert load_manifest(tmp_path) == {}
+    s = summarize(tmp_path, SPEC)
+    assert s["n_games"] == 0 and s["win_rate"] is None
+    json.dumps(s, allow_nan=False)
+
+
+def test_summary_fields_and_capped_games_are_counted(tmp_path):
+    run = make_run(tmp_path, n_games=4000, p_seat0=0.6, n_cap=5)
+    s = summarize(run, SPEC)
+    json.dumps(s, allow_nan=False)  # plain JSON, no numpy, no NaN
+    for key in ("game", "mode", "players", "n_games", "n_requested", "seed", "policies", "params", "win_rate",
+                "win_rate_ci", "win_rate_by_seat", "seat_gap", "everybody_loses", "length", "end_reasons",
+                "capped", "metrics", "cards"):
+        assert key in s, key
+    assert (s["game"], s["mode"], s["players"], s["seed"]) == ("race21", "race", 2, 7)
+    # cap-ended games stay in: 4000 finished, 5 of them capped, nobody won those
+    assert s["n_games"] == 4000 and s["n_requested"] == 4000 and s["complete"]
+    assert s["capped"] == 5 and s["end_reasons"]["cap"] == 5
+    assert s["end_reasons"] == {"cap": 5, "no_move": 0, "reached": 3995}  # zeros included
+    assert s["end_reason_shares"]["reached"]["n"] == 4000
+    assert s["wins"] == 3995 and abs(s["win_rate"] - 3995 / 4000) < 1e-12
+    lo, hi = s["win_rate_ci"]
+    assert lo < s["win_rate"] < hi
+    assert s["everybody_loses"]["k"] == 5 and s["everybody_loses"]["n"] == 4000
+    seat0, seat1 = s["win_rate_by_seat"]
+    assert (seat0["seat"], seat0["policy"], seat0["n"]) == (0, "greedy", 4000)
+    assert seat0["ci"][0] <= 0.6 * 3995 / 4000 <= seat0["ci"][1]
+    assert seat0["wins"] + seat1["wins"] == 3995
+    gap = s["seat_gap"]
+    assert gap["best_seat"] == 0 and gap["significant"] and gap["p"] < 1e-6 and gap["df"] == 1
+    assert abs(gap["value"] - (seat0["value"] - seat1["value"])) < 1e-12
+    assert gap["ci"][0] < gap["value"] < gap["ci"][1]
+    # length in decisions (the toy game declares no `turns`), quantiles of the data
+    games = load_games(run)
+    d = games["decisions"].to_numpy()
+    L = s["length"]
+    assert L["column"] == "decisions" and L["n"] == 4000
+    assert abs(L["mean"] - d.mean()) < 1e-9 and L["median"] == float(np.quantile(d, 0.5, method="inverted_cdf"))
+    assert L["mean_ci"][0] < L["mean"] < L["mean_ci"][1]
+    assert L["median_ci"][0] <= L["median"] <= L["median_ci"][1]
+    assert L["p10"] <= L["median"] <= L["p90"] and L["max"] == SPEC.max_decisions
+    assert sum(L["histogram"]["counts"]) == 4000
+    assert set(s["metrics"]) == {"total"} and s["metrics"]["total"]["n"] == 4000
+    assert s["metrics"]["total"]["ci"][0] < s["metrics"]["total"]["mean"] < s["metrics"]["total"]["ci"][1]
+    assert "variants" not in s and s["ladder"] == []
+
+
+def test_equal_seats_are_not_called_unequal(tmp_path):
+    s = summarize(make_run(tmp_path, n_games=20000, p_seat0=0.5, n_cap=0, seed=3), SPEC)
+    gap = s["seat_gap"]
+    # the gap's interval must contain 0 when the seats are equal by construction
+    assert gap["ci"][0] < 0 < gap["ci"][1] or not gap["significant"]
+    assert gap["value"] < 0.03
+
+
+def test_incomplete_run_says_so(tmp_path):
+    s = summarize(make_run(tmp_path, n_games=1000, n_requested=5000), SPEC)
+    assert s["n_games"] == 1000 and s["n_requested"] == 5000 and not s["complete"]
+
+
+def test_write_summary_writes_json(tmp_path):
+    run = make_run(tmp_path, n_games=600)
+    path = write_summary(run, SPEC)
+    assert path == run / "summary.json"
+    assert json.loads(path.read_text())["n_games"] == 600
+
+
+def test_variants_and_level_ladder(tmp_path):
+    levels = {"L1": 0.9, "L2": 0.6, "L3": 0.3}
+    run = make_run(tmp_path, n_games=3000, n_cap=0, variants=levels,
+                   variant_params={"L1": {"level": 1}, "L2": {"level": 2}, "L3": {"level": 3}})
+    s = summarize(run, SPEC)
+    assert s["n_games"] == 9000 and s["n_requested"] == 9000 and s["pooled_over_variants"]
+    names = [v["name"] for v in s["variants"]]
+    assert names == ["L1", "L2", "L3"]
+    for v in s["variants"]:
+        assert v["n_games"] == 3000 and v["params"]["level"] in (1, 2, 3)
+        p = levels[v["name"]]
+        seat0 = v["win_rate_by_seat"][0]
+        assert seat0["ci"][0] <= p <= seat0["ci"][1]
+    # the toy game is competitive; the ladder reads the game's win rate (someone wins), always 1 here
+    assert [r["level"] for r in s["ladder"]] == [1, 2, 3]
+    assert all(r["n"] == 3000 for r in s["ladder"])
+
+
+def _coop_spec():
+    def headline(games, seats, params):
+        totals = games["total"].value_counts().sort("total")
+        return {
+            "missing_cards": {"distribution": {int(t): int(c) for t, c in totals.iter_rows()},
+                              "help": "cards missing at the end"},
+            "pizza_rate": {"value": 0.25, "ci": [0.2, 0.3], "n": games.height},
+        }
+
+    return dataclasses.replace(
+        SPEC, cooperative=True, headline=headline,
+        game_columns=(Column("turns", "turns played"), Column("total", "final total"), Column("card_id", "an id")),
+    )
+
+
+def test_cooperative_spec_turns_column_and_headline(tmp_path):
+    spec = _coop_spec()
+    run = make_run(tmp_path, n_games=2000, n_cap=3)
+    games = load_games(run).with_columns(((pl.col("decisions") + 1) // 2).alias("turns"), pl.lit(0).alias("card_id"))
+    s = summarize_frames(games, load_seats(run), load_cards(run), load_manifest(run), spec)
+    assert s["cooperative"] and "seat_gap" not in s and "everybody_loses" not in s
+    assert s["length"]["column"] == "turns"
+    assert s["length"]["median"] == float(np.quantile(games["turns"].to_numpy(), 0.5, method="inverted_cdf"))
+    assert set(s["metrics"]) == {"turns", "total"}  # id columns skipped
+    gm = s["game_metrics"]
+    assert sum(gm["missing_cards"]["distribution"].values()) == 2000
+    assert all(isinstance(k, str) for k in gm["missing_cards"]["distribution"])  # JSON keys
+    json.dumps(s, allow_nan=False)
+
+
+def test_level_column_gives_a_ladder(tmp_path):
+    spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (Column("level", "difficulty level"),))
+    run = make_run(tmp_path, n_games=3000, n_cap=300)
+    games = load_games(run).with_columns((pl.col("game_index") % 3 + 1).alias("level"))
+    s = summarize_frames(games, load_seats(run), load_cards(run), load_manifest(run), spec)
+    lad = s["ladder"]
+    assert [r["level"] for r in lad] == [1, 2, 3] and sum(r["n"] for r in lad) == 3000
+    assert all(r["ci"][0] <= r["value"] <= r["ci"][1] for r in lad)

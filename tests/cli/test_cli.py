@@ -1,0 +1,116 @@
+"""The `balance` command as a user runs it (Typer's CliRunner, the toy game)."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from simcore import registry
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def toy_game(monkeypatch):
+    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+
+
+def balance(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_version_and_help():
+    r = balance("--version")
+    assert r.exit_code == 0 and r.output.startswith("balance ")
+    assert "simulate" in balance("--help").output
+
+
+def test_games_and_policies_list_what_a_designer_can_set():
+    r = balance("games")
+    assert r.exit_code == 0 and "race21" in r.output and "players: 2-4" in r.output
+    r = balance("policies", "--game", "race21")
+    assert r.exit_code == 0 and "lookahead" in r.output and "rollouts" in r.output and "epsilon" in r.output
+
+
+def test_simulate_writes_the_run_folder_and_resumes(tmp_path):
+    out = tmp_path / "run"
+    r = balance("simulate", "--game", "race21", "-n", 3000, "--seed", 7, "--out", out, "--quiet", "--chunk-size", 1000)
+    assert r.exit_code == 0, r.output
+    for name in ("manifest.json", "summary.json", "report.html", "chunks.jsonl"):
+        assert (out / name).exists()
+    assert len(list((out / "parts").glob("games-*.parquet"))) == 3
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["n_games"] == 3000 and summary["seed"] == 7
+    lo, hi = summary["win_rate_ci"]
+    assert lo <= summary["win_rate"] <= hi
+    assert "win rate" in r.output and str(out) in r.output
+    # same command again: nothing to play, same summary
+    r = balance("simulate", "--game", "race21", "-n", 3000, "--seed", 7, "--out", out, "--quiet")
+    assert r.exit_code == 0
+    assert (out / "chunks.jsonl").read_text().count("\n") == 3
+    # another configuration on the same folder is refused with exit 2
+    r = balance("simulate", "--game", "race21", "-n", 3000, "--seed", 8, "--out", out, "--quiet")
+    assert r.exit_code == 2 and "different configuration" in r.output and "seed" in r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("args,words", [
+    (("--game", "nope"), ["--game", "unknown game 'nope'", "allowed:", "race21"]),
+    (("--game", "race21", "--players", 9), ["--players", "allowed: 2..4"]),
+    (("--game", "race21", "--set", "x=1"), ["--set", "has no parameter 'x'"]),
+    (("--game", "race21", "--policy", "clever"), ["--policy", "unknown policy 'clever'", "random, greedy, lookahead"]),
+    (("--game", "race21", "--policy-param", "epsilon=3"), ["--policy-param", "allowed: 0..1"]),
+    (("--game", "race21", "--level", 3), ["--level", "no difficulty levels"]),
+    (("--game", "race21", "--params", "/nonexistent.toml"), ["--params", "does not exist"]),
+])
+def test_bad_input_is_one_clear_line_and_exit_2(tmp_path, args, words):
+    r = balance("simulate", *args, "-n", 10, "--out", tmp_path / "x", "--quiet")
+    assert r.exit_code == 2, r.output
+    for w in words:
+        assert w in r.output
+    assert "Traceback" not in r.output
+
+
+def test_replay_prints_a_transcript_matching_the_run(tmp_path):
+    out = tmp_path / "run"
+    balance("simulate", "--game", "race21", "-n", 50, "--seed", 5, "--out", out, "--quiet")
+    a = balance("replay", "--game", "race21", "--seed", 5, "--index", 12)
+    b = balance("replay", "--run", out, "--index", 12)
+    assert a.exit_code == 0 and b.exit_code == 0
+    assert "Player" in a.output and "End:" in a.output
+    assert a.output.splitlines()[1:] == b.output.splitlines()[1:]
+
+
+def test_report_rebuilds_from_the_folder_alone(tmp_path):
+    out = tmp_path / "run"
+    balance("simulate", "--game", "race21", "-n", 200, "--out", out, "--quiet")
+    (out / "report.html").unlink()
+    (out / "summary.json").unlink()
+    r = balance("report", out)
+    assert r.exit_code == 0 and (out / "report.html").exists() and (out / "summary.json").exists()
+    assert balance("report", tmp_path / "nothing").exit_code == 2
+
+
+def test_sweep_plays_every_point_on_the_same_deals(tmp_path):
+    out = tmp_path / "sweep"
+    r = balance("sweep", "--game", "race21", "--vary", "target=11..21:5", "-n", 400, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert [v["params"]["target"] for v in summary["variants"]] == [11, 16, 21]
+    assert all(v["n_games"] == 400 for v in summary["variants"])
+    assert (out / "report.html").exists()
+    r = balance("sweep", "--game", "race21", "--vary", "target=1..3", "-n", 10, "--out", tmp_path / "bad")
+    assert r.exit_code == 2 and "allowed: an integer in 5..60" in r.output
+
+
+def test_compare_two_runs(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    balance("simulate", "--game", "race21", "-n", 2000, "--seed", 3, "--out", a, "--quiet", "--policy", "random")
+    balance("simulate", "--game", "race21", "-n", 2000, "--seed", 3, "--out", b, "--quiet", "--policy", "greedy,random")
+    r = balance("compare", a, b, "--out", tmp_path / "cmp")
+    assert r.exit_code == 0, r.output
+    assert "paired on the same deals" in r.output and "seat 1 win rate" in r.output
+    result = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
+    seat1 = next(m for m in result["metrics"] if m["metric"] == "seat 1 win rate")
+    assert seat1["significant"] and seat1["diff"] > 0  # greedy as seat 1 beats random
+    assert (tmp_path / "cmp" / "report.html").exists()

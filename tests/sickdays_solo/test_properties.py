@@ -1,0 +1,100 @@
+"""Properties over random games: cards conserved, turn cap, chunking-free results."""
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simcore import rng as R
+from simcore.batch import Engine, resolve_policy
+from simcore.sickdays_solo import SPEC
+from simcore.sickdays_solo import kernels as K
+from simcore.sickdays_solo import policy as P
+from simcore.trace import no_trace
+from sickdays_solo.helpers import check_zones, tables_for
+
+N_CARDS = len(SPEC.card_names({}))
+
+
+@settings(deadline=None, max_examples=25)
+@given(level=st.integers(1, 11), events=st.integers(0, 7), players=st.integers(1, 6),
+       seed=st.integers(0, 2**32), greedy_moves=st.booleans(), diag=st.booleans())
+def test_cards_conserved_every_step(level, events, players, seed, greedy_moves, diag):
+    t = tables_for(level=level, events=events, note_diagonal_adjacency=diag)
+    rng = R.new_streams(seed, 0)
+    s = K.new_game(t, np.int64(players), rng, no_trace())
+    check_zones(s)
+    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    params = np.array(resolve_policy(SPEC, "greedy").params)
+    steps = 0
+    while K.to_move(s) >= 0:
+        n = K.legal(t, s, out)
+        assert n > 0, "a live state always has a move"
+        seat = K.to_move(s)
+        j = P.greedy(t, s, seat, out, n, params, rng) if greedy_moves else R.randint(rng, R.POLICY, n)
+        K.step(t, s, out[j], rng, no_trace())
+        check_zones(s)
+        steps += 1
+        assert steps < SPEC.max_decisions
+    assert s[K.H_OVER] in (K.END_ALL_HAPPY, K.END_NO_ACTION, K.END_AUTOMA_EMPTY)
+    v = P.value(t, s, 0)
+    assert v == (1.0 if s[K.H_OVER] == K.END_ALL_HAPPY else 0.0)
+
+
+@settings(deadline=None, max_examples=6)
+@given(seed=st.integers(0, 2**31), split=st.integers(1, 39), level=st.sampled_from([1, 4, 8]),
+       policy=st.sampled_from(["random", "greedy"]))
+def test_same_seed_same_result_whatever_the_split(seed, split, level, policy):
+    t = SPEC.compile_tables(SPEC.resolve_params({"level": level, "events": 2}))
+    eng = Engine(SPEC, [resolve_policy(SPEC, policy)])
+    idx = np.arange(40)
+    whole = eng.run(t, 2, seed, idx, N_CARDS)
+    a = eng.run(t, 2, seed, idx[:split], N_CARDS)
+    b = eng.run(t, 2, seed, idx[split:][::-1].copy(), N_CARDS)
+    np.testing.assert_array_equal(whole.game_out, np.vstack([a.game_out, b.game_out[::-1]]))
+    np.testing.assert_array_equal(whole.seat_out, np.concatenate([a.seat_out, b.seat_out[::-1]]))
+    np.testing.assert_array_equal(whole.card_stats, a.card_stats + b.card_stats)
+
+
+def test_turn_cap_and_end_reasons():
+    for level in (1, 6, 11):
+        t = SPEC.compile_tables(SPEC.resolve_params({"level": level, "events": 7}))
+        res = Engine(SPEC, [resolve_policy(SPEC, "random")]).run(t, 3, 5, np.arange(200), N_CARDS)
+        g = res.game_out
+        assert (g[:, 1] <= SPEC.max_decisions).all()
+        assert set(np.unique(g[:, 0]).astype(int)) <= {2, 3, 4}  # never the cap, never no_move
+        won = g[:, 0] == 2
+        assert (g[won, 3] == 0).all() and (g[~won, 3] > 0).all()
+        assert (res.seat_out[:, :, 0] == won[:, None]).all()  # co-op: every seat shares the result
+
+
+def test_card_counters_consistent():
+    t = SPEC.compile_tables(SPEC.resolve_params({"level": 4}))
+    res = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).run(t, 1, 3, np.arange(100), N_CARDS)
+    cs = res.card_stats  # cards x kinds x (games, wins, total)
+    drawn, played, noted, discarded, held = (cs[:, k, 2] for k in range(5))
+    # a card drawn once or more is played, noted, discarded, held or shuffled back (refresh)
+    assert (played <= drawn).all() and (held <= drawn).all()
+    assert played.sum() > 0 and drawn[63:70].sum() == 0  # level 4 keeps 9 suits
+    assert res.game_out[:, 2].sum() >= played.sum() + discarded.sum() - res.game_out[:, 6].sum()
+
+
+def test_lookahead_runs():
+    t = SPEC.compile_tables(SPEC.resolve_params({"level": 1}))
+    res = Engine(SPEC, [resolve_policy(SPEC, "lookahead")]).run(t, 1, 3, np.arange(4), N_CARDS)
+    assert set(np.unique(res.game_out[:, 0]).astype(int)) <= {2, 3, 4}
+
+
+def test_determinise_keeps_what_the_seat_sees():
+    t = tables_for(level=4)
+    rng = R.new_streams(9, 1)
+    s = K.new_game(t, np.int64(3), rng, no_trace())
+    s2 = s.copy()
+    K.determinise(t, s2, np.int64(1), rng)
+    check_zones(s2)
+    hand = slice(K.O_HAND + K.HAND_CAP, K.O_HAND + 2 * K.HAND_CAP)
+    np.testing.assert_array_equal(s[hand], s2[hand])
+    assert s[K.H_DECK_N] == s2[K.H_DECK_N] and s[K.H_REM_N] == s2[K.H_REM_N]
+    assert not np.array_equal(s[K.O_DECK:K.O_DECK + s[K.H_DECK_N]], s2[K.O_DECK:K.O_DECK + s[K.H_DECK_N]])
+    hidden = lambda x: sorted(list(x[K.O_DECK:K.O_DECK + x[K.H_DECK_N]]) + list(x[K.O_REM:K.O_REM + x[K.H_REM_N]])
+                              + list(x[K.O_HAND:K.O_HAND + x[K.O_HANDN]])
+                              + list(x[K.O_HAND + 2 * K.HAND_CAP:K.O_HAND + 2 * K.HAND_CAP + x[K.O_HANDN + 2]]))
+    assert hidden(s) == hidden(s2)
