@@ -94,11 +94,22 @@ def ranked(impact: pl.DataFrame, counter: str, k: int = 10) -> tuple[pl.DataFram
     return top, bottom
 
 
+def never_drawn(impact: pl.DataFrame) -> list[int]:
+    """Card ids with a `drawn` counter that never reached a hand: not in this
+    configuration's deck (removed by the level, or an unused expansion), so not
+    "dead" in the designer's sense. Empty when the game counts no draws."""
+    drawn = impact.filter(pl.col("counter") == "drawn")
+    if drawn.is_empty():
+        return []
+    return drawn.filter(pl.col("games_with") == 0)["card_id"].to_list()
+
+
 def dead_cards(impact: pl.DataFrame, counter: str, threshold: float = DEAD_SHARE) -> pl.DataFrame:
-    """Cards whose counter is > 0 in fewer than `threshold` of seat-games."""
+    """Cards in play whose counter is > 0 in fewer than `threshold` of seat-games."""
     return (
         impact.filter((pl.col("counter") == counter) & (pl.col("seat_games") > 0)
-                      & (pl.col("games_with") < threshold * pl.col("seat_games")))
+                      & (pl.col("games_with") < threshold * pl.col("seat_games"))
+                      & ~pl.col("card_id").is_in(never_drawn(impact)))
         .sort("share_with")
     )
 
@@ -135,15 +146,19 @@ def cards_to_dict(cards: pl.DataFrame, counters=(), k: int = 10, alpha: float = 
     impact = card_impact(card_totals(cards), alpha)
     main = primary_counter(counters)
     if impact.is_empty() or main is None:
-        return {"counters": counters, "primary_counter": main, "n_cards": 0, "alpha": alpha,
+        return {"counters": counters, "primary_counter": main, "n_cards": 0, "n_in_play": 0, "never_drawn": [],
+                "alpha": alpha,
                 "dead_threshold": dead_threshold, "table": [], "top": [], "bottom": [], "dead": []}
     top, bottom = ranked(impact, main, k)
     dead = dead_cards(impact, main, dead_threshold)
     main_rows = impact.filter(pl.col("counter") == main)
+    absent = never_drawn(impact)
     return {
         "counters": counters,
         "primary_counter": main,
         "n_cards": main_rows.height,
+        "n_in_play": main_rows.height - len(absent),
+        "never_drawn": main_rows.filter(pl.col("card_id").is_in(absent))["card"].to_list(),
         "seat_games": int(main_rows["seat_games"].max()) if main_rows.height else 0,
         "alpha": alpha,
         "correction": "Holm across the cards of each counter",

@@ -1,7 +1,7 @@
 """Read a run folder (docs/run-folder.md) into polars frames.
 
 Only finished parts count: a part is renamed into place when its chunk is done,
-so anything not named `<kind>-<digits>.parquet` (temporary files) is ignored.
+so anything not named `<kind>-<chunk id>.parquet` (temporary `.tmp` files) is ignored.
 With no parts, each loader returns an empty frame with the documented columns,
 so every analysis function works on an empty run too.
 """
@@ -29,9 +29,9 @@ def part_files(run_dir: str | Path, kind: str) -> list[Path]:
     parts = Path(run_dir) / "parts"
     if not parts.is_dir():
         return []
-    pat = re.compile(rf"^{kind}-(\d+)\.parquet$")
-    found = [(int(m.group(1)), p) for p in parts.iterdir() if (m := pat.match(p.name))]
-    return [p for _, p in sorted(found)]
+    # docs: games-000012.parquet; analysis.runs: games-v0000-i000000000000-n000000500.parquet
+    pat = re.compile(rf"^{kind}-[A-Za-z0-9-]+\.parquet$")
+    return sorted(p for p in parts.iterdir() if pat.match(p.name))
 
 
 def _empty(schema: dict) -> pl.DataFrame:

@@ -24,6 +24,7 @@ from .stats import bootstrap_quantile_ci, chi2_equal_rates, mean_ci, rate, two_p
 ALPHA = 0.05
 SUMMARY_FILE = "summary.json"
 ID_COLUMNS = {"variant", "game_index", "seed", "chunk", "id"}
+SETTING_COLUMNS = {"level"}  # what a game was played at, not an outcome: shown as the ladder
 HIST_MAX_VALUES = 200  # distinct values kept as-is in a histogram; more are binned
 HIST_BINS = 60
 
@@ -97,6 +98,19 @@ def game_results(games: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     return games.join(won, on=keys, how="left").with_columns(pl.col("won").fill_null(0))
 
 
+def column_mean(frame: pl.DataFrame, column) -> dict:
+    """Mean with interval of a declared column. Where the column's help documents
+    -1 as "never"/"not applicable" (the house sentinel), those rows are left out
+    and `n` counts the rest."""
+    x = frame[column.name].cast(pl.Float64).drop_nulls().to_numpy() if frame.height else np.zeros(0)
+    out = {}
+    if "-1" in column.help:
+        out["excluded_sentinel"] = int((x == -1).sum())
+        x = x[x != -1]
+    m = mean_ci(x)
+    return {"mean": m["value"], "ci": m["ci"], "n": m["n"], "help": column.help, **out}
+
+
 # ---------------------------------------------------------------- one block of games
 def headline(games: pl.DataFrame, seats: pl.DataFrame, spec, params: dict | None = None) -> dict:
     """The headline fields of one set of games (a whole run or one variant)."""
@@ -133,8 +147,6 @@ def headline(games: pl.DataFrame, seats: pl.DataFrame, spec, params: dict | None
         }
         lose = rate(n - k, n)
         out["everybody_loses"] = lose
-    elif len(by_seat) > 1:
-        out["win_rate_by_seat"] = by_seat  # co-op: every seat shares the result; shown for policies
 
     # first-player advantage, when the game records who moved first
     first_col = next((c for c in ("first_seat", "first_player") if c in games.columns), None)
@@ -169,20 +181,10 @@ def headline(games: pl.DataFrame, seats: pl.DataFrame, spec, params: dict | None
     out["turn_cap"] = spec.max_decisions
 
     # the game's declared metrics
-    metrics = {}
-    for c in spec.game_columns:
-        if _is_id_column(c.name) or c.name not in games.columns:
-            continue
-        m = mean_ci(games[c.name].cast(pl.Float64).drop_nulls().to_numpy())
-        metrics[c.name] = {"mean": m["value"], "ci": m["ci"], "n": m["n"], "help": c.help}
-    out["metrics"] = metrics
-    seat_metrics = {}
-    for c in spec.seat_columns:
-        if _is_id_column(c.name) or c.name not in seats.columns:
-            continue
-        m = mean_ci(seats[c.name].cast(pl.Float64).drop_nulls().to_numpy())
-        seat_metrics[c.name] = {"mean": m["value"], "ci": m["ci"], "n": m["n"], "help": c.help, "per": "seat-game"}
-    out["seat_metrics"] = seat_metrics
+    out["metrics"] = {c.name: column_mean(games, c) for c in spec.game_columns
+                      if c.name in games.columns and not _is_id_column(c.name) and c.name not in SETTING_COLUMNS}
+    out["seat_metrics"] = {c.name: {**column_mean(seats, c), "per": "seat-game"} for c in spec.seat_columns
+                           if c.name in seats.columns and not _is_id_column(c.name)}
 
     if spec.headline is not None and n:
         out["game_metrics"] = spec.headline(games, seats, params)
@@ -191,8 +193,13 @@ def headline(games: pl.DataFrame, seats: pl.DataFrame, spec, params: dict | None
 
 def _variant_params(manifest: dict) -> dict[str, dict]:
     config = manifest.get("config", {})
-    base = dict(config.get("params", {}))
-    return {v.get("name"): {**base, **v.get("params", {})} for v in config.get("variants", []) or []}
+    base = dict(config.get("params") or {})
+    return {v.get("name"): {**base, **(v.get("params") or {})} for v in config.get("variants") or []}
+
+
+def _variant_varied(manifest: dict) -> dict[str, dict]:
+    """The grid point of each variant (what the sweep varied), when the manifest says."""
+    return {v.get("name"): dict(v.get("varied") or {}) for v in manifest.get("config", {}).get("variants") or []}
 
 
 def ladder(games: pl.DataFrame, seats: pl.DataFrame, variants: list[dict]) -> list[dict]:
@@ -202,6 +209,10 @@ def ladder(games: pl.DataFrame, seats: pl.DataFrame, variants: list[dict]) -> li
         res = game_results(games, seats)
         agg = res.group_by("level").agg(pl.col("won").cast(pl.Int64).sum().alias("k"), pl.len().alias("n")).sort("level")
         return [{"level": jsonable(r["level"]), **rate(r["k"], r["n"])} for r in agg.iter_rows(named=True)]
+    if len(variants) > 1 and all(set(v.get("varied") or {}) == {"level"} for v in variants):
+        rows = [{"level": var["varied"]["level"], "variant": var["name"], **rate(var["wins"], var["n_games"])}
+                for var in variants]
+        return sorted(rows, key=lambda r: (r["level"] is None, r["level"]))
     if len(variants) > 1 and all("level" in v["params"] for v in variants):
         others = [{k: v for k, v in var["params"].items() if k != "level"} for var in variants]
         levels = [var["params"]["level"] for var in variants]
@@ -216,7 +227,7 @@ def ladder(games: pl.DataFrame, seats: pl.DataFrame, variants: list[dict]) -> li
 def summarize_frames(games: pl.DataFrame, seats: pl.DataFrame, cards: pl.DataFrame, manifest: dict, spec) -> dict:
     """The summary of a run from its frames and manifest (pure; writes nothing)."""
     config = manifest.get("config", {})
-    params = dict(config.get("params", {}))
+    params = dict(config.get("params") or {})
     variant_names = sorted(games["variant"].unique().to_list()) if not games.is_empty() else []
     declared = [v.get("name") for v in config.get("variants", []) or []]
     variant_names = [v for v in declared if v in variant_names] + [v for v in variant_names if v not in declared]
@@ -238,6 +249,7 @@ def summarize_frames(games: pl.DataFrame, seats: pl.DataFrame, cards: pl.DataFra
         "policies": config.get("policies", []),
         "params": params,
         "rule_version": config.get("rule_version", spec.version),
+        "card_list_hash": config.get("card_list_hash"),
     }
     summary.update(headline(games, seats, spec, params))
     summary["complete"] = summary["n_requested"] is None or summary["n_games"] >= summary["n_requested"]
@@ -248,13 +260,15 @@ def summarize_frames(games: pl.DataFrame, seats: pl.DataFrame, cards: pl.DataFra
     variants = []
     if len(variant_names) > 1:
         vparams = _variant_params(manifest)
+        varied = _variant_varied(manifest)
         summary["pooled_over_variants"] = True
         for name in variant_names:
             g = games.filter(pl.col("variant") == name)
             s = seats.filter(pl.col("variant") == name)
             p = vparams.get(name, params)
             block = headline(g, s, spec, p)
-            variants.append({"name": name, "params": p, "n_requested": n_requested_each, **block})
+            variants.append({"name": name, "params": p, "varied": varied.get(name, {}),
+                             "n_requested": n_requested_each, **block})
         summary["variants"] = variants
     summary["ladder"] = ladder(games, seats, variants)
     summary["generated"] = datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -7,6 +7,7 @@ no traceback.
 from __future__ import annotations
 
 import functools
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -209,7 +210,7 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
             bar.update(task, completed=done, total=total)
 
         runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision)
-    summary = write_summary(run_dir, spec)
+    summary = json.loads(write_summary(run_dir, spec).read_text())
     render_run_report(run_dir, spec)
     return summary
 

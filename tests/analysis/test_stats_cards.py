@@ -97,3 +97,16 @@ def test_cards_to_dict_sums_chunks():
     assert primary_counter(("drawn", "held")) == "drawn" and primary_counter(()) is None
     empty = cards_to_dict(cards.clear(), ())
     assert empty["table"] == [] and empty["n_cards"] == 0
+
+
+def test_cards_never_drawn_are_not_dead():
+    base = {"variant": "base", "chunk": 0, "seat_games": 1000, "seat_wins": 500}
+    rows = []
+    for cid, name, drawn, played in ((0, "common", 900, 600), (1, "removed", 0, 0), (2, "stuck", 800, 3)):
+        rows.append({**base, "card_id": cid, "card": name, "counter": "drawn", "games_with": drawn,
+                     "wins_with": drawn // 2, "total": drawn})
+        rows.append({**base, "card_id": cid, "card": name, "counter": "played", "games_with": played,
+                     "wins_with": played // 2, "total": played})
+    d = cards_to_dict(pl.DataFrame(rows), ("drawn", "played"))
+    assert d["never_drawn"] == ["removed"] and d["n_in_play"] == 2
+    assert [r["card"] for r in d["dead"]] == ["stuck"]

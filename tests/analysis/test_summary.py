@@ -156,3 +156,45 @@ def test_level_column_gives_a_ladder(tmp_path):
     lad = s["ladder"]
     assert [r["level"] for r in lad] == [1, 2, 3] and sum(r["n"] for r in lad) == 3000
     assert all(r["ci"][0] <= r["value"] <= r["ci"][1] for r in lad)
+
+
+def test_runs_part_names_and_sweep_manifest(tmp_path):
+    """analysis.runs names parts games-v0000-i...-n....parquet and writes params: None
+    with per-variant params and `varied` for sweeps."""
+    run = make_run(tmp_path, n_games=1000, n_cap=0, variants={"a": 0.7, "b": 0.4})
+    for p in (run / "parts").iterdir():
+        kind, idx = p.stem.split("-")
+        p.rename(p.with_name(f"{kind}-v{int(idx) % 2:04d}-i{int(idx) * 500:012d}-n{500:09d}.parquet"))
+    (run / "parts" / "games-v0000-i000000099999-n000000500.parquet.tmp").write_bytes(b"")
+    m = json.loads((run / "manifest.json").read_text())
+    m["config"]["params"] = None
+    m["config"]["variants"] = [{"name": "a", "params": {"level": 1, "pizzas": 3}, "varied": {"level": 1}},
+                               {"name": "b", "params": {"level": 2, "pizzas": 2}, "varied": {"level": 2}}]
+    (run / "manifest.json").write_text(json.dumps(m))
+    s = summarize(run, SPEC)
+    assert s["n_games"] == 2000 and s["params"] == {}
+    assert [v["varied"] for v in s["variants"]] == [{"level": 1}, {"level": 2}]
+    assert s["variants"][1]["params"] == {"level": 2, "pizzas": 2}
+    # only `level` varied, so the ladder is drawn even though resolved params differ
+    assert [r["level"] for r in s["ladder"]] == [1, 2]
+
+
+def test_sentinel_minus_one_is_left_out_of_means(tmp_path):
+    spec = dataclasses.replace(SPEC, game_columns=(Column("total", "final total"),
+                                                   Column("happy_turn", "turn a worker became happy; -1 never")))
+    run = make_run(tmp_path, n_games=1000)
+    games = load_games(run).with_columns(
+        pl.when(pl.col("game_index") % 2 == 0).then(-1).otherwise(10).alias("happy_turn"))
+    s = summarize_frames(games, load_seats(run), load_cards(run), load_manifest(run), spec)
+    m = s["metrics"]["happy_turn"]
+    assert m["mean"] == 10 and m["n"] == 500 and m["excluded_sentinel"] == 500
+
+
+def test_first_player_advantage_when_the_game_records_it(tmp_path):
+    spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (Column("first_seat", "seat that moved first"),))
+    run = make_run(tmp_path, n_games=4000, p_seat0=0.6, n_cap=0)
+    games = load_games(run).with_columns(pl.lit(0, pl.Int8).alias("first_seat"))  # seat 0 always starts
+    s = summarize_frames(games, load_seats(run), load_cards(run), load_manifest(run), spec)
+    fp = s["first_player"]
+    assert fp["first"]["n"] == 4000 and fp["others"]["n"] == 4000
+    assert fp["advantage"] > 0 and fp["ci"][0] > 0 and fp["significant"]

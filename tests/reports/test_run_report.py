@@ -146,3 +146,30 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
     assert shot.returncode == 0, shot.stderr[-2000:]
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_headline_shapes_from_the_games(tmp_path):
+    """Shapes the registered games' headlines use: a rate, a mean, a value -> count dict
+    nested in an entry (sick days' missing_cards.at_loss), shares with a label (rounds)."""
+    from analysis.stats import mean_ci, rate
+    from reports.views import distributions
+
+    def headline(games, seats, params):
+        return {
+            "win_rate": rate(30, 100),
+            "missing_cards": {"at_loss": {"1": 40, "2": 20, "3": 10}, "mean": mean_ci([1, 2, 3, 1])},
+            "round_ends": {"label": "How rounds end", "value": 250.0,
+                           "distribution": {"all out": 0.5, "deck empty": 0.3, "turn limit": 0.2}},
+            "turns": mean_ci([10, 12, 14]),
+            "note": "reading B of the rulebook",
+        }
+
+    spec = dataclasses.replace(SPEC, headline=headline)
+    run = make_run(tmp_path, n_games=600)
+    html = render_run_report(run, spec).read_text()
+    found = {d.name: d for d in distributions(json.loads((run / "summary.json").read_text())["game_metrics"])}
+    assert set(found) == {"missing_cards.at_loss", "round_ends"}
+    assert found["missing_cards.at_loss"].n == 70 and not found["missing_cards.at_loss"].shares
+    assert found["round_ends"].shares and found["round_ends"].n == 250
+    assert "How rounds end (n = 250)" in html and "Missing cards: at loss (n = 70)" in html
+    assert "missing_cards: mean" in html and "30.0%" in html and "reading B of the rulebook" in html

@@ -1,0 +1,616 @@
+"""View models of the run report: plain, typed data the template only lays out.
+
+Everything here is built from summary.json and the manifest (the run folder
+alone). All the wording (the plain-words summary) and number formatting lives
+here, so the template has no logic beyond loops.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markupsafe import Markup
+
+from . import charts
+
+# ---------------------------------------------------------------- formatting
+
+
+def fmt_int(n) -> str:
+    return "–" if n is None else f"{int(n):,}"
+
+
+def _digits(lo, hi) -> int:
+    if lo is None or hi is None:
+        return 1
+    width = (hi - lo) * 100
+    return 2 if width < 0.2 else 1
+
+
+def fmt_pct(v, ci=None, digits: int | None = None) -> str:
+    if v is None:
+        return "–"
+    d = digits if digits is not None else _digits(*(ci or (None, None)))
+    return f"{v * 100:.{d}f}%"
+
+
+def fmt_ci_pct(ci, digits: int | None = None) -> str:
+    if not ci or ci[0] is None:
+        return "–"
+    d = digits if digits is not None else _digits(*ci)
+    return f"{ci[0] * 100:.{d}f}–{ci[1] * 100:.{d}f}%"
+
+
+def fmt_rate(v, ci, n=None) -> str:
+    """'62.3% (95% CI 62.2–62.4%, n = 1,000)'"""
+    tail = f", n = {fmt_int(n)}" if n is not None else ""
+    return f"{fmt_pct(v, ci)} (95% CI {fmt_ci_pct(ci)}{tail})"
+
+
+def fmt_num(v, digits: int = 2) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, (int,)) or (isinstance(v, float) and v.is_integer() and abs(v) < 1e12):
+        return f"{int(v):,}"
+    return f"{v:,.{digits}f}"
+
+
+def fmt_ci(ci, digits: int = 2) -> str:
+    if not ci or ci[0] is None:
+        return "–"
+    return f"{fmt_num(ci[0], digits)} – {fmt_num(ci[1], digits)}"
+
+
+def fmt_points(d) -> str:
+    return "–" if d is None else f"{d * 100:+.1f} pts"
+
+
+def fmt_p(p) -> str:
+    if p is None:
+        return "–"
+    return "p<0.001" if p < 0.001 else f"p={p:.3f}"
+
+
+def seat_name(seat: int) -> str:
+    return f"Seat {int(seat) + 1}"  # summary.json counts seats from 0; people from 1
+
+
+# ---------------------------------------------------------------- view models
+
+
+@dataclass(frozen=True)
+class KeyFigure:
+    label: str
+    value: str
+    detail: str  # interval and n
+
+
+@dataclass(frozen=True)
+class Chart:
+    title: str
+    svg: Markup
+    caption: str
+
+
+TEXT_COLUMNS = {"what it is", "parameters", "policy"}
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    note: str = ""
+    numeric_from: int = 1  # columns from this index on are right-aligned, except text ones
+
+    def is_num(self, i: int) -> bool:
+        return i >= self.numeric_from and self.columns[i] not in TEXT_COLUMNS
+
+
+@dataclass(frozen=True)
+class RunReport:
+    title: str
+    subtitle: str
+    summary: list[str]
+    warnings: list[str]
+    key_figures: list[KeyFigure]
+    charts: list[Chart]
+    tables: list[Table]
+    provenance: list[tuple[str, str]]
+    generated: str
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- the plain-words summary
+
+
+def _policies_words(s: dict) -> str:
+    names = [p.get("name", "?") for p in s.get("policies") or []]
+    if not names:
+        return ""
+    if len(set(names)) == 1:
+        return names[0]
+    return ("the team (" + ", ".join(names) + ")") if s.get("cooperative") else " vs ".join(names)
+
+
+def summary_sentences(s: dict) -> list[str]:
+    out = []
+    n = s["n_games"]
+    seed = f"seed {s['seed']}" if s.get("seed") is not None else "seed unknown"
+    players = s.get("players")
+    who = _policies_words(s) or "the policy"
+    win, ci = s["win_rate"], s["win_rate_ci"]
+    if n == 0:
+        return ["This run has no finished games yet: nothing to report."]
+    pooled = f" in {len(s['variants'])} variants, pooled" if s.get("variants") else ""
+    if s.get("cooperative"):
+        pl = f", {players} player{'s' if players != 1 else ''}" if players else ""
+        out.append(f"Over {fmt_int(n)} games ({seed}{pl}{pooled}), {who} wins {fmt_rate(win, ci)}.")
+    else:
+        out.append(f"Over {fmt_int(n)} games ({seed}, {players} players: {who}{pooled}), "
+                   f"someone wins {fmt_rate(win, ci)} of games.")
+        lose = s.get("everybody_loses")
+        if lose and lose["k"]:
+            out.append(f"Everybody loses {fmt_rate(lose['value'], lose['ci'])}.")
+        seats = s.get("win_rate_by_seat") or []
+        gap = s.get("seat_gap")
+        if seats and gap:
+            parts = [f"{seat_name(r['seat'])} ({r['policy']}) {fmt_pct(r['value'], r['ci'])} "
+                     f"(95% CI {fmt_ci_pct(r['ci'])})" for r in seats]
+            out.append("By seat: " + "; ".join(parts) + ".")
+            best, worst = seat_name(gap["best_seat"]), seat_name(gap["worst_seat"])
+            pts = gap["value"] * 100
+            if gap["significant"]:
+                out.append(f"{best} wins {pts:.1f} points more than {worst.lower()} "
+                           f"(95% CI {gap['ci'][0] * 100:.1f}–{gap['ci'][1] * 100:.1f} points; "
+                           f"significant, {fmt_p(gap['p'])}, chi-square over seats).")
+            else:
+                out.append(f"The seats' win rates do not differ significantly (largest gap {pts:.1f} points, "
+                           f"{best} over {worst.lower()}, {fmt_p(gap['p'])}).")
+        fp = s.get("first_player")
+        if fp:
+            verdict = "significant" if fp["significant"] else "not significant"
+            out.append(f"The first player wins {fmt_pct(fp['first']['value'], fp['first']['ci'])}, "
+                       f"{fmt_points(fp['advantage'])} over the others ({verdict}, {fmt_p(fp['p'])}).")
+    length = s["length"]
+    unit = length["column"]
+    out.append(f"Games last a median of {fmt_num(length['median'])} {unit} "
+               f"(95% CI {fmt_ci(length['median_ci'])}); mean {fmt_num(length['mean'])}, "
+               f"80% of games between {fmt_num(length['p10'])} and {fmt_num(length['p90'])}.")
+    capped = s.get("capped", 0)
+    cap = s.get("turn_cap")
+    if capped:
+        out.append(f"{fmt_int(capped)} game{'s' if capped != 1 else ''} "
+                   f"({fmt_pct(s['capped_rate']['value'], s['capped_rate']['ci'], 2)}) hit the turn cap of "
+                   f"{fmt_int(cap)} decisions; they are counted with the result they had, not dropped.")
+    else:
+        out.append(f"No game hit the turn cap of {fmt_int(cap)} decisions.")
+    reasons = sorted(((k, v) for k, v in s["end_reasons"].items() if v), key=lambda kv: -kv[1])
+    if reasons:
+        out.append("Games end by " + ", ".join(f"{k.replace('_', ' ')} ({v / n:.1%})" for k, v in reasons[:4]) + ".")
+    lad = s.get("ladder") or []
+    if len(lad) > 1:
+        vals = [r["value"] for r in lad]
+        dec = all(a >= b for a, b in zip(vals, vals[1:]))
+        inc = all(a <= b for a, b in zip(vals, vals[1:]))
+        shape = "falls steadily" if dec else "rises steadily" if inc else "is not monotone"
+        out.append(f"Across levels {lad[0]['level']}–{lad[-1]['level']} the win rate {shape}: "
+                   f"from {fmt_pct(lad[0]['value'], lad[0]['ci'])} to {fmt_pct(lad[-1]['value'], lad[-1]['ci'])}.")
+    c = s.get("cards") or {}
+    if c.get("n_cards"):
+        sig = c.get("n_significant", 0)
+        counter = c["primary_counter"]
+        in_play = c.get("n_in_play", c["n_cards"])
+        scope = f"Of {c['n_cards']} cards" if in_play == c["n_cards"] else f"Of {in_play} cards in play"
+        txt = (f"{scope}, {sig} change{'s' if sig == 1 else ''} the win rate significantly when {counter} "
+               f"(Holm-corrected, α = {c['alpha']})")
+        picks = []
+        if c["top"]:
+            t = c["top"][0]
+            picks.append(f"most positive {t['card']} ({fmt_points(t['lift']['value'])})")
+        if c["bottom"]:
+            b = c["bottom"][0]
+            picks.append(f"most negative {b['card']} ({fmt_points(b['lift']['value'])})")
+        out.append(txt + (": " + ", ".join(picks) if picks else "") + ".")
+        if c["dead"]:
+            names = ", ".join(d["card"] for d in c["dead"][:8]) + ("…" if len(c["dead"]) > 8 else "")
+            out.append(f"{len(c['dead'])} dead card{'s' if len(c['dead']) != 1 else ''} "
+                       f"({counter} in under {c['dead_threshold']:.0%} of seat-games): {names}.")
+        if c.get("never_drawn"):
+            k = len(c["never_drawn"])
+            out.append(f"{k} card{'s were' if k != 1 else ' was'} never drawn (not in this configuration's deck).")
+    if s.get("variants"):
+        out.append(f"This run holds {len(s['variants'])} variants; the figures above pool them, "
+                   f"the variants table gives each one.")
+    return out
+
+
+def warnings(s: dict) -> list[str]:
+    w = []
+    if s.get("n_requested") and s["n_games"] < s["n_requested"]:
+        w.append(f"Only {fmt_int(s['n_games'])} of {fmt_int(s['n_requested'])} requested games finished; "
+                 f"resume the run to complete it.")
+    if s.get("end_reasons", {}).get("no_move"):
+        w.append(f"{fmt_int(s['end_reasons']['no_move'])} games ended with no legal move (the engine's last resort): "
+                 f"check the rules for a missing case.")
+    if s.get("capped_rate", {}).get("value") and s["capped_rate"]["value"] > 0.01:
+        w.append("More than 1% of games hit the turn cap: the cap may be shaping the results.")
+    return w
+
+
+# ---------------------------------------------------------------- charts and tables
+
+
+def _win_chart(s: dict) -> Chart | None:
+    if not s["n_games"]:
+        return None
+    labels, vals, lo, hi, ns = [], [], [], [], []
+    seats = s.get("win_rate_by_seat") or []
+    variants = s.get("variants") or []
+    if s.get("cooperative") or not seats:
+        labels.append(("team wins" if s.get("cooperative") else "someone wins") + (" (pooled)" if variants else ""))
+        vals.append(s["win_rate"]), lo.append(s["win_rate_ci"][0]), hi.append(s["win_rate_ci"][1])
+        ns.append(s["n_games"])
+        for v in variants[:12]:  # more points belong in a sweep report's curves
+            labels.append(v["name"])
+            vals.append(v["win_rate"]), lo.append(v["win_rate_ci"][0]), hi.append(v["win_rate_ci"][1])
+            ns.append(v["n_games"])
+    else:
+        for r in seats:
+            labels.append(f"{seat_name(r['seat'])} ({r['policy']})")
+            vals.append(r["value"]), lo.append(r["ci"][0]), hi.append(r["ci"][1]), ns.append(r["n"])
+    ref = None
+    if seats and not s.get("cooperative"):
+        ref = (s["win_rate"] or 0) / len(seats)
+    svg = charts.interval_bars(labels, vals, lo, hi, ns, "Win rate" + (" by seat" if ref is not None else ""),
+                               reference=ref)
+    cap = "Bars: share of games won, with 95% Wilson intervals; n = games per bar."
+    if ref is not None:
+        cap += " Dashed line: the rate every seat would have if seats were equal."
+    return Chart("Win rate", Markup(svg), cap)
+
+
+def _length_chart(s: dict) -> Chart | None:
+    length = s["length"]
+    h = length["histogram"]
+    if not h["counts"]:
+        return None
+    unit = length["column"]
+    capped = s.get("capped", 0)
+    highlight = float(s["turn_cap"]) if capped and unit == "decisions" else None
+    svg = charts.histogram(h["values"], h["counts"], f"Game length in {unit}", unit, h.get("bin_width"),
+                           marks={"median": length["median"], "p10": length["p10"], "p90": length["p90"]},
+                           highlight=highlight)
+    cap = (f"Median {fmt_num(length['median'])} (95% CI {fmt_ci(length['median_ci'])}), "
+           f"mean {fmt_num(length['mean'])} (95% CI {fmt_ci(length['mean_ci'])}), n = {fmt_int(length['n'])}.")
+    if highlight is not None:
+        cap += f" Orange: games stopped by the turn cap ({fmt_int(capped)})."
+    return Chart("Game length", Markup(svg), cap)
+
+
+def _end_chart(s: dict) -> Chart | None:
+    if not s["n_games"]:
+        return None
+    items = list(s["end_reasons"].items())
+    svg = charts.count_bars([k.replace("_", " ") for k, _ in items], [v for _, v in items], "End reasons",
+                            highlight=("cap", "no move"))
+    return Chart("End reasons", Markup(svg), "Every declared end reason, zeros included; orange: runner's "
+                                             "own (turn cap, no legal move).")
+
+
+STAT_KEYS = {"value", "ci", "n", "k", "mean", "label", "help"}
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _is_distribution(d) -> bool:
+    """value -> count (or share) mapping: numbers only, keys not statistics' names."""
+    return (isinstance(d, dict) and len(d) >= 1 and all(_is_number(c) for c in d.values())
+            and not (set(d) & STAT_KEYS))
+
+
+@dataclass(frozen=True)
+class Distribution:
+    name: str
+    label: str
+    items: list[tuple[str, float]]
+    shares: bool  # values are shares of n, not counts
+    n: int | None
+    help: str
+
+
+def distributions(game_metrics: dict) -> list[Distribution]:
+    """Every distribution in the game's headline: an entry's `distribution` dict, or
+    any value -> count dict one level inside an entry (e.g. missing_cards.at_loss)."""
+    out = []
+    for name, v in (game_metrics or {}).items():
+        if not isinstance(v, dict):
+            continue
+        found = []
+        if _is_distribution(v.get("distribution")):
+            found.append((name, v["distribution"]))
+        else:
+            found += [(f"{name}.{k}", d) for k, d in v.items() if _is_distribution(d)]
+        for full, d in found:
+            items = list(d.items())
+            try:
+                items.sort(key=lambda kv: float(kv[0]))
+            except ValueError:
+                pass
+            counts = all(float(c).is_integer() for _, c in items) and sum(items_c := [c for _, c in items]) > 1.5
+            n = int(sum(items_c)) if counts else (v.get("n") if _is_number(v.get("n")) else
+                                                  (int(v["value"]) if _is_number(v.get("value")) and "ci" not in v else None))
+            label = v.get("label") or full.replace("_", " ").replace(".", ": ")
+            out.append(Distribution(full, label, [(str(k), float(c)) for k, c in items], not counts, n, v.get("help", "")))
+    return out
+
+
+def _distribution_charts(s: dict) -> list[Chart]:
+    out = []
+    for d in distributions(s.get("game_metrics") or {}):
+        title = d.label[:1].upper() + d.label[1:]
+        svg = charts.value_bars([k for k, _ in d.items], [c for _, c in d.items], title, d.name.split(".")[0].replace("_", " "),
+                                shares=d.shares, n=d.n)
+        what = d.help or f"Distribution of {d.label} over games"
+        cap = f"{what} (n = {fmt_int(d.n)})" + ("; bars: share." if d.shares else "; labels: share of the n.")
+        out.append(Chart(title, Markup(svg), cap))
+    return out
+
+
+def _ladder_chart(s: dict) -> Chart | None:
+    lad = s.get("ladder") or []
+    if len(lad) < 2:
+        return None
+    svg = charts.ladder([r["level"] for r in lad], [r["value"] for r in lad], [r["ci"][0] for r in lad],
+                        [r["ci"][1] for r in lad], [r["n"] for r in lad], "Win rate per level")
+    return Chart("Difficulty ladder", Markup(svg), "Win rate per level with 95% Wilson intervals; "
+                                                   "second line of each label: games at that level.")
+
+
+def _card_chart(s: dict) -> Chart | None:
+    c = s.get("cards") or {}
+    rows = (c.get("top") or [])[:10] + list(reversed((c.get("bottom") or [])[:10]))
+    rows = sorted(rows, key=lambda r: -r["lift"]["value"])
+    if not rows:
+        return None
+    svg = charts.lift_forest([r["card"] for r in rows], [r["lift"]["value"] for r in rows],
+                             [r["lift"]["ci"][0] for r in rows], [r["lift"]["ci"][1] for r in rows],
+                             [r["games_with"] for r in rows], f"Card impact ({c['primary_counter']})")
+    return Chart("Card impact", Markup(svg),
+                 f"Significant cards only (Holm, α = {c['alpha']}): win rate of seat-games where the card was "
+                 f"{c['primary_counter']} minus where it was not, 95% Newcombe interval; n = seat-games with the card. "
+                 f"An association, not a cause: cards played when already winning look strong.")
+
+
+def _metrics_table(s: dict) -> Table:
+    rows = []
+    n = s["n_games"]
+    rows.append(["win rate", fmt_pct(s["win_rate"], s["win_rate_ci"]), fmt_ci_pct(s["win_rate_ci"]), fmt_int(n),
+                 "share of games won" + (" by the team" if s.get("cooperative") else " by some seat")])
+    if s.get("everybody_loses"):
+        e = s["everybody_loses"]
+        rows.append(["everybody loses", fmt_pct(e["value"], e["ci"]), fmt_ci_pct(e["ci"]), fmt_int(e["n"]),
+                     "share of games nobody won"])
+    if s.get("seat_gap"):
+        g = s["seat_gap"]
+        rows.append(["seat gap", fmt_points(g["value"]), f"{g['ci'][0] * 100:.1f} – {g['ci'][1] * 100:.1f} pts",
+                     fmt_int(g["n"]), f"best minus worst seat; chi-square {fmt_p(g['p'])}, "
+                                      f"{'significant' if g['significant'] else 'not significant'}"])
+    for key, label in (("length", "length"), ("rounds", "rounds")):
+        d = s.get(key)
+        if d:
+            rows.append([f"{label}: mean {d['column']}", fmt_num(d["mean"]), fmt_ci(d["mean_ci"]), fmt_int(d["n"]),
+                         d.get("help", "")])
+            rows.append([f"{label}: median {d['column']}", fmt_num(d["median"]), fmt_ci(d["median_ci"]),
+                         fmt_int(d["n"]), f"bootstrap interval; p10 {fmt_num(d['p10'])}, p90 {fmt_num(d['p90'])}"])
+    cr = s["capped_rate"]
+    rows.append(["hit the turn cap", fmt_pct(cr["value"], cr["ci"], 2), fmt_ci_pct(cr["ci"], 2), fmt_int(n),
+                 f"{fmt_int(s['capped'])} games at {fmt_int(s['turn_cap'])} decisions"])
+    for name, m in (s.get("metrics") or {}).items():
+        rows.append([name, fmt_num(m["mean"]), fmt_ci(m["ci"]), fmt_int(m["n"]), f"mean per game: {m['help']}"])
+    for name, m in (s.get("seat_metrics") or {}).items():
+        rows.append([name, fmt_num(m["mean"]), fmt_ci(m["ci"]), fmt_int(m["n"]), f"mean per seat-game: {m['help']}"])
+    for name, v in (s.get("game_metrics") or {}).items():
+        rows.extend(_game_metric_rows(name, v, n))
+    return Table("Metrics", ["metric", "value", "95% CI", "n", "what it is"], rows, numeric_from=1)
+
+
+def _game_metric_rows(name: str, v, n_games: int) -> list[list[str]]:
+    """The game's own headline entries, whatever their shape: rates (value, ci, k, n),
+    means (value, ci, n), distributions (shown as charts), nested groups, bare numbers."""
+    if isinstance(v, dict):
+        label = v.get("label") or name
+        what = v.get("help", "")
+        if _is_distribution(v.get("distribution")) or _is_distribution(v):
+            dist = v.get("distribution") if isinstance(v.get("distribution"), dict) else v
+            return [[label, f"{len(dist)} values", "–", fmt_int(_dist_n(dist, v)), "distribution: see its chart"]]
+        if _is_number(v.get("value")) or (v.get("value") is None and "ci" in v):
+            ci = v.get("ci")
+            is_rate = "k" in v
+            val = fmt_pct(v["value"], ci) if is_rate else fmt_num(v["value"])
+            cis = fmt_ci_pct(ci) if is_rate else fmt_ci(ci)
+            n = v.get("n")
+            return [[label, val, cis, fmt_int(n) if n is not None else "–", what or ("rate" if is_rate else "")]]
+        if _is_number(v.get("mean")):
+            return [[label, fmt_num(v["mean"]), fmt_ci(v.get("ci") or v.get("mean_ci")),
+                     fmt_int(v.get("n", n_games)), what]]
+        rows = []
+        for k, sub in v.items():
+            if k in ("label", "help"):
+                continue
+            rows.extend(_game_metric_rows(f"{label}: {k}", sub, n_games))
+        return rows
+    if _is_number(v):
+        return [[name, fmt_num(v), "–", fmt_int(n_games), "reported by the game (no interval given)"]]
+    if isinstance(v, str):
+        return [[name, v, "–", "–", "reported by the game"]]
+    return []
+
+
+def _dist_n(dist: dict, parent: dict) -> int | None:
+    vals = list(dist.values())
+    if all(float(c).is_integer() for c in vals) and sum(vals) > 1.5:
+        return int(sum(vals))
+    return parent.get("n") if _is_number(parent.get("n")) else None
+
+
+def _seat_table(s: dict) -> Table | None:
+    seats = s.get("win_rate_by_seat") or []
+    if not seats:
+        return None
+    rows = [[seat_name(r["seat"]), r["policy"], fmt_int(r["wins"]), fmt_pct(r["value"], r["ci"]), fmt_ci_pct(r["ci"]),
+             fmt_int(r["n"])] for r in seats]
+    return Table("Win rate by seat", ["seat", "policy", "wins", "win rate", "95% CI", "n"], rows, numeric_from=2)
+
+
+def _end_table(s: dict) -> Table:
+    rows = []
+    for k, v in s["end_reasons"].items():
+        sh = s["end_reason_shares"][k]
+        rows.append([k.replace("_", " "), fmt_int(v), fmt_pct(sh["value"], sh["ci"], 2), fmt_ci_pct(sh["ci"], 2),
+                     fmt_int(sh["n"])])
+    return Table("End reasons", ["end reason", "games", "share", "95% CI", "n"], rows)
+
+
+def _card_rows(rows: list[dict]) -> list[list[str]]:
+    return [[r["card"], fmt_int(r["games_with"]), fmt_pct(r["share_with"]["value"], r["share_with"]["ci"]),
+             fmt_pct(r["win_rate_with"]["value"], r["win_rate_with"]["ci"]),
+             fmt_pct(r["win_rate_without"]["value"], r["win_rate_without"]["ci"]),
+             fmt_points(r["lift"]["value"]),
+             (f"{r['lift']['ci'][0] * 100:+.1f} – {r['lift']['ci'][1] * 100:+.1f}" if r["lift"]["ci"][0] is not None
+              else "–"),
+             fmt_p(r["lift"]["p"]), fmt_int(r["seat_games"])] for r in rows]
+
+
+CARD_COLUMNS = ["card", "seat-games with", "share with", "win rate with", "win rate without", "lift",
+                "lift 95% CI (pts)", "p", "n seat-games"]
+
+
+def _card_tables(s: dict) -> list[Table]:
+    c = s.get("cards") or {}
+    if not c.get("n_cards"):
+        return []
+    counter = c["primary_counter"]
+    note = (f"Counter: {counter}. Lift = win rate with minus without, Newcombe 95% interval; "
+            f"significance after Holm correction over {c['n_cards']} cards (α = {c['alpha']}).")
+    out = [
+        Table(f"Cards that help most (top 10, significant)", CARD_COLUMNS, _card_rows(c["top"]), note),
+        Table(f"Cards that hurt most (bottom 10, significant)", CARD_COLUMNS, _card_rows(c["bottom"]), note),
+    ]
+    out.append(Table(f"Dead cards ({counter} in under {c['dead_threshold']:.0%} of seat-games)", CARD_COLUMNS,
+                     _card_rows(c["dead"]),
+                     ("Never drawn, so left out (not in this configuration's deck): " + ", ".join(c["never_drawn"]) + ".")
+                     if c.get("never_drawn") else ""))
+    return out
+
+
+def _variants_table(s: dict) -> Table | None:
+    vs = s.get("variants") or []
+    if not vs:
+        return None
+    rows = []
+    for v in vs:
+        shown = v.get("varied") or {k: val for k, val in (v.get("params") or {}).items()
+                                    if (s.get("params") or {}).get(k) != val}
+        params = ", ".join(f"{k}={val}" for k, val in shown.items()) or "(base)"
+        rows.append([v["name"], params, fmt_pct(v["win_rate"], v["win_rate_ci"]), fmt_ci_pct(v["win_rate_ci"]),
+                     fmt_num(v["length"]["median"]), fmt_ci(v["length"]["median_ci"]), fmt_int(v["capped"]),
+                     fmt_int(v["n_games"])])
+    return Table("Variants", ["variant", "parameters", "win rate", "95% CI", f"median {s['length']['column']}",
+                              "95% CI", "capped", "n"], rows, numeric_from=2)
+
+
+def _ladder_table(s: dict) -> Table | None:
+    lad = s.get("ladder") or []
+    if len(lad) < 2:
+        return None
+    rows = [[str(r["level"]), fmt_int(r["k"]), fmt_pct(r["value"], r["ci"]), fmt_ci_pct(r["ci"]), fmt_int(r["n"])]
+            for r in lad]
+    return Table("Win rate per level", ["level", "wins", "win rate", "95% CI", "n"], rows)
+
+
+# ---------------------------------------------------------------- provenance
+
+
+def provenance(manifest: dict, s: dict, run_dir: Path) -> list[tuple[str, str]]:
+    cfg = manifest.get("config", {})
+
+    def js(v) -> str:
+        return json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else str(v)
+
+    pols = "; ".join(f"{seat_name(i)}: {p.get('name')} {js(p.get('params', []))}"
+                     for i, p in enumerate(cfg.get("policies", []))) or "–"
+    rows = [
+        ("run folder", run_dir.name),
+        ("kind", manifest.get("kind", "run")),
+        ("game", f"{cfg.get('game', s.get('game'))} ({s.get('title', '')})"),
+        ("mode", str(cfg.get("mode", "–"))),
+        ("players", str(cfg.get("players", s.get("players")))),
+        ("rule version", str(cfg.get("rule_version", s.get("rule_version", "–")))),
+        ("rule parameters", js(cfg.get("params", {}))),
+        ("card list hash", str(cfg.get("card_list_hash", "–"))),
+        ("policies", pols),
+        ("seed", str(cfg.get("seed", "–"))),
+        ("games requested", fmt_int(manifest.get("n_games")) + (" per variant" if len(cfg.get("variants") or []) > 1 else "")),
+        ("games finished", fmt_int(s.get("n_games"))),
+        ("chunk size", str(cfg.get("chunk_size", "–"))),
+        ("turn cap", f"{fmt_int(s.get('turn_cap'))} decisions"),
+        ("package version", str(manifest.get("package_version", "–"))),
+        ("engine hash", str(cfg.get("engine_hash", "–"))),
+        ("created", str(manifest.get("created", "–"))),
+        ("command", str(manifest.get("command", "–"))),
+    ]
+    if len(cfg.get("variants") or []) > 1:
+        rows.append(("variants", "; ".join(f"{v.get('name')}: {js(v.get('params', {}))}" for v in cfg["variants"])))
+    return rows
+
+
+# ---------------------------------------------------------------- the page
+
+
+def key_figures(s: dict) -> list[KeyFigure]:
+    n = s["n_games"]
+    figs = [KeyFigure("games", fmt_int(n), f"of {fmt_int(s.get('n_requested'))} requested, seed {s.get('seed')}")]
+    figs.append(KeyFigure("team wins" if s.get("cooperative") else "someone wins",
+                          fmt_pct(s["win_rate"], s["win_rate_ci"]), f"95% CI {fmt_ci_pct(s['win_rate_ci'])}, n = {fmt_int(n)}"))
+    if s.get("seat_gap"):
+        g = s["seat_gap"]
+        figs.append(KeyFigure("seat gap", fmt_points(g["value"]),
+                              f"{'significant' if g['significant'] else 'not significant'}, {fmt_p(g['p'])}, n = {fmt_int(n)}"))
+    L = s["length"]
+    figs.append(KeyFigure(f"median {L['column']}", fmt_num(L["median"]),
+                          f"95% CI {fmt_ci(L['median_ci'])}, n = {fmt_int(L['n'])}"))
+    figs.append(KeyFigure("hit the turn cap", fmt_int(s.get("capped", 0)),
+                          f"{fmt_pct(s['capped_rate']['value'], s['capped_rate']['ci'], 2)} of n = {fmt_int(n)}"))
+    return figs
+
+
+def build_run_report(summary: dict, manifest: dict, run_dir: Path) -> RunReport:
+    s = summary
+    chart_list = [c for c in (_win_chart(s), _length_chart(s), _end_chart(s)) if c]
+    chart_list += _distribution_charts(s)
+    chart_list += [c for c in (_ladder_chart(s), _card_chart(s)) if c]
+    tables = [_metrics_table(s)]
+    tables += [t for t in (_seat_table(s), _ladder_table(s), _variants_table(s)) if t]
+    tables.append(_end_table(s))
+    tables += _card_tables(s)
+    mode = f" · {s['mode']}" if s.get("mode") else ""
+    np_ = s.get("players")
+    subtitle = f"{s.get('game')}{mode} · {np_} player{'s' if np_ != 1 else ''} · {fmt_int(s['n_games'])} games · seed {s.get('seed')}"
+    notes = ["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians, Newcombe for "
+             "differences of rates. Seats are numbered from 1."]
+    return RunReport(
+        title=f"{s.get('title') or s.get('game')}: balance report",
+        subtitle=subtitle,
+        summary=summary_sentences(s),
+        warnings=warnings(s),
+        key_figures=key_figures(s),
+        charts=chart_list,
+        tables=tables,
+        provenance=provenance(manifest, s, Path(run_dir)),
+        generated=str(s.get("generated", "")),
+        notes=notes,
+    )
