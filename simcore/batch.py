@@ -16,7 +16,7 @@ import numba
 import numpy as np
 
 from .jit import stable_uuid
-from .runner import N_POLICY_PARAMS, USER, make_runner
+from .runner import BAD_CHOICE, N_POLICY_PARAMS, USER, make_runner
 from .spec import GameSpec
 from .trace import events, new_trace
 
@@ -145,7 +145,17 @@ class Engine:
         run_games(tables, np.int64(n_players), np.uint64(seed), idx, kinds, params,
                   np.int64(self.spec.max_decisions), np.int64(self.spec.max_options),
                   game_out, seat_out, card_stats)
+        self._check_choices(game_out[:, 1], idx, seed)
         return Results(game_out, seat_out, card_stats.sum(axis=0), idx)
+
+    def _check_choices(self, decisions: np.ndarray, idx: np.ndarray, seed: int) -> None:
+        bad = np.flatnonzero(decisions == BAD_CHOICE)
+        if bad.size:
+            who = self.user_ref or ", ".join(s.name for s in self.seats)
+            raise BalanceError(
+                f"--policy: {who} chose an option outside 0..n-1 in game index {int(idx[bad[0]])} "
+                f"({bad.size} game(s)); replay it with: balance replay --game {self.spec.name} --seed {seed} "
+                f"--index {int(idx[bad[0]])}")
 
     def replay(self, tables, n_players: int, seed: int, game_index: int):
         _, play_traced = self._runner()
@@ -155,4 +165,5 @@ class Engine:
         seat_rows = np.zeros((n_players, len(self.spec.seat_column_names)))
         play_traced(tables, np.int64(n_players), np.uint64(seed), np.int64(game_index), kinds, params,
                     np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), trace, game_row, seat_rows)
+        self._check_choices(game_row[1:2], np.array([game_index]), seed)
         return events(trace), game_row, seat_rows

@@ -56,6 +56,7 @@ CS_WINS = 1
 CS_TOTAL = 2
 
 EV_CAP = -2  # trace code: the turn cap stopped the game
+BAD_CHOICE = -1  # written as the decision count when a policy chose an illegal option
 
 
 @jit
@@ -152,6 +153,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
         buf = np.zeros(max_options, np.int64)
         decisions = 0
         stuck = False
+        bad_choice = False
         while True:
             seat = to_move(state)
             if seat < 0:
@@ -163,10 +165,15 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
                 stuck = True
                 break
             j = choose(tables, state, seat, options, n, kinds[seat], params[seat], rng, buf)
+            if j < 0 or j >= n:
+                bad_choice = True  # a user policy answered outside 0..n-1
+                break
             step(tables, state, options[j], rng, trace)
             decisions += 1
         outcome(tables, state, game_row, seat_rows)
         game_row[COL_DECISIONS] = decisions
+        if bad_choice:
+            game_row[COL_DECISIONS] = BAD_CHOICE
         if stuck:
             game_row[COL_END_REASON] = END_NO_MOVE
         elif to_move(state) >= 0:

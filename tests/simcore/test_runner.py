@@ -124,3 +124,16 @@ def test_user_policy_file_errors(tmp_path):
     f.write_text("x = 1\n")
     with pytest.raises(BalanceError, match="no function 'f'"):
         Engine(SPEC, [resolve_policy(SPEC, f"{f}:f")]).run(TABLES, 2, 1, np.arange(2, dtype=np.int64), 3)
+
+
+def test_user_policy_answering_an_illegal_option_is_reported_with_the_game(tmp_path):
+    f = tmp_path / "wild.py"
+    f.write_text(
+        "from numba import njit\n"
+        "@njit\n"
+        "def wild(tables, state, seat, options, n, params, rng):\n"
+        "    return n if state[0] > 10 else 0\n"
+    )
+    e = Engine(SPEC, [resolve_policy(SPEC, f"{f}:wild")])
+    with pytest.raises(BalanceError, match=r"outside 0..n-1 in game index 0 .*balance replay --game race21 --seed 1 --index 0"):
+        e.run(TABLES, 2, 1, np.arange(20, dtype=np.int64), 3)
