@@ -19,7 +19,7 @@ import polars as pl
 
 from . import cards as card_impact
 from .frames import load_cards, load_games, load_manifest, load_seats
-from .stats import bootstrap_quantile_ci, chi2_equal_rates, mean_ci, rate, two_proportions
+from .stats import Z95, bootstrap_quantile_ci, chi2_equal_rates, holm, mean_ci, rate, two_proportions
 
 ALPHA = 0.05
 SUMMARY_FILE = "summary.json"
@@ -223,6 +223,54 @@ def ladder(games: pl.DataFrame, seats: pl.DataFrame, variants: list[dict]) -> li
     return []
 
 
+# ---------------------------------------------------------------- sweeps
+def _paired_diff(x: np.ndarray, y: np.ndarray) -> dict:
+    """Mean of y - x over paired games, normal interval, two-sided z-test."""
+    d = y - x
+    n = int(d.size)
+    if n == 0:
+        return {"diff": None, "ci": [None, None], "p": None, "n": 0}
+    mean = float(d.mean())
+    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+    if se == 0:
+        p = 1.0 if mean == 0 else 0.0
+    else:
+        from scipy import stats as st
+
+        p = float(2 * st.norm.sf(abs(mean) / se))
+    return {"diff": mean, "ci": [mean - Z95 * se, mean + Z95 * se], "p": p, "n": n}
+
+
+def paired_vs_first(games: pl.DataFrame, seats: pl.DataFrame, variant_names: list[str]) -> dict:
+    """Every point of a sweep against the first, game by game on the same deals
+    (same game index = same deal): win rate and mean length, Holm-corrected over
+    the points compared, per metric."""
+    out = {"baseline": variant_names[0] if variant_names else None, "method": "paired by game (same deals)",
+           "correction": "Holm", "alpha": ALPHA, "comparisons": []}
+    if len(variant_names) < 2 or games.is_empty():
+        return out
+    length_col = "turns" if "turns" in games.columns else "decisions"
+    res = game_results(games, seats).select("variant", "game_index", pl.col("won").cast(pl.Float64),
+                                            pl.col(length_col).cast(pl.Float64).alias("length"))
+    base = res.filter(pl.col("variant") == variant_names[0]).drop("variant")
+    rows = []
+    for name in variant_names[1:]:
+        both = base.join(res.filter(pl.col("variant") == name).drop("variant"), on="game_index", suffix="_b")
+        row = {"variant": name, "n_pairs": both.height}
+        for metric, col in (("win_rate", "won"), ("length_mean", "length")):
+            x = both[col].to_numpy()
+            y = both[col + "_b"].to_numpy()
+            ok = ~(np.isnan(x) | np.isnan(y))
+            row[metric] = _paired_diff(x[ok], y[ok])
+        rows.append(row)
+    for metric in ("win_rate", "length_mean"):
+        ps = [r[metric]["p"] if r[metric]["p"] is not None else 1.0 for r in rows]
+        for r, rej in zip(rows, holm(ps, ALPHA)):
+            r[metric]["significant"] = bool(rej)
+    out["comparisons"] = rows
+    return out
+
+
 # ---------------------------------------------------------------- the run
 def summarize_frames(games: pl.DataFrame, seats: pl.DataFrame, cards: pl.DataFrame, manifest: dict, spec) -> dict:
     """The summary of a run from its frames and manifest (pure; writes nothing)."""
@@ -270,6 +318,7 @@ def summarize_frames(games: pl.DataFrame, seats: pl.DataFrame, cards: pl.DataFra
             variants.append({"name": name, "params": p, "varied": varied.get(name, {}),
                              "n_requested": n_requested_each, **block})
         summary["variants"] = variants
+        summary["paired_vs_first"] = paired_vs_first(games, seats, variant_names)
     summary["ladder"] = ladder(games, seats, variants)
     summary["generated"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return jsonable(summary)

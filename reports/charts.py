@@ -51,6 +51,7 @@ def to_svg(fig: Figure) -> str:
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]  # drop the XML prolog and DOCTYPE
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)  # RDF boilerplate (namespace URLs)
     svg = re.sub(r'<svg([^>]*?) width="[^"]+" height="[^"]+"', r'<svg\1 width="100%"', svg, count=1)
     svg = svg.replace("<svg ", '<svg role="img" preserveAspectRatio="xMidYMid meet" ', 1)
     # ids must be unique within the page, which holds several charts
@@ -222,3 +223,253 @@ def lift_forest(labels: Sequence[str], lifts: Sequence[float], lows: Sequence[fl
         ax.set_title(title, loc="left")
 
     return _draw(build, height=max(1.6, 0.32 * len(labels) + 1.1))
+
+
+# ---------------------------------------------------------------- sweeps, comparisons, tuning, campaigns
+
+SERIES = ["#3e7cb1", "#c05621", "#2f855a", "#805ad5", "#b83280", "#2c7a7b", "#975a16", "#4a5568"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+
+def _n_words(ns: Sequence[int]) -> str:
+    ns = [int(n) for n in ns if n is not None]
+    if not ns:
+        return "n = –"
+    lo, hi = min(ns), max(ns)
+    return f"n = {lo:,} per point" if lo == hi else f"n = {lo:,}–{hi:,} per point"
+
+
+def curves(x_labels: Sequence[str], series: Sequence[dict], title: str, xlabel: str, ylabel: str,
+           numeric_x: Sequence[float] | None = None, pct: bool = False, reference: float | None = None,
+           legend_title: str | None = None) -> str:
+    """One line per series against a parameter, each with its 95% interval as a band.
+
+    `series`: dicts with label, y, lo, hi, n (lists aligned with x; None = no point).
+    `numeric_x` places points on a number line; without it the x axis is categorical
+    (list-valued parameters such as 4-7-10). The title carries n."""
+    all_n = [n for s in series for n in s["n"]]
+
+    def build(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        xs = list(numeric_x) if numeric_x is not None else list(range(len(x_labels)))
+        k = len(series)
+        span = (max(xs) - min(xs)) if len(xs) > 1 else 1.0
+        for i, s in enumerate(series):
+            color = SERIES[i % len(SERIES)]
+            pts = [(x, y, lo, hi) for x, y, lo, hi in zip(xs, s["y"], s["lo"], s["hi"]) if y is not None]
+            if not pts:
+                continue
+            px, py, plo, phi = zip(*pts)
+            lows = [lo if lo is not None else y for _, y, lo, _ in pts]
+            highs = [hi if hi is not None else y for _, y, _, hi in pts]
+            if len(pts) > 1:
+                ax.fill_between(px, lows, highs, color=color, alpha=0.18, lw=0)
+                ax.plot(px, py, "-", color=color, lw=1.5, marker=MARKERS[i % len(MARKERS)], ms=4,
+                        label=s["label"])
+            else:
+                # a single point: its interval as an error bar (a band needs two points)
+                off = (i - (k - 1) / 2) * span * 0.01
+                ax.errorbar([px[0] + off], py, yerr=[[py[0] - lows[0]], [highs[0] - py[0]]], fmt=MARKERS[i % len(MARKERS)],
+                            color=color, capsize=3, ms=4, label=s["label"])
+        if numeric_x is None:
+            ax.set_xticks(xs, list(x_labels), rotation=0 if len(xs) <= 8 else 45,
+                          ha="center" if len(xs) <= 8 else "right")
+            ax.set_xlim(-0.4, len(xs) - 0.6)
+        elif len(xs) <= 12:
+            ax.set_xticks(xs, list(x_labels))
+        if reference is not None:
+            ax.axhline(reference, color=MUTED, ls="--", lw=1)
+        ax.margins(y=0.12)
+        if pct:
+            from matplotlib.ticker import PercentFormatter
+
+            lo_y, hi_y = ax.get_ylim()
+            if hi_y - lo_y < 0.04:  # a flat rate: show a readable window around it
+                mid = (lo_y + hi_y) / 2
+                lo_y, hi_y = mid - 0.02, mid + 0.02
+            lo_y, hi_y = max(0.0, lo_y), min(1.0, hi_y)
+            if hi_y - lo_y < 0.04:
+                lo_y, hi_y = (hi_y - 0.04, hi_y) if hi_y >= 1.0 else (lo_y, lo_y + 0.04)
+            ax.set_ylim(lo_y, hi_y + 0.002)
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if hi_y - lo_y > 0.08 else 1))
+        ax.grid(axis="y", color="#e4e7eb", lw=0.8)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel + " (band: 95% interval)")
+        if k > 1:
+            ax.legend(title=legend_title, fontsize=7, title_fontsize=7, frameon=False,
+                      loc="center left", bbox_to_anchor=(1.0, 0.5))
+        ax.set_title(f"{title} ({_n_words(all_n)})", loc="left")
+
+    return _draw(build, height=3.0)
+
+
+def heatmap(row_labels: Sequence[str], col_labels: Sequence[str], values, ns, title: str, xlabel: str,
+            ylabel: str, cis=None) -> str:
+    """Win rate over a two-parameter grid, each cell annotated with its value, interval and n.
+
+    `values`, `ns`, `cis` are row-major nested lists (rows = y parameter); None = no data."""
+    import numpy as np
+
+    rows, cols = len(row_labels), len(col_labels)
+    dense = rows * cols > 42
+
+    def build(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        grid = np.array([[np.nan if v is None else v for v in r] for r in values], dtype=float)
+        im = ax.imshow(grid, cmap="RdYlBu", vmin=0.0, vmax=1.0, aspect="auto", origin="lower")
+        fs = 5.5 if dense else 7
+        for i in range(rows):
+            for j in range(cols):
+                v = values[i][j]
+                if v is None:
+                    continue
+                txt = f"{v:.1%}"
+                if not dense:
+                    if cis and cis[i][j] and cis[i][j][0] is not None:
+                        txt += f"\n±{(cis[i][j][1] - cis[i][j][0]) * 50:.1f} pts"
+                    txt += f"\nn = {ns[i][j]:,}"
+                dark = v < 0.2 or v > 0.8
+                ax.text(j, i, txt, ha="center", va="center", fontsize=fs, color="white" if dark else INK)
+        ax.set_xticks(range(cols), list(col_labels), rotation=0 if cols <= 8 else 45)
+        ax.set_yticks(range(rows), list(row_labels))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        cb = fig.colorbar(im, ax=ax, shrink=0.85)
+        _pct_axis(cb.ax, "y")
+        cb.set_label("win rate")
+        flat = [n for r in ns for n in r if n is not None]
+        ax.set_title(f"{title} ({_n_words(flat)})", loc="left")
+
+    return _draw(build, height=max(2.6, min(6.5, 0.55 * rows + 1.6)))
+
+
+def diff_forest(labels: Sequence[str], diffs: Sequence[float], lows: Sequence[float], highs: Sequence[float],
+                ns: Sequence[str], significant: Sequence[bool], title: str, xlabel: str, unit: str = "pts",
+                scale: float = 100.0) -> str:
+    """Differences (B - A) with their 95% intervals around a zero line; significant ones coloured.
+    `ns` are ready-made labels ('n = 2,000 pairs')."""
+
+    def build(fig: Figure) -> None:
+        from matplotlib.ticker import FuncFormatter
+
+        ax = fig.add_subplot()
+        y = list(range(len(labels)))[::-1]
+        for yy, v, lo, hi, sig in zip(y, diffs, lows, highs, significant):
+            c = (GOOD if v > 0 else BAD) if sig else MUTED
+            if lo is not None and hi is not None:
+                ax.plot([lo, hi], [yy, yy], color=c, lw=2, solid_capstyle="butt")
+            ax.plot([v], [yy], "o" if sig else "o", color=c, ms=5, mfc=c if sig else "white")
+        ax.axvline(0, color=INK, lw=1)
+        ax.set_yticks(y, [f"{lab} ({n})" for lab, n in zip(labels, ns)])
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v * scale:+.0f}{' ' + unit if unit else ''}"
+                                                   if abs(v * scale) >= 1 or v == 0 else f"{v * scale:+.1f} {unit}"))
+        lo_all = min([lo for lo in lows if lo is not None] + [0.0])
+        hi_all = max([hi for hi in highs if hi is not None] + [0.0])
+        pad = (hi_all - lo_all) * 0.08 or 0.01
+        ax.set_xlim(lo_all - pad, hi_all + pad)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="x", color="#e4e7eb", lw=0.8)
+        ax.set_title(title, loc="left")
+
+    return _draw(build, height=max(1.6, 0.36 * len(labels) + 1.2))
+
+
+def target_fit(rows: Sequence[dict], title: str) -> str:
+    """One panel per tuning target: the target band shaded, the recommended point
+    and the runners-up with their 95% intervals.
+
+    rows: dicts with label, low, high (band; None = open), pct (bool), and
+    candidates: [{label, value, lo, hi, n, best}]."""
+    k = len(rows)
+
+    def build(fig: Figure) -> None:
+        from matplotlib.ticker import PercentFormatter
+
+        axes = fig.subplots(k, 1, squeeze=False)[:, 0]
+        for ax, r in zip(axes, rows):
+            cands = r["candidates"]
+            y = list(range(len(cands)))[::-1]
+            vals = [c["value"] for c in cands] + [v for v in (r["low"], r["high"]) if v is not None]
+            vals += [c["lo"] for c in cands if c["lo"] is not None] + [c["hi"] for c in cands if c["hi"] is not None]
+            lo_all, hi_all = min(vals), max(vals)
+            pad = (hi_all - lo_all) * 0.15 or max(abs(hi_all) * 0.1, 0.01)
+            left, right = lo_all - pad, hi_all + pad
+            band_lo = r["low"] if r["low"] is not None else left
+            band_hi = r["high"] if r["high"] is not None else right
+            ax.axvspan(band_lo, band_hi, color=GOOD, alpha=0.14, lw=0)
+            for v in (r["low"], r["high"]):
+                if v is not None:
+                    ax.axvline(v, color=GOOD, lw=1, ls="--")
+            for yy, c in zip(y, cands):
+                col = BAR if c["best"] else MUTED
+                if c["lo"] is not None:
+                    ax.plot([c["lo"], c["hi"]], [yy, yy], color=col, lw=2)
+                ax.plot([c["value"]], [yy], "o", color=col, ms=6 if c["best"] else 4)
+            ax.set_yticks(y, [f"{c['label']} (n = {c['n']:,})" for c in cands], fontsize=7)
+            ax.set_xlim(left, right)
+            ax.set_ylim(-0.6, len(cands) - 0.4)
+            if r["pct"]:
+                ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if right - left > 0.05 else 1))
+            ax.set_title(r["label"], loc="left", fontsize=9)
+        axes[-1].set_xlabel("measured value (bar: 95% interval; green: the target)")
+        fig.suptitle(title, x=0.01, ha="left", fontsize=10)
+
+    per = max(len(r["candidates"]) for r in rows) * 0.3 + 0.8
+    return _draw(build, height=min(9.0, max(2.0, per * k + 0.6)))
+
+
+def ladder_fit(levels: Sequence, targets: Sequence[float], fitted: dict, others: Sequence[dict], title: str) -> str:
+    """Difficulty ladder: the target win rate per level (line), the fitted one with
+    its 95% interval, and the same recommendation under other policies.
+
+    fitted / others: dicts with label, y, lo, hi, n (lists aligned with levels)."""
+    ns = fitted["n"]
+
+    def build(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        x = list(range(len(levels)))
+        ax.plot(x, targets, "--", color=INK, lw=1.2, marker="_", ms=14, mew=2, label="target")
+        for i, s in enumerate([fitted, *others]):
+            color = SERIES[i % len(SERIES)] if i == 0 else [CAP, GOOD, "#805ad5"][(i - 1) % 3]
+            off = (i - len(others) / 2) * 0.08
+            err = [[y - lo for y, lo in zip(s["y"], s["lo"])], [hi - y for y, hi in zip(s["y"], s["hi"])]]
+            ax.errorbar([xx + off for xx in x], s["y"], yerr=err, fmt=MARKERS[i] + ("-" if i == 0 else ":"),
+                        color=color, ecolor=color, capsize=3, lw=1.5 if i == 0 else 1, ms=5 if i == 0 else 4,
+                        label=f"{s['label']} ({_n_words(s['n'])})")
+        ax.set_xticks(x, [f"{lv}" for lv in levels])
+        ax.set_xlabel("level")
+        ax.set_ylim(0, 1.02)
+        _pct_axis(ax, "y")
+        ax.set_ylabel("win rate (bars: 95% interval)")
+        ax.grid(axis="y", color="#e4e7eb", lw=0.8)
+        ax.legend(fontsize=7, frameon=False, loc="lower left")
+        ax.set_title(f"{title} ({_n_words(ns)})", loc="left")
+
+    return _draw(build, height=3.2)
+
+
+def mean_bars(labels: Sequence[str], means: Sequence[float], lows: Sequence[float], highs: Sequence[float],
+              ns: Sequence[int], title: str, xlabel: str, ylabel: str, marks: Sequence[float] | None = None,
+              mark_label: str = "median") -> str:
+    """Vertical bars of means with 95% intervals (n under each label); optional dots (medians)."""
+
+    def build(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        x = list(range(len(labels)))
+        vals = [m if m is not None else 0.0 for m in means]
+        ax.bar(x, vals, color=BAR, width=0.65, label="mean")
+        err = [[max(0.0, v - (lo if lo is not None else v)) for v, lo in zip(vals, lows)],
+               [max(0.0, (hi if hi is not None else v) - v) for v, hi in zip(vals, highs)]]
+        ax.errorbar(x, vals, yerr=err, fmt="none", ecolor=INK, capsize=3, lw=1.1)
+        if marks is not None:
+            ax.plot([xx for xx, m in zip(x, marks) if m is not None], [m for m in marks if m is not None], "D",
+                    color=CAP, ms=4, label=mark_label, ls="none")
+            ax.legend(fontsize=7, frameon=False)
+        ax.set_xticks(x, [f"{lab}\n{n:,}" for lab, n in zip(labels, ns)])
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.margins(y=0.1)
+        ax.grid(axis="y", color="#e4e7eb", lw=0.8)
+        ax.set_title(title, loc="left")
+
+    return _draw(build, height=2.9)

@@ -91,9 +91,12 @@ class Chart:
     title: str
     svg: Markup
     caption: str
+    group: str = ""  # charts are laid out under a heading per group (sweep: curves, then pooled)
+    wide: bool = False  # spans the whole width (heatmaps, multi-panel charts)
 
 
-TEXT_COLUMNS = {"what it is", "parameters", "policy"}
+TEXT_COLUMNS = {"what it is", "parameters", "policy", "verdict", "method", "run", "recommended", "runners-up",
+                "point", "target met", "monotone"}
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,13 @@ class Table:
 
 
 @dataclass(frozen=True)
+class Paragraph:
+    """A further plain-words paragraph of the summary, under its own heading."""
+    heading: str
+    sentences: list[str]
+
+
+@dataclass(frozen=True)
 class RunReport:
     title: str
     subtitle: str
@@ -120,6 +130,8 @@ class RunReport:
     provenance: list[tuple[str, str]]
     generated: str
     notes: list[str] = field(default_factory=list)
+    paragraphs: list[Paragraph] = field(default_factory=list)
+    footer: str = ""  # default: "Summary computed <generated> · made by balance from the run folder alone."
 
 
 # ---------------------------------------------------------------- the plain-words summary

@@ -103,10 +103,11 @@ def test_cooperative_ladder_and_distribution_report(tmp_path):
     html = render_run_report(run, spec).read_text()
     assert "Difficulty ladder" in html and "Win rate per level" in html
     assert "Missing cards" in html and "cards still missing" in html
-    assert "the team (greedy, random) wins" in html and "team wins" in html
+    assert "the team (greedy, random) wins" in html and "team win rate" in html  # several variants: the sweep report
+    assert "sweep report" in html
     assert "in 3 variants, pooled" in html
     assert "Across levels 1–3 the win rate falls steadily" in html
-    assert "Variants" in html and "level=2" in html
+    assert "Variants: the points of the sweep" in html and "This sweep plays 3 points (level = 1, 2, 3)" in html
 
 
 def test_chart_is_inline_svg_with_unique_ids():

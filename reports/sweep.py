@@ -1,0 +1,560 @@
+"""View model of the sweep report: a run folder holding several variants (the
+points of a parameter grid, all played on the same deals).
+
+Built from summary.json (its `variants` and `paired_vs_first`) and the manifest,
+like the run report. Shows each headline metric against each varied parameter
+as a curve with its 95% band, a heatmap when exactly two parameters vary, the
+table of points, and then the run report's pooled sections.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from markupsafe import Markup
+
+from . import charts
+from .views import (Chart, KeyFigure, Paragraph, RunReport, Table, _card_chart, _card_tables, _distribution_charts,
+                    _end_chart, _end_table, _is_number, _ladder_chart, _ladder_table, _length_chart, _metrics_table,
+                    _policies_words, _seat_table, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_p, fmt_pct, fmt_points,
+                    provenance, seat_name, summary_sentences, warnings)
+
+MAX_SERIES = 8  # lines per chart; more combinations of the other parameters are left to the heatmap and table
+MAX_GAME_METRICS = 8
+ALPHA = 0.05
+
+# ---------------------------------------------------------------- the grid
+
+
+def fmt_value(v) -> str:
+    """A parameter value as the designer typed it: 4-7-10 for lists, true/false for switches."""
+    if isinstance(v, (list, tuple)):
+        return "-".join(fmt_value(x) for x in v)
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+@dataclass(frozen=True)
+class Axis:
+    name: str
+    values: list[Any]  # distinct, in plotting order
+    numeric: bool
+
+    @property
+    def labels(self) -> list[str]:
+        return [fmt_value(v) for v in self.values]
+
+
+def _key(v) -> str:
+    return fmt_value(v)
+
+
+def varied_names(s: dict) -> list[str]:
+    """The parameters the sweep varied: from the manifest's grid points, else the
+    parameters that differ between variants, else the variant names themselves."""
+    vs = s.get("variants") or []
+    names: list[str] = []
+    for v in vs:
+        for k in v.get("varied") or {}:
+            if k not in names:
+                names.append(k)
+    if names:
+        return names
+    keys = []
+    for v in vs:
+        for k in v.get("params") or {}:
+            if k not in keys:
+                keys.append(k)
+    differ = [k for k in keys if len({_key((v.get("params") or {}).get(k)) for v in vs}) > 1]
+    return differ or ["variant"]
+
+
+def point_value(v: dict, name: str):
+    if name == "variant":
+        return v["name"]
+    varied = v.get("varied") or {}
+    return varied[name] if name in varied else (v.get("params") or {}).get(name)
+
+
+def axes(s: dict) -> list[Axis]:
+    out = []
+    for name in varied_names(s):
+        seen: dict[str, Any] = {}
+        for v in s.get("variants") or []:
+            val = point_value(v, name)
+            seen.setdefault(_key(val), val)
+        vals = list(seen.values())
+        numeric = all(_is_number(x) for x in vals)
+        if numeric:
+            vals = sorted(vals)
+        out.append(Axis(name, vals, numeric))
+    return out
+
+
+def point_label(v: dict, names: list[str]) -> str:
+    if names == ["variant"]:
+        return v["name"]
+    return ", ".join(f"{n}={fmt_value(point_value(v, n))}" for n in names)
+
+
+# ---------------------------------------------------------------- metrics per point
+
+Getter = Callable[[dict], "tuple[float | None, float | None, float | None, int | None] | None"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    pct: bool
+    get: Getter
+    group: str
+
+
+def _seat_getter(seat: int) -> Getter:
+    def get(v):
+        for r in v.get("win_rate_by_seat") or []:
+            if r["seat"] == seat:
+                return r["value"], r["ci"][0], r["ci"][1], r["n"]
+        return None
+    return get
+
+
+def _path_get(d: dict, path: tuple[str, ...]):
+    for k in path:
+        if not isinstance(d, dict) or k not in d:
+            return None
+        d = d[k]
+    return d
+
+
+def _game_metric_getter(path: tuple[str, ...]) -> Getter:
+    def get(v):
+        e = _path_get(v.get("game_metrics") or {}, path)
+        if not isinstance(e, dict):
+            return None
+        val = e.get("value") if _is_number(e.get("value")) else e.get("mean")
+        if not _is_number(val):
+            return None
+        ci = e.get("ci") or e.get("mean_ci") or [None, None]
+        return val, ci[0], ci[1], e.get("n", v.get("n_games"))
+    return get
+
+
+def game_metric_entries(gm: dict, skip: set[str], prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str, bool]]:
+    """Numeric entries with an interval in a game's headline: (path, label, is_rate)."""
+    out = []
+    for k, e in (gm or {}).items():
+        if not isinstance(e, dict) or (not prefix and k in skip):
+            continue
+        path = prefix + (k,)
+        label = e.get("label") or ": ".join(p.replace("_", " ") for p in path)
+        if _is_number(e.get("value")) and "ci" in e:
+            out.append((path, label, "k" in e))
+        elif _is_number(e.get("mean")) and ("ci" in e or "mean_ci" in e):
+            out.append((path, label, False))
+        elif "distribution" not in e:
+            out.extend(game_metric_entries(e, skip, path))
+    return out
+
+
+def metrics(s: dict) -> list[Metric]:
+    vs = s["variants"]
+    first = vs[0]
+    coop = s.get("cooperative")
+    out = [Metric("win_rate", "team win rate" if coop else "win rate (someone wins)", True,
+                  lambda v: (v["win_rate"], v["win_rate_ci"][0], v["win_rate_ci"][1], v["n_games"]), "Win rate")]
+    if not coop:
+        for r in first.get("win_rate_by_seat") or []:
+            out.append(Metric(f"seat{r['seat']}", f"{seat_name(r['seat'])} win rate", True, _seat_getter(r["seat"]),
+                              "Win rate"))
+    L = first["length"]["column"]
+    out.append(Metric("length_mean", f"mean length ({L})", False,
+                      lambda v: (v["length"]["mean"], *(v["length"]["mean_ci"] or [None, None]), v["length"]["n"]),
+                      "Game length"))
+    out.append(Metric("length_median", f"median length ({L})", False,
+                      lambda v: (v["length"]["median"], *(v["length"]["median_ci"] or [None, None]), v["length"]["n"]),
+                      "Game length"))
+    skip = {"win_rate", L}
+    for path, label, is_rate in game_metric_entries(first.get("game_metrics") or {}, skip)[:MAX_GAME_METRICS]:
+        out.append(Metric("gm:" + ".".join(path), label, is_rate, _game_metric_getter(path), "The game's own metrics"))
+    return out
+
+
+def _informative(m: Metric, vs: list[dict]) -> bool:
+    """Worth a curve: it moves between points (a flat 100% "someone wins" says nothing)."""
+    vals = [r[0] for r in (m.get(v) for v in vs) if r and r[0] is not None]
+    return len(vals) > 0 and max(vals) - min(vals) > 1e-12
+
+
+# ---------------------------------------------------------------- paired comparisons against the first point
+
+
+def vs_first(s: dict) -> dict:
+    """Each point against the first on win rate: from summary.json's paired block
+    (same deals, game by game), else unpaired two proportions; Holm either way."""
+    vs = s["variants"]
+    block = s.get("paired_vs_first")
+    if block and block.get("comparisons"):
+        rows = {}
+        for c in block["comparisons"]:
+            rows[c["variant"]] = {**c["win_rate"], "n": c["n_pairs"], "length": c.get("length_mean")}
+        return {"baseline": block["baseline"], "paired": True, "method": block.get("method", "paired by game"),
+                "rows": rows, "alpha": block.get("alpha", ALPHA)}
+    from analysis.stats import holm, two_proportions
+
+    base = vs[0]
+    rows = {}
+    for v in vs[1:]:
+        if not v["n_games"] or not base["n_games"]:
+            continue
+        d = two_proportions(base["wins"], base["n_games"], v["wins"], v["n_games"])
+        rows[v["name"]] = {"diff": d["diff"], "ci": d["ci"], "p": d["p"], "n": v["n_games"], "length": None}
+    for r, rej in zip(rows.values(), holm([r["p"] for r in rows.values()], ALPHA)):
+        r["significant"] = bool(rej)
+    return {"baseline": base["name"], "paired": False, "method": "two proportions (Newcombe), not paired",
+            "rows": rows, "alpha": ALPHA}
+
+
+# ---------------------------------------------------------------- words
+
+
+def _shape(vals: list[float]) -> str:
+    inc = all(a <= b for a, b in zip(vals, vals[1:]))
+    dec = all(a >= b for a, b in zip(vals, vals[1:]))
+    return "rises steadily" if inc and not dec else "falls steadily" if dec and not inc else \
+        "stays flat" if inc and dec else "is not monotone"
+
+
+def sweep_sentences(s: dict, ax: list[Axis], cmp: dict) -> list[str]:
+    vs = s["variants"]
+    names = [a.name for a in ax]
+    out = []
+    ns = [v["n_games"] for v in vs]
+    n_words = f"{fmt_int(ns[0])} games each" if len(set(ns)) == 1 else f"{fmt_int(min(ns))}–{fmt_int(max(ns))} games each"
+    grid = " × ".join(f"{a.name} = {', '.join(a.labels)}" for a in ax) if names != ["variant"] else \
+        ", ".join(v["name"] for v in vs)
+    who = _policies_words(s) or "the policy"
+    pairing = "on the same deals" if cmp["paired"] else "(not paired)"
+    out.append(f"This sweep plays {len(vs)} points ({grid}), {n_words} {pairing} "
+               f"(seed {s.get('seed')}, {who}).")
+    played = [v for v in vs if v["n_games"]]
+    if not played:
+        return out + ["No point has finished games yet: nothing to compare."]
+    what = "the team's win rate" if s.get("cooperative") else "the share of games someone wins"
+    hi = max(played, key=lambda v: v["win_rate"])
+    lo = min(played, key=lambda v: v["win_rate"])
+    if hi["win_rate"] == lo["win_rate"]:
+        out.append(f"Win rate ({what}) is {fmt_pct(hi['win_rate'], hi['win_rate_ci'])} at every point "
+                   f"(95% CI {fmt_ci_pct(hi['win_rate_ci'])}, n = {fmt_int(hi['n_games'])} each).")
+    else:
+        out.append(f"Highest win rate ({what}): {point_label(hi, names)}, "
+                   f"{fmt_pct(hi['win_rate'], hi['win_rate_ci'])} (95% CI {fmt_ci_pct(hi['win_rate_ci'])}, "
+                   f"n = {fmt_int(hi['n_games'])}); lowest: {point_label(lo, names)}, "
+                   f"{fmt_pct(lo['win_rate'], lo['win_rate_ci'])} (95% CI {fmt_ci_pct(lo['win_rate_ci'])}, "
+                   f"n = {fmt_int(lo['n_games'])}).")
+    seated = [v for v in played if v.get("win_rate_by_seat")]
+    if not s.get("cooperative") and seated:
+        def s1(v):
+            return v["win_rate_by_seat"][0]
+        a = max(seated, key=lambda v: s1(v)["value"])
+        b = min(seated, key=lambda v: s1(v)["value"])
+        if a is not b:
+            out.append(f"Seat 1 wins most at {point_label(a, names)} ({fmt_pct(s1(a)['value'], s1(a)['ci'])}, 95% CI "
+                       f"{fmt_ci_pct(s1(a)['ci'])}) and least at {point_label(b, names)} "
+                       f"({fmt_pct(s1(b)['value'], s1(b)['ci'])}, 95% CI {fmt_ci_pct(s1(b)['ci'])}).")
+    rows = cmp["rows"]
+    if rows:
+        m = len(rows)
+        sig = [k for k, r in rows.items() if r.get("significant")]
+        big_name, big = max(rows.items(), key=lambda kv: abs(kv[1]["diff"] or 0))
+        big_v = next(v for v in vs if v["name"] == big_name)
+        how = ("paired game by game on the same deals" if cmp["paired"] else "unpaired") + \
+              f", Holm-corrected over {m} comparison{'s' if m != 1 else ''}, α = {cmp['alpha']}"
+        base_v = vs[0]
+        head = (f"{len(sig)} of {m} points differ significantly in win rate from the first point "
+                f"({point_label(base_v, names)})") if sig else \
+            (f"No point differs significantly in win rate from the first ({point_label(base_v, names)})")
+        ci = big["ci"]
+        out.append(f"{head} ({how}); the largest change is {fmt_points(big['diff'])} at "
+                   f"{point_label(big_v, names)} (95% CI {ci[0] * 100:+.1f} to {ci[1] * 100:+.1f} pts, "
+                   f"{fmt_p(big['p'])}, n = {fmt_int(big['n'])}).")
+    if len(ax) == 1 and ax[0].numeric and len(ax[0].values) > 2:
+        a = ax[0]
+        by = {_key(point_value(v, a.name)): v for v in played}
+        vals = [by[_key(x)]["win_rate"] for x in a.values if _key(x) in by]
+        out.append(f"Win rate {_shape(vals)} as {a.name} goes from {a.labels[0]} to {a.labels[-1]}.")
+    if not s.get("cooperative"):
+        gaps = [v for v in played if v.get("seat_gap")]
+        if gaps:
+            sig_gap = [v for v in gaps if v["seat_gap"]["significant"]]
+            worst = max(gaps, key=lambda v: v["seat_gap"]["value"])
+            g = worst["seat_gap"]
+            out.append(f"The seats' win rates differ significantly (chi-square, α = {ALPHA}) at {len(sig_gap)} of "
+                       f"{len(gaps)} points; the largest seat gap is {g['value'] * 100:.1f} pts at "
+                       f"{point_label(worst, names)} ({seat_name(g['best_seat'])} over "
+                       f"{seat_name(g['worst_seat']).lower()}, 95% CI {g['ci'][0] * 100:.1f}–{g['ci'][1] * 100:.1f} pts).")
+    unit = s["length"]["column"]
+    med = [v for v in played if v["length"]["median"] is not None]
+    if med:
+        a = min(med, key=lambda v: v["length"]["median"])
+        b = max(med, key=lambda v: v["length"]["median"])
+        if a is b or a["length"]["median"] == b["length"]["median"]:
+            out.append(f"The median length is {fmt_num(a['length']['median'])} {unit} at every point.")
+        else:
+            out.append(f"The median game length goes from {fmt_num(a['length']['median'])} {unit} "
+                       f"(95% CI {fmt_ci(a['length']['median_ci'])}) at {point_label(a, names)} to "
+                       f"{fmt_num(b['length']['median'])} (95% CI {fmt_ci(b['length']['median_ci'])}) at "
+                       f"{point_label(b, names)}.")
+    capped = [v for v in played if v.get("capped")]
+    if capped:
+        out.append(f"{len(capped)} point{'s' if len(capped) != 1 else ''} had games stopped by the turn cap "
+                   f"({fmt_int(sum(v['capped'] for v in capped))} games in all); they count with the result they had.")
+    else:
+        out.append("No game at any point hit the turn cap.")
+    return out
+
+
+def sweep_warnings(s: dict, names: list[str]) -> list[str]:
+    w = []
+    for v in s["variants"]:
+        if v.get("n_requested") and v["n_games"] < v["n_requested"]:
+            w.append(f"Only {fmt_int(v['n_games'])} of {fmt_int(v['n_requested'])} requested games finished at "
+                     f"{point_label(v, names)}; resume the sweep to complete it.")
+        cr = v.get("capped_rate") or {}
+        if cr.get("value") and cr["value"] > 0.01:
+            w.append(f"More than 1% of games hit the turn cap at {point_label(v, names)} "
+                     f"({fmt_pct(cr['value'], cr['ci'], 2)}): the cap may be shaping that point's results.")
+    return w[:12]
+
+
+# ---------------------------------------------------------------- charts
+
+
+def _series_for(m: Metric, vs: list[dict], ax: Axis, others: list[Axis], names: list[str]) -> list[dict]:
+    """One series per combination of the other parameters (all of them in a 1-D sweep: one series)."""
+    groups: dict[str, dict[str, dict]] = {}
+    for v in vs:
+        other = ", ".join(f"{o.name}={fmt_value(point_value(v, o.name))}" for o in others)
+        groups.setdefault(other, {})[_key(point_value(v, ax.name))] = v
+    series = []
+    for label, by in groups.items():
+        ys, los, his, ns = [], [], [], []
+        for x in ax.values:
+            r = m.get(by[_key(x)]) if _key(x) in by else None
+            y, lo, hi, n = r if r else (None, None, None, None)
+            ys.append(y), los.append(lo), his.append(hi), ns.append(n)
+        series.append({"label": label or m.label, "y": ys, "lo": los, "hi": his, "n": [n for n in ns if n is not None]})
+    return series
+
+
+def curve_charts(s: dict, ax: list[Axis]) -> list[Chart]:
+    vs = [v for v in s["variants"] if v["n_games"]]
+    if not vs:
+        return []
+    names = [a.name for a in ax]
+    every = metrics({**s, "variants": vs})
+    ms = [m for m in every if _informative(m, vs)]
+    seat_ms = [m for m in ms if m.key.startswith("seat")]
+    out = []
+    for a in ax:
+        if len(a.values) < 2:
+            continue
+        others = [o for o in ax if o is not a and len(o.values) > 1]
+        xlabel = a.name + ("" if a.numeric else " (categories)")
+        numeric_x = [float(x) for x in a.values] if a.numeric else None
+        legend = ", ".join(o.name for o in others) or None
+        cap_tail = (" One line per value of " + legend + "." if others else "")
+        for m in ms:
+            if m in seat_ms[1:] or m.key == "length_median" and not others:
+                continue
+            if m in seat_ms[:1]:
+                # all seats on one chart (per combination of the other parameters)
+                series = []
+                for sm in seat_ms:
+                    for sr in _series_for(sm, vs, a, others, names):
+                        lab = sm.label.replace(" win rate", "") + (f" · {sr['label']}" if others else "")
+                        series.append({**sr, "label": lab})
+                title, ylabel, pct = "Win rate by seat", "win rate", True
+                ref = None
+                cap = (f"Each seat's win rate against {a.name}, 95% Wilson bands; n = games per point."
+                       + (" One line per seat and value of " + legend + "." if others else ""))
+            elif m.key == "length_mean" and not others:
+                series = [{**_series_for(m, vs, a, others, names)[0], "label": "mean"},
+                          {**_series_for(next(x for x in every if x.key == "length_median"), vs, a, others, names)[0],
+                           "label": "median"}]
+                title, ylabel, pct, ref = f"Game length ({s['length']['column']})", s["length"]["column"], False, None
+                cap = (f"Mean (normal 95% interval) and median (bootstrap 95% interval) length against {a.name}; "
+                       f"n = games per point.")
+            else:
+                series = _series_for(m, vs, a, others, names)
+                title, ylabel, pct, ref = m.label[:1].upper() + m.label[1:], m.label, m.pct, None
+                kind = "Wilson" if m.pct else ("bootstrap" if m.key == "length_median" else "normal")
+                cap = f"{m.label[:1].upper() + m.label[1:]} against {a.name}, 95% {kind} bands; n = games per point." + cap_tail
+            if len(series) > MAX_SERIES:
+                cap += f" Only the first {MAX_SERIES} of {len(series)} lines are drawn; the table has every point."
+                series = series[:MAX_SERIES]
+            svg = charts.curves(a.labels, series, f"{title} against {a.name}", xlabel, ylabel, numeric_x=numeric_x,
+                                pct=pct, reference=ref, legend_title=legend)
+            out.append(Chart(f"{title} against {a.name}", Markup(svg), cap, group=m.group))
+    order = {"Win rate": 0, "Game length": 1, "The game's own metrics": 2}
+    return sorted(out, key=lambda c: order.get(c.group, 9))
+
+
+def heatmap_charts(s: dict, ax: list[Axis]) -> list[Chart]:
+    """The win rate heatmap; for a competitive game also seat 1's (someone nearly always wins there)."""
+    out = [heatmap_chart(s, ax)]
+    if not s.get("cooperative") and any(v.get("win_rate_by_seat") for v in s["variants"]):
+        out.append(heatmap_chart(s, ax, seat=0))
+    return [c for c in out if c]
+
+
+def heatmap_chart(s: dict, ax: list[Axis], seat: int | None = None) -> Chart | None:
+    real = [a for a in ax if len(a.values) > 1]
+    if len(real) != 2:
+        return None
+    xa, ya = real
+    by = {(_key(point_value(v, xa.name)), _key(point_value(v, ya.name))): v for v in s["variants"] if v["n_games"]}
+    vals, ns, cis = [], [], []
+    for y in ya.values:
+        rv, rn, rc = [], [], []
+        for x in xa.values:
+            v = by.get((_key(x), _key(y)))
+            r = (_seat_getter(seat)(v) if seat is not None else
+                 (v["win_rate"], *v["win_rate_ci"], v["n_games"])) if v else None
+            rv.append(r[0] if r else None)
+            rn.append(r[3] if r else None)
+            rc.append([r[1], r[2]] if r else None)
+        vals.append(rv), ns.append(rn), cis.append(rc)
+    what = ("team win rate" if s.get("cooperative") else "win rate (someone wins)") if seat is None else \
+        f"{seat_name(seat)} win rate"
+    name = "Win rate" if seat is None else f"{seat_name(seat)} win rate"
+    svg = charts.heatmap(ya.labels, xa.labels, vals, ns, f"{name} over {xa.name} × {ya.name}", xa.name, ya.name, cis)
+    return Chart(f"{name} over {xa.name} × {ya.name}", Markup(svg),
+                 f"Each cell: the {what} at that point, ± half the width of its 95% Wilson interval, and n = games "
+                 f"played there (same deals at every point). Blank: no games.", group="Win rate", wide=True)
+
+
+# ---------------------------------------------------------------- tables
+
+
+def points_table(s: dict, ax: list[Axis], cmp: dict) -> Table:
+    names = [a.name for a in ax]
+    unit = s["length"]["column"]
+    competitive = not s.get("cooperative") and any(v.get("seat_gap") for v in s["variants"])
+    by_name = names == ["variant"]
+    cols = (["variant"] if by_name else names) + ["win rate (95% CI)", "vs first, pts (95% CI)", "p", "verdict"]
+    if competitive:
+        cols += ["seat gap (p)"]
+    any_cap = any(v.get("capped") for v in s["variants"])
+    cols += [f"median {unit} (95% CI)", f"mean {unit} (95% CI)"] + (["capped"] if any_cap else []) + ["n"]
+    rows = []
+    for i, v in enumerate(s["variants"]):
+        row = [v["name"]] if by_name else [fmt_value(point_value(v, n)) for n in names]
+        row.append(f"{fmt_pct(v['win_rate'], v['win_rate_ci'])} ({fmt_ci_pct(v['win_rate_ci'])})")
+        c = cmp["rows"].get(v["name"])
+        if i == 0:
+            row += ["(first point)", "–", "reference"]
+        elif c and c["diff"] is not None:
+            row += [f"{c['diff'] * 100:+.1f} ({c['ci'][0] * 100:+.1f} to {c['ci'][1] * 100:+.1f})", fmt_p(c["p"]),
+                    ("differs" if c.get("significant") else "not significant")]
+        else:
+            row += ["–", "–", "–"]
+        if competitive:
+            g = v.get("seat_gap")
+            row.append(f"{g['value'] * 100:.1f} pts ({fmt_p(g['p'])})" if g else "–")
+        L = v["length"]
+        row += [f"{fmt_num(L['median'])} ({fmt_ci(L['median_ci'])})", f"{fmt_num(L['mean'])} ({fmt_ci(L['mean_ci'])})",
+                ] + ([fmt_int(v.get("capped"))] if any_cap else []) + [fmt_int(v["n_games"])]
+        rows.append(row)
+    how = ("paired game by game on the same deals" if cmp["paired"] else "two proportions, not paired")
+    note = (f"'vs first': win rate minus the first point's ({cmp['baseline']}), {how}; verdict after Holm "
+            f"correction over the {len(cmp['rows'])} points compared (α = {cmp['alpha']}). Intervals 95%: Wilson for "
+            f"rates, bootstrap for medians, normal for means."
+            + (" Seat gap: best minus worst seat, chi-square p." if competitive else ""))
+    return Table("Variants: the points of the sweep", cols, rows, note, numeric_from=1 if by_name else len(names))
+
+
+def metric_table(s: dict, ax: list[Axis]) -> Table | None:
+    """The game's own numeric headline metrics at every point."""
+    names = [a.name for a in ax]
+    ms = [m for m in metrics(s) if m.key.startswith("gm:")]
+    if not ms:
+        return None
+    rows = []
+    for v in s["variants"]:
+        for m in ms:
+            r = m.get(v)
+            if not r:
+                continue
+            y, lo, hi, n = r
+            val = fmt_pct(y, [lo, hi]) if m.pct else fmt_num(y)
+            ci = fmt_ci_pct([lo, hi]) if m.pct else fmt_ci([lo, hi])
+            rows.append([point_label(v, names), m.label, val, ci, fmt_int(n)])
+    return Table("The game's own metrics at each point", ["point", "metric", "value", "95% CI", "n"], rows,
+                 numeric_from=2)
+
+
+# ---------------------------------------------------------------- the page
+
+
+def key_figures(s: dict, ax: list[Axis], cmp: dict) -> list[KeyFigure]:
+    vs = [v for v in s["variants"] if v["n_games"]]
+    names = [a.name for a in ax]
+    ns = [v["n_games"] for v in s["variants"]]
+    figs = [KeyFigure("points", fmt_int(len(s["variants"])),
+                      " × ".join(str(len(a.values)) for a in ax) + f" grid, seed {s.get('seed')}"),
+            KeyFigure("games per point", fmt_int(min(ns)) if len(set(ns)) == 1 else f"{fmt_int(min(ns))}–{fmt_int(max(ns))}",
+                      f"{fmt_int(sum(ns))} games in all, same deals at every point")]
+    if vs:
+        hi = max(vs, key=lambda v: v["win_rate"])
+        lo = min(vs, key=lambda v: v["win_rate"])
+        figs.append(KeyFigure("highest win rate", fmt_pct(hi["win_rate"], hi["win_rate_ci"]),
+                              f"{point_label(hi, names)}; 95% CI {fmt_ci_pct(hi['win_rate_ci'])}, n = {fmt_int(hi['n_games'])}"))
+        figs.append(KeyFigure("lowest win rate", fmt_pct(lo["win_rate"], lo["win_rate_ci"]),
+                              f"{point_label(lo, names)}; 95% CI {fmt_ci_pct(lo['win_rate_ci'])}, n = {fmt_int(lo['n_games'])}"))
+    if cmp["rows"]:
+        k = sum(1 for r in cmp["rows"].values() if r.get("significant"))
+        figs.append(KeyFigure("differ from the first point", f"{k} of {len(cmp['rows'])}",
+                              f"win rate, {'paired' if cmp['paired'] else 'unpaired'}, Holm α = {cmp['alpha']}"))
+    return figs
+
+
+def build_sweep_report(summary: dict, manifest: dict, run_dir: Path) -> RunReport:
+    s = summary
+    ax = axes(s)
+    names = [a.name for a in ax]
+    cmp = vs_first(s)
+    chart_list = heatmap_charts(s, ax) + curve_charts(s, ax)
+    pooled = [c for c in (_length_chart(s), _end_chart(s)) if c] + _distribution_charts(s)
+    pooled += [c for c in (_ladder_chart(s), _card_chart(s)) if c]
+    chart_list += [Chart(c.title, c.svg, c.caption, group="Pooled over all points", wide=c.wide) for c in pooled]
+    tables = [points_table(s, ax, cmp)]
+    tables += [t for t in (metric_table(s, ax), _ladder_table(s)) if t]
+    pooled_tables = [_metrics_table(s)] + [t for t in (_seat_table(s),) if t] + [_end_table(s)] + _card_tables(s)
+    tables += [Table(f"Pooled over all points: {t.title[:1].lower() + t.title[1:]}", t.columns, t.rows, t.note,
+                     t.numeric_from) for t in pooled_tables]
+    mode = f" · {s['mode']}" if s.get("mode") else ""
+    np_ = s.get("players")
+    subtitle = (f"{s.get('game')}{mode} · {np_} player{'s' if np_ != 1 else ''} · sweep of {len(s['variants'])} "
+                f"points over {', '.join(names)} · {fmt_int(s['n_games'])} games · seed {s.get('seed')}")
+    notes = ["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians; differences between "
+             "points are taken game by game on the same deals when the sweep shares its seed (it does unless "
+             "stated), and corrected for the number of points compared (Holm). Seats are numbered from 1."]
+    return RunReport(
+        title=f"{s.get('title') or s.get('game')}: sweep report",
+        subtitle=subtitle,
+        summary=sweep_sentences(s, ax, cmp),
+        warnings=sweep_warnings(s, names) + [w for w in warnings(s) if "turn cap" not in w],
+        key_figures=key_figures(s, ax, cmp),
+        charts=chart_list,
+        tables=tables,
+        provenance=provenance(manifest, s, Path(run_dir)),
+        generated=str(s.get("generated", "")),
+        notes=notes,
+        paragraphs=[Paragraph("Pooled over all points", summary_sentences(s))],
+    )

@@ -1,0 +1,271 @@
+"""Sweep, comparison, tuning and campaign reports: self-contained, plain words
+first, n and intervals everywhere, charts that render in headless Chromium."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from synthetic import SPEC, make_run
+
+from analysis.stats import mean_ci, rate
+from reports import (render_campaign_report, render_compare_report, render_run_report, render_sweep_report,
+                     render_tuning_report)
+from reports.sweep import axes, fmt_value
+
+from test_run_report import _chromium, _chromium_or_skip
+
+
+def assert_self_contained(html: str) -> None:
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)
+    assert not re.search(r"<script|<link|@import|url\(\s*['\"]?(?:https?:)?//", html, re.I)
+    assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+
+
+def assert_order(html: str) -> None:
+    s = html.index('id="summary"')
+    assert s < html.index('id="charts"') < html.index('id="tables"') < html.index('id="provenance"')
+
+
+def assert_n_everywhere(html: str) -> None:
+    for fig in re.findall(r"<figure.*?</figure>", html, re.S):
+        assert "n = " in fig or "n (second line)" in fig, fig[-400:]
+    for table in re.findall(r"<table>.*?</table>", html, re.S):
+        head = re.search(r"<thead>(.*?)</thead>", table, re.S).group(1)
+        assert re.search(r"<th[^>]*>n( [a-z -]+)?</th>", head) or "(n = " in table, head
+
+
+# ---------------------------------------------------------------- sweeps
+
+
+@pytest.fixture(scope="module")
+def sweep_2d(tmp_path_factory) -> Path:
+    """A synthetic 2-D sweep: target x first, seat 1's win rate rising with target."""
+    probs, params = {}, {}
+    for t in (15, 21, 27):
+        for lv in (1, 2):
+            name = f"target={t},level={lv}"
+            probs[name] = 0.35 + (t - 15) / 40 + 0.05 * lv
+            params[name] = {"target": t, "level": lv}
+    run = make_run(tmp_path_factory.mktemp("sweep2d"), n_games=1000, n_cap=0, variants=probs, variant_params=params)
+    return render_run_report(run, SPEC)
+
+
+def test_sweep_report_is_chosen_for_several_variants(sweep_2d):
+    html = sweep_2d.read_text()
+    assert_self_contained(html)
+    assert_order(html)
+    assert "sweep report" in html and "This sweep plays 6 points (target = 15, 21, 27 × level = 1, 2)" in html
+    summary = json.loads((sweep_2d.parent / "summary.json").read_text())
+    assert summary["paired_vs_first"]["baseline"] == "target=15,level=1"
+    assert len(summary["paired_vs_first"]["comparisons"]) == 5
+
+
+def test_sweep_report_words_heatmap_curves_and_table(sweep_2d):
+    html = sweep_2d.read_text()
+    assert "Win rate (the share of games someone wins) is 100.0% at every point" in html
+    assert "Seat 1 wins most at target=27, level=2" in html and "least at target=15, level=1" in html
+    assert "No point differs significantly in win rate from the first" in html
+    assert "paired game by game on the same deals, Holm-corrected over 5 comparisons" in html
+    assert "Win rate over target × level" in html  # the heatmap
+    assert "Win rate by seat against target" in html and "Win rate by seat against level" in html
+    assert "Mean length (decisions) against target" in html
+    assert "Variants: the points of the sweep" in html and "Pooled over all points" in html
+    assert html.count("<svg") >= 8
+    assert_n_everywhere(html)
+
+
+def test_sweep_axes_categorical_for_lists():
+    s = {"variants": [{"name": "a", "varied": {"snooze_thresholds": [4, 7, 10]}, "params": {}},
+                      {"name": "b", "varied": {"snooze_thresholds": [5, 8, 11]}, "params": {}}]}
+    (ax,) = axes(s)
+    assert not ax.numeric and ax.labels == ["4-7-10", "5-8-11"]
+    assert fmt_value(True) == "true" and fmt_value(2.0) == "2"
+
+
+def test_list_valued_sweep_renders_with_categorical_x(tmp_path):
+    run = make_run(tmp_path, n_games=400, n_cap=0, variants={"a": 0.5, "b": 0.6, "c": 0.7})
+    m = json.loads((run / "manifest.json").read_text())
+    for v, th in zip(m["config"]["variants"], ([4, 7, 10], [5, 8, 11], [6, 9, 12])):
+        v["varied"] = {"snooze_thresholds": th}
+        v["params"] = {"snooze_thresholds": th}
+    (run / "manifest.json").write_text(json.dumps(m))
+    html = render_sweep_report(run, SPEC).read_text()
+    assert "snooze_thresholds (categories)" in html and "5-8-11" in html
+    assert "Win rate over" not in html  # one parameter: no heatmap
+
+
+@pytest.fixture(scope="module")
+def toy_cli(tmp_path_factory):
+    from cli.app import app
+    from simcore import registry
+
+    registry.GAMES.setdefault("race21", "toygame")
+    runner = CliRunner()
+    return lambda *a: runner.invoke(app, [str(x) for x in a]), tmp_path_factory.mktemp("cli")
+
+
+@pytest.fixture(scope="module")
+def real_sweep(toy_cli) -> Path:
+    balance, root = toy_cli
+    out = root / "sweep"
+    r = balance("sweep", "--game", "race21", "--vary", "target=11..26:5", "-n", 600, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    return out / "report.html"
+
+
+def test_real_sweep_report(real_sweep):
+    html = real_sweep.read_text()
+    assert_self_contained(html)
+    assert "This sweep plays 4 points (target = 11, 16, 21, 26), 600 games each on the same deals" in html
+    assert "Game length (decisions) against target" in html
+    assert "Win rate by seat against target" in html
+    assert_n_everywhere(html)
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def compare_result() -> dict:
+    def m(metric, a, b, lo, hi, p, sig, method="paired by game"):
+        return {"metric": metric, "a": a, "b": b, "diff": b - a, "ci": [lo, hi], "p": p, "n_a": 5000, "n_b": 5000,
+                "method": method, "significant": sig,
+                "verdict": ("B higher" if b > a else "B lower") if sig else "no significant difference"}
+
+    metrics = [m("win rate", 0.62, 0.66, 0.03, 0.05, 1e-6, True), m("seat 1 win rate", 0.40, 0.41, -0.005, 0.025, 0.2, False),
+               m("length", 12.0, 13.5, 1.3, 1.7, 1e-9, True), m("ends: cap", 0.001, 0.001, -0.001, 0.001, 1.0, False),
+               m("mean pizzas_spent", 2.0, 1.9, -0.15, -0.05, 0.001, True)]
+    side = {"run": "/runs/a", "variant": "base", "params": {"pizzas": 2}, "seed": 1, "players": 2,
+            "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}]}
+    return {"game": "sickdays-solo", "title": "Sick Days <solo>", "a": side,
+            "b": {**side, "run": "/runs/b", "params": {"pizzas": 3}}, "changed": {"pizzas": [2, 3]},
+            "n_a": 5000, "n_b": 5000, "paired": True, "alpha": 0.05, "correction": "Holm", "metrics": metrics,
+            "significant": [x["metric"] for x in metrics if x["significant"]]}
+
+
+def test_compare_report(tmp_path):
+    (tmp_path / "comparison.json").write_text(json.dumps({"command": "balance compare a b"}))
+    path = render_compare_report(tmp_path, compare_result())
+    html = path.read_text()
+    assert path == tmp_path / "report.html"
+    assert_self_contained(html)
+    assert_order(html)
+    assert "Sick Days &lt;solo&gt;" in html  # escaped
+    assert "B changes pizzas from 2 to 3." in html
+    assert "3 of 5 metrics differ significantly after Holm correction (α = 0.05); paired on the same deals" in html
+    assert "Win rate: A 62.0%, B 66.0%, B − A +4.0 pts (95% CI +3.0 to +5.0 pts" in html
+    assert "Balance diff: rates" in html and "Balance diff: other metrics" in html and html.count("<svg") == 2
+    assert "balance compare a b" in html
+    assert_n_everywhere(html)
+
+
+def test_compare_report_unpaired_warns(tmp_path):
+    r = compare_result()
+    r["paired"] = False
+    html = render_compare_report(tmp_path, r).read_text()
+    assert "independent samples" in html and "unpaired" in html
+
+
+# ---------------------------------------------------------------- tuning
+
+
+def measured(win, n=4000, gap=0.01, med=13.0):
+    k = round(win * n)
+    return {"params": {}, "n": n, "win_rate": rate(k, n), "seat_win_rates": [rate(k // 2, n)] * 2,
+            "seat_gap": {"value": gap, "ci": [0.0, gap + 0.02], "n": n},
+            "length_mean": {**mean_ci([med - 1, med, med + 1] * 50), "n": n},
+            "length_median": {"value": med, "ci": [med - 1, med + 1], "n": n}}
+
+
+def test_tuning_report_plain(tmp_path):
+    result = {"game": "overtime", "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}] * 4, "players": 4,
+              "seed": 1, "targets": ["win_rate=0.45..0.55", "seat_gap<=0.02", "length_median=12..15"],
+              "grid_points": 12, "n_screen": 400, "n_final": 4000, "user_params": {},
+              "recommended": {"point": {"snooze_thresholds": [4, 7, 10]}, "miss": 0.0, "measured": measured(0.5),
+                              "targets_met": [True, False, True]},
+              "runners_up": [{"point": {"snooze_thresholds": [5, 8, 11]}, "miss": 0.03, "measured": measured(0.58),
+                              "targets_met": [False, False, True]}],
+              "skill": {"weaker (25% random moves)": measured(0.41, 400),
+                        "stronger (lookahead, 4 rollouts)": measured(0.6, 400)}}
+    html = render_tuning_report(tmp_path, result).read_text()
+    assert_self_contained(html)
+    assert_order(html)
+    assert "Assuming the greedy policy at every seat (4 players)" in html
+    assert "recommends snooze_thresholds=4-7-10" in html
+    assert "Win rate: target 45.0% to 55.0%; measured 50.0% (95% CI" in html
+    assert "Runners-up: snooze_thresholds=5-8-11" in html
+    assert "With a weaker (25% random moves) policy the same values give a win rate of 41.0%" in html
+    assert "How close each target came" in html and "Skill sensitivity" in html
+    assert_n_everywhere(html)
+
+
+def test_tuning_report_ladder(tmp_path):
+    levels = []
+    for i, (t, w) in enumerate(zip((0.9, 0.75, 0.6), (0.89, 0.77, 0.55))):
+        levels.append({"level": i + 1, "target": t, "recommended": {"pizzas": 4 - i, "weeks": 3},
+                       "measured": measured(w, 2000), "monotone_kept": True,
+                       "runners_up": [{"point": {"pizzas": 5 - i, "weeks": 3}, "win_rate": rate(round(w * 2000) + 60, 2000)}],
+                       "skill": {"weaker (25% random moves)": rate(round((w - 0.1) * 400), 400),
+                                 "stronger (lookahead, 4 rollouts)": rate(round((w + 0.05) * 400), 400)}})
+    result = {"game": "sickdays-solo", "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}], "players": 1,
+              "seed": 3, "targets": ["ladder=0.9,0.75,0.6"], "grid_points": 20, "n_screen": 200, "n_final": 2000,
+              "user_params": {}, "ladder": levels}
+    html = render_tuning_report(tmp_path, result).read_text()
+    assert_self_contained(html)
+    assert "fitted 3 levels to the target ladder (0.9, 0.75, 0.6)" in html
+    assert "Difficulty ladder: target vs fitted" in html and "Fitted ladder" in html
+    assert "keeps the targets&#39; order at every level" in html
+    assert "With a weaker (25% random moves) policy the same values move the win rate by" in html
+    assert_n_everywhere(html)
+
+
+# ---------------------------------------------------------------- campaigns
+
+
+def campaign_result() -> dict:
+    rows = []
+    reached = 1000
+    for lv, w in zip(range(1, 5), (0.9, 0.7, 0.75, 0.4)):
+        attempts = round(reached / w)
+        rows.append({"level": lv, "reached": reached, "cleared": reached,
+                     "attempts": {**mean_ci([1 / w] * 10 + [1 / w + 1] * 10), "median": 1.0},
+                     "win_rate": rate(reached, attempts), "first_try": rate(round(reached * w), reached)})
+    return {"game": "sickdays-solo", "players": 1, "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}],
+            "seed": 5, "n_campaigns": 1000, "max_attempts": 200, "user_params": {}, "levels": rows, "gave_up": 0,
+            "games_to_clear": {"n": 1000, "mean": mean_ci([6, 7, 8, 9] * 25), "median": 7.0, "median_ci": [7.0, 8.0],
+                               "p10": 5.0, "p90": 10.0}}
+
+
+def test_campaign_report(tmp_path):
+    class Spec:
+        title = "Use Up All Your Sick Days"
+        version = "1"
+
+    html = render_campaign_report(tmp_path, campaign_result(), Spec()).read_text()
+    assert_self_contained(html)
+    assert_order(html)
+    assert "1,000 of 1,000 campaigns (100.0%) clear every level, in a median of 7 games" in html
+    assert "The hardest level per attempt is 4" in html
+    assert "rises again at level 3" in html
+    assert "Win rate per attempt by level" in html and "Attempts per level" in html
+    assert html.count("<svg") == 3
+    assert_n_everywhere(html)
+
+
+# ---------------------------------------------------------------- in a real browser
+
+
+def test_sweep_and_compare_render_charts_in_headless_chromium(sweep_2d, tmp_path):
+    binary = _chromium_or_skip()
+    cmp = render_compare_report(tmp_path / "cmp", compare_result())
+    for path, words, n_svg in ((sweep_2d, "This sweep plays 6 points", 8), (cmp, "B changes pizzas from 2 to 3", 2)):
+        dom = _chromium(binary, tmp_path / "profile", "--dump-dom", path.as_uri())
+        assert dom.returncode == 0, dom.stderr[-2000:]
+        assert words in dom.stdout and dom.stdout.count("<svg") >= n_svg
+        png = tmp_path / f"{path.parent.name}.png"
+        shot = _chromium(binary, tmp_path / "profile", f"--screenshot={png}", "--window-size=1366,2400", path.as_uri())
+        assert shot.returncode == 0, shot.stderr[-2000:]
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 30_000
