@@ -254,6 +254,11 @@ def _write_part(frame: pl.DataFrame, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def _seat_policy_names(config: RunConfig) -> list[str]:
+    names = [p.name for p in config.policies]
+    return names if len(names) == config.players else names * config.players
+
+
 class Prepared:
     """Per variant: tables, engine, card names — compiled once per process."""
 
@@ -263,8 +268,7 @@ class Prepared:
         self.engine = Engine(spec, config.policies)
         self.tables = [spec.compile_tables(v.params) for v in config.variants]
         self.card_names = [spec.card_names(v.params) for v in config.variants]
-        names = [p.name for p in config.policies]
-        self.policy_names = names if len(names) == config.players else names * config.players
+        self.policy_names = _seat_policy_names(config)
 
     def run_task(self, variant: int, first: int, count: int) -> Results:
         return self.engine.run(self.tables[variant], self.config.players, self.config.seed,
@@ -311,37 +315,47 @@ class Tally:
 
 def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
             on_chunk: Callable[[int, int], None] | None = None, prepared: Prepared | None = None,
-            precision: float | None = None) -> dict:
+            precision: float | None = None, executor=None) -> dict:
     """Play every missing (variant, range) of the run and write its parts.
 
     Ranges are taken chunk by chunk across variants. With `precision`, a
     variant stops taking chunks once the widest 95% interval of its headline
     rates (win rate, each seat's win rate) is below it; the run stops when all
     have, or at n_games. on_chunk(done_games, total_games) reports progress.
-    Returns what was played now and, with precision, what stopped it.
+    `executor` (analysis.executors) plays the chunks: here by default, or on
+    a Dask cluster. Returns what was played now and, with precision, what
+    stopped it.
     """
+    from .executors import LocalExecutor
+
     run_dir = Path(run_dir)
     todo = sorted(missing_tasks(run_dir, config, n_games), key=lambda t: (t[1], t[0], t[2]))
-    prep = prepared or Prepared(spec, config)
+    if executor is None:
+        prep = prepared or Prepared(spec, config)
+        executor = LocalExecutor(prep)
+    names = _seat_policy_names(config)
+    card_names = [spec.card_names(v.params) for v in config.variants] if prepared is None else prepared.card_names
     total = n_games * len(config.variants)
     done = total - sum(t[3] for t in todo)
     tally = None
     if precision is not None:
         tally = Tally(len(config.variants), config.players)
         tally.load(run_dir, config)
+
+    def skip(task) -> bool:
+        v = task[0]
+        return tally is not None and tally.games[v] > 0 and tally.widest(v) < precision
+
     if on_chunk:
         on_chunk(done, total)
     played, seconds = 0, 0.0
-    for v, c, first, count in todo:
-        if tally is not None and tally.games[v] > 0 and tally.widest(v) < precision:
+    for (v, c, first, count), res, dt in executor.run(todo, skip):
+        if res is None:  # skipped: this variant is already precise enough
             total -= count
             if on_chunk:
                 on_chunk(done, total)
             continue
-        t0 = time.perf_counter()
-        res = prep.run_task(v, first, count)
-        dt = time.perf_counter() - t0
-        games, seats, cards = results_frames(spec, res, config.variants[v].name, c, prep.policy_names, prep.card_names[v])
+        games, seats, cards = results_frames(spec, res, config.variants[v].name, c, names, card_names[v])
         parts = run_dir / PARTS
         _write_part(seats, parts / part_name("seats", v, first, count))
         _write_part(cards, parts / part_name("cards", v, first, count))

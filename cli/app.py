@@ -41,6 +41,8 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="master seed: same seed, sa
 PrecisionOpt = Annotated[Optional[float], typer.Option(
     "--precision", min=1e-5, max=0.5,
     help="keep adding chunks until the widest 95%% interval of the win rates is below this (or -n is reached)")]
+SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786: play the chunks on that cluster")]
+WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=1, help="play the chunks on a local Dask cluster of N worker processes")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
 
 
@@ -191,7 +193,7 @@ def _print_summary(summary: dict, run_dir: Path) -> None:
 
 
 def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False,
-                   precision: float | None = None) -> dict:
+                   precision: float | None = None, scheduler: str | None = None, workers: int | None = None) -> dict:
     """Open or resume the folder, play what is missing with a progress bar,
     write summary.json and report.html. Returns the summary."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -201,7 +203,13 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
     from reports import render_run_report
 
     runs.open_run(run_dir, spec, config, n_games, command, kind)
-    prepared = runs.Prepared(spec, config)
+    executor, prepared = None, None
+    if scheduler or workers:
+        from analysis.executors import DaskExecutor
+
+        executor = DaskExecutor(config, scheduler, workers)
+    else:
+        prepared = runs.Prepared(spec, config)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
         task = bar.add_task(f"{spec.name}", total=n_games * len(config.variants))
@@ -209,7 +217,11 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
         def on_chunk(done, total):
             bar.update(task, completed=done, total=total)
 
-        runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision)
+        try:
+            runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision, executor)
+        finally:
+            if executor is not None:
+                executor.close()
     summary = json.loads(write_summary(run_dir, spec).read_text())
     render_run_report(run_dir, spec)
     return summary
@@ -230,6 +242,8 @@ def simulate(
     chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", help="games per chunk (results do not depend on it)", min=1)] = None,
     threads: ThreadsOpt = None,
     precision: PrecisionOpt = None,
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
@@ -242,7 +256,8 @@ def simulate(
     user = _user_params(spec, set_, params, level)
     config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size)
     run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
-    summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision)
+    summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision,
+                             scheduler=scheduler, workers=workers)
     _print_summary(summary, run_dir)
     out.print(f"report: {run_dir / 'report.html'}")
 
@@ -263,6 +278,8 @@ def sweep(
     chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk")] = None,
     threads: ThreadsOpt = None,
     precision: PrecisionOpt = None,
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ):
     """Play every point of a parameter grid on the same deals; one folder, one report."""
@@ -277,7 +294,8 @@ def sweep(
     points = grid(spec, vary)
     config = sweep_config(spec, user, points, n_players, seats, seed, n, chunk_size)
     run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-sweep")
-    summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=quiet, precision=precision)
+    summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=quiet, precision=precision,
+                             scheduler=scheduler, workers=workers)
     _print_sweep(summary, run_dir)
 
 

@@ -1,0 +1,36 @@
+"""A real LocalCluster (worker processes) plays the same games as the local run."""
+import os
+
+import polars as pl
+import pytest
+
+from analysis import runs
+from simcore import registry
+from simcore.batch import resolve_policy
+from toygame import SPEC
+
+distributed = pytest.importorskip("distributed")
+
+
+def test_local_cluster_gives_the_same_parts_as_local(tmp_path, monkeypatch):
+    from analysis.executors import DaskExecutor
+
+    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+    # worker processes import the toy game from tests/ like this process does
+    here = os.path.dirname(os.path.dirname(__file__))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([here, os.path.dirname(here), os.environ.get("PYTHONPATH", "")]))
+    cfg = runs.make_config(SPEC, {}, 2, [resolve_policy(SPEC, "greedy", {"epsilon": 0.3})], 13, 2400, 500)
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    runs.open_run(local, SPEC, cfg, 2400, "test")
+    runs.execute(local, SPEC, cfg, 2400)
+    runs.open_run(remote, SPEC, cfg, 2400, "test")
+    ex = DaskExecutor(cfg, workers=2)
+    try:
+        runs.execute(remote, SPEC, cfg, 2400, executor=ex)
+    finally:
+        ex.close()
+    for kind in ("games", "seats", "cards"):
+        names = sorted(p.name for p in (local / "parts").glob(f"{kind}-*.parquet"))
+        assert names == sorted(p.name for p in (remote / "parts").glob(f"{kind}-*.parquet"))
+        for name in names:
+            assert pl.read_parquet(local / "parts" / name).equals(pl.read_parquet(remote / "parts" / name)), name
