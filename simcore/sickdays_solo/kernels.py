@@ -624,9 +624,9 @@ def place_event(tables, s, seat, card, c, trace):
     """An event goes face up into the top open spot of any column; returns True
     when its effect needs further decisions (a phase)."""
     r = s[O_HEIGHT + c]
+    emit(trace, T_EVENT, seat, card, r, c)
     place(s, card, K_EVENT, r, c, tables[0][C_PIZZA_ROW], trace)
     cnt_add(s, seat, card, CT_PLAYED)
-    emit(trace, T_EVENT, seat, card, r, c)
     e = card - NWORK
     if e == EV_BIRTHDAY:
         s[H_BD_R] = r
@@ -694,8 +694,8 @@ def step(tables, s, option, rng, trace):
         cnt_add(s, seat, card, CT_PLAYED)
         if kind == OP_PLAY:
             r = s[O_HEIGHT + c]
-            place(s, card, K_FACEUP, r, c, pizza_row, trace)
             emit(trace, T_PLAY, seat, card, r, c)
+            place(s, card, K_FACEUP, r, c, pizza_row, trace)
         else:
             # "Anyone may play directly on this card": the Birthday goes under.
             r = s[H_BD_R]
@@ -726,10 +726,10 @@ def step(tables, s, option, rng, trace):
         r = s[O_HEIGHT + c]
         if kind == OP_NOTE:
             s[H_TURNS] += 1
+        emit(trace, T_NOTE if kind == OP_NOTE else T_WC_NOTE, seat, card, r, c)
         place(s, card, K_NOTE, r, c, pizza_row, trace)
         s[H_NOTES] += 1
         cnt_add(s, seat, card, CT_NOTED)
-        emit(trace, T_NOTE if kind == OP_NOTE else T_WC_NOTE, seat, card, r, c)
         if kind == OP_NOTE:
             after_action(tables, s, True, trace)
         elif s[H_DISC_N] == 0 or not has_open_column(s):
@@ -747,9 +747,9 @@ def step(tables, s, option, rng, trace):
         if kind == OP_AUT_PLACE:
             c = card % 7
             r = s[O_HEIGHT + c]
+            emit(trace, T_AUT_PLACE, card, r, c, 0)
             place(s, card, K_FACEUP, r, c, pizza_row, trace)
             s[H_AUT_PLACED] += 1
-            emit(trace, T_AUT_PLACE, card, r, c, 0)
             check_worker_at(s, card // 7, r, c, trace)
         else:
             disc_push(s, card)

@@ -98,3 +98,21 @@ def test_determinise_keeps_what_the_seat_sees():
                               + list(x[K.O_HAND:K.O_HAND + x[K.O_HANDN]])
                               + list(x[K.O_HAND + 2 * K.HAND_CAP:K.O_HAND + 2 * K.HAND_CAP + x[K.O_HANDN + 2]]))
     assert hidden(s) == hidden(s2)
+
+
+def test_headline_metrics():
+    import json
+
+    import polars as pl
+
+    t = SPEC.compile_tables(SPEC.resolve_params({"level": 4}))
+    res = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).run(t, 1, 3, np.arange(200), N_CARDS)
+    games = pl.DataFrame(res.game_out, schema=SPEC.game_column_names)
+    seats = pl.DataFrame(res.seat_out[:, 0, :], schema=SPEC.seat_column_names)
+    h = SPEC.headline(games, seats, {})
+    json.dumps(h)
+    lost = int((res.game_out[:, 0] != 2).sum())
+    assert sum(h["missing_cards"]["at_loss"].values()) == lost
+    assert h["pizzas_spent"]["n"] == 200 and h["notes_used"]["value"] >= 0
+    named = games.with_columns(pl.col("end_reason").replace_strict({2.0: "all_happy", 3.0: "no_action", 4.0: "automa_empty"}))
+    assert SPEC.headline(named, seats, {})["win_rate"]["k"] == 200 - lost

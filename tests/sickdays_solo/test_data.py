@@ -1,0 +1,88 @@
+"""Level table as the rulebook lists it; bad data files name file, row, field."""
+import shutil
+
+import pytest
+
+from simcore.batch import BalanceError
+from simcore.sickdays_solo import SPEC, data
+
+# Rulebook, "Difficulty Levels"
+RULEBOOK = [
+    (1, "Can't Lose", 6, 2, 4, 0, False),
+    (2, "Easy", 7, 3, 5, 1, False),
+    (3, "Okay", 8, 4, 6, 1, False),
+    (4, "Normal", 9, 5, 7, 2, False),
+    (5, "Hard", 10, 6, 8, 2, False),
+    (6, "New Intro", 6, 2, 0, 0, True),
+    (7, "Not Bad", 7, 3, 0, 0, True),
+    (8, "Fun", 8, 4, 0, 0, True),
+    (9, "Challenging", 9, 5, 0, 0, True),
+    (10, "Ultimate", 10, 6, 0, 0, True),
+    (11, "Oh No", 10, 0, 0, 0, True),
+]
+
+
+def test_levels_match_the_rulebook():
+    got = [(lv["number"], lv["name"], lv["suits"], lv["ready_pizzas"], lv["weeks_max"], lv["removed_cards"], lv["automa"])
+           for lv in data.load_levels()]
+    assert got == RULEBOOK
+
+
+def test_rules_file():
+    rules = data.load_rules()
+    assert rules["hand_size"] == 4 and rules["pizza_tokens"] == 6 and rules["days"] == 7
+    assert len(rules["suits"]) == 10 and rules["suits"][6:] == ["yellow", "orange", "red", "purple"]
+    assert len(SPEC.card_names({})) == 77
+
+
+def test_resolve_fills_from_the_level():
+    p = SPEC.resolve_params({"level": 2})
+    assert (p["suits"], p["ready_pizzas"], p["max_weeks"], p["removed_cards"], p["automa"], p["hand_size"]) == (7, 3, 5, 1, False, 4)
+    p = SPEC.resolve_params({"level": 9, "max_weeks": 12})
+    assert p["automa"] is True and p["max_weeks"] == 12
+    assert SPEC.resolve_params({})["level"] == 4
+
+
+@pytest.mark.parametrize("bad", [{"level": 12}, {"ready_pizzas": 9}, {"events": 8}, {"nonsense": 1}])
+def test_bad_params(bad):
+    with pytest.raises(BalanceError):
+        SPEC.resolve_params(bad)
+
+
+def _copy(tmp_path):
+    for f in ("rules.toml", "levels.toml"):
+        shutil.copy(data.GAME_DIR / f, tmp_path / f)
+    return tmp_path / "levels.toml"
+
+
+def test_bad_levels_file_names_file_level_field(tmp_path):
+    path = _copy(tmp_path)
+    text = path.read_text()
+    i = text.index("suits = 8")
+    path.write_text(text[:i] + "suits = 12" + text[i + 9:])
+    with pytest.raises(BalanceError) as err:
+        data.load_levels(tmp_path)
+    msg = str(err.value)
+    assert "levels.toml" in msg and "level 3" in msg and "'suits'" in msg and "1..10" in msg
+
+
+def test_bad_automa_flag(tmp_path):
+    path = _copy(tmp_path)
+    text = path.read_text().replace("automa = true", "automa = 1", 1)
+    path.write_text(text)
+    with pytest.raises(BalanceError, match=r"levels.toml: level 6: field 'automa'.*true, false"):
+        data.load_levels(tmp_path)
+
+
+def test_bad_rules_file(tmp_path):
+    _copy(tmp_path)
+    p = tmp_path / "rules.toml"
+    p.write_text(p.read_text().replace("hand_size = 4", "hand_size = 0"))
+    with pytest.raises(BalanceError, match=r"rules.toml: rules: field 'hand_size'"):
+        data.load_rules(tmp_path)
+
+
+def test_card_list_hash_changes_with_params():
+    a = SPEC.card_list_hash(SPEC.resolve_params({"level": 1}))
+    b = SPEC.card_list_hash(SPEC.resolve_params({"level": 2}))
+    assert a != b and len(a) == 64
