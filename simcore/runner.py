@@ -36,8 +36,9 @@ P_EPSILON = 0  # probability of a uniformly random move (weaker players)
 P_ROLLOUTS = 1  # lookahead: rollouts per option
 P_HORIZON = 2  # lookahead: decisions per rollout before `value` judges the state
 P_ROLLOUT_KIND = 3  # lookahead: policy of the rollouts (RANDOM or GREEDY)
-P_GAME = 4
-N_POLICY_PARAMS = 16
+P_GAME = 4  # game weights: P_GAME .. P_CONFIDENCE - 1
+N_POLICY_PARAMS = 32
+P_CONFIDENCE = N_POLICY_PARAMS - 1  # lookahead: z a challenger must beat greedy's pick by
 
 # Columns the runner owns. game_out: END_REASON, DECISIONS, then the game's.
 # seat_out: WON, SCORE, then the game's.
@@ -107,25 +108,38 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
         other hands, removed cards) is redrawn by `determinise`, so the player
         uses only what it knows. Rollout r of every option shares its streams
         (common random numbers), which sharpens the comparison between options.
+        Greedy's own pick is the baseline: another option replaces it only if
+        its rollouts beat it by more than P_CONFIDENCE standard errors of the
+        paired differences, so rollout noise cannot make lookahead weaker than
+        the policy it rolls out with.
         """
         rollouts = max(1, np.int64(params[P_ROLLOUTS]))
+        z = params[P_CONFIDENCE]
+        g = greedy(tables, state, seat, options, n, params, rng)
         base = R.next_u64(rng, R.POLICY)
         notrace = np.zeros(0, np.int32)
         r2 = np.zeros(R.N_STREAMS, np.uint64)
-        best = 0
-        best_v = -1e300
+        vals = np.zeros((n, rollouts))
         for i in range(n):
-            total = 0.0
             for r in range(rollouts):
                 for j in range(R.N_STREAMS):
                     r2[j] = R.mix64(base + np.uint64(r * 7919 + j))
                 s2 = clone(state)
                 determinise(tables, s2, seat, r2)
                 step(tables, s2, options[i], r2, notrace)
-                total += playout(tables, s2, seat, params, r2, buf)
-            if total > best_v:
-                best_v = total
+                vals[i, r] = playout(tables, s2, seat, params, r2, buf)
+        best = g
+        best_v = vals[g].mean()
+        for i in range(n):
+            m = vals[i].mean()
+            if m > best_v:
+                best_v = m
                 best = i
+        if best != g:
+            d = vals[best] - vals[g]
+            sd = d.std() * np.sqrt(rollouts / max(1, rollouts - 1))
+            if d.mean() <= z * sd / np.sqrt(rollouts):
+                best = g
         return best
 
     lookahead = _jit(lookahead)

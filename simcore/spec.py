@@ -153,7 +153,7 @@ def common_policies(
     rollouts: int = 8,
     horizon: int = 400,
 ) -> tuple[PolicySpec, ...]:
-    from .runner import GREEDY, LOOKAHEAD, P_EPSILON, P_HORIZON, P_ROLLOUT_KIND, P_ROLLOUTS, RANDOM
+    from .runner import GREEDY, LOOKAHEAD, P_CONFIDENCE, P_EPSILON, P_HORIZON, P_ROLLOUT_KIND, P_ROLLOUTS, RANDOM
 
     eps = PolicyParam("epsilon", P_EPSILON, 0.0, "probability of a uniformly random move (a weaker player)", 0.0, 1.0)
     return (
@@ -163,12 +163,15 @@ def common_policies(
             "lookahead",
             LOOKAHEAD,
             "Monte Carlo rollouts of every option from determinised states "
-            "(hidden cards redrawn from what the player cannot see), played on by greedy",
+            "(hidden cards redrawn from what the player cannot see), played on by greedy; "
+            "greedy's pick stands unless another option is clearly better",
             (
                 eps,
                 PolicyParam("rollouts", P_ROLLOUTS, rollouts, "rollouts per option", 1, 10_000),
                 PolicyParam("horizon", P_HORIZON, horizon, "decisions per rollout before the state is judged", 1, 100_000),
                 PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1, "policy of the rollouts: 0 random, 1 greedy", 0, 1),
+                PolicyParam("confidence", P_CONFIDENCE, 1.0,
+                            "standard errors by which an option's rollouts must beat greedy's pick to replace it", 0, 10),
             )
             + greedy_params,
         ),

@@ -178,7 +178,7 @@ SPEC = GameSpec(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_counters=("drawn", "played", "noted", "discarded", "held_at_end"),
-    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=3),
+    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
                     P.greedy, K.card_counts),
     compile_tables=compile_tables,

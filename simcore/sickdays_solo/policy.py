@@ -23,7 +23,7 @@ from .kernels import (
     O_HAPPY, O_HEIGHT, O_ZONE, OP_AUT_PLACE, OP_CB_DONE, OP_CB_RETURN, OP_DISCARD, OP_EVENT, OP_LB_SKIP,
     OP_LB_TAKE, OP_NOTE, OP_PLAY, OP_PLAY_BDAY, OP_REFRESH, OP_WC_DONE, OP_WC_NOTE, PH_AUTOMA, PH_COFFEE,
     PH_LOOKBUSY, PH_TURN, PH_WATERCOOLER, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, best_line, cell, line_count,
-    o_d1, o_d2, o_kind, o_rowcnt, o_rowfill, wild_on_line, H_NY_R, H_VAL_R, H_VAL_W, H_INGAME, H_HAND,
+    o_d1, o_d2, o_kind, o_rowcnt, o_rowfill, wild_on_line, H_NY_R, H_VAL_R, H_VAL_W, H_INGAME, H_HAND, missing,
 )
 
 # greedy weights: params[P_GAME + i]
@@ -392,7 +392,11 @@ def value(tables, s, seat):
     little for ready pizzas. (Tried: adding deck size and hand quality made
     short-horizon lookahead weaker.)"""
     if s[H_OVER] != 0:
-        return 1.0 if s[H_OVER] == END_ALL_HAPPY else 0.0
+        if s[H_OVER] == END_ALL_HAPPY:
+            return 1.0
+        # a loss one card short is better than one ten short: rollouts that all
+        # lose still tell the options apart
+        return 0.2 * (1.0 - missing(s) / (3.0 * s[H_KEPT]))
     total = 0
     for w in range(NSUITS):
         if s[O_HAPPY + w] == 1:
