@@ -56,8 +56,11 @@ def source_key(module: str) -> str:
 
 
 def stable_uuid(dispatcher, key: str):
-    """Give a dispatcher a uuid that is the same in every process."""
-    dispatcher._set_uuid(key)
+    """Give a dispatcher a uuid that is the same in every process.
+
+    (With NUMBA_DISABLE_JIT=1 there is no dispatcher, only the function.)"""
+    if hasattr(dispatcher, "_set_uuid"):
+        dispatcher._set_uuid(key)
     return dispatcher
 
 

@@ -138,7 +138,24 @@ M_OVER = 19
 M_MAX_SETS = 20
 M_N_INST = 21
 M_LAST_END = 22
-N_META = 24
+# offsets of the state's sections inside its one int64 array (set by new_game)
+O_ZONE = 24
+O_OWNER = 25
+O_DRAW = 26
+O_REALLY = 27
+O_HAND = 28  # [seats, HAND_MAX]
+O_HAND_N = 29
+O_ROW = 30  # [seats, ROW_MAX]
+O_ROW_N = 31
+O_SETS = 32  # [seats, max_sets, N_SLOTS]
+O_N_SETS = 33
+O_SCORE = 34
+O_ROUND_PTS = 35
+O_SEAT_STATS = 36  # [seats, N_SEAT_STATS]
+O_CONTRIB = 37  # scratch (6)
+O_NECS = 38  # scratch (4)
+O_END = 39
+N_META = 40
 
 # Round end reasons (trace and counts).
 RE_BTW = 0

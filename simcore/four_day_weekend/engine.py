@@ -1,0 +1,810 @@
+"""Four Day Weekend kernels: the state machine of decisions.
+
+One decision is one small act of a turn: declare Back To Work-ish or not,
+discard one card (or stop), take one card from the Draw pile or another
+player's Personal Discard row, play one card (or end the turn). Phases with
+a single forced move are advanced automatically.
+
+State: one int64 array `a` (a header of named offsets M_*/O_*, then the
+sections: zones, owners, Draw pile, Really Discarded pile, hands, rows,
+sets, scores, seat stats) plus the per-card counters. One array keeps calls
+between kernels cheap and `clone` a plain copy.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import rng as R
+from ..jit import jit
+from ..trace import emit
+from . import constants as K
+from .scoring import set_points
+
+
+class State(NamedTuple):
+    a: np.ndarray  # int64: header M_*/O_*, then the sections
+    counts: np.ndarray  # [seats, cards, N_COUNTERS]
+
+
+# ---------------------------------------------------------------- accessors
+
+@jit
+def zone(a, i):
+    return a[a[K.O_ZONE] + i]
+
+
+@jit
+def owner(a, i):
+    return a[a[K.O_OWNER] + i]
+
+
+@jit
+def draw_at(a, i):
+    return a[a[K.O_DRAW] + i]
+
+
+@jit
+def really_at(a, i):
+    return a[a[K.O_REALLY] + i]
+
+
+@jit
+def ix_hand(a, p, k):
+    return a[K.O_HAND] + p * K.HAND_MAX + k
+
+
+@jit
+def hand_at(a, p, k):
+    return a[a[K.O_HAND] + p * K.HAND_MAX + k]
+
+
+@jit
+def hand_n(a, p):
+    return a[a[K.O_HAND_N] + p]
+
+
+@jit
+def ix_row(a, p, j):
+    return a[K.O_ROW] + p * K.ROW_MAX + j
+
+
+@jit
+def row_at(a, p, j):
+    return a[a[K.O_ROW] + p * K.ROW_MAX + j]
+
+
+@jit
+def row_n(a, p):
+    return a[a[K.O_ROW_N] + p]
+
+
+@jit
+def ix_set(a, p, i, slot):
+    return a[K.O_SETS] + (p * a[K.M_MAX_SETS] + i) * K.N_SLOTS + slot
+
+
+@jit
+def set_at(a, p, i, slot):
+    return a[a[K.O_SETS] + (p * a[K.M_MAX_SETS] + i) * K.N_SLOTS + slot]
+
+
+@jit
+def n_sets(a, p):
+    return a[a[K.O_N_SETS] + p]
+
+
+@jit
+def score(a, p):
+    return a[a[K.O_SCORE] + p]
+
+
+@jit
+def ix_stat(a, p, k):
+    return a[K.O_SEAT_STATS] + p * K.N_SEAT_STATS + k
+
+
+@jit
+def stat(a, p, k):
+    return a[a[K.O_SEAT_STATS] + p * K.N_SEAT_STATS + k]
+
+
+@jit
+def contrib(a):
+    return a[a[K.O_CONTRIB]:a[K.O_CONTRIB] + 6]
+
+
+@jit
+def necs(a):
+    return a[a[K.O_NECS]:a[K.O_NECS] + K.N_TYPES]
+
+
+@jit
+def card_of(tables, inst):
+    return tables[K.T_INSTANCES][inst]
+
+
+# ---------------------------------------------------------------- rules helpers
+
+@jit
+def locked_sets(tables, a, seat):
+    """Locked sets that count toward Back To Work-ish for `seat`."""
+    if tables[K.T_RULES][K.R_LOCKED_PER_PLAYER] != 0:
+        return max(n_sets(a, seat) - 1, 0)
+    total = 0
+    for p in range(a[K.M_PLAYERS]):
+        total += max(n_sets(a, p) - 1, 0)
+    return total
+
+
+@jit
+def can_declare(tables, a):
+    if a[K.M_DECLARER] >= 0 or a[K.M_PHASE] == K.PH_OVER:
+        return False
+    return locked_sets(tables, a, a[K.M_CUR]) >= tables[K.T_RULES][K.R_LOCKED_TO_DECLARE]
+
+
+@jit
+def can_play(tables, a, seat, inst):
+    """Rulebook set order: an Excuse starts a set (and locks the last); Activity
+    or Bonus next; Necessities after the Activity, one per type; one Bonus."""
+    cards = tables[K.T_CARDS]
+    c = tables[K.T_INSTANCES][inst]
+    kind = cards[c, K.C_KIND]
+    if kind == K.EXCUSE:
+        return True
+    i = n_sets(a, seat) - 1
+    if i < 0:
+        return False
+    if kind == K.ACTIVITY:
+        return set_at(a, seat, i, K.S_ACTIVITY) < 0
+    if kind == K.BONUS:
+        return set_at(a, seat, i, K.S_BONUS) < 0
+    return set_at(a, seat, i, K.S_ACTIVITY) >= 0 and set_at(a, seat, i, K.S_NEC + cards[c, K.C_TYPE]) < 0
+
+
+@jit
+def set_score(tables, a, seat, i):
+    """Points of set i of `seat` (0 if incomplete); contributions in contrib(a)."""
+    inst_card = tables[K.T_INSTANCES]
+    nc = necs(a)
+    for t in range(K.N_TYPES):
+        x = set_at(a, seat, i, K.S_NEC + t)
+        nc[t] = inst_card[x] if x >= 0 else -1
+    e = set_at(a, seat, i, K.S_EXCUSE)
+    act = set_at(a, seat, i, K.S_ACTIVITY)
+    b = set_at(a, seat, i, K.S_BONUS)
+    return set_points(tables[K.T_CARDS], tables[K.T_BONUS], tables[K.T_RULES][K.R_COLOUR_MULTIPLIER],
+                      inst_card[e] if e >= 0 else -1, inst_card[act] if act >= 0 else -1, nc,
+                      inst_card[b] if b >= 0 else -1, contrib(a))
+
+
+@jit
+def set_complete(a, seat, i):
+    if set_at(a, seat, i, K.S_EXCUSE) < 0 or set_at(a, seat, i, K.S_ACTIVITY) < 0:
+        return False
+    for t in range(K.N_TYPES):
+        if set_at(a, seat, i, K.S_NEC + t) >= 0:
+            return True
+    return False
+
+
+@jit
+def provisional_points(tables, a, seat):
+    """This round's points if it ended now (scoring sets only)."""
+    total = 0
+    last = n_sets(a, seat) - 1
+    for i in range(last + 1):
+        if i == last and tables[K.T_RULES][K.R_ACTIVE_SET_SCORES] == 0:
+            continue
+        if set_complete(a, seat, i):
+            total += set_score(tables, a, seat, i)
+    return total
+
+
+@jit
+def _hand_remove(a, seat, k):
+    inst = hand_at(a, seat, k)
+    n = hand_n(a, seat)
+    for j in range(k, n - 1):
+        a[ix_hand(a, seat, j)] = hand_at(a, seat, j + 1)
+    a[ix_hand(a, seat, n - 1)] = -1
+    a[a[K.O_HAND_N] + seat] = n - 1
+    return inst
+
+
+@jit
+def _hand_add(a, seat, inst):
+    n = hand_n(a, seat)
+    a[ix_hand(a, seat, n)] = inst
+    a[a[K.O_HAND_N] + seat] = n + 1
+    a[a[K.O_ZONE] + inst] = K.Z_HAND
+    a[a[K.O_OWNER] + inst] = seat
+
+
+@jit
+def _row_add(a, seat, inst):
+    n = row_n(a, seat)
+    a[ix_row(a, seat, n)] = inst
+    a[a[K.O_ROW_N] + seat] = n + 1
+    a[a[K.O_ZONE] + inst] = K.Z_ROW
+    a[a[K.O_OWNER] + inst] = seat
+
+
+@jit
+def _row_remove(a, seat, j):
+    inst = row_at(a, seat, j)
+    n = row_n(a, seat)
+    for i in range(j, n - 1):
+        a[ix_row(a, seat, i)] = row_at(a, seat, i + 1)
+    a[ix_row(a, seat, n - 1)] = -1
+    a[a[K.O_ROW_N] + seat] = n - 1
+    return inst
+
+
+@jit
+def _pop_draw(a):
+    n = a[K.M_DRAW_N] - 1
+    inst = draw_at(a, n)
+    a[a[K.O_DRAW] + n] = -1
+    a[K.M_DRAW_N] = n
+    return inst
+
+
+@jit
+def draw_possible(tables, a):
+    return a[K.M_DRAW_N] > 0 or (a[K.M_REALLY_N] > 0 and tables[K.T_RULES][K.R_RESHUFFLE_DISCARDS] != 0)
+
+
+@jit
+def _sweep(a, seat, trace):
+    """'If there are any cards in your Personal Discard row, sweep them into
+    the central Really Discarded pile.'"""
+    n = row_n(a, seat)
+    if n == 0:
+        return
+    for j in range(n):
+        inst = row_at(a, seat, j)
+        a[a[K.O_REALLY] + a[K.M_REALLY_N]] = inst
+        a[K.M_REALLY_N] += 1
+        a[a[K.O_ZONE] + inst] = K.Z_REALLY
+        a[a[K.O_OWNER] + inst] = -1
+        a[ix_row(a, seat, j)] = -1
+    a[a[K.O_ROW_N] + seat] = 0
+    emit(trace, K.EV_SWEEP, seat, n, 0, 0)
+
+
+# ---------------------------------------------------------------- rounds
+
+@jit
+def _start_round(tables, s, rng, trace):
+    a = s.a
+    n_players = a[K.M_PLAYERS]
+    n_inst = a[K.M_N_INST]
+    hand_size = tables[K.T_RULES][K.R_HAND_SIZE]
+    d0 = a[K.O_DRAW]
+    for i in range(n_inst):
+        a[d0 + i] = i
+        a[a[K.O_REALLY] + i] = -1
+        a[a[K.O_ZONE] + i] = K.Z_DRAW
+        a[a[K.O_OWNER] + i] = -1
+    # every round's shuffle comes from the deal stream: variants stay paired
+    R.shuffle(rng, R.DEAL, a[d0:d0 + n_inst], n_inst)
+    a[K.M_DRAW_N] = n_inst
+    a[K.M_REALLY_N] = 0
+    a[a[K.O_HAND]:a[K.O_N_SETS] + n_players] = -1  # hands, rows, sets ...
+    a[a[K.O_HAND_N]:a[K.O_HAND_N] + n_players] = 0  # ... and their counts
+    a[a[K.O_ROW_N]:a[K.O_ROW_N] + n_players] = 0
+    a[a[K.O_N_SETS]:a[K.O_N_SETS] + n_players] = 0
+    # "A different slacker should go first in each round": rotate clockwise
+    first = a[K.M_ROUND] % n_players
+    a[K.M_FIRST] = first
+    a[K.M_CUR] = first
+    a[K.M_ROUND_TURNS] = 0
+    a[K.M_DECLARER] = -1
+    a[K.M_DECLARED_TURN] = 0
+    a[K.M_FINAL_LEFT] = 0
+    a[K.M_EXHAUSTED] = 0
+    a[K.M_PILE_ONLY] = 0
+    emit(trace, K.EV_ROUND_START, a[K.M_ROUND], first, n_inst - hand_size * n_players, 0)
+    for _ in range(hand_size):
+        for q in range(n_players):
+            p = (first + q) % n_players
+            inst = _pop_draw(a)
+            _hand_add(a, p, inst)
+            s.counts[p, tables[K.T_INSTANCES][inst], K.CC_DRAWN] += 1
+            emit(trace, K.EV_DEAL, p, tables[K.T_INSTANCES][inst], 0, 0)
+    _begin_turn(tables, a, trace)
+
+
+@jit
+def _begin_turn(tables, a, trace):
+    seat = a[K.M_CUR]
+    a[K.M_PILE_ONLY] = 0
+    emit(trace, K.EV_TURN_START, seat, a[K.M_ROUND_TURNS] + 1, 0, 0)
+    if can_declare(tables, a):
+        a[K.M_PHASE] = K.PH_START  # declaring before the sweep keeps the free refill
+    else:
+        _sweep(a, seat, trace)
+        a[K.M_PHASE] = K.PH_DISCARD
+
+
+@jit
+def _end_round(tables, s, reason, rng, trace):
+    a = s.a
+    n_players = a[K.M_PLAYERS]
+    inst_card = tables[K.T_INSTANCES]
+    active_scores = tables[K.T_RULES][K.R_ACTIVE_SET_SCORES] != 0
+    emit(trace, K.EV_ROUND_END, a[K.M_ROUND], reason, 0, 0)
+    best = -1
+    cb = contrib(a)
+    for p in range(n_players):
+        for j in range(hand_n(a, p)):
+            s.counts[p, inst_card[hand_at(a, p, j)], K.CC_HELD_AT_END] += 1
+        pts = 0
+        last = n_sets(a, p) - 1
+        for i in range(last + 1):
+            if (i == last and not active_scores) or not set_complete(a, p, i):
+                emit(trace, K.EV_SET_SCORE, p, i, 0, 0)
+                continue
+            v = set_score(tables, a, p, i)
+            pts += v
+            a[ix_stat(a, p, K.SS_SETS_COMPLETED)] += 1
+            s.counts[p, inst_card[set_at(a, p, i, K.S_ACTIVITY)], K.CC_SCORED] += cb[0]
+            for t in range(K.N_TYPES):
+                x = set_at(a, p, i, K.S_NEC + t)
+                if x >= 0:
+                    s.counts[p, inst_card[x], K.CC_SCORED] += cb[1 + t]
+            b = set_at(a, p, i, K.S_BONUS)
+            if b >= 0:
+                s.counts[p, inst_card[b], K.CC_SCORED] += cb[5]
+            emit(trace, K.EV_SET_SCORE, p, i, v, 1)
+        a[a[K.O_ROUND_PTS] + p] = pts
+        a[a[K.O_SCORE] + p] += pts
+        if pts > stat(a, p, K.SS_BEST_ROUND):
+            a[ix_stat(a, p, K.SS_BEST_ROUND)] = pts
+        if pts > best:
+            best = pts
+        emit(trace, K.EV_ROUND_SCORE, p, pts, score(a, p), 0)
+    for p in range(n_players):
+        if a[a[K.O_ROUND_PTS] + p] == best:
+            a[ix_stat(a, p, K.SS_ROUNDS_WON)] += 1
+    if reason == K.RE_BTW:
+        a[K.M_ROUNDS_BTW] += 1
+    elif reason == K.RE_EXHAUSTED:
+        a[K.M_ROUNDS_EXHAUSTED] += 1
+    else:
+        a[K.M_ROUNDS_LIMIT] += 1
+    a[K.M_LAST_END] = reason
+    a[K.M_ROUND] += 1
+    if a[K.M_ROUND] >= a[K.M_N_ROUNDS]:
+        a[K.M_PHASE] = K.PH_OVER
+        a[K.M_OVER] = 1
+        mask, k = winners(a)
+        emit(trace, K.EV_GAME_END, mask, top_score(a), k, 0)
+    else:
+        _start_round(tables, s, rng, trace)
+
+
+@jit
+def _end_turn(tables, s, rng, trace):
+    a = s.a
+    seat = a[K.M_CUR]
+    n_players = a[K.M_PLAYERS]
+    a[K.M_ROUND_TURNS] += 1
+    a[K.M_TURNS] += 1
+    a[ix_stat(a, seat, K.SS_TURNS)] += 1
+    emit(trace, K.EV_END_TURN, seat, a[K.M_ROUND_TURNS], hand_n(a, seat), 0)
+    if a[K.M_DECLARER] >= 0:
+        # "at the end of each player's turn all cards remaining in his/her hand
+        # are placed in the Personal Discard row"
+        while hand_n(a, seat) > 0:
+            inst = _hand_remove(a, seat, 0)
+            s.counts[seat, tables[K.T_INSTANCES][inst], K.CC_HELD_AT_END] += 1
+            _row_add(a, seat, inst)
+            emit(trace, K.EV_DUMP, seat, tables[K.T_INSTANCES][inst], 0, 0)
+        if a[K.M_DECLARED_TURN] != 0:
+            a[K.M_DECLARED_TURN] = 0
+            a[K.M_FINAL_LEFT] = n_players - 1  # "all other slackers get one final turn"
+        else:
+            a[K.M_FINAL_LEFT] -= 1
+            if a[K.M_FINAL_LEFT] <= 0:
+                _end_round(tables, s, K.RE_BTW, rng, trace)
+                return
+    if a[K.M_EXHAUSTED] != 0:
+        _end_round(tables, s, K.RE_EXHAUSTED, rng, trace)
+        return
+    if a[K.M_ROUND_TURNS] >= tables[K.T_RULES][K.R_ROUND_TURN_LIMIT]:
+        _end_round(tables, s, K.RE_TURN_LIMIT, rng, trace)
+        return
+    a[K.M_CUR] = (seat + 1) % n_players
+    _begin_turn(tables, a, trace)
+
+
+@jit
+def n_takeable(a):
+    seat = a[K.M_CUR]
+    if a[K.M_PILE_ONLY] != 0:
+        return 0
+    total = 0
+    for p in range(a[K.M_PLAYERS]):
+        if p != seat:
+            total += row_n(a, p)
+    return total
+
+
+@jit
+def n_playable(tables, a):
+    seat = a[K.M_CUR]
+    total = 0
+    for k in range(hand_n(a, seat)):
+        if can_play(tables, a, seat, hand_at(a, seat, k)):
+            total += 1
+    return total
+
+
+@jit
+def _advance(tables, s, rng, trace):
+    """Skip phases whose only move is forced."""
+    a = s.a
+    hand_size = tables[K.T_RULES][K.R_HAND_SIZE]
+    while True:
+        ph = a[K.M_PHASE]
+        seat = a[K.M_CUR]
+        if ph == K.PH_DISCARD:
+            if hand_n(a, seat) == 0 and not can_declare(tables, a):
+                a[K.M_PHASE] = K.PH_REFILL
+                continue
+            return
+        if ph == K.PH_REFILL:
+            if hand_n(a, seat) >= hand_size:
+                a[K.M_PHASE] = K.PH_PLAY
+                continue
+            if not draw_possible(tables, a):
+                if a[K.M_EXHAUSTED] == 0:
+                    # GAMES.md: both piles empty -> the round ends after this turn
+                    a[K.M_EXHAUSTED] = 1
+                    emit(trace, K.EV_EXHAUSTED, seat, 0, 0, 0)
+                if n_takeable(a) == 0:
+                    a[K.M_PHASE] = K.PH_PLAY
+                    continue
+            return
+        if ph == K.PH_PLAY:
+            if n_playable(tables, a) == 0 and not can_declare(tables, a):
+                _end_turn(tables, s, rng, trace)
+                continue
+            return
+        return
+
+
+@jit
+def winners(a):
+    """Bit mask of the seats with the most points, and how many share them."""
+    top = top_score(a)
+    mask = 0
+    k = 0
+    for p in range(a[K.M_PLAYERS]):
+        if score(a, p) == top:
+            mask |= 1 << p
+            k += 1
+    return mask, k
+
+
+@jit
+def top_score(a):
+    top = score(a, 0)
+    for p in range(a[K.M_PLAYERS]):
+        top = max(top, score(a, p))
+    return top
+
+
+# ---------------------------------------------------------------- contract
+
+@jit
+def new_game(tables, n_players, rng, trace):
+    n_inst = tables[K.T_INSTANCES].shape[0]
+    n_cards = tables[K.T_CARDS].shape[0]
+    max_sets = 1
+    for i in range(n_inst):
+        if tables[K.T_CARDS][tables[K.T_INSTANCES][i], K.C_KIND] == K.EXCUSE:
+            max_sets += 1
+    sizes = (n_inst, n_inst, n_inst, n_inst, n_players * K.HAND_MAX, n_players, n_players * K.ROW_MAX,
+             n_players, n_players * max_sets * K.N_SLOTS, n_players, n_players, n_players,
+             n_players * K.N_SEAT_STATS, 6, K.N_TYPES)
+    total = K.N_META
+    for z in sizes:
+        total += z
+    a = np.zeros(total, np.int64)
+    off = K.N_META
+    j = 0
+    for z in sizes:
+        a[K.O_ZONE + j] = off
+        off += z
+        j += 1
+    a[K.O_END] = off
+    s = State(a, np.zeros((n_players, n_cards, len(K.CARD_COUNTERS)), np.int64))
+    rules = tables[K.T_RULES]
+    per = rules[K.R_ROUNDS_PER_PLAYER]
+    if per == 0:
+        per = 2 if n_players <= 3 else 1  # "If there are only two or three of you, play two rounds per slacker"
+    a[K.M_PLAYERS] = n_players
+    a[K.M_N_ROUNDS] = per * n_players
+    a[K.M_MAX_SETS] = max_sets
+    a[K.M_N_INST] = n_inst
+    a[K.M_DECLARER] = -1
+    _start_round(tables, s, rng, trace)
+    _advance(tables, s, rng, trace)
+    return s
+
+
+@jit
+def to_move(s):
+    if s.a[K.M_PHASE] == K.PH_OVER:
+        return -1
+    return s.a[K.M_CUR]
+
+
+@jit
+def legal(tables, s, out):
+    a = s.a
+    ph = a[K.M_PHASE]
+    seat = a[K.M_CUR]
+    n = 0
+    if ph == K.PH_OVER:
+        return 0
+    if ph == K.PH_START:
+        out[0] = K.OPT_DECLARE
+        out[1] = K.OPT_CONTINUE
+        return 2
+    if ph == K.PH_DISCARD:
+        for k in range(hand_n(a, seat)):
+            out[n] = K.OPT_DISCARD + k
+            n += 1
+        out[n] = K.OPT_CONTINUE
+        n += 1
+    elif ph == K.PH_REFILL:
+        if draw_possible(tables, a):
+            out[n] = K.OPT_DRAW
+            n += 1
+        if a[K.M_PILE_ONLY] == 0:
+            for p in range(a[K.M_PLAYERS]):
+                if p == seat:
+                    continue
+                for j in range(row_n(a, p)):
+                    out[n] = K.OPT_TAKE + p * K.ROW_MAX + j
+                    n += 1
+    elif ph == K.PH_PLAY:
+        for k in range(hand_n(a, seat)):
+            if can_play(tables, a, seat, hand_at(a, seat, k)):
+                out[n] = K.OPT_PLAY + k
+                n += 1
+        out[n] = K.OPT_CONTINUE
+        n += 1
+    if can_declare(tables, a):
+        out[n] = K.OPT_DECLARE
+        n += 1
+    return n
+
+
+@jit
+def step(tables, s, option, rng, trace):
+    a = s.a
+    seat = a[K.M_CUR]
+    ph = a[K.M_PHASE]
+    inst_card = tables[K.T_INSTANCES]
+    if option == K.OPT_DECLARE:
+        a[K.M_DECLARER] = seat
+        a[K.M_DECLARED_TURN] = 1
+        a[ix_stat(a, seat, K.SS_DECLARED)] += 1
+        emit(trace, K.EV_DECLARE, seat, 1 if ph == K.PH_START else 0, locked_sets(tables, a, seat), 0)
+        if ph == K.PH_START:
+            _sweep(a, seat, trace)
+            a[K.M_PHASE] = K.PH_DISCARD
+        elif tables[K.T_RULES][K.R_DECLARER_PILE_ONLY] != 0:
+            # "if you declare Back To Work-ish after sweeping your Personal Discard
+            # row, you must replenish your hand to five cards from the Draw pile"
+            a[K.M_PILE_ONLY] = 1
+    elif option == K.OPT_CONTINUE:
+        if ph == K.PH_START:
+            _sweep(a, seat, trace)
+            a[K.M_PHASE] = K.PH_DISCARD
+        elif ph == K.PH_DISCARD:
+            a[K.M_PHASE] = K.PH_REFILL
+        else:
+            _end_turn(tables, s, rng, trace)
+    elif option == K.OPT_DRAW:
+        if a[K.M_DRAW_N] == 0:
+            # GAMES.md: an empty Draw pile is refilled from the Really Discarded pile
+            m = a[K.M_REALLY_N]
+            d0 = a[K.O_DRAW]
+            for i in range(m):
+                inst = really_at(a, i)
+                a[d0 + i] = inst
+                a[a[K.O_REALLY] + i] = -1
+                a[a[K.O_ZONE] + inst] = K.Z_DRAW
+            R.shuffle(rng, R.CHANCE, a[d0:d0 + m], m)
+            a[K.M_DRAW_N] = m
+            a[K.M_REALLY_N] = 0
+            a[K.M_RESHUFFLES] += 1
+            emit(trace, K.EV_RESHUFFLE, m, 0, 0, 0)
+        inst = _pop_draw(a)
+        _hand_add(a, seat, inst)
+        s.counts[seat, inst_card[inst], K.CC_DRAWN] += 1
+        a[ix_stat(a, seat, K.SS_DRAWN)] += 1
+        emit(trace, K.EV_DRAW, seat, inst_card[inst], 0, 0)
+    elif option >= K.OPT_TAKE:
+        p = (option - K.OPT_TAKE) // K.ROW_MAX
+        j = (option - K.OPT_TAKE) % K.ROW_MAX
+        inst = _row_remove(a, p, j)
+        _hand_add(a, seat, inst)
+        s.counts[seat, inst_card[inst], K.CC_TAKEN] += 1
+        a[ix_stat(a, seat, K.SS_TAKEN)] += 1
+        emit(trace, K.EV_TAKE, seat, p, inst_card[inst], 0)
+    elif option >= K.OPT_PLAY:
+        inst = _hand_remove(a, seat, option - K.OPT_PLAY)
+        c = inst_card[inst]
+        kind = tables[K.T_CARDS][c, K.C_KIND]
+        if kind == K.EXCUSE:
+            # a new Excuse starts a set and locks the previous one
+            i = n_sets(a, seat)
+            a[a[K.O_N_SETS] + seat] = i + 1
+            a[ix_set(a, seat, i, K.S_EXCUSE)] = inst
+            a[ix_stat(a, seat, K.SS_SETS_STARTED)] += 1
+            emit(trace, K.EV_NEW_SET, seat, c, i, locked_sets(tables, a, seat))
+        else:
+            i = n_sets(a, seat) - 1
+            if kind == K.ACTIVITY:
+                slot = K.S_ACTIVITY
+            elif kind == K.BONUS:
+                slot = K.S_BONUS
+            else:
+                slot = K.S_NEC + tables[K.T_CARDS][c, K.C_TYPE]
+            a[ix_set(a, seat, i, slot)] = inst
+            emit(trace, K.EV_PLAY, seat, c, i, 0)
+        a[a[K.O_ZONE] + inst] = K.Z_SET
+        a[a[K.O_OWNER] + inst] = seat
+        s.counts[seat, c, K.CC_PLAYED] += 1
+    elif option >= K.OPT_DISCARD:
+        inst = _hand_remove(a, seat, option - K.OPT_DISCARD)
+        _row_add(a, seat, inst)
+        emit(trace, K.EV_DISCARD, seat, inst_card[inst], 0, 0)
+    _advance(tables, s, rng, trace)
+
+
+@jit
+def outcome(tables, s, game_row, seat_rows):
+    a = s.a
+    mask, k = winners(a)
+    game_row[0] = 2  # runner.END_GAME: "completed" (the runner overwrites a cap)
+    game_row[2] = a[K.M_TURNS]
+    game_row[3] = a[K.M_ROUND]
+    game_row[4] = k
+    game_row[5] = 1 if k > 1 else 0
+    game_row[6] = a[K.M_ROUNDS_BTW]
+    game_row[7] = a[K.M_ROUNDS_EXHAUSTED]
+    game_row[8] = a[K.M_ROUNDS_LIMIT]
+    game_row[9] = a[K.M_RESHUFFLES]
+    rounds = max(a[K.M_ROUND], 1)
+    for p in range(a[K.M_PLAYERS]):
+        seat_rows[p, 0] = 1.0 if (mask >> p) & 1 else 0.0
+        seat_rows[p, 1] = score(a, p)
+        seat_rows[p, 2] = score(a, p) / rounds
+        seat_rows[p, 3] = stat(a, p, K.SS_SETS_COMPLETED)
+        seat_rows[p, 4] = stat(a, p, K.SS_SETS_STARTED)
+        seat_rows[p, 5] = stat(a, p, K.SS_TAKEN)
+        seat_rows[p, 6] = stat(a, p, K.SS_DRAWN)
+        seat_rows[p, 7] = stat(a, p, K.SS_DECLARED)
+        seat_rows[p, 8] = stat(a, p, K.SS_BEST_ROUND)
+        seat_rows[p, 9] = stat(a, p, K.SS_ROUNDS_WON)
+        seat_rows[p, 10] = stat(a, p, K.SS_TURNS)
+
+
+@jit
+def clone(s):
+    return State(s.a.copy(), s.counts.copy())
+
+
+@jit
+def determinise(tables, s, seat, rng):
+    """Redraw the Draw pile order and the other hands (rows, sets and the
+    Really Discarded pile are face up); counts per hand are kept."""
+    a = s.a
+    n_players = a[K.M_PLAYERS]
+    d0 = a[K.O_DRAW]
+    k = a[K.M_DRAW_N]
+    for p in range(n_players):
+        if p != seat:
+            for j in range(hand_n(a, p)):
+                a[d0 + k] = hand_at(a, p, j)
+                k += 1
+    R.shuffle(rng, R.POLICY, a[d0:d0 + k], k)
+    for p in range(n_players):
+        if p != seat:
+            for j in range(hand_n(a, p)):
+                k -= 1
+                inst = a[d0 + k]
+                a[d0 + k] = -1
+                a[ix_hand(a, p, j)] = inst
+                a[a[K.O_ZONE] + inst] = K.Z_HAND
+                a[a[K.O_OWNER] + inst] = p
+    for i in range(k):
+        a[a[K.O_ZONE] + a[d0 + i]] = K.Z_DRAW
+        a[a[K.O_OWNER] + a[d0 + i]] = -1
+
+
+@jit
+def hand_potential(tables, a, p):
+    """Rough points the hand is worth to its holder, for judging unfinished
+    states: Necessities the active set can take at their (doubled) points,
+    the first Activity if the set lacks one, an Excuse to start the next set,
+    a Bonus for a set without one; other cards a little."""
+    cards = tables[K.T_CARDS]
+    mult = tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
+    ai = n_sets(a, p) - 1
+    act = set_at(a, p, ai, K.S_ACTIVITY) if ai >= 0 else -1
+    act_card = card_of(tables, act) if act >= 0 else -1
+    wheel = cards[act_card, K.C_WHEEL] if act_card >= 0 else 0
+    total = 0.0
+    if ai >= 0 and not set_complete(a, p, ai):
+        # an unfinished set's cards are worth what they were worth in hand
+        total += 2.0
+        if act_card >= 0:
+            total += cards[act_card, K.C_POINTS] + 1.0
+        if set_at(a, p, ai, K.S_BONUS) >= 0:
+            total += 2.0
+    seen_excuse = False
+    seen_activity = act >= 0
+    seen_bonus = ai >= 0 and set_at(a, p, ai, K.S_BONUS) >= 0
+    best = np.zeros(K.N_TYPES)
+    for j in range(hand_n(a, p)):
+        c = card_of(tables, hand_at(a, p, j))
+        kind = cards[c, K.C_KIND]
+        pts = cards[c, K.C_POINTS]
+        if kind == K.EXCUSE:
+            total += 0.3 if seen_excuse else 2.0
+            seen_excuse = True
+        elif kind == K.ACTIVITY:
+            total += 0.5 * pts if seen_activity else pts + 1.0
+            seen_activity = True
+        elif kind == K.BONUS:
+            total += 0.5 if seen_bonus else 2.0
+            seen_bonus = True
+        else:
+            t = cards[c, K.C_TYPE]
+            v = 0.5 * pts
+            if act_card >= 0 and set_at(a, p, ai, K.S_NEC + t) < 0:
+                v = 1.0 * pts * (mult if (wheel >> cards[c, K.C_COLOUR]) & 1 else 1)
+            if v > best[t]:
+                total += v - best[t] * 0.8
+                best[t] = v
+            else:
+                total += 0.2 * v
+    return total
+
+
+@jit
+def value(tables, s, seat):
+    """1 for a sole win (1/k shared), 0 for a loss; unfinished: a logistic of
+    the lead in points, counting this round's scoring sets as they stand and
+    half of what each hand could still add to its active set."""
+    a = s.a
+    if a[K.M_PHASE] == K.PH_OVER:
+        mask, k = winners(a)
+        return 1.0 / k if (mask >> seat) & 1 else 0.0
+    open_round = a[K.M_DECLARER] < 0
+    mine = score(a, seat) + provisional_points(tables, a, seat)
+    if open_round:
+        mine += 0.5 * hand_potential(tables, a, seat)
+    best_other = -1e9
+    for p in range(a[K.M_PLAYERS]):
+        if p != seat:
+            v = score(a, p) + provisional_points(tables, a, p)
+            if open_round:
+                v += 0.5 * hand_potential(tables, a, p)
+            if v > best_other:
+                best_other = v
+    return 1.0 / (1.0 + np.exp(-(mine - best_other) / 6.0))
+
+
+@jit
+def card_counts(s):
+    return s.counts

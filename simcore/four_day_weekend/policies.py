@@ -1,0 +1,303 @@
+"""The scripted `greedy` player of Four Day Weekend.
+
+It rates every card by how useful it is to its own active set ("use"):
+a card it can play into the active set now is worth its points (a Necessity
+doubled by the Activity's wheel counts double, a Bonus counts the points it
+adds) plus NOW_BONUS; a card for a later set is worth a fraction. Then:
+
+- before the sweep, and while playing: declare Back To Work-ish when its lead
+  (this round's points; the whole game's in the last round) is at least
+  `declare_margin`;
+- discard: the least useful card while its use is below `keep_threshold`
+  (a duplicate of a better card of the same role counts as a later-set card);
+  with `deny_weight` > 0 it adds that weight times the most any opponent
+  could use it (a card in its row is free for the taking). Denial is off by
+  default: at the reconstructed deck it loses to plain greedy (2 players,
+  deny_weight=0.3 wins 0.357 [0.337, 0.379] of 2,000 games against it);
+- refill: take the most useful card in another player's row when its use is
+  at least `take_threshold` (plus `deny_weight` times the most any opponent
+  could use it), else draw;
+- play: start a set with an Excuse; the Activity whose wheel doubles most of
+  the hand's Necessities; the best playable Necessity; the Bonus when it adds
+  at least `bonus_min_gain`; lock the set with a new Excuse once it scores and
+  holds `lock_necessities` Necessities (or nothing in hand can improve it and
+  another Activity waits in hand); else end the turn.
+"""
+from ..jit import jit
+from ..runner import P_GAME
+from . import constants as K
+from .engine import (can_declare, can_play, card_of, contrib, hand_at, hand_n, n_sets, necs,
+                     provisional_points, row_at, score, set_at, set_complete)
+from .scoring import set_points
+
+W_KEEP = P_GAME + 0
+W_TAKE = P_GAME + 1
+W_DECLARE = P_GAME + 2
+W_LOCK = P_GAME + 3
+W_BONUS = P_GAME + 4
+W_DENY = P_GAME + 5
+
+NOW_BONUS = 3.0
+
+
+@jit
+def bonus_gain(tables, s, seat, bonus_card):
+    """Points a Bonus would add to the seat's active set as it stands (plus 1
+    per Necessity slot still open, a rough value of what it will multiply)."""
+    a = s.a
+    nc = necs(a)
+    ai = n_sets(a, seat) - 1
+    if ai < 0:
+        return 0.0
+    inst_card = tables[K.T_INSTANCES]
+    open_slots = 0
+    for t in range(K.N_TYPES):
+        x = set_at(a, seat, ai, K.S_NEC + t)
+        if x >= 0:
+            nc[t] = inst_card[x]
+        else:
+            nc[t] = -1
+            open_slots += 1
+    act = set_at(a, seat, ai, K.S_ACTIVITY)
+    if act < 0:
+        return 1.0 + 0.5 * open_slots
+    cards = tables[K.T_CARDS]
+    mult = tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
+    exc = inst_card[set_at(a, seat, ai, K.S_EXCUSE)]
+    with_b = set_points(cards, tables[K.T_BONUS], mult, exc, inst_card[act], nc, bonus_card, contrib(a))
+    without = set_points(cards, tables[K.T_BONUS], mult, exc, inst_card[act], nc, -1, contrib(a))
+    return (with_b - without) + 0.5 * open_slots
+
+
+@jit
+def card_use(tables, s, seat, c):
+    """How useful card id c is to `seat` given its active set."""
+    a = s.a
+    cards = tables[K.T_CARDS]
+    kind = cards[c, K.C_KIND]
+    pts = cards[c, K.C_POINTS]
+    ai = n_sets(a, seat) - 1
+    if kind == K.EXCUSE:
+        if ai < 0:
+            return NOW_BONUS + 3.0
+        return 2.0 if set_complete(a, seat, ai) else 0.8
+    if ai < 0:
+        # no set yet: an Excuse in hand will start one this turn
+        starts = False
+        for j in range(hand_n(a, seat)):
+            if cards[card_of(tables, hand_at(a, seat, j)), K.C_KIND] == K.EXCUSE:
+                starts = True
+        if not starts:
+            return 0.5 * pts + 0.3
+        if kind == K.ACTIVITY:
+            return NOW_BONUS + pts + 1.0
+        if kind == K.NECESSITY:
+            return 0.8 * pts + 0.5
+        return 3.0
+    act = set_at(a, seat, ai, K.S_ACTIVITY)
+    if kind == K.NECESSITY:
+        if act < 0:
+            return 0.8 * pts + 0.5
+        if set_at(a, seat, ai, K.S_NEC + cards[c, K.C_TYPE]) >= 0:
+            return 0.3 * pts
+        v = pts
+        if (cards[card_of(tables, act), K.C_WHEEL] >> cards[c, K.C_COLOUR]) & 1:
+            v *= tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
+        return NOW_BONUS + v
+    if kind == K.ACTIVITY:
+        if act < 0:
+            return NOW_BONUS + pts + 1.0
+        return 0.5 * pts + 0.5
+    # Bonus
+    if set_at(a, seat, ai, K.S_BONUS) < 0:
+        return 1.0 + bonus_gain(tables, s, seat, c)
+    return 0.5
+
+
+@jit
+def _same_role(cards, c, d):
+    if cards[c, K.C_KIND] != cards[d, K.C_KIND]:
+        return False
+    if cards[c, K.C_KIND] == K.NECESSITY:
+        return cards[c, K.C_TYPE] == cards[d, K.C_TYPE]
+    return True
+
+
+@jit
+def use_with_hand(tables, s, seat, c, skip):
+    """card_use, lowered to a later-set value when the hand (except slot `skip`)
+    holds a card of the same role that is at least as useful."""
+    a = s.a
+    cards = tables[K.T_CARDS]
+    u = card_use(tables, s, seat, c)
+    for j in range(hand_n(a, seat)):
+        if j == skip:
+            continue
+        d = card_of(tables, hand_at(a, seat, j))
+        if _same_role(cards, c, d):
+            ud = card_use(tables, s, seat, d)
+            if ud > u or (ud == u and j < skip):
+                return min(u, 0.5 * cards[c, K.C_POINTS] + 0.5)
+    return u
+
+
+@jit
+def opponents_use(tables, s, seat, c):
+    a = s.a
+    best = 0.0
+    for p in range(a[K.M_PLAYERS]):
+        if p != seat:
+            u = card_use(tables, s, p, c)
+            if u > best:
+                best = u
+    return best
+
+
+@jit
+def should_declare(tables, s, seat, params):
+    a = s.a
+    n_players = a[K.M_PLAYERS]
+    last_round = a[K.M_ROUND] == a[K.M_N_ROUNDS] - 1
+    mine = provisional_points(tables, a, seat) + (score(a, seat) if last_round else 0)
+    best = -1e9
+    for p in range(n_players):
+        if p != seat:
+            v = provisional_points(tables, a, p) + (score(a, p) if last_round else 0)
+            if v > best:
+                best = v
+    return mine - best >= params[W_DECLARE]
+
+
+@jit
+def _find(options, n, code):
+    for i in range(n):
+        if options[i] == code:
+            return i
+    return -1
+
+
+@jit
+def _greedy(tables, s, seat, options, n, params):
+    a = s.a
+    ph = a[K.M_PHASE]
+    cards = tables[K.T_CARDS]
+    deny = params[W_DENY]
+    if ph == K.PH_START:
+        declare_ok = should_declare(tables, s, seat, params)
+        return _find(options, n, K.OPT_DECLARE if declare_ok else K.OPT_CONTINUE)
+    if ph == K.PH_DISCARD:
+        best_k = -1
+        best_u = 1e9
+        for k in range(hand_n(a, seat)):
+            c = card_of(tables, hand_at(a, seat, k))
+            u = use_with_hand(tables, s, seat, c, k)
+            if deny > 0.0:
+                u += deny * opponents_use(tables, s, seat, c)
+            if u < best_u:
+                best_u = u
+                best_k = k
+        if best_k >= 0 and best_u < params[W_KEEP]:
+            return _find(options, n, K.OPT_DISCARD + best_k)
+        return _find(options, n, K.OPT_CONTINUE)
+    if ph == K.PH_REFILL:
+        best_i = -1
+        best_u = -1e9
+        for i in range(n):
+            o = options[i]
+            if o >= K.OPT_TAKE:
+                p = (o - K.OPT_TAKE) // K.ROW_MAX
+                j = (o - K.OPT_TAKE) % K.ROW_MAX
+                c = card_of(tables, row_at(a, p, j))
+                u = use_with_hand(tables, s, seat, c, -1)
+                if deny > 0.0:
+                    u += deny * opponents_use(tables, s, seat, c)
+                if u > best_u:
+                    best_u = u
+                    best_i = i
+        d = _find(options, n, K.OPT_DRAW)
+        if best_i >= 0 and (best_u >= params[W_TAKE] or d < 0):
+            return best_i
+        if d >= 0:
+            return d
+        return 0
+    # play
+    ai = n_sets(a, seat) - 1
+    excuse_k = -1
+    for k in range(hand_n(a, seat)):
+        if cards[card_of(tables, hand_at(a, seat, k)), K.C_KIND] == K.EXCUSE:
+            excuse_k = k
+            break
+    if ai < 0:
+        if excuse_k >= 0:
+            return _find(options, n, K.OPT_PLAY + excuse_k)
+        if can_declare(tables, a) and should_declare(tables, s, seat, params):
+            return _find(options, n, K.OPT_DECLARE)
+        return _find(options, n, K.OPT_CONTINUE)
+    act = set_at(a, seat, ai, K.S_ACTIVITY)
+    mult = tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
+    if act < 0:
+        # the Activity whose wheel doubles most of the hand's Necessities
+        best_k = -1
+        best_v = -1.0
+        for k in range(hand_n(a, seat)):
+            c = card_of(tables, hand_at(a, seat, k))
+            if cards[c, K.C_KIND] != K.ACTIVITY:
+                continue
+            v = 1.0 * cards[c, K.C_POINTS]
+            for j in range(hand_n(a, seat)):
+                d = card_of(tables, hand_at(a, seat, j))
+                if cards[d, K.C_KIND] == K.NECESSITY and (cards[c, K.C_WHEEL] >> cards[d, K.C_COLOUR]) & 1:
+                    v += cards[d, K.C_POINTS] * (mult - 1)
+            if v > best_v:
+                best_v = v
+                best_k = k
+        if best_k >= 0:
+            return _find(options, n, K.OPT_PLAY + best_k)
+    else:
+        best_k = -1
+        best_v = -1.0
+        for k in range(hand_n(a, seat)):
+            inst = hand_at(a, seat, k)
+            c = card_of(tables, inst)
+            if cards[c, K.C_KIND] != K.NECESSITY or not can_play(tables, a, seat, inst):
+                continue
+            v = card_use(tables, s, seat, c)
+            if v > best_v:
+                best_v = v
+                best_k = k
+        if best_k >= 0:
+            return _find(options, n, K.OPT_PLAY + best_k)
+    if set_at(a, seat, ai, K.S_BONUS) < 0:
+        best_k = -1
+        best_v = -1.0
+        for k in range(hand_n(a, seat)):
+            c = card_of(tables, hand_at(a, seat, k))
+            if cards[c, K.C_KIND] != K.BONUS:
+                continue
+            v = bonus_gain(tables, s, seat, c)
+            if v > best_v:
+                best_v = v
+                best_k = k
+        if best_k >= 0 and best_v >= params[W_BONUS]:
+            return _find(options, n, K.OPT_PLAY + best_k)
+    if excuse_k >= 0 and set_complete(a, seat, ai):
+        n_nec = 0
+        for t in range(K.N_TYPES):
+            if set_at(a, seat, ai, K.S_NEC + t) >= 0:
+                n_nec += 1
+        has_activity = False
+        for k in range(hand_n(a, seat)):
+            if cards[card_of(tables, hand_at(a, seat, k)), K.C_KIND] == K.ACTIVITY:
+                has_activity = True
+        if n_nec >= params[W_LOCK] or has_activity:
+            return _find(options, n, K.OPT_PLAY + excuse_k)
+    if can_declare(tables, a) and should_declare(tables, s, seat, params):
+        return _find(options, n, K.OPT_DECLARE)
+    return _find(options, n, K.OPT_CONTINUE)
+
+
+@jit
+def greedy(tables, s, seat, options, n, params, rng):
+    a = s.a
+    i = _greedy(tables, s, seat, options, n, params)
+    return i if i >= 0 else 0

@@ -1,0 +1,35 @@
+"""Golden transcript: a replayed 2-player greedy game, compared line by line.
+
+Regenerate (after an intended rule change, with a version bump) with
+BALANCE_REGOLD=1 python -m pytest tests/four_day_weekend/test_golden.py
+"""
+import os
+from pathlib import Path
+
+from helpers import TABLES
+
+from simcore.batch import Engine, resolve_policy
+from simcore.four_day_weekend import SPEC
+
+GOLDEN = Path(__file__).parent / "golden" / "greedy-2p-seed2026-game7.txt"
+
+
+def transcript() -> list[str]:
+    eng = Engine(SPEC, [resolve_policy(SPEC, "greedy")])
+    events, game_row, seat_rows = eng.replay(TABLES, 2, 2026, 7)
+    lines = SPEC.decode_trace(events, {}, 2)
+    lines.append(f"# result: scores {[int(x) for x in seat_rows[:, 1]]}, won {[int(x) for x in seat_rows[:, 0]]}")
+    return lines
+
+
+def test_golden_transcript():
+    lines = transcript()
+    if os.environ.get("BALANCE_REGOLD") or not GOLDEN.exists():
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text("\n".join(lines) + "\n")
+    expected = GOLDEN.read_text().splitlines()
+    for i, (got, want) in enumerate(zip(lines, expected)):
+        assert got == want, f"line {i + 1}"
+    assert len(lines) == len(expected)
+    assert any("Back To Work-ish" in x for x in lines)
+    assert any("takes" in x and "Personal Discard row" in x for x in lines)
