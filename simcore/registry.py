@@ -8,6 +8,7 @@ from .spec import GameSpec
 
 # --game name -> module holding SPEC. Listed here, never registered on import.
 GAMES: dict[str, str] = {
+    "overtime": "simcore.overtime",
     "sickdays-solo": "simcore.sickdays_solo",
     "four-day-weekend": "simcore.four_day_weekend",
 }

@@ -1,0 +1,249 @@
+"""Overtime: zones, card types, effect opcodes, state offsets (all plain ints).
+
+Card instances are numbered main deck first, then the 30 assignments (kind j,
+copy c at A0 + j * copies + c), then the six Average Joe/Joanna cards.
+"""
+PMAX = 6
+HAND_CAP = 40
+PILE_CAP = 64
+EVQ_CAP = 16
+MAX_EFF = 6  # effects per card; ability effects follow at MAX_EFF..2*MAX_EFF
+MAX_ROUNDS = 12
+SNOOZE_COLS = 8  # snooze_r1..snooze_r8 recorded
+MAX_OPTIONS = 512
+
+# zones
+Z_BOX = 0  # not in this game (assignments / Joes of absent seats)
+Z_DECK = 1
+Z_HAND = 2
+Z_DISCARD = 3
+Z_EMPLOYEE = 4  # a player's active E card
+Z_ASSIGN = 5  # an assignment on the table
+Z_ATTACHED = 6  # Work attached to an assignment (link = assignment instance)
+Z_PILE = 7  # just played, in a reaction pile
+Z_OUT = 8  # completed or discarded assignments, removed from play
+ZONE_NAMES = ("box", "deck", "hand", "discard", "employee", "assignment", "attached", "pile", "out")
+
+# card type bits
+T_W = 1
+T_R = 2
+T_E = 4
+T_S = 8
+T_B = 16
+T_A = 32
+TYPE_BITS = {"W": T_W, "R": T_R, "E": T_E, "S": T_S, "B": T_B, "A": T_A}
+T_ACTION = T_W | T_R | T_E
+T_REACTION = T_S | T_B
+
+# effect opcodes (card file names in cards.OPCODES)
+OP_NONE = 0
+OP_WORK = 1  # attach to an assignment, complete n tasks on it
+OP_TOKENS = 2  # n task tokens on another of your assignments
+OP_SNOOZE = 3  # gain n (n < 0: remove) snooze tokens
+OP_DRAW = 4
+OP_TAKE_DISCARD = 5  # take n cards of the given types from the discard pile
+OP_CANCEL = 6  # cancel the card reacted to, if of the given types
+OP_COPY = 7  # copy the effect of the card reacted to
+OP_GIVE_ASSIGNMENT = 8
+OP_TAKE_ASSIGNMENT = 9
+OP_SKIP_TURN = 10
+OP_DISCARD_WORK = 11  # discard a W attached to an assignment of who (its tasks are lost)
+OP_DISCARD_SNOOZE = 12  # discard (not remove) all snooze tokens
+OP_WORK_BONUS = 13  # passive: +n tasks on each W you play
+OP_SNOOZE_SHIELD = 14  # passive: gain n fewer snooze each time
+
+# who
+W_SELF = 0
+W_ANOTHER = 1  # chosen by the player, not themself
+W_ANY = 2  # chosen by the player
+W_ALL = 3
+W_OTHERS = 4
+W_TARGET_OWNER = 5  # the player of the card reacted to
+W_LEAST_ASSIGNMENTS = 6  # another player with the fewest A cards (ties: the target owner)
+W_CURRENT = 7  # the player whose turn it is
+
+# the chosen target of an action card
+TG_NONE = 0
+TG_ASSIGNMENT = 1  # one of your assignments
+TG_ANOTHER = 2
+TG_ANY = 3
+
+# reaction events
+RE_CARD = 0  # a card of the given types is played
+RE_COMPLETED = 1  # a player completes an A card
+RB_OTHER = 0
+RB_ANY = 1
+
+# ability kinds
+AB_NONE = 0
+AB_ACTION = 1
+AB_REACTION = 2
+AB_PASSIVE = 3
+
+# kind table columns (tables[1])
+KF_TYPE = 0
+KF_REACT_MASK = 1
+KF_REACT_EVENT = 2
+KF_REACT_BY = 3
+KF_TARGET = 4
+KF_P = 5
+KF_L = 6
+KF_D = 7
+KF_SHIFT = 8
+KF_ABIL = 9
+KF_ABIL_USES = 10
+KF_ABIL_REACT_MASK = 11
+KF_ABIL_REACT_EVENT = 12
+KF_ABIL_REACT_BY = 13
+KF_TASKS = 14  # assignment tasks
+KF_IS_REACTION = 15
+KF_WORK = 16  # tasks of its work effects (heuristics)
+KF_ABIL_TAKE_MASK = 17  # types an action ability takes from the discard pile (0 none)
+NKF = 18
+
+# effect columns (tables[2][kind, j, :])
+EF_OP = 0
+EF_N = 1
+EF_WHO = 2
+EF_MASK = 3
+
+# rules array (tables[0])
+R_ROUNDS = 0
+R_T1 = 1
+R_T2 = 2
+R_T3 = 3
+R_PEN1 = 4
+R_PEN2 = 5
+R_DIE1 = 6
+R_DIE2 = 7
+R_DIE3 = 8
+R_START_SNOOZE = 9
+R_START_HAND = 10
+R_SKIP_DRAW = 11
+R_EXHAUST_IS_SKIP = 12
+R_FIRST_E_FREE = 13
+R_JOE_KIND = 14
+R_N_MAIN = 15
+R_A0 = 16
+R_N_AKINDS = 17
+R_A_COPIES = 18
+R_J0 = 19
+R_N_INST = 20
+R_N_KINDS = 21
+R_FIRST_ASSIGN_KIND = 22
+R_DIE_SIDES = 23
+R_TIME0 = 24  # time_snooze[r - 1] for r = 1..MAX_ROUNDS
+NR = R_TIME0 + MAX_ROUNDS
+
+# game scalars (state.g)
+G_NP = 0
+G_PHASE = 1
+G_CUR = 2
+G_ROUND = 3
+G_TURNS = 4
+G_ACTIONS_USED = 5
+G_ACTED = 6
+G_OFFER = 7
+G_PASSES = 8
+G_PILE_N = 9
+G_DECK_N = 10
+G_END = 11  # end reason code (0 while running)
+G_SKIP_NOW = 12
+G_REACTIONS = 13
+G_CANCELS = 14
+G_RESHUFFLES = 15
+G_DIE_FAILS = 16
+G_EV_N = 17
+G_IN_TURN = 18  # the turn player is in the action phase (exhaustion checks apply)
+G_COMPLETIONS = 19
+G_GIVES = 20
+G_WINDOWS = 21
+G_PILES_RESOLVED = 22  # windows in which at least one reaction was played
+G_SNZ = 23  # sum of snooze at the end of round r (SNOOZE_COLS slots)
+NG = G_SNZ + SNOOZE_COLS
+
+# phases
+PH_ACTION = 0
+PH_REACT = 1
+PH_DISCARD = 2
+PH_OVER = 3
+
+# per player (state.ps)
+P_SNOOZE = 0
+P_EMP = 1  # instance of the active E card
+P_HAND_N = 2
+P_N_ASSIGN = 3
+P_COMPLETED = 4
+P_GIVEN = 5
+P_RECEIVED = 6
+P_EXHAUSTED = 7
+P_SKIPPED = 8
+P_SKIP_NEXT = 9
+P_ABIL_USED = 10
+P_DIE_FAILS = 11
+P_REACTIONS = 12
+P_WON = 13
+P_START_ASSIGN = 14
+P_CANCELLED_BY_OTHERS = 15
+NPS = 16
+
+# pile entries (state.pile)
+PF_CARD = 0  # instance, -1 for an event lead
+PF_PLAYER = 1
+PF_TARGET = 2  # entry reacted to (-1 for the lead)
+PF_CANCELLED = 3
+PF_COVERED = 4
+PF_ARG = 5  # chosen target of a lead (assignment instance or player)
+PF_PILE = 6  # index of the pile's first entry
+PF_KIND = 7  # card kind, or -1 for an event
+NPF = 8
+
+# card counters
+CC_DRAWN = 0
+CC_PLAYED = 1
+CC_CANCELLED = 2
+CC_HELD = 3
+CARD_COUNTERS = ("drawn", "played", "cancelled", "held_at_end")
+
+# option codes: kind << 24 | a << 12 | b
+O_END = 0  # end the action phase / pass a reaction
+O_PLAY = 1  # a = hand slot, b = target (assignment instance or player)
+O_ABILITY = 2  # b = card kind taken from the discard pile (or pile entry for reactions)
+O_DISCARD = 3  # a = hand slot
+O_REACT = 4  # a = hand slot, b = pile entry
+O_ABILITY_REACT = 5  # b = pile entry
+
+# end reasons (runner.END_GAME = 2 onwards)
+END_ASSIGNMENTS_DONE = 2
+END_ROUNDS_OUT = 3
+
+# trace codes
+EV_SETUP = 1
+EV_ROUND = 2
+EV_TURN = 3
+EV_PLAY = 4
+EV_DIE = 5
+EV_REACT = 6
+EV_ABILITY = 7
+EV_RESOLVE = 8
+EV_WORK = 9
+EV_COMPLETE = 10
+EV_SNOOZE = 11
+EV_GIVE = 12
+EV_DRAW = 13
+EV_DISCARD = 14
+EV_EXHAUST = 15
+EV_SKIP = 16
+EV_EMPLOYEE = 17
+EV_RESHUFFLE = 18
+EV_END = 19
+EV_TAKE_DISCARD = 20
+EV_WINDOW = 21
+EV_EVENT = 22
+EV_WORK_LOST = 23
+EV_CANCEL = 24
+EV_TOKENS = 25
+EV_SKIP_SET = 26
+EV_PASS_END = 27
+EV_END_ACTIONS = 28
+EV_SNOOZE_DISCARD = 29

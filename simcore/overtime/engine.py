@@ -1,0 +1,682 @@
+"""Overtime kernels: setup, the turn flow, reaction windows, legal options, step.
+
+Flow. A turn: start (skip / exhaustion checks), Action phase (decisions),
+Draw phase, Discard phase (decisions), end (winner check, next player, round
+and Time card). Every card played opens a reaction window: seats are offered,
+in turn order from the acting player's left, a reaction to the lead or to the
+top of one of its piles, until all pass in a row (seats with no legal
+reaction pass without a decision). Then the piles resolve, and each A card
+completed during the resolution opens a window of its own ("React to another
+player completing an A card").
+"""
+import numpy as np
+
+from simcore import rng as R
+from simcore.jit import jit
+from simcore.trace import emit
+
+from .constants import *  # noqa: F401,F403
+from .effects import apply_effects, resolve_pile, set_entry
+from .state import (State, actions_allowed, add_snooze, add_to_hand, alloc, clone, die_target, draw_cards, emp_kind,
+                    level, remaining_tasks, remove_from_hand, set_zone)
+
+
+# ------------------------------------------------------------------ setup
+@jit
+def new_game(t, n_players, rng, trace):
+    rules = t[0]
+    s = alloc(t, n_players)
+    n_main = rules[R_N_MAIN]
+    for i in range(n_main):
+        s.deck[i] = i
+        s.zone[i] = Z_DECK
+    R.shuffle(rng, R.DEAL, s.deck, n_main)
+    s.g[G_DECK_N] = n_main
+    a0 = rules[R_A0]
+    copies = rules[R_A_COPIES]
+    for p in range(n_players):
+        joe = rules[R_J0] + p
+        s.zone[joe] = Z_EMPLOYEE
+        s.owner[joe] = p
+        s.ps[p, P_EMP] = joe
+        s.ps[p, P_SNOOZE] = rules[R_START_SNOOZE]
+        for j in range(rules[R_N_AKINDS]):
+            a = a0 + j * copies + p
+            s.zone[a] = Z_ASSIGN
+            s.owner[a] = p
+        s.ps[p, P_N_ASSIGN] = rules[R_N_AKINDS]
+        s.ps[p, P_START_ASSIGN] = rules[R_N_AKINDS]
+    emit(trace, EV_SETUP, n_players, rules[R_N_AKINDS], rules[R_START_SNOOZE], n_main)
+    for p in range(n_players):
+        # deal from the deal stream: the deck is already shuffled by it
+        draw_cards(t, s, p, rules[R_START_HAND], rng, trace)
+    s.g[G_ROUND] = 1
+    s.g[G_CUR] = 0
+    emit(trace, EV_ROUND, 1, 0, 0, 0)
+    advance(t, s, rng, trace, 3)
+    return s
+
+
+# ------------------------------------------------------------------ turn flow
+@jit
+def do_skip(t, s, p, rng, trace, reason):
+    """'Skip your turn': draw skip_turn_draw cards; no Laziness draw, no discard."""
+    s.ps[p, P_SKIPPED] += 1
+    emit(trace, EV_SKIP, p, reason, t[0][R_SKIP_DRAW], 0)
+    draw_cards(t, s, p, t[0][R_SKIP_DRAW], rng, trace)
+    return True
+
+
+@jit
+def exhaust(t, s, p, rng, trace):
+    """10+ on your turn: discard all snooze, skip the rest of the turn."""
+    s.ps[p, P_EXHAUSTED] += 1
+    emit(trace, EV_EXHAUST, p, s.ps[p, P_SNOOZE], 0, 0)
+    s.ps[p, P_SNOOZE] = 0
+    if t[0][R_EXHAUST_IS_SKIP] != 0:
+        return do_skip(t, s, p, rng, trace, 1)
+    return True
+
+
+@jit
+def finish_actions(t, s, p, rng, trace):
+    """Draw phase, then the Discard phase if the hand is over Determination."""
+    s.g[G_IN_TURN] = 0
+    draw_cards(t, s, p, t[1][emp_kind(t, s, p), KF_L], rng, trace)
+    if s.ps[p, P_HAND_N] > t[1][emp_kind(t, s, p), KF_D]:
+        if discard_kinds(t, s, p) == 1:
+            auto_discard(t, s, p, trace)
+            return True
+        s.g[G_PHASE] = PH_DISCARD
+        return False
+    return True
+
+
+@jit
+def discard_kinds(t, s, p):
+    n = s.ps[p, P_HAND_N]
+    d = 0
+    for i in range(n):
+        k = t[3][s.hand[p, i]]
+        dup = False
+        for j in range(i):
+            if t[3][s.hand[p, j]] == k:
+                dup = True
+                break
+        if not dup:
+            d += 1
+    return d
+
+
+@jit
+def auto_discard(t, s, p, trace):
+    keep = t[1][emp_kind(t, s, p), KF_D]
+    while s.ps[p, P_HAND_N] > keep:
+        c = remove_from_hand(t, s, p, s.ps[p, P_HAND_N] - 1)
+        set_zone(t, s, c, Z_DISCARD)
+        emit(trace, EV_DISCARD, p, t[3][c], 0, 0)
+
+
+@jit
+def begin_turn(t, s, rng, trace):
+    """Start the current player's turn; True if it is already over."""
+    p = s.g[G_CUR]
+    s.g[G_ACTIONS_USED] = 0
+    s.g[G_ACTED] = 0
+    s.g[G_SKIP_NOW] = 0
+    s.g[G_PHASE] = PH_ACTION
+    s.g[G_IN_TURN] = 1
+    emit(trace, EV_TURN, p, s.g[G_ROUND], s.ps[p, P_SNOOZE], level(t, s, p))
+    if s.ps[p, P_SKIP_NEXT] != 0:
+        s.ps[p, P_SKIP_NEXT] = 0
+        s.g[G_IN_TURN] = 0
+        return do_skip(t, s, p, rng, trace, 0)
+    if level(t, s, p) >= 3:
+        s.g[G_IN_TURN] = 0
+        return exhaust(t, s, p, rng, trace)
+    if not has_action(t, s, p):
+        return finish_actions(t, s, p, rng, trace)
+    return False
+
+
+@jit
+def close_turn(t, s, rng, trace):
+    """End of a turn: a player with no A card left wins; else the next player.
+    Returns True when the game is over."""
+    rules = t[0]
+    n = s.g[G_NP]
+    s.g[G_TURNS] += 1
+    s.g[G_IN_TURN] = 0
+    won = 0
+    for q in range(n):
+        if s.ps[q, P_N_ASSIGN] <= 0:
+            s.ps[q, P_WON] = 1
+            won |= 1 << q
+    r = s.g[G_ROUND]
+    nxt = (s.g[G_CUR] + 1) % n
+    if won != 0 or nxt == 0:
+        if r <= SNOOZE_COLS:
+            tot = 0
+            for q in range(n):
+                tot += s.ps[q, P_SNOOZE]
+            s.g[G_SNZ + r - 1] = tot
+    if won != 0:
+        s.g[G_PHASE] = PH_OVER
+        s.g[G_END] = END_ASSIGNMENTS_DONE
+        emit(trace, EV_END, END_ASSIGNMENTS_DONE, won, r, s.g[G_TURNS])
+        return True
+    if nxt == 0:
+        if r >= rules[R_ROUNDS]:
+            s.g[G_PHASE] = PH_OVER
+            s.g[G_END] = END_ROUNDS_OUT
+            emit(trace, EV_END, END_ROUNDS_OUT, 0, r, s.g[G_TURNS])
+            return True
+        r += 1
+        s.g[G_ROUND] = r
+        gain = rules[R_TIME0 + r - 1]
+        emit(trace, EV_ROUND, r, gain, 0, 0)
+        for q in range(n):
+            s.ps[q, P_ABIL_USED] = 0
+            if gain != 0:
+                add_snooze(t, s, q, gain, trace)
+    s.g[G_CUR] = nxt
+    return False
+
+
+@jit
+def after_action(t, s, rng, trace):
+    """An action (and its reactions) is done: skip, exhaustion or next action."""
+    p = s.g[G_CUR]
+    s.g[G_PHASE] = PH_ACTION
+    if s.g[G_SKIP_NOW] != 0:
+        s.g[G_SKIP_NOW] = 0
+        s.g[G_IN_TURN] = 0
+        return do_skip(t, s, p, rng, trace, 2)
+    if level(t, s, p) >= 3:
+        s.g[G_IN_TURN] = 0
+        return exhaust(t, s, p, rng, trace)
+    if not has_action(t, s, p):
+        return finish_actions(t, s, p, rng, trace)
+    return False
+
+
+@jit
+def open_window(s, actor):
+    s.g[G_PHASE] = PH_REACT
+    s.g[G_OFFER] = (actor + 1) % s.g[G_NP]
+    s.g[G_PASSES] = 0
+    s.g[G_WINDOWS] += 1
+
+
+@jit
+def advance(t, s, rng, trace, mode):
+    """Drive the game until a seat must decide.
+
+    mode 0: a reaction window may be open (offer it, or resolve the piles and
+    any completion windows); 1: an action just finished; 2: the turn is over;
+    3: start the current player's turn. Each rule step has one call site here.
+    """
+    n = s.g[G_NP]
+    while True:
+        if mode == 0:
+            if s.g[G_PHASE] != PH_REACT:
+                return
+            waiting = False
+            while s.g[G_PASSES] < n:
+                q = s.g[G_OFFER]
+                if enum_reactions(t, s, q, s.empty, 1) > 0:
+                    waiting = True
+                    break
+                s.g[G_PASSES] += 1
+                s.g[G_OFFER] = (q + 1) % n
+            if waiting:
+                return
+            resolve_pile(t, s, rng, trace)
+            if s.g[G_EV_N] > 0:
+                who = s.evq[0]
+                for i in range(s.g[G_EV_N] - 1):
+                    s.evq[i] = s.evq[i + 1]
+                s.g[G_EV_N] -= 1
+                s.evq[s.g[G_EV_N]] = -1
+                set_entry(s, 0, -1, who, -1, -1, 0, -1)
+                s.g[G_PILE_N] = 1
+                emit(trace, EV_EVENT, who, 0, 0, 0)
+                open_window(s, who)
+                continue
+            mode = 1
+        elif mode == 1:
+            if not after_action(t, s, rng, trace):
+                return
+            mode = 2
+        elif mode == 2:
+            if close_turn(t, s, rng, trace):
+                return
+            mode = 3
+        else:
+            if not begin_turn(t, s, rng, trace):
+                return
+            mode = 2
+
+
+@jit
+def work_die_ok(t, s, p, k, rng, trace):
+    """A W card played while tired needs the Work die first."""
+    if (t[1][k, KF_TYPE] & T_W) == 0:
+        return True
+    lv = level(t, s, p)
+    if lv == 0:
+        return True
+    need = die_target(t, lv)
+    roll = R.randint(rng, R.CHANCE, t[0][R_DIE_SIDES]) + 1
+    emit(trace, EV_DIE, p, k, roll, need)
+    if roll >= need:
+        return True
+    s.ps[p, P_DIE_FAILS] += 1
+    s.g[G_DIE_FAILS] += 1
+    s.cc[p, k, CC_CANCELLED] += 1
+    return False
+
+
+# ------------------------------------------------------------------ options
+@jit
+def targetable(s, e):
+    if s.pile[e, PF_CANCELLED] != 0:
+        return False
+    return e == 0 or s.pile[e, PF_COVERED] == 0
+
+
+@jit
+def triggers(t, s, q, e, mask, event, by):
+    if by == RB_OTHER and s.pile[e, PF_PLAYER] == q:
+        return False
+    if s.pile[e, PF_CARD] < 0:
+        return event == RE_COMPLETED
+    return event == RE_CARD and (t[1][s.pile[e, PF_KIND], KF_TYPE] & mask) != 0
+
+
+@jit
+def enum_reactions(t, s, q, out, limit):
+    """Reactions seat q may play now: (card, pile entry) and ability uses."""
+    kinds = t[1]
+    n = 1  # option 0 is pass
+    if out.shape[0] > 0:
+        out[0] = O_END << 24
+    npile = s.g[G_PILE_N]
+    if npile >= PILE_CAP:
+        return 0
+    found = 0
+    hn = s.ps[q, P_HAND_N]
+    for i in range(hn):
+        k = t[3][s.hand[q, i]]
+        if kinds[k, KF_IS_REACTION] == 0:
+            continue
+        dup = False
+        for j in range(i):
+            if t[3][s.hand[q, j]] == k:
+                dup = True
+                break
+        if dup:
+            continue
+        for e in range(npile):
+            if targetable(s, e) and triggers(t, s, q, e, kinds[k, KF_REACT_MASK], kinds[k, KF_REACT_EVENT],
+                                             kinds[k, KF_REACT_BY]):
+                found += 1
+                if out.shape[0] > 0:
+                    if n < out.shape[0]:
+                        out[n] = (O_REACT << 24) | (i << 12) | e
+                        n += 1
+                elif found >= limit:
+                    return found
+    ek = emp_kind(t, s, q)
+    if kinds[ek, KF_ABIL] == AB_REACTION and (kinds[ek, KF_ABIL_USES] == 0 or s.ps[q, P_ABIL_USED] < kinds[ek, KF_ABIL_USES]):
+        for e in range(npile):
+            if targetable(s, e) and triggers(t, s, q, e, kinds[ek, KF_ABIL_REACT_MASK], kinds[ek, KF_ABIL_REACT_EVENT],
+                                             kinds[ek, KF_ABIL_REACT_BY]):
+                found += 1
+                if out.shape[0] > 0:
+                    if n < out.shape[0]:
+                        out[n] = (O_ABILITY_REACT << 24) | e
+                        n += 1
+                elif found >= limit:
+                    return found
+    if out.shape[0] > 0:
+        return n if found > 0 else 1
+    return found
+
+
+@jit
+def ability_ready(t, s, p):
+    kinds = t[1]
+    ek = emp_kind(t, s, p)
+    if kinds[ek, KF_ABIL] != AB_ACTION:
+        return False
+    return kinds[ek, KF_ABIL_USES] == 0 or s.ps[p, P_ABIL_USED] < kinds[ek, KF_ABIL_USES]
+
+
+@jit
+def enum_actions(t, s, p, out, limit):
+    """Action-phase options of p: end, play a card (with its target), use the ability."""
+    kinds = t[1]
+    rules = t[0]
+    cap = out.shape[0]
+    write = cap > 0
+    n = 0
+    if write:
+        out[0] = O_END << 24
+    n = 1
+    found = 0
+    left = actions_allowed(t, s, p) - s.g[G_ACTIONS_USED]
+    free_e = s.g[G_ACTED] == 0 and rules[R_FIRST_E_FREE] != 0
+    npl = s.g[G_NP]
+    hn = s.ps[p, P_HAND_N]
+    for i in range(hn):
+        k = t[3][s.hand[p, i]]
+        ty = kinds[k, KF_TYPE]
+        if kinds[k, KF_IS_REACTION] != 0 or (ty & T_ACTION) == 0:
+            continue
+        if left <= 0 and not (free_e and (ty & T_E) != 0):
+            continue
+        dup = False
+        for j in range(i):
+            if t[3][s.hand[p, j]] == k:
+                dup = True
+                break
+        if dup:
+            continue
+        tg = kinds[k, KF_TARGET]
+        if tg == TG_NONE:
+            found += 1
+            if write and n < cap:
+                out[n] = (O_PLAY << 24) | (i << 12)
+                n += 1
+        elif tg == TG_ASSIGNMENT:
+            for a in range(rules[R_A0], rules[R_J0]):
+                if s.zone[a] == Z_ASSIGN and s.owner[a] == p:
+                    found += 1
+                    if write and n < cap:
+                        out[n] = (O_PLAY << 24) | (i << 12) | a
+                        n += 1
+        else:
+            for q in range(npl):
+                if q == p and tg == TG_ANOTHER:
+                    continue
+                found += 1
+                if write and n < cap:
+                    out[n] = (O_PLAY << 24) | (i << 12) | q
+                    n += 1
+        if (not write) and found >= limit:
+            return found
+    if left > 0 and ability_ready(t, s, p):
+        mask = kinds[emp_kind(t, s, p), KF_ABIL_TAKE_MASK]
+        if mask == 0:
+            found += 1
+            if write and n < cap:
+                out[n] = O_ABILITY << 24
+                n += 1
+        else:
+            for k in range(s.dk.shape[0]):
+                if s.dk[k] > 0 and (kinds[k, KF_TYPE] & mask) != 0:
+                    found += 1
+                    if write and n < cap:
+                        out[n] = (O_ABILITY << 24) | k
+                        n += 1
+    if write:
+        return n
+    return found
+
+
+@jit
+def has_action(t, s, p):
+    return enum_actions(t, s, p, s.empty, 1) > 0
+
+
+@jit
+def to_move(s):
+    ph = s.g[G_PHASE]
+    if ph == PH_OVER:
+        return -1
+    if ph == PH_REACT:
+        return s.g[G_OFFER]
+    return s.g[G_CUR]
+
+
+@jit
+def legal(t, s, out):
+    ph = s.g[G_PHASE]
+    if ph == PH_OVER:
+        return 0
+    if ph == PH_REACT:
+        return enum_reactions(t, s, s.g[G_OFFER], out, 0)
+    p = s.g[G_CUR]
+    if ph == PH_ACTION:
+        return enum_actions(t, s, p, out, 0)
+    n = 0
+    hn = s.ps[p, P_HAND_N]
+    for i in range(hn):
+        k = t[3][s.hand[p, i]]
+        dup = False
+        for j in range(i):
+            if t[3][s.hand[p, j]] == k:
+                dup = True
+                break
+        if not dup and n < out.shape[0]:
+            out[n] = (O_DISCARD << 24) | (i << 12)
+            n += 1
+    return n
+
+
+# ------------------------------------------------------------------ step
+@jit
+def play_lead(t, s, p, slot, arg, rng, trace):
+    kinds = t[1]
+    c = remove_from_hand(t, s, p, slot)
+    k = t[3][c]
+    s.cc[p, k, CC_PLAYED] += 1
+    if (kinds[k, KF_TYPE] & T_E) != 0 and s.g[G_ACTED] == 0 and t[0][R_FIRST_E_FREE] != 0:
+        free = 1
+    else:
+        free = 0
+        s.g[G_ACTIONS_USED] += 1
+    s.g[G_ACTED] = 1
+    emit(trace, EV_PLAY, p, k, arg if kinds[k, KF_TARGET] != TG_NONE else -1, free)
+    set_zone(t, s, c, Z_PILE)
+    if not work_die_ok(t, s, p, k, rng, trace):
+        set_zone(t, s, c, Z_DISCARD)  # canceled and fails; nobody can react to it
+        return 1
+    set_entry(s, 0, c, p, -1, arg, 0, k)
+    s.g[G_PILE_N] = 1
+    open_window(s, p)
+    return 0
+
+
+@jit
+def use_ability(t, s, p, chosen_kind, rng, trace):
+    ek = emp_kind(t, s, p)
+    s.g[G_ACTIONS_USED] += 1
+    s.g[G_ACTED] = 1
+    s.ps[p, P_ABIL_USED] += 1
+    emit(trace, EV_ABILITY, p, ek, chosen_kind, -1)
+    # an action ability is not a card: it resolves at once, with no reaction window
+    apply_effects(t, s, rng, trace, ek, MAX_EFF, p, -1, -1, -1, -1, chosen_kind)
+    if s.g[G_EV_N] > 0:
+        # it completed an A card (tokens): the completion can be reacted to
+        s.g[G_PHASE] = PH_REACT
+        s.g[G_PASSES] = s.g[G_NP]
+        s.g[G_PILE_N] = 1
+        set_entry(s, 0, -1, p, -1, -1, 0, -1)
+        return 0
+    return 1
+
+
+@jit
+def react_card(t, s, q, slot, e, rng, trace):
+    kinds = t[1]
+    c = remove_from_hand(t, s, q, slot)
+    k = t[3][c]
+    s.cc[q, k, CC_PLAYED] += 1
+    s.g[G_REACTIONS] += 1
+    s.ps[q, P_REACTIONS] += 1
+    emit(trace, EV_REACT, q, k, s.pile[e, PF_KIND], e)
+    s.g[G_PASSES] = 0
+    s.g[G_OFFER] = (q + 1) % s.g[G_NP]
+    set_zone(t, s, c, Z_PILE)
+    s.owner[c] = q
+    if not work_die_ok(t, s, q, k, rng, trace):
+        set_zone(t, s, c, Z_DISCARD)
+        return
+    i = s.g[G_PILE_N]
+    pid = i if e == 0 else s.pile[e, PF_PILE]
+    set_entry(s, i, c, q, e, -1, pid, k)
+    if e != 0:
+        s.pile[e, PF_COVERED] = 1
+    s.g[G_PILE_N] = i + 1
+
+
+@jit
+def react_ability(t, s, q, e, rng, trace):
+    """Special abilities used as reactions resolve at once and cover nothing."""
+    ek = emp_kind(t, s, q)
+    s.ps[q, P_ABIL_USED] += 1
+    s.g[G_REACTIONS] += 1
+    s.ps[q, P_REACTIONS] += 1
+    emit(trace, EV_ABILITY, q, ek, -1, e)
+    s.g[G_PASSES] = 0
+    s.g[G_OFFER] = (q + 1) % s.g[G_NP]
+    apply_effects(t, s, rng, trace, ek, MAX_EFF, q, -1, -1, -1, e, -1)
+
+
+@jit
+def step(t, s, option, rng, trace):
+    kind = option >> 24
+    a = (option >> 12) & 0xFFF
+    b = option & 0xFFF
+    ph = s.g[G_PHASE]
+    mode = -1
+    if ph == PH_ACTION:
+        p = s.g[G_CUR]
+        if kind == O_END:
+            emit(trace, EV_END_ACTIONS, p, s.g[G_ACTIONS_USED], 0, 0)
+            mode = 2 if finish_actions(t, s, p, rng, trace) else -1
+        elif kind == O_PLAY:
+            mode = play_lead(t, s, p, a, b, rng, trace)
+        elif kind == O_ABILITY:
+            mode = use_ability(t, s, p, b if t[1][emp_kind(t, s, p), KF_ABIL_TAKE_MASK] != 0 else -1, rng, trace)
+    elif ph == PH_REACT:
+        q = s.g[G_OFFER]
+        if kind == O_END:
+            s.g[G_PASSES] += 1
+            s.g[G_OFFER] = (q + 1) % s.g[G_NP]
+        elif kind == O_REACT:
+            react_card(t, s, q, a, b, rng, trace)
+        elif kind == O_ABILITY_REACT:
+            react_ability(t, s, q, b, rng, trace)
+        mode = 0
+    elif ph == PH_DISCARD:
+        p = s.g[G_CUR]
+        c = remove_from_hand(t, s, p, a)
+        set_zone(t, s, c, Z_DISCARD)
+        emit(trace, EV_DISCARD, p, t[3][c], 0, 0)
+        if s.ps[p, P_HAND_N] <= t[1][emp_kind(t, s, p), KF_D]:
+            mode = 2
+        elif discard_kinds(t, s, p) == 1:
+            auto_discard(t, s, p, trace)
+            mode = 2
+    if mode >= 0:
+        advance(t, s, rng, trace, mode)
+
+
+# ------------------------------------------------------------------ results
+@jit
+def outcome(t, s, game_row, seat_rows):
+    n = s.g[G_NP]
+    game_row[0] = s.g[G_END]
+    c = 2
+    game_row[c] = s.g[G_TURNS]
+    game_row[c + 1] = s.g[G_ROUND]
+    game_row[c + 2] = 1.0 if s.g[G_END] == END_ROUNDS_OUT else 0.0
+    game_row[c + 3] = s.g[G_REACTIONS]
+    game_row[c + 4] = s.g[G_CANCELS]
+    game_row[c + 5] = s.g[G_RESHUFFLES]
+    game_row[c + 6] = s.g[G_DIE_FAILS]
+    game_row[c + 7] = s.g[G_COMPLETIONS]
+    game_row[c + 8] = s.g[G_GIVES]
+    game_row[c + 9] = s.g[G_PILES_RESOLVED]
+    for r in range(SNOOZE_COLS):
+        if r + 1 < s.g[G_ROUND] or (r + 1 == s.g[G_ROUND] and s.g[G_END] != 0):
+            game_row[c + 10 + r] = s.g[G_SNZ + r] / n
+        else:
+            game_row[c + 10 + r] = np.nan
+    for p in range(n):
+        left = s.ps[p, P_N_ASSIGN]
+        seat_rows[p, 0] = s.ps[p, P_WON]
+        seat_rows[p, 1] = s.ps[p, P_START_ASSIGN] - left
+        seat_rows[p, 2] = s.ps[p, P_COMPLETED]
+        seat_rows[p, 3] = s.ps[p, P_GIVEN]
+        seat_rows[p, 4] = s.ps[p, P_RECEIVED]
+        seat_rows[p, 5] = left
+        seat_rows[p, 6] = remaining_tasks(t, s, p)
+        seat_rows[p, 7] = s.ps[p, P_EXHAUSTED]
+        seat_rows[p, 8] = s.ps[p, P_SKIPPED]
+        seat_rows[p, 9] = s.ps[p, P_SNOOZE]
+        seat_rows[p, 10] = s.ps[p, P_DIE_FAILS]
+        seat_rows[p, 11] = s.ps[p, P_REACTIONS]
+
+
+@jit
+def card_counts(s):
+    """(seats, kinds, 4): drawn, played, cancelled, held at the end."""
+    return s.cc[:s.g[G_NP]].copy()
+
+
+@jit
+def determinise(t, s, seat, rng):
+    """Redraw what `seat` cannot see: the deck order and the other hands."""
+    n = s.g[G_NP]
+    pool = np.empty(s.zone.shape[0], np.int64)
+    m = 0
+    for i in range(s.g[G_DECK_N]):
+        pool[m] = s.deck[i]
+        m += 1
+    for p in range(n):
+        if p != seat:
+            for i in range(s.ps[p, P_HAND_N]):
+                pool[m] = s.hand[p, i]
+                m += 1
+    R.shuffle(rng, R.POLICY, pool, m)
+    j = 0
+    for p in range(n):
+        if p != seat:
+            for i in range(s.ps[p, P_HAND_N]):
+                c = pool[j]
+                j += 1
+                s.hand[p, i] = c
+                s.zone[c] = Z_HAND
+                s.owner[c] = p
+    d = 0
+    while j < m:
+        c = pool[j]
+        j += 1
+        s.deck[d] = c
+        s.zone[c] = Z_DECK
+        s.owner[c] = -1
+        d += 1
+
+
+@jit
+def value(t, s, seat):
+    if s.g[G_PHASE] == PH_OVER:
+        if s.ps[seat, P_WON] != 0:
+            return 1.0
+        if s.g[G_END] == END_ROUNDS_OUT:
+            return 0.1  # "it's important that no one else wins"
+        return 0.0
+    n = s.g[G_NP]
+    mine = remaining_tasks(t, s, seat)
+    best = 1 << 30
+    for q in range(n):
+        if q != seat:
+            r = remaining_tasks(t, s, q)
+            if r < best:
+                best = r
+    v = 0.4 + 0.04 * (best - mine) - 0.01 * s.ps[seat, P_SNOOZE]
+    return min(0.9, max(0.02, v))

@@ -1,0 +1,319 @@
+"""Overtime's scripted `greedy` policy.
+
+Every option gets a value in "tasks" for the deciding seat, from a one-step
+reading of its effects:
+  * work when rested: a W card is worth w_task per task (+ w_complete if it
+    finishes the A card), times the chance the Work die lets it through, less
+    the cost of the snooze it brings;
+  * rest when tired: snooze cost grows with the tiredness levels it crosses
+    (w_snooze per token, w_level per level, w_exhaust for reaching 10+), so an
+    R card is worth a lot just below a threshold and little when rested;
+  * react to stop a leader: harm to another player (cancelling their card,
+    giving them snooze or an A card, losing their work) is weighted by how far
+    ahead of you they are (w_leader); harm to yourself counts in full;
+  * giving away an A card is worth w_give; an E card is worth the change in
+    stats (w_emp).
+It plays the best action while that is worth more than keeping the card
+(w_card), reacts when a reaction is worth at least w_react_min, and discards
+the cards it values least.
+"""
+import numpy as np
+
+from simcore.jit import jit
+from simcore.runner import P_GAME
+from simcore.spec import PolicyParam
+
+from .constants import *  # noqa: F401,F403
+from .state import actions_allowed, emp_kind, level, level_at, remaining, remaining_tasks
+
+W_TASK = P_GAME + 0
+W_COMPLETE = P_GAME + 1
+W_SNOOZE = P_GAME + 2
+W_LEVEL = P_GAME + 3
+W_EXHAUST = P_GAME + 4
+W_HURT = P_GAME + 5
+W_CARD = P_GAME + 6
+W_GIVE = P_GAME + 7
+W_SKIP = P_GAME + 8
+W_LEADER = P_GAME + 9
+W_EMP = P_GAME + 10
+W_REACT_MIN = P_GAME + 11
+
+GREEDY_PARAMS = (
+    PolicyParam("w_task", W_TASK, 1.0, "value of one task done on your A cards"),
+    PolicyParam("w_complete", W_COMPLETE, 1.0, "bonus for finishing an A card"),
+    PolicyParam("w_snooze", W_SNOOZE, 0.15, "cost of one snooze token"),
+    PolicyParam("w_level", W_LEVEL, 0.8, "cost of crossing a tiredness level"),
+    PolicyParam("w_exhaust", W_EXHAUST, 2.0, "cost of reaching the last level (turn skipped)"),
+    PolicyParam("w_hurt", W_HURT, 0.6, "value of a loss to another player, relative to a gain of yours"),
+    PolicyParam("w_card", W_CARD, 0.3, "value of a card in hand (kept rather than spent)"),
+    PolicyParam("w_give", W_GIVE, 2.5, "value of one A card fewer"),
+    PolicyParam("w_skip", W_SKIP, 1.5, "value of a skipped turn (to you: its cost)"),
+    PolicyParam("w_leader", W_LEADER, 1.0, "how much more harming a leader is worth"),
+    PolicyParam("w_emp", W_EMP, 0.6, "value of one point of Productiveness"),
+    PolicyParam("w_react_min", W_REACT_MIN, 0.35, "play a reaction when it is worth at least this"),
+)
+
+
+@jit
+def snooze_cost(t, s, q, d, w):
+    """Cost to q of gaining d (d < 0: losing -d) snooze tokens."""
+    if q < 0 or d == 0:
+        return 0.0
+    old = s.ps[q, P_SNOOZE]
+    new = max(0, old + d)
+    la = level_at(t, s, q, old)
+    lb = level_at(t, s, q, new)
+    c = w[W_SNOOZE] * (new - old) + w[W_LEVEL] * (min(lb, 2) - min(la, 2))
+    if lb >= 3 and la < 3:
+        c += w[W_EXHAUST]
+    elif la >= 3 and lb < 3:
+        c -= w[W_EXHAUST]
+    return c
+
+
+@jit
+def lead_weight(t, s, me, q, w):
+    """How much harming q is worth to me: more when q is ahead."""
+    diff = remaining_tasks(t, s, me) - remaining_tasks(t, s, q)
+    v = 1.0 + w[W_LEADER] * diff / 5.0
+    return min(3.0, max(0.2, v))
+
+
+@jit
+def hurt(t, s, me, q, amount, w):
+    """Value to me of q suffering `amount` (in q's task units)."""
+    if q == me:
+        return -amount
+    return w[W_HURT] * amount * lead_weight(t, s, me, q, w)
+
+
+@jit
+def p_die(t, s, q, k):
+    if (t[1][k, KF_TYPE] & T_W) == 0:
+        return 1.0
+    lv = level(t, s, q)
+    if lv == 0:
+        return 1.0
+    need = t[0][R_DIE1 + lv - 1]
+    sides = t[0][R_DIE_SIDES]
+    return max(0.0, min(1.0, (sides - need + 1) / sides))
+
+
+@jit
+def who_player(t, s, who, actor, arg_p, towner):
+    n = s.g[G_NP]
+    if who == W_SELF:
+        return actor
+    if who == W_ANOTHER or who == W_ANY:
+        if 0 <= arg_p < n:
+            return arg_p
+        return actor if who == W_ANY else -1
+    if who == W_TARGET_OWNER:
+        return towner
+    if who == W_CURRENT:
+        return s.g[G_CUR]
+    if who == W_LEAST_ASSIGNMENTS:
+        m = 1 << 30
+        best = -1
+        for q in range(n):
+            if q != actor and (s.ps[q, P_N_ASSIGN] < m or (s.ps[q, P_N_ASSIGN] == m and q == towner)):
+                m = s.ps[q, P_N_ASSIGN]
+                best = q
+        return best
+    return -1
+
+
+@jit
+def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w):
+    """One effect's value to `me` (no recursion: cancel/copy read one level)."""
+    npl = s.g[G_NP]
+    towner = s.pile[te, PF_PLAYER] if te >= 0 else -1
+    if op == OP_WORK or op == OP_TOKENS:
+        a = arg_a
+        if a < 0:
+            a = -1
+            best = 1 << 30
+            for x in range(t[0][R_A0], t[0][R_J0]):
+                if s.zone[x] == Z_ASSIGN and s.owner[x] == actor and remaining(t, s, x) < best:
+                    best = remaining(t, s, x)
+                    a = x
+        if a < 0:
+            return 0.0
+        gain = w[W_TASK] * n + w[W_COMPLETE] * (1.0 if remaining(t, s, a) <= n else 0.0)
+        gain += 0.05 * (n - remaining(t, s, a))  # prefer the card nearest completion
+        return hurt(t, s, me, actor, -gain, w) if actor != me else gain
+    if op == OP_SNOOZE:
+        v = 0.0
+        q1 = who_player(t, s, who, actor, arg_p, towner)
+        for q in range(npl):
+            if who == W_ALL or (who == W_OTHERS and q != actor) or q == q1:
+                v += hurt(t, s, me, q, snooze_cost(t, s, q, n, w), w)
+        return v
+    if op == OP_DRAW:
+        q = who_player(t, s, who, actor, arg_p, towner)
+        return hurt(t, s, me, q, -w[W_CARD] * n, w) if q >= 0 else 0.0
+    if op == OP_TAKE_DISCARD:
+        return hurt(t, s, me, actor, -w[W_CARD] * 2.0 * n, w)
+    if op == OP_GIVE_ASSIGNMENT:
+        q = who_player(t, s, who, actor, arg_p, towner)
+        if q < 0 or q == actor or s.ps[actor, P_N_ASSIGN] == 0:
+            return 0.0
+        return hurt(t, s, me, actor, -w[W_GIVE], w) + hurt(t, s, me, q, w[W_GIVE], w)
+    if op == OP_TAKE_ASSIGNMENT:
+        q = who_player(t, s, who, actor, arg_p, towner)
+        if q < 0 or q == actor or s.ps[q, P_N_ASSIGN] == 0:
+            return 0.0
+        return hurt(t, s, me, actor, w[W_GIVE] * 0.8, w) + hurt(t, s, me, q, -w[W_GIVE] * 0.8, w)
+    if op == OP_SKIP_TURN:
+        q = who_player(t, s, who, actor, arg_p, towner)
+        if q < 0:
+            return 0.0
+        return hurt(t, s, me, q, w[W_SKIP], w)
+    if op == OP_DISCARD_WORK:
+        q = who_player(t, s, who, actor, arg_p, towner)
+        if q < 0:
+            return 0.0
+        best = 0
+        for x in range(t[0][R_N_MAIN]):
+            if s.zone[x] == Z_ATTACHED and s.owner[x] == q and s.tasks[x] > best:
+                best = s.tasks[x]
+        return hurt(t, s, me, q, w[W_TASK] * best, w)
+    if op == OP_DISCARD_SNOOZE:
+        q = who_player(t, s, who, actor, arg_p, towner)
+        if q < 0:
+            return 0.0
+        return hurt(t, s, me, q, snooze_cost(t, s, q, -s.ps[q, P_SNOOZE], w), w)
+    return 0.0
+
+
+@jit
+def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w):
+    """Value to `me` of kind k's effects other than cancel and copy."""
+    eff = t[2]
+    v = 0.0
+    for j in range(base, base + MAX_EFF):
+        op = eff[k, j, EF_OP]
+        if op == OP_NONE:
+            break
+        if op == OP_CANCEL or op == OP_COPY:
+            continue
+        v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w)
+    return v
+
+
+@jit
+def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth):
+    """Value to `me` of kind k's effects resolving for `actor`."""
+    eff = t[2]
+    v = 0.0
+    for j in range(base, base + MAX_EFF):
+        op = eff[k, j, EF_OP]
+        if op == OP_NONE:
+            break
+        if op == OP_CANCEL:
+            if depth == 0 and te >= 0 and s.pile[te, PF_KIND] >= 0 and \
+                    (t[1][s.pile[te, PF_KIND], KF_TYPE] & eff[k, j, EF_MASK]) != 0 and s.pile[te, PF_CANCELLED] == 0:
+                k2 = s.pile[te, PF_KIND]
+                tg = t[1][k2, KF_TARGET]
+                arg = s.pile[te, PF_ARG]
+                v -= kind_value_flat(t, s, me, k2, 0, s.pile[te, PF_PLAYER], arg if tg == TG_ASSIGNMENT else -1,
+                                     arg if tg >= TG_ANOTHER else -1, s.pile[te, PF_TARGET], w) + \
+                    (0.0 if s.pile[te, PF_PLAYER] == me else 0.1)
+                if s.pile[te, PF_PLAYER] == me:
+                    v -= 1.0  # never cancel your own card
+            continue
+        if op == OP_COPY:
+            if depth == 0 and te >= 0 and s.pile[te, PF_KIND] >= 0:
+                v += kind_value_flat(t, s, me, s.pile[te, PF_KIND], 0, actor, -1, -1, s.pile[te, PF_TARGET], w)
+            continue
+        v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w)
+    return v
+
+
+@jit
+def emp_value(t, k, w):
+    kinds = t[1]
+    return w[W_EMP] * (kinds[k, KF_P] + 0.4 * kinds[k, KF_L] + 0.15 * kinds[k, KF_D] + 0.3 * kinds[k, KF_SHIFT]) + \
+        (0.3 if kinds[k, KF_ABIL] != AB_NONE else 0.0)
+
+
+@jit
+def hold_value(t, s, me, k, w):
+    """Worth of keeping kind k in hand (for the discard phase)."""
+    kinds = t[1]
+    ty = kinds[k, KF_TYPE]
+    v = w[W_CARD]
+    if kinds[k, KF_IS_REACTION] != 0:
+        return v + 0.8
+    if (ty & T_E) != 0:
+        return v + max(0.0, emp_value(t, k, w) - emp_value(t, emp_kind(t, s, me), w))
+    return v + max(0.0, kind_value_flat(t, s, me, k, 0, me, -1, me, -1, w)) * p_die(t, s, me, k)
+
+
+@jit
+def greedy(t, s, seat, options, n, params, rng):
+    w = params
+    best = 0
+    best_v = 0.0
+    ph = s.g[G_PHASE]
+    if ph == PH_DISCARD:
+        best_v = 1e300
+        for i in range(n):
+            k = t[3][s.hand[seat, (options[i] >> 12) & 0xFFF]]
+            v = hold_value(t, s, seat, k, w)
+            if v < best_v:
+                best_v = v
+                best = i
+        return best
+    if ph == PH_REACT:
+        best_v = w[W_REACT_MIN]
+    for i in range(n):
+        o = options[i]
+        kind = o >> 24
+        a = (o >> 12) & 0xFFF
+        b = o & 0xFFF
+        v = 0.0
+        if kind == O_END:
+            continue
+        if kind == O_PLAY:
+            k = t[3][s.hand[seat, a]]
+            kinds = t[1]
+            if (kinds[k, KF_TYPE] & T_E) != 0:
+                v = emp_value(t, k, w) - emp_value(t, emp_kind(t, s, seat), w)
+                # a new employee also moves the tiredness ratings
+                v += w[W_LEVEL] * (level(t, s, seat) - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
+            else:
+                tg = kinds[k, KF_TARGET]
+                v = kind_value(t, s, seat, k, 0, seat, b if tg == TG_ASSIGNMENT else -1,
+                               b if tg >= TG_ANOTHER else -1, -1, w, 0) * p_die(t, s, seat, k)
+            v -= w[W_CARD]
+        elif kind == O_ABILITY:
+            ek = emp_kind(t, s, seat)
+            if t[1][ek, KF_ABIL_TAKE_MASK] != 0:
+                v = hold_value(t, s, seat, b, w)
+            else:
+                v = kind_value(t, s, seat, ek, MAX_EFF, seat, -1, -1, -1, w, 0)
+            v -= 0.05
+        elif kind == O_REACT:
+            k = t[3][s.hand[seat, a]]
+            v = kind_value(t, s, seat, k, 0, seat, -1, -1, b, w, 0) * p_die(t, s, seat, k) - 0.5 * w[W_CARD]
+        elif kind == O_ABILITY_REACT:
+            v = kind_value(t, s, seat, emp_kind(t, s, seat), MAX_EFF, seat, -1, -1, b, w, 0)
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@jit
+def level_at_shift(t, s, p, shift):
+    rules = t[0]
+    sn = s.ps[p, P_SNOOZE]
+    if sn >= rules[R_T3] + shift:
+        return 3
+    if sn >= rules[R_T2] + shift:
+        return 2
+    if sn >= rules[R_T1] + shift:
+        return 1
+    return 0

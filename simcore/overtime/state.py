@@ -1,0 +1,244 @@
+"""Overtime state and the small helpers every rule uses (zones, hands, snooze).
+
+State: a namedtuple of int64 arrays (see constants for offsets); card
+instances move between zones only through `set_zone`, which also keeps the
+per-kind count of the discard pile.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from simcore import rng as R
+from simcore.jit import jit
+from simcore.trace import emit
+
+from .constants import *  # noqa: F401,F403
+
+State = namedtuple("State", ["g", "zone", "owner", "link", "tasks", "deck", "hand", "ps", "pile", "cc", "evq", "dk", "empty"])
+
+
+@jit
+def alloc(t, n_players):
+    rules = t[0]
+    n_inst = rules[R_N_INST]
+    K = rules[R_N_KINDS]
+    g = np.zeros(NG, np.int64)
+    g[G_NP] = n_players
+    zone = np.zeros(n_inst, np.int64)
+    owner = np.full(n_inst, -1, np.int64)
+    link = np.full(n_inst, -1, np.int64)
+    tasks = np.zeros(n_inst, np.int64)
+    deck = np.full(n_inst, -1, np.int64)
+    hand = np.full((PMAX, HAND_CAP), -1, np.int64)
+    ps = np.zeros((PMAX, NPS), np.int64)
+    pile = np.full((PILE_CAP, NPF), -1, np.int64)
+    cc = np.zeros((PMAX, K, 4), np.int64)
+    evq = np.full(EVQ_CAP, -1, np.int64)
+    dk = np.zeros(K, np.int64)
+    empty = np.zeros(0, np.int64)  # for counting-only calls of the option enumerators
+    return State(g, zone, owner, link, tasks, deck, hand, ps, pile, cc, evq, dk, empty)
+
+
+@jit
+def clone(s):
+    return State(s.g.copy(), s.zone.copy(), s.owner.copy(), s.link.copy(), s.tasks.copy(), s.deck.copy(),
+                 s.hand.copy(), s.ps.copy(), s.pile.copy(), s.cc.copy(), s.evq.copy(), s.dk.copy(), s.empty)
+
+
+@jit
+def set_zone(t, s, i, z):
+    k = t[3][i]
+    if s.zone[i] == Z_DISCARD:
+        s.dk[k] -= 1
+    s.zone[i] = z
+    if z == Z_DISCARD:
+        s.dk[k] += 1
+        s.owner[i] = -1
+        s.link[i] = -1
+
+
+@jit
+def add_to_hand(t, s, p, c):
+    n = s.ps[p, P_HAND_N]
+    s.hand[p, n] = c
+    s.ps[p, P_HAND_N] = n + 1
+    set_zone(t, s, c, Z_HAND)
+    s.owner[c] = p
+    s.cc[p, t[3][c], CC_HELD] += 1
+
+
+@jit
+def remove_from_hand(t, s, p, slot):
+    n = s.ps[p, P_HAND_N] - 1
+    c = s.hand[p, slot]
+    s.cc[p, t[3][c], CC_HELD] -= 1
+    s.hand[p, slot] = s.hand[p, n]
+    s.hand[p, n] = -1
+    s.ps[p, P_HAND_N] = n
+    return c
+
+
+@jit
+def reshuffle(t, s, rng, trace):
+    """The deck ran out: shuffle the discard pile to make a new deck."""
+    n = s.g[G_DECK_N]
+    for i in range(s.zone.shape[0]):
+        if s.zone[i] == Z_DISCARD:
+            set_zone(t, s, i, Z_DECK)
+            s.deck[n] = i
+            n += 1
+    R.shuffle(rng, R.CHANCE, s.deck, n)
+    s.g[G_DECK_N] = n
+    s.g[G_RESHUFFLES] += 1
+    emit(trace, EV_RESHUFFLE, n, 0, 0, 0)
+
+
+@jit
+def draw_cards(t, s, p, n, rng, trace):
+    got = 0
+    for _ in range(n):
+        if s.g[G_DECK_N] == 0:
+            reshuffle(t, s, rng, trace)
+            if s.g[G_DECK_N] == 0:
+                break
+        if s.ps[p, P_HAND_N] >= HAND_CAP:
+            break
+        s.g[G_DECK_N] -= 1
+        c = s.deck[s.g[G_DECK_N]]
+        s.deck[s.g[G_DECK_N]] = -1
+        add_to_hand(t, s, p, c)
+        s.cc[p, t[3][c], CC_DRAWN] += 1
+        got += 1
+    if got > 0:
+        emit(trace, EV_DRAW, p, got, s.ps[p, P_HAND_N], 0)
+    return got
+
+
+@jit
+def emp_kind(t, s, p):
+    return t[3][s.ps[p, P_EMP]]
+
+
+@jit
+def passive(t, s, p, op):
+    """Sum of a passive ability opcode of p's employee."""
+    k = emp_kind(t, s, p)
+    if t[1][k, KF_ABIL] != AB_PASSIVE:
+        return 0
+    v = 0
+    for j in range(MAX_EFF, 2 * MAX_EFF):
+        if t[2][k, j, EF_OP] == op:
+            v += t[2][k, j, EF_N]
+    return v
+
+
+@jit
+def level_at(t, s, p, snooze):
+    """Tiredness level 0..3 for a snooze count under p's current employee."""
+    rules = t[0]
+    sh = t[1][emp_kind(t, s, p), KF_SHIFT]
+    if snooze >= rules[R_T3] + sh:
+        return 3
+    if snooze >= rules[R_T2] + sh:
+        return 2
+    if snooze >= rules[R_T1] + sh:
+        return 1
+    return 0
+
+
+@jit
+def level(t, s, p):
+    return level_at(t, s, p, s.ps[p, P_SNOOZE])
+
+
+@jit
+def actions_allowed(t, s, p):
+    rules = t[0]
+    lv = level(t, s, p)
+    a = t[1][emp_kind(t, s, p), KF_P]
+    if lv == 1:
+        a -= rules[R_PEN1]
+    elif lv == 2:
+        a -= rules[R_PEN2]
+    elif lv == 3:
+        a = 0
+    return max(0, a)
+
+
+@jit
+def die_target(t, lv):
+    if lv <= 0:
+        return 1
+    return t[0][R_DIE1 + lv - 1]
+
+
+@jit
+def add_snooze(t, s, p, n, trace):
+    if n > 0:
+        n = max(0, n - passive(t, s, p, OP_SNOOZE_SHIELD))
+    old = s.ps[p, P_SNOOZE]
+    new = max(0, old + n)
+    s.ps[p, P_SNOOZE] = new
+    if new != old:
+        emit(trace, EV_SNOOZE, p, new - old, new, 0)
+
+
+@jit
+def remaining(t, s, a):
+    return t[1][t[3][a], KF_TASKS] - s.tasks[a]
+
+
+@jit
+def remaining_tasks(t, s, p):
+    rules = t[0]
+    r = 0
+    for a in range(rules[R_A0], rules[R_J0]):
+        if s.zone[a] == Z_ASSIGN and s.owner[a] == p:
+            r += remaining(t, s, a)
+    return r
+
+
+@jit
+def pick_assignment(t, s, p, nearest, excl):
+    """p's A card nearest to (or, nearest=False, furthest from) completion."""
+    rules = t[0]
+    best = -1
+    best_r = 0
+    for a in range(rules[R_A0], rules[R_J0]):
+        if s.zone[a] == Z_ASSIGN and s.owner[a] == p and a != excl:
+            r = remaining(t, s, a)
+            if best < 0 or (nearest and r < best_r) or ((not nearest) and r > best_r):
+                best = a
+                best_r = r
+    return best
+
+
+@jit
+def leader_other(t, s, p):
+    """The other player with the fewest tasks left (ties: first from p's left)."""
+    n = s.g[G_NP]
+    best = -1
+    best_r = 0
+    for d in range(1, n):
+        q = (p + d) % n
+        r = remaining_tasks(t, s, q)
+        if best < 0 or r < best_r:
+            best = q
+            best_r = r
+    return best
+
+
+@jit
+def least_assignments_other(t, s, p, prefer):
+    n = s.g[G_NP]
+    m = 1 << 30
+    for q in range(n):
+        if q != p and s.ps[q, P_N_ASSIGN] < m:
+            m = s.ps[q, P_N_ASSIGN]
+    if prefer >= 0 and prefer != p and s.ps[prefer, P_N_ASSIGN] == m:
+        return prefer
+    for d in range(1, n):
+        q = (p + d) % n
+        if s.ps[q, P_N_ASSIGN] == m:
+            return q
+    return -1

@@ -1,0 +1,102 @@
+"""Build Overtime states by hand for rulebook scenarios."""
+import numpy as np
+
+from simcore import rng as R
+from simcore.overtime import constants as C
+from simcore.overtime.cards import card_names, compile_tables, resolve_params
+from simcore.overtime.engine import legal, new_game, step, to_move
+from simcore.trace import events, new_trace, no_trace
+
+PARAMS = resolve_params({})
+TABLES = compile_tables(PARAMS)
+NAMES = card_names(PARAMS)
+
+
+def kind(name):
+    return NAMES.index(name)
+
+
+def fresh(n_players=4, seed=3):
+    """A new game, then everybody's hand put back and P1 to act with 0 snooze."""
+    rng = R.new_streams(seed, 0)
+    s = new_game(TABLES, n_players, rng, no_trace())
+    for p in range(n_players):
+        while s.ps[p, C.P_HAND_N] > 0:
+            n = s.ps[p, C.P_HAND_N] - 1
+            c = s.hand[p, n]
+            s.hand[p, n] = -1
+            s.ps[p, C.P_HAND_N] = n
+            s.cc[p, TABLES[3][c], C.CC_HELD] -= 1
+            s.deck[s.g[C.G_DECK_N]] = c
+            s.g[C.G_DECK_N] += 1
+            s.zone[c] = C.Z_DECK
+            s.owner[c] = -1
+        s.ps[p, C.P_SNOOZE] = 0
+    s.g[C.G_CUR] = 0
+    s.g[C.G_ROUND] = 1
+    s.g[C.G_PHASE] = C.PH_ACTION
+    s.g[C.G_ACTIONS_USED] = 0
+    s.g[C.G_ACTED] = 0
+    s.g[C.G_IN_TURN] = 1
+    return s, rng
+
+
+def give(s, p, name):
+    """Move one copy of card `name` from the deck to p's hand."""
+    k = kind(name)
+    n = s.g[C.G_DECK_N]
+    for j in range(n):
+        c = s.deck[j]
+        if TABLES[3][c] == k:
+            s.deck[j] = s.deck[n - 1]
+            s.deck[n - 1] = -1
+            s.g[C.G_DECK_N] = n - 1
+            h = s.ps[p, C.P_HAND_N]
+            s.hand[p, h] = c
+            s.ps[p, C.P_HAND_N] = h + 1
+            s.zone[c] = C.Z_HAND
+            s.owner[c] = p
+            s.cc[p, k, C.CC_HELD] += 1
+            return c
+    raise AssertionError(f"no {name} left in the deck")
+
+
+def assignment(s, p, name):
+    k = kind(name)
+    for a in range(TABLES[0][C.R_A0], TABLES[0][C.R_J0]):
+        if TABLES[3][a] == k and s.owner[a] == p and s.zone[a] == C.Z_ASSIGN:
+            return int(a)
+    raise AssertionError(f"P{p + 1} has no {name}")
+
+
+def slot(s, p, name):
+    k = kind(name)
+    for i in range(s.ps[p, C.P_HAND_N]):
+        if TABLES[3][s.hand[p, i]] == k:
+            return i
+    raise AssertionError(f"P{p + 1} holds no {name}")
+
+
+def opt(kind_, a=0, b=0):
+    return (kind_ << 24) | (a << 12) | b
+
+
+def options(s):
+    out = np.zeros(C.MAX_OPTIONS, np.int64)
+    n = legal(TABLES, s, out)
+    return [int(x) for x in out[:n]]
+
+
+def play(s, rng, option, trace=None):
+    assert option in options(s), (option, options(s))
+    step(TABLES, s, np.int64(option), rng, trace if trace is not None else no_trace())
+
+
+def lines(trace):
+    from simcore.overtime.transcript import decode_trace
+
+    return decode_trace(events(trace), PARAMS, 4)
+
+
+__all__ = ["C", "TABLES", "NAMES", "fresh", "give", "assignment", "slot", "opt", "options", "play", "to_move",
+           "new_trace", "events", "lines", "kind"]
