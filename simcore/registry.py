@@ -11,6 +11,7 @@ GAMES: dict[str, str] = {
     "overtime": "simcore.overtime",
     "sickdays-solo": "simcore.sickdays_solo",
     "four-day-weekend": "simcore.four_day_weekend",
+    "youre-fired": "simcore.youre_fired",
 }
 
 

@@ -1,0 +1,760 @@
+"""The rules of You're Fired! as kernels: deal, turns, effects, reactions, ends.
+
+A decision is one of four phases: the turn player's play (PH_PLAY), and the
+target's off-turn reactions: cancel the card (PH_CANCEL), let a reactive card
+be fired instead (PH_REDIRECT), choose the card to discard (PH_DISCARD).
+
+Play option code: mode + 2*(card + C*(target + 4*(name + (C+1)*name2)))
+with mode 0 = play for the effect, 1 = straight to the break room; name and
+name2 = C mean "no card". Reaction codes: 0 = decline, c+1 = play card c.
+Discard codes: the card id.
+"""
+import numpy as np
+
+from .. import rng as R
+from ..jit import jit
+from ..trace import emit
+from . import constants as K
+from .knowledge import (break_becomes_hidden, forget_hand, hand_size, on_draw, pass_hand_knowledge,
+                        public_enter_hand, public_leave, reveal_hand_to)
+from .state import empty_state
+
+
+# ------------------------------------------------------------------ options
+@jit
+def encode(C, mode, card, target, name, name2):
+    return mode + 2 * (card + C * (target + K.MAX_PLAYERS * (name + (C + 1) * name2)))
+
+
+@jit
+def decode(C, code):
+    mode = code % 2
+    code //= 2
+    card = code % C
+    code //= C
+    target = code % K.MAX_PLAYERS
+    code //= K.MAX_PLAYERS
+    name = code % (C + 1)
+    name2 = code // (C + 1)
+    return mode, card, target, name, name2
+
+
+# ------------------------------------------------------------------ seats
+@jit
+def team_of(s, p):
+    return p % 2 if s.g[K.G_TEAMS] == 1 else p
+
+
+@jit
+def is_opponent(s, a, t):
+    if a == t or s.seat[t, K.S_ALIVE] == 0:
+        return False
+    if s.g[K.G_TEAMS] == 1:
+        return (a % 2) != (t % 2)
+    return True
+
+
+@jit
+def alive_count(s):
+    n = 0
+    for p in range(s.g[K.G_NP]):
+        n += s.seat[p, K.S_ALIVE]
+    return n
+
+
+# ------------------------------------------------------------------ cards moving
+@jit
+def draw_one(s, t, trace):
+    n = s.deck_n[t]
+    if n == 0:
+        return -1
+    c = s.deck[t, n - 1]
+    s.deck[t, n - 1] = -1
+    s.deck_n[t] = n - 1
+    s.hand[t, c] += 1
+    s.counts[t, c, K.K_DRAWN] += 1
+    on_draw(s, t, c)
+    emit(trace, K.EV_DRAW, t, c, 0, 0)
+    return c
+
+
+@jit
+def shuffle_deck(s, t, rng, stream):
+    R.shuffle(rng, stream, s.deck[t], s.deck_n[t])
+    for o in range(s.g[K.G_NP]):
+        s.known_top[o, t] = 0
+
+
+@jit
+def draw_hand(rules, s, t, k, reveal, rng, stream, trace):
+    """Draw k cards; with `reveal`, a Boss among them is shown, replaced by
+    another draw and shuffled back into the deck."""
+    boss = rules[K.R_BOSS_ID]
+    drawn = 0
+    aside = False
+    while drawn < k and s.deck_n[t] > 0:
+        c = draw_one(s, t, trace)
+        if c == boss and reveal and not aside:
+            s.hand[t, boss] -= 1
+            aside = True
+            emit(trace, K.EV_BOSS_REVEAL, t, 0, 0, 0)
+            continue
+        drawn += 1
+    if aside:
+        s.deck[t, s.deck_n[t]] = boss
+        s.deck_n[t] += 1
+        shuffle_deck(s, t, rng, stream)
+
+
+@jit
+def break_into_deck(s, t, rng):
+    break_becomes_hidden(s, t)
+    C = s.hand.shape[1]
+    for c in range(C):
+        for _ in range(s.brk[t, c]):
+            s.deck[t, s.deck_n[t]] = c
+            s.deck_n[t] += 1
+        s.brk[t, c] = 0
+    shuffle_deck(s, t, rng, R.CHANCE)
+
+
+@jit
+def full_reshuffle(rules, s, t, rng, trace):
+    """Hand, break room and deck together, then a new hand. In teams the hand
+    (all but the Boss) goes to the partner first."""
+    C = s.hand.shape[1]
+    boss = rules[K.R_BOSS_ID]
+    if s.g[K.G_TEAMS] == 1:
+        partner = (t + 2) % 4
+        passed = np.zeros(C, np.int64)
+        n = 0
+        for c in range(C):
+            if c != boss and s.hand[t, c] > 0:
+                passed[c] = s.hand[t, c]
+                n += passed[c]
+        pass_hand_knowledge(s, t, partner, passed)
+        for c in range(C):
+            s.hand[partner, c] += passed[c]
+            s.hand[t, c] -= passed[c]
+        emit(trace, K.EV_PASS, t, partner, n, 0)
+    break_becomes_hidden(s, t)
+    for c in range(C):
+        for _ in range(s.hand[t, c] + s.brk[t, c]):
+            s.deck[t, s.deck_n[t]] = c
+            s.deck_n[t] += 1
+        s.hand[t, c] = 0
+        s.brk[t, c] = 0
+    forget_hand(s, t)
+    shuffle_deck(s, t, rng, R.CHANCE)
+    draw_hand(rules, s, t, rules[K.R_REDRAW_HAND], rules[K.R_BOSS_REVEAL_REDRAW] == 1, rng, R.CHANCE, trace)
+
+
+# ------------------------------------------------------------------ ending
+@jit
+def game_over(s, winner, reason, trace):
+    s.g[K.G_OVER] = 1
+    s.g[K.G_PHASE] = K.PH_OVER
+    s.g[K.G_WINNER] = winner
+    s.g[K.G_END] = reason
+    emit(trace, K.EV_GAME_OVER, winner, reason, s.g[K.G_TEAMS], 0)
+
+
+@jit
+def boss_falls(rules, s, t, cause, rng, trace):
+    """t's Boss is out: already moved to its zone by the caller (unemployment
+    line when fired, break room when played). 2-4 free-for-all: t is out and
+    everyone left reshuffles; teams: t goes on without a Boss."""
+    boss = rules[K.R_BOSS_ID]
+    if cause == K.CAUSE_FIRED:
+        s.g[K.G_BOSSES_FIRED] += 1
+    elif cause == K.CAUSE_FORCED:
+        s.g[K.G_FORCED_OUT] += 1
+    else:
+        s.g[K.G_FAILED_BLUFFS] += 1
+    reason = K.END_BOSS_FIRED + cause
+    if s.g[K.G_TEAMS] == 1:
+        if s.brk[t, boss] > 0:  # a played Boss is lost like a fired one
+            s.brk[t, boss] -= 1
+            s.unemp[t, boss] += 1
+        s.seat[t, K.S_BOSS_LOST] = 1
+        s.counts[t, boss, K.K_FIRED] += 1
+        emit(trace, K.EV_ELIMINATED, t, cause, 1, 0)
+        partner = (t + 2) % 4
+        if s.seat[partner, K.S_BOSS_LOST] == 1:
+            game_over(s, 1 - (t % 2), K.END_TEAMS, trace)
+            return
+        full_reshuffle(rules, s, t, rng, trace)
+        return
+    if s.unemp[t, boss] > 0:
+        s.counts[t, boss, K.K_FIRED] += 1
+    s.seat[t, K.S_ALIVE] = 0
+    s.g[K.G_ELIMS] += 1
+    s.seat[t, K.S_OUT_ORDER] = s.g[K.G_ELIMS]
+    emit(trace, K.EV_ELIMINATED, t, cause, 0, 0)
+    P = s.g[K.G_NP]
+    if alive_count(s) == 1:
+        for p in range(P):
+            if s.seat[p, K.S_ALIVE] == 1:
+                game_over(s, p, reason, trace)
+        return
+    # "All players must then shuffle their hand, deck, and break room"
+    emit(trace, K.EV_RESHUFFLE_ALL, t, 0, 0, 0)
+    for p in range(P):
+        if s.seat[p, K.S_ALIVE] == 1:
+            full_reshuffle(rules, s, p, rng, trace)
+
+
+@jit
+def failed_firing(rules, s, t, rng, trace):
+    """Someone tried to fire t's Boss and failed: t reshuffles and redraws."""
+    s.g[K.G_FAILED_FIRINGS] += 1
+    s.seat[t, K.S_RESHUFFLES] += 1
+    emit(trace, K.EV_FAILED_FIRING, t, 0, 0, 0)
+    if rules[K.R_FAILED_FIRING_RESHUFFLE] == 1:
+        full_reshuffle(rules, s, t, rng, trace)
+
+
+@jit
+def fire_from_hand(cards, rules, s, t, c, by, rng, trace):
+    boss = rules[K.R_BOSS_ID]
+    s.hand[t, c] -= 1
+    s.unemp[t, c] += 1
+    public_leave(cards, s, t, c)
+    if c == boss:
+        s.seat[by, K.S_BOSS_HITS] += 1
+        emit(trace, K.EV_BOSS_FIRED, t, by, 0, 0)
+        boss_falls(rules, s, t, K.CAUSE_FIRED, rng, trace)
+        return
+    s.counts[t, c, K.K_FIRED] += 1
+    s.seat[t, K.S_CARDS_FIRED] += 1
+    s.seat[by, K.S_FIRED_OTHERS] += 1
+    emit(trace, K.EV_HIT, by, t, c, 0)
+    if rules[K.R_REPLACE_FIRED] == 1:
+        draw_one(s, t, trace)
+
+
+@jit
+def find_reactive(cards, s, t, op, trig_a, trig_b, exclude):
+    """A card in t's hand with opcode op and one of the triggers, or -1."""
+    for c in range(s.hand.shape[1]):
+        if c != exclude and s.hand[t, c] > 0 and cards[c, K.CF_EFFECT] == op:
+            tr = cards[c, K.CF_TRIGGER]
+            if tr == trig_a or tr == trig_b:
+                return c
+    return -1
+
+
+@jit
+def actor_boss_fails(rules, s, a, rng, trace):
+    """The turn player's Boss play did not fire the target's Boss."""
+    cause = K.CAUSE_FORCED if s.g[K.G_ACT_FORCED] == 1 else K.CAUSE_BLUFF
+    boss_falls(rules, s, a, cause, rng, trace)
+
+
+# ------------------------------------------------------------------ turns
+@jit
+def start_turn(rules, s, first, rng, trace):
+    """Draw 1, then up to the hand size; a seat with nothing to play passes."""
+    P = s.g[K.G_NP]
+    p = first
+    for _ in range(P + 1):
+        if s.seat[p, K.S_ALIVE] == 1:
+            s.g[K.G_TURN] += 1
+            s.seat[p, K.S_TURNS] += 1
+            emit(trace, K.EV_TURN, p, s.g[K.G_TURN], 0, 0)
+            draw_one(s, p, trace)
+            while hand_size(s.hand, p) < rules[K.R_HAND] and s.deck_n[p] > 0:
+                draw_one(s, p, trace)
+            if hand_size(s.hand, p) > 0:
+                s.g[K.G_CUR] = p
+                s.g[K.G_DECIDER] = p
+                s.g[K.G_PHASE] = K.PH_PLAY
+                return
+            emit(trace, K.EV_SKIP, p, 0, 0, 0)
+        p = (p + 1) % P
+    game_over(s, -1, K.END_STALLED, trace)
+
+
+@jit
+def end_turn(rules, s, rng, trace):
+    if s.g[K.G_OVER] == 1:
+        return
+    start_turn(rules, s, (s.g[K.G_CUR] + 1) % s.g[K.G_NP], rng, trace)
+
+
+# ------------------------------------------------------------------ deal
+@jit
+def new_game(tables, n_players, rng, trace):
+    cards, rules = tables
+    C = cards.shape[0]
+    P = n_players
+    s = empty_state(P, C)
+    s.g[K.G_NP] = P
+    s.g[K.G_TEAMS] = 1 if (rules[K.R_TEAMS] == 1 and P == 4) else 0
+    s.g[K.G_WINNER] = -1
+    s.g[K.G_NCARDS] = C
+    cons = np.empty(C, np.int64)
+    n_cons = 0
+    for c in range(C):
+        if cards[c, K.CF_KIND] == K.KIND_CONSULTANT:
+            cons[n_cons] = c
+            n_cons += 1
+    R.shuffle(rng, R.DEAL, cons, n_cons)
+    per = rules[K.R_CONS_2P] if P == 2 else rules[K.R_CONS_MULTI]
+    if per * P > n_cons:
+        per = n_cons // P
+    k = 0
+    for t in range(P):
+        s.seat[t, K.S_ALIVE] = 1
+        for c in range(C):
+            if cards[c, K.CF_KIND] == K.KIND_COMPANY:
+                for _ in range(cards[c, K.CF_COUNT]):
+                    s.deck[t, s.deck_n[t]] = c
+                    s.deck_n[t] += 1
+                s.counts[t, c, K.K_OWNED] = cards[c, K.CF_COUNT]
+        a = -1
+        b = -1
+        for j in range(per):
+            c = cons[k]
+            k += 1
+            s.deck[t, s.deck_n[t]] = c
+            s.deck_n[t] += 1
+            s.counts[t, c, K.K_OWNED] = 1
+            if j == 0:
+                a = c
+            else:
+                b = c
+        emit(trace, K.EV_DEAL, t, a, b, 0)
+    while k < n_cons:  # "The remaining consultant is secretly removed"
+        s.removed[cons[k]] += 1
+        emit(trace, K.EV_REMOVED, cons[k], 0, 0, 0)
+        k += 1
+    # what each seat believes about the others' hidden cards
+    for o in range(P):
+        for t in range(P):
+            if o == t:
+                continue
+            for c in range(C):
+                if cards[c, K.CF_KIND] == K.KIND_COMPANY:
+                    s.belief[o, t, c] = cards[c, K.CF_COUNT]
+                elif per > 0 and s.counts[o, c, K.K_OWNED] == 0:
+                    s.belief[o, t, c] = per / (n_cons - per)
+    for t in range(P):
+        shuffle_deck(s, t, rng, R.DEAL)
+        draw_hand(rules, s, t, rules[K.R_START_HAND], rules[K.R_BOSS_REVEAL_DEAL] == 1, rng, R.DEAL, trace)
+    # "The player with the most soul crushing job goes first": seat 1
+    start_turn(rules, s, 0, rng, trace)
+    return s
+
+
+@jit
+def to_move(s):
+    if s.g[K.G_OVER] == 1:
+        return -1
+    return s.g[K.G_DECIDER]
+
+
+# ------------------------------------------------------------------ legal moves
+@jit
+def put(out, n, code):
+    """Append an option (a card file with huge option counts is cut at max_options)."""
+    if n < out.shape[0]:
+        out[n] = code
+        return n + 1
+    return n
+
+
+@jit
+def publicly_possible(cards, rules, teams, seat, brk, unemp, t, c):
+    """Could c be in t's hand, judging by public zones only? (Naming a card
+    that everyone can see cannot be there is never offered.)"""
+    boss = rules[K.R_BOSS_ID]
+    if c == boss:
+        return seat[t, K.S_BOSS_LOST] == 0 and brk[t, boss] == 0
+    if teams:
+        return True  # passed hands mix the companies
+    if cards[c, K.CF_KIND] == K.KIND_COMPANY:
+        return cards[c, K.CF_COUNT] - brk[t, c] - unemp[t, c] > 0
+    for u in range(brk.shape[0]):  # a consultant seen anywhere is nobody's secret
+        if brk[u, c] + unemp[u, c] > 0:
+            return False
+    return True
+
+
+@jit
+def legal(tables, s, out):
+    cards, rules = tables
+    C = cards.shape[0]
+    P = s.g[K.G_NP]
+    ph = s.g[K.G_PHASE]
+    boss = rules[K.R_BOSS_ID]
+    n = 0
+    if ph == K.PH_OVER:
+        return 0
+    if ph == K.PH_CANCEL or ph == K.PH_REDIRECT:
+        t = s.g[K.G_DECIDER]
+        out[0] = 0
+        n = 1
+        op = K.OP_CANCEL if ph == K.PH_CANCEL else K.OP_REDIRECT
+        for c in range(C):
+            if s.hand[t, c] > 0 and cards[c, K.CF_EFFECT] == op and reaction_fits(cards, rules, s, c):
+                out[n] = c + 1
+                n += 1
+        return n
+    if ph == K.PH_DISCARD:
+        t = s.g[K.G_DECIDER]
+        only_boss = hand_size(s.hand, t) == s.hand[t, boss]
+        for c in range(C):
+            if s.hand[t, c] > 0 and (c != boss or only_boss):
+                out[n] = c
+                n += 1
+        return n
+    a = s.g[K.G_CUR]
+    teams = s.g[K.G_TEAMS] == 1
+    opp = 0  # bit t set: t is a live opponent of a
+    for t in range(P):
+        if is_opponent(s, a, t):
+            opp |= 1 << t
+    for c in range(C):
+        if s.hand[a, c] == 0:
+            continue
+        if c == boss:
+            for t in range(P):
+                if (opp >> t) & 1 and s.seat[t, K.S_BOSS_LOST] == 0:
+                    n = put(out, n, encode(C, 0, c, t, C, C))
+            continue
+        n = put(out, n, encode(C, 1, c, 0, C, C))  # straight to the break room
+        op = cards[c, K.CF_EFFECT]
+        if op == K.OP_GUESS_FIRE_HAND:
+            for t in range(P):
+                if (opp >> t) & 1:
+                    for x in range(C):
+                        if publicly_possible(cards, rules, teams, s.seat, s.brk, s.unemp, t, x):
+                            n = put(out, n, encode(C, 0, c, t, x, C))
+        elif op == K.OP_FIRE_FROM_BREAK:
+            for t in range(P):
+                if (opp >> t) & 1:
+                    for x in range(C):
+                        if x != boss and s.brk[t, x] > 0:
+                            n = put(out, n, encode(C, 0, c, t, x, C))
+        elif op == K.OP_REVEAL_HAND or op == K.OP_DISCARD or op == K.OP_PEEK_DECK:
+            for t in range(P):
+                if (opp >> t) & 1:
+                    n = put(out, n, encode(C, 0, c, t, C, C))
+        elif op == K.OP_FIRE_SELF_RESHUFFLE or op == K.OP_DRAW:
+            n = put(out, n, encode(C, 0, c, 0, C, C))
+        elif op == K.OP_REVIVE:
+            for x in range(C):
+                if s.unemp[a, x] > 0 and (x != boss or (teams and rules[K.R_SPOUSE_BOSS_TEAMS] == 1)):
+                    n = put(out, n, encode(C, 0, c, 0, x, C))
+        elif op == K.OP_SWAP:
+            for x in range(C):
+                if x == boss or s.hand[a, x] - (1 if x == c else 0) <= 0:
+                    continue
+                for y in range(C):
+                    if s.brk[a, y] > 0:
+                        n = put(out, n, encode(C, 0, c, 0, x, y))
+    return n
+
+
+@jit
+def reaction_fits(cards, rules, s, r):
+    """Does reactive card r answer what is pending?"""
+    trig = cards[r, K.CF_TRIGGER]
+    if s.g[K.G_PHASE] == K.PH_CANCEL:
+        if trig == K.TRIG_TARGETED:
+            return True
+        op = cards[s.g[K.G_ACT_CARD], K.CF_EFFECT]
+        return trig == K.TRIG_GUESS and (op == K.OP_GUESS_FIRE_HAND or op == K.OP_BOSS)
+    victim = s.g[K.G_REDIRECT_CARD]
+    if r == victim:
+        return False
+    if trig == K.TRIG_FIRED:
+        return True
+    return trig == K.TRIG_BOSS_FIRE and victim == rules[K.R_BOSS_ID]
+
+
+@jit
+def any_reaction(cards, rules, s, t, phase):
+    old = s.g[K.G_PHASE]
+    s.g[K.G_PHASE] = phase
+    op = K.OP_CANCEL if phase == K.PH_CANCEL else K.OP_REDIRECT
+    found = False
+    for c in range(s.hand.shape[1]):
+        if s.hand[t, c] > 0 and cards[c, K.CF_EFFECT] == op and reaction_fits(cards, rules, s, c):
+            found = True
+            break
+    s.g[K.G_PHASE] = old
+    return found
+
+
+# ------------------------------------------------------------------ step
+@jit
+def try_fire_from_hand(cards, rules, s, t, c, by, rng, trace):
+    """Fire c from t's hand, unless t answers with a redirect: returns True
+    when waiting for t's decision."""
+    s.g[K.G_REDIRECT_CARD] = c
+    s.g[K.G_PENDING_BY] = by
+    if any_reaction(cards, rules, s, t, K.PH_REDIRECT):
+        s.g[K.G_PHASE] = K.PH_REDIRECT
+        s.g[K.G_DECIDER] = t
+        return True
+    resolve_fire(cards, rules, s, t, c, by, rng, trace)
+    return False
+
+
+@jit
+def resolve_fire(cards, rules, s, t, c, by, rng, trace):
+    """c is fired from t's hand (no redirect)."""
+    boss = rules[K.R_BOSS_ID]
+    fire_from_hand(cards, rules, s, t, c, by, rng, trace)
+    if c == boss and s.g[K.G_OVER] == 0 and s.g[K.G_ACT_CARD] == boss:
+        emit(trace, K.EV_BOSS_PLAY_WIN, by, t, 0, 0)  # the Boss play fired the target's Boss
+
+
+@jit
+def resolve(cards, rules, s, rng, trace):
+    """Carry out the pending play. Returns True when a decision is pending."""
+    C = cards.shape[0]
+    boss = rules[K.R_BOSS_ID]
+    a = s.g[K.G_CUR]
+    c = s.g[K.G_ACT_CARD]
+    t = s.g[K.G_ACT_TARGET]
+    x = s.g[K.G_ACT_NAME]
+    y = s.g[K.G_ACT_NAME2]
+    op = cards[c, K.CF_EFFECT]
+    if op == K.OP_BOSS:
+        if s.hand[t, boss] > 0:
+            return try_fire_from_hand(cards, rules, s, t, boss, a, rng, trace)
+        emit(trace, K.EV_MISS, a, t, boss, 0)
+        failed_firing(rules, s, t, rng, trace)
+        actor_boss_fails(rules, s, a, rng, trace)
+        return False
+    if op == K.OP_GUESS_FIRE_HAND:
+        s.seat[a, K.S_GUESSES] += 1
+        if x == boss:
+            s.seat[a, K.S_BOSS_ATTEMPTS] += 1
+        if s.hand[t, x] > 0:
+            s.seat[a, K.S_GUESSES_HIT] += 1
+            return try_fire_from_hand(cards, rules, s, t, x, a, rng, trace)
+        emit(trace, K.EV_MISS, a, t, x, 0)
+        if x == boss:
+            failed_firing(rules, s, t, rng, trace)
+        return False
+    if op == K.OP_FIRE_FROM_BREAK:
+        if s.brk[t, x] > 0:
+            s.brk[t, x] -= 1
+            s.unemp[t, x] += 1
+            s.counts[t, x, K.K_FIRED] += 1
+            s.seat[t, K.S_CARDS_FIRED] += 1
+            s.seat[a, K.S_FIRED_OTHERS] += 1
+            emit(trace, K.EV_FIRE_BREAK, a, t, x, 0)
+        return False
+    if op == K.OP_REVEAL_HAND:
+        reveal_hand_to(cards, s, a, t)
+        emit(trace, K.EV_REVEAL, a, t, hand_size(s.hand, t), 0)
+        return False
+    if op == K.OP_FIRE_SELF_RESHUFFLE:
+        n = 0
+        for z in range(C):
+            n += s.brk[a, z]
+        emit(trace, K.EV_BREAK_RESHUFFLE, a, n, 0, 0)
+        break_into_deck(s, a, rng)
+        return False
+    if op == K.OP_REVIVE:
+        if x < C and s.unemp[a, x] > 0:
+            s.unemp[a, x] -= 1
+            s.hand[a, x] += 1
+            if x == boss:
+                s.seat[a, K.S_BOSS_LOST] = 0
+            public_enter_hand(s, a, x)
+            emit(trace, K.EV_REVIVE, a, x, 0, 0)
+        return False
+    if op == K.OP_DRAW:
+        for _ in range(cards[c, K.CF_N]):
+            draw_one(s, a, trace)
+        return False
+    if op == K.OP_DISCARD:
+        if hand_size(s.hand, t) > 0:
+            s.g[K.G_PHASE] = K.PH_DISCARD
+            s.g[K.G_DECIDER] = t
+            return True
+        return False
+    if op == K.OP_SWAP:
+        if x < C and y < C and s.hand[a, x] > 0 and s.brk[a, y] > 0:
+            s.hand[a, x] -= 1
+            public_leave(cards, s, a, x)
+            s.brk[a, y] -= 1
+            s.hand[a, y] += 1
+            public_enter_hand(s, a, y)
+            s.brk[a, x] += 1
+            emit(trace, K.EV_SWAP, a, x, y, 0)
+        return False
+    if op == K.OP_PEEK_DECK:
+        k = cards[c, K.CF_N]
+        if k > s.deck_n[t]:
+            k = s.deck_n[t]
+        s.known_top[a, t] = k
+        emit(trace, K.EV_PEEK, a, t, k, 0)
+        return False
+    return False
+
+
+@jit
+def step(tables, s, option, rng, trace):
+    cards, rules = tables
+    C = cards.shape[0]
+    boss = rules[K.R_BOSS_ID]
+    ph = s.g[K.G_PHASE]
+    a = s.g[K.G_CUR]
+    if ph == K.PH_PLAY:
+        mode, c, t, x, y = decode(C, option)
+        forced = 1 if (c == boss and hand_size(s.hand, a) == 1) else 0
+        s.hand[a, c] -= 1
+        s.counts[a, c, K.K_PLAYED] += 1
+        public_leave(cards, s, a, c)
+        if mode == 1:
+            s.brk[a, c] += 1
+            emit(trace, K.EV_PLAY_PLAIN, a, c, 0, 0)
+            end_turn(rules, s, rng, trace)
+            return
+        s.g[K.G_ACT_CARD] = c
+        s.g[K.G_ACT_TARGET] = t
+        s.g[K.G_ACT_NAME] = x
+        s.g[K.G_ACT_NAME2] = y
+        s.g[K.G_ACT_FORCED] = forced
+        emit(trace, K.EV_PLAY, a, c, t, x if x < C else y)
+        op = cards[c, K.CF_EFFECT]
+        # "carry out their listed effect, then place them in your break room";
+        # placing first changes nothing a rule looks at, except the swap
+        if op == K.OP_FIRE_SELF_RESHUFFLE:
+            s.unemp[a, c] += 1
+            s.counts[a, c, K.K_FIRED] += 1
+            emit(trace, K.EV_FIRE_SELF, a, c, 0, 0)
+        elif op != K.OP_SWAP:
+            s.brk[a, c] += 1
+        if op == K.OP_BOSS:
+            s.seat[a, K.S_BOSS_ATTEMPTS] += 1
+        waiting = False
+        if cards[c, K.CF_TARGETED] == 1 and any_reaction(cards, rules, s, t, K.PH_CANCEL):
+            s.g[K.G_PHASE] = K.PH_CANCEL
+            s.g[K.G_DECIDER] = t
+            return
+        waiting = resolve(cards, rules, s, rng, trace)
+        if op == K.OP_SWAP:
+            s.brk[a, c] += 1
+        if not waiting:
+            end_turn(rules, s, rng, trace)
+        return
+    t = s.g[K.G_DECIDER]
+    if ph == K.PH_CANCEL:
+        s.g[K.G_PHASE] = K.PH_PLAY
+        s.g[K.G_DECIDER] = a
+        if option == 0:
+            if not resolve(cards, rules, s, rng, trace):
+                end_turn(rules, s, rng, trace)
+            return
+        r = option - 1
+        s.hand[t, r] -= 1
+        s.brk[t, r] += 1
+        s.counts[t, r, K.K_PLAYED] += 1
+        public_leave(cards, s, t, r)
+        emit(trace, K.EV_CANCEL, t, r, a, 0)
+        c = s.g[K.G_ACT_CARD]
+        op = cards[c, K.CF_EFFECT]
+        if op == K.OP_GUESS_FIRE_HAND:
+            s.seat[a, K.S_GUESSES] += 1
+            if s.g[K.G_ACT_NAME] == boss:
+                s.seat[a, K.S_BOSS_ATTEMPTS] += 1
+        # a cancelled attempt on the Boss "fails for any reason"
+        if op == K.OP_BOSS or (op == K.OP_GUESS_FIRE_HAND and s.g[K.G_ACT_NAME] == boss):
+            failed_firing(rules, s, t, rng, trace)
+            if op == K.OP_BOSS:
+                actor_boss_fails(rules, s, a, rng, trace)
+        end_turn(rules, s, rng, trace)
+        return
+    if ph == K.PH_REDIRECT:
+        s.g[K.G_PHASE] = K.PH_PLAY
+        s.g[K.G_DECIDER] = a
+        victim = s.g[K.G_REDIRECT_CARD]
+        by = s.g[K.G_PENDING_BY]
+        if option == 0:
+            resolve_fire(cards, rules, s, t, victim, by, rng, trace)
+            end_turn(rules, s, rng, trace)
+            return
+        r = option - 1
+        s.hand[t, r] -= 1
+        s.unemp[t, r] += 1
+        s.counts[t, r, K.K_FIRED] += 1
+        s.counts[t, r, K.K_PLAYED] += 1
+        s.seat[t, K.S_CARDS_FIRED] += 1
+        public_leave(cards, s, t, r)
+        emit(trace, K.EV_REDIRECT, t, r, victim, 0)
+        if rules[K.R_REPLACE_FIRED] == 1:
+            draw_one(s, t, trace)
+        if victim == boss:
+            failed_firing(rules, s, t, rng, trace)
+            if s.g[K.G_ACT_CARD] == boss:
+                actor_boss_fails(rules, s, a, rng, trace)
+        end_turn(rules, s, rng, trace)
+        return
+    if ph == K.PH_DISCARD:
+        s.g[K.G_PHASE] = K.PH_PLAY
+        s.g[K.G_DECIDER] = a
+        c = option
+        s.hand[t, c] -= 1
+        s.brk[t, c] += 1
+        public_leave(cards, s, t, c)
+        emit(trace, K.EV_DISCARD, t, c, 0, 0)
+        if c == boss:  # the Boss in the break room: forced out
+            boss_falls(rules, s, t, K.CAUSE_FORCED, rng, trace)
+        end_turn(rules, s, rng, trace)
+        return
+
+
+# ------------------------------------------------------------------ results
+@jit
+def outcome(tables, s, game_row, seat_rows):
+    P = s.g[K.G_NP]
+    teams = s.g[K.G_TEAMS] == 1
+    game_row[0] = s.g[K.G_END] if s.g[K.G_OVER] == 1 else 0
+    game_row[2] = s.g[K.G_TURN]
+    game_row[3] = s.g[K.G_ELIMS]
+    game_row[4] = s.g[K.G_BOSSES_FIRED]
+    game_row[5] = s.g[K.G_FORCED_OUT]
+    game_row[6] = s.g[K.G_FAILED_BLUFFS]
+    game_row[7] = s.g[K.G_FAILED_FIRINGS]
+    game_row[8] = s.g[K.G_WINNER] if (teams and s.g[K.G_OVER] == 1) else -1
+    w = s.g[K.G_WINNER]
+    over = s.g[K.G_OVER] == 1
+    for p in range(P):
+        if teams:
+            won = over and w >= 0 and (p % 2) == w
+            seat_rows[p, 0] = 1.0 if won else 0.0
+            seat_rows[p, 1] = 1.0 if won else 0.0
+            seat_rows[p, 2] = p % 2
+            seat_rows[p, 3] = 1 if won else 2
+        else:
+            won = over and w == p
+            seat_rows[p, 0] = 1.0 if won else 0.0
+            out = s.seat[p, K.S_OUT_ORDER]
+            seat_rows[p, 1] = (out - 1) if out > 0 else s.g[K.G_ELIMS]  # players outlasted
+            seat_rows[p, 2] = p
+            seat_rows[p, 3] = (P - out + 1) if out > 0 else (P - s.g[K.G_ELIMS] if not won else 1)
+        seat_rows[p, 4] = s.seat[p, K.S_CARDS_FIRED]
+        seat_rows[p, 5] = s.seat[p, K.S_FIRED_OTHERS]
+        seat_rows[p, 6] = s.seat[p, K.S_GUESSES]
+        seat_rows[p, 7] = s.seat[p, K.S_GUESSES_HIT]
+        seat_rows[p, 8] = s.seat[p, K.S_BOSS_ATTEMPTS]
+        seat_rows[p, 9] = s.seat[p, K.S_BOSS_HITS]
+        seat_rows[p, 10] = s.seat[p, K.S_RESHUFFLES]
+        seat_rows[p, 11] = s.seat[p, K.S_TURNS]
+
+
+@jit
+def card_counts(s):
+    out = s.counts.copy()
+    for p in range(out.shape[0]):
+        for c in range(out.shape[1]):
+            out[p, c, K.K_HELD_AT_END] = s.hand[p, c]
+    return out

@@ -1,0 +1,276 @@
+"""What each seat knows: updated on public events, read by policies.
+
+Only public events (plays, fires, break rooms, revivals, reshuffles) and a
+seat's own looks (Secretary, Auditor) change another seat's knowledge; a
+policy for seat o reads known[o], known_top[o] and belief[o] and public zones.
+"""
+import numpy as np
+
+from .. import rng as R
+from ..jit import jit
+from . import constants as K
+
+
+@jit
+def public_leave(cards, s, t, c):
+    """Card c left t's hand in view of everyone (played, fired, discarded)."""
+    P = s.hand.shape[0]
+    consultant = cards[c, K.CF_KIND] == K.KIND_CONSULTANT
+    for o in range(P):
+        if o == t:
+            continue
+        if s.known[o, t, c] > 0:
+            s.known[o, t, c] -= 1
+        b = s.belief[o, t, c] - 1.0
+        s.belief[o, t, c] = b if b > 0.0 else 0.0
+        if consultant:  # each consultant is unique: now nobody else holds it
+            for u in range(P):
+                if u != t:
+                    s.belief[o, u, c] = 0.0
+
+
+@jit
+def public_enter_hand(s, t, c):
+    """Card c entered t's hand from a public zone (revived, swapped in)."""
+    for o in range(s.hand.shape[0]):
+        if o != t:
+            s.known[o, t, c] += 1
+            s.belief[o, t, c] += 1.0
+
+
+@jit
+def break_becomes_hidden(s, t):
+    """t's break room goes into the deck: everyone adds it to t's hidden pool."""
+    for o in range(s.hand.shape[0]):
+        if o != t:
+            for c in range(s.hand.shape[1]):
+                s.belief[o, t, c] += s.brk[t, c]
+
+
+@jit
+def forget_hand(s, t):
+    for o in range(s.hand.shape[0]):
+        for c in range(s.hand.shape[1]):
+            s.known[o, t, c] = 0
+        s.known_top[o, t] = 0
+
+
+@jit
+def reveal_hand_to(cards, s, o, t):
+    P = s.hand.shape[0]
+    for c in range(s.hand.shape[1]):
+        s.known[o, t, c] = s.hand[t, c]
+        if s.hand[t, c] > 0:
+            if s.belief[o, t, c] < s.hand[t, c]:
+                s.belief[o, t, c] = s.hand[t, c]
+            if cards[c, K.CF_KIND] == K.KIND_CONSULTANT:
+                for u in range(P):
+                    if u != t:
+                        s.belief[o, u, c] = 0.0
+
+
+@jit
+def pass_hand_knowledge(s, t, partner, passed):
+    """t passes `passed` (counts) to partner. Partner knows exactly what came;
+    the others move what they knew and a proportional share of the rest."""
+    P = s.hand.shape[0]
+    C = s.hand.shape[1]
+    total = 0
+    for c in range(C):
+        total += passed[c]
+    for o in range(P):
+        if o == t:
+            continue
+        if o == partner:
+            for c in range(C):
+                b = s.belief[o, t, c] - passed[c]
+                s.belief[o, t, c] = b if b > 0.0 else 0.0
+            continue
+        knew = 0
+        for c in range(C):
+            k = min(s.known[o, t, c], passed[c])
+            knew += k
+            s.known[o, partner, c] += k
+            s.belief[o, partner, c] += k
+            b = s.belief[o, t, c] - k
+            s.belief[o, t, c] = b if b > 0.0 else 0.0
+        unknown = total - knew
+        if unknown <= 0:
+            continue
+        pool = 0.0
+        for c in range(C):
+            if passed[c] >= 0:
+                pool += s.belief[o, t, c]
+        if pool <= 0.0:
+            continue
+        for c in range(C):
+            share = unknown * s.belief[o, t, c] / pool
+            if share > s.belief[o, t, c]:
+                share = s.belief[o, t, c]
+            s.belief[o, t, c] -= share
+            s.belief[o, partner, c] += share
+
+
+@jit
+def on_draw(s, t, c):
+    """t drew its top card c: anyone who had seen it now knows it is in hand."""
+    for o in range(s.hand.shape[0]):
+        if o != t and s.known_top[o, t] > 0:
+            s.known_top[o, t] -= 1
+            s.known[o, t, c] += 1
+
+
+@jit
+def hand_size(hand, t):
+    n = 0
+    for c in range(hand.shape[1]):
+        n += hand[t, c]
+    return n
+
+
+@jit
+def prob_in_hand(cards, rules, s, o, t, c):
+    """How likely seat o thinks card c is in t's hand, from what o has seen."""
+    if s.known[o, t, c] > 0:
+        return 1.0
+    C = s.hand.shape[1]
+    boss = rules[K.R_BOSS_ID]
+    known_n = 0
+    for x in range(C):
+        known_n += s.known[o, t, x]
+    hidden_hand = hand_size(s.hand, t) - known_n
+    if hidden_hand <= 0:
+        return 0.0
+    top_c = 0
+    kt = s.known_top[o, t]
+    for i in range(kt):
+        if s.deck[t, s.deck_n[t] - 1 - i] == c:
+            top_c += 1
+    total = 0.0
+    mine = 0.0
+    for x in range(C):
+        if x == boss:
+            b = 0.0 if (s.seat[t, K.S_BOSS_LOST] == 1 or s.brk[t, boss] > 0) else 1.0
+        else:
+            b = s.belief[o, t, x]
+        b -= s.known[o, t, x]
+        if x == c:
+            b -= top_c
+        if b < 0.0:
+            b = 0.0
+        total += b
+        if x == c:
+            mine = b
+    # known top cards of the deck are not in the hidden hand pool
+    total -= kt - top_c
+    if total <= 0.0 or mine <= 0.0:
+        return 0.0
+    q = mine / total
+    if q >= 1.0:
+        return 1.0
+    return 1.0 - (1.0 - q) ** hidden_hand
+
+
+@jit
+def hand_probs(cards, rules, s, o, t, out):
+    """prob_in_hand for every card at once: out[c] for c in 0..C-1."""
+    C = s.hand.shape[1]
+    boss = rules[K.R_BOSS_ID]
+    known_n = 0
+    for x in range(C):
+        known_n += s.known[o, t, x]
+    hidden_hand = hand_size(s.hand, t) - known_n
+    kt = s.known_top[o, t]
+    total = 0.0
+    for x in range(C):
+        if x == boss:
+            b = 0.0 if (s.seat[t, K.S_BOSS_LOST] == 1 or s.brk[t, boss] > 0) else 1.0
+        else:
+            b = s.belief[o, t, x]
+        b -= s.known[o, t, x]
+        for i in range(kt):
+            if s.deck[t, s.deck_n[t] - 1 - i] == x:
+                b -= 1.0
+        if b < 0.0:
+            b = 0.0
+        out[x] = b
+        total += b
+    for x in range(C):
+        if s.known[o, t, x] > 0:
+            out[x] = 1.0
+        elif hidden_hand <= 0 or total <= 0.0 or out[x] <= 0.0:
+            out[x] = 0.0
+        else:
+            q = out[x] / total
+            out[x] = 1.0 if q >= 1.0 else 1.0 - (1.0 - q) ** hidden_hand
+
+
+@jit
+def determinise(tables, s, o, rng):
+    """Redraw everything seat o cannot see, keeping what o knows.
+
+    For every other seat, the cards o has not seen (hand minus known, deck
+    below the top cards o looked at) are shuffled together and dealt back
+    into the same slots. Consultant identities o has not seen are first
+    shuffled across all those slots and the removed pile, since o does not
+    know who got which consultant or which was removed.
+    """
+    cards = tables[0]
+    P = s.hand.shape[0]
+    C = s.hand.shape[1]
+    pools = np.full((P, 2 * K.DECK_CAP), -1, np.int64)
+    n_pool = np.zeros(P, np.int64)
+    n_hand = np.zeros(P, np.int64)
+    for t in range(P):
+        if t == o:
+            continue
+        for c in range(C):
+            kn = s.known[o, t, c]
+            if kn > s.hand[t, c]:
+                kn = s.hand[t, c]
+            k = s.hand[t, c] - kn
+            for _ in range(k):
+                pools[t, n_pool[t]] = c
+                n_pool[t] += 1
+            s.hand[t, c] -= k
+        n_hand[t] = n_pool[t]
+        hidden_deck = s.deck_n[t] - s.known_top[o, t]
+        for i in range(hidden_deck):
+            pools[t, n_pool[t]] = s.deck[t, i]
+            n_pool[t] += 1
+    # consultant identities
+    ids = np.empty(C * 2 + 2 * P * K.DECK_CAP, np.int64)
+    n_ids = 0
+    for t in range(P):
+        for i in range(n_pool[t]):
+            c = pools[t, i]
+            if cards[c, K.CF_KIND] == K.KIND_CONSULTANT:
+                ids[n_ids] = c
+                n_ids += 1
+    n_removed = 0
+    for c in range(C):
+        for _ in range(s.removed[c]):
+            ids[n_ids] = c
+            n_ids += 1
+            n_removed += 1
+        s.removed[c] = 0
+    R.shuffle(rng, R.POLICY, ids, n_ids)
+    j = 0
+    for t in range(P):
+        for i in range(n_pool[t]):
+            if cards[pools[t, i], K.CF_KIND] == K.KIND_CONSULTANT:
+                pools[t, i] = ids[j]
+                j += 1
+    while j < n_ids:
+        s.removed[ids[j]] += 1
+        j += 1
+    # deal the pools back
+    for t in range(P):
+        if t == o or n_pool[t] == 0:
+            continue
+        row = pools[t]
+        R.shuffle(rng, R.POLICY, row, n_pool[t])
+        for i in range(n_hand[t]):
+            s.hand[t, row[i]] += 1
+        for i in range(n_hand[t], n_pool[t]):
+            s.deck[t, i - n_hand[t]] = row[i]

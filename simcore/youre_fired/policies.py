@@ -1,0 +1,212 @@
+"""The scripted `greedy` (a card counter) and the `value` lookahead judges by.
+
+greedy, in words:
+* It knows only what its seat has seen: its own cards, public zones, what its
+  Secretaries showed it, what its Auditor saw on a deck, and the fixed make-up
+  of every company. From that it estimates, for each card and opponent, the
+  chance the card is in that opponent's hand now (`prob_in_hand`).
+* A guessing card (Axe Man) names the card with the best chance x worth; it
+  names a Boss only when that chance reaches `boss_guess_threshold` (a miss
+  gives the owner a free reshuffle).
+* It plays its own Boss only when it is at least `boss_play_threshold` sure
+  the target holds theirs, or when the Boss is all it has.
+* Every other card is scored by what its effect gains (reveal: unknown cards
+  in the target's hand; Fall Guy: size of the break room when the deck runs
+  low; draw, revive, swap: the worth of what comes back) minus
+  `hold_cost` x its worth in hand; dumping a card without effect costs its
+  worth. Reactive cards are worth `keep_reactive` and are never played for
+  nothing while something else will do.
+* Ties between equally scored plays are broken at random (POLICY stream).
+* Off-turn it cancels anything aimed at its Boss or at a card it holds worth
+  keeping, lets a Manager take the fall for its Boss, and discards its least
+  worth card.
+"""
+import numpy as np
+
+from .. import rng as R
+from ..jit import jit
+from ..runner import P_GAME
+from . import constants as K
+from .engine import decode
+from .knowledge import hand_probs, hand_size
+
+# greedy weights, slots from P_GAME
+W_BOSS_GUESS = 0
+W_BOSS_PLAY = 1
+W_FIRE = 2
+W_REVEAL = 3
+W_RESHUFFLE = 4
+W_KEEP_REACTIVE = 5
+W_DRAW = 6
+W_HOLD = 7
+
+
+@jit
+def worth(cards, rules, c, params):
+    op = cards[c, K.CF_EFFECT]
+    if op == K.OP_BOSS:
+        return 1000.0
+    if op == K.OP_CANCEL or op == K.OP_REDIRECT:
+        return params[P_GAME + W_KEEP_REACTIVE]
+    if op == K.OP_GUESS_FIRE_HAND:
+        return 1.5
+    if op == K.OP_NONE:
+        return 0.2
+    return 1.0
+
+
+@jit
+def protected_boss(cards, probs_t, boss):
+    """Chance an attempt on this Boss fires it: the target holds it and no
+    reactive card that would cancel or redirect the attempt."""
+    p = probs_t[boss]
+    if p <= 0.0:
+        return 0.0
+    for r in range(cards.shape[0]):
+        op = cards[r, K.CF_EFFECT]
+        if (op == K.OP_CANCEL or op == K.OP_REDIRECT) and cards[r, K.CF_TRIGGER] != K.TRIG_NONE:
+            p *= 1.0 - probs_t[r]
+    return p
+
+
+@jit
+def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_total):
+    """probs[t, c]: chance (to seat a) that c is in t's hand; hands[t]: hand sizes."""
+    C = cards.shape[0]
+    boss = rules[K.R_BOSS_ID]
+    mode, c, t, x, y = decode(C, code)
+    wc = worth(cards, rules, c, params)
+    if mode == 1:
+        return -wc
+    op = cards[c, K.CF_EFFECT]
+    hold = params[P_GAME + W_HOLD] * wc
+    if op == K.OP_BOSS:
+        p = protected_boss(cards, probs[t], boss)
+        if p >= params[P_GAME + W_BOSS_PLAY] or hands[a] == 1:
+            return 100.0 * p
+        return -100.0 + p
+    if op == K.OP_GUESS_FIRE_HAND:
+        if x == boss:
+            p = protected_boss(cards, probs[t], boss)
+            if p >= params[P_GAME + W_BOSS_GUESS]:
+                return 50.0 * p
+            return -2.0 - hold
+        return probs[t, x] * params[P_GAME + W_FIRE] * worth(cards, rules, x, params) - hold
+    if op == K.OP_FIRE_FROM_BREAK:
+        return 0.3 * worth(cards, rules, x, params) - hold
+    if op == K.OP_REVEAL_HAND:
+        unknown = hands[t]
+        for z in range(C):
+            unknown -= known[a, t, z]
+        return params[P_GAME + W_REVEAL] * unknown - hold
+    if op == K.OP_FIRE_SELF_RESHUFFLE:
+        low = 1.0 if deck_n[a] < 4 else 0.3
+        return params[P_GAME + W_RESHUFFLE] * brk_total * low - hold
+    if op == K.OP_REVIVE:
+        return 0.8 * worth(cards, rules, x, params) - hold
+    if op == K.OP_DRAW:
+        return params[P_GAME + W_DRAW] * cards[c, K.CF_N] - hold
+    if op == K.OP_DISCARD:
+        if hands[t] == 1:
+            return 50.0 * protected_boss(cards, probs[t], boss) + 0.5 - hold
+        return 0.5 - hold
+    if op == K.OP_SWAP:
+        return worth(cards, rules, y, params) - worth(cards, rules, x, params) - hold
+    if op == K.OP_PEEK_DECK:
+        return 0.1 * cards[c, K.CF_N] - hold
+    return -hold
+
+
+@jit
+def greedy(tables, s, seat, options, n, params, rng):
+    cards, rules = tables
+    boss = rules[K.R_BOSS_ID]
+    ph = s.g[K.G_PHASE]
+    if ph == K.PH_CANCEL:
+        c = s.g[K.G_ACT_CARD]
+        op = cards[c, K.CF_EFFECT]
+        x = s.g[K.G_ACT_NAME]
+        want = False
+        if op == K.OP_BOSS:
+            want = s.hand[seat, boss] > 0
+        elif op == K.OP_GUESS_FIRE_HAND:
+            want = x < cards.shape[0] and s.hand[seat, x] > 0 and (
+                x == boss or worth(cards, rules, x, params) >= 1.5)
+        elif op == K.OP_REVEAL_HAND:
+            want = s.hand[seat, boss] > 0
+        elif op == K.OP_DISCARD:
+            want = hand_size(s.hand, seat) == 1 and s.hand[seat, boss] > 0
+        return (n - 1) if (want and n > 1) else 0
+    if ph == K.PH_REDIRECT:
+        victim = s.g[K.G_REDIRECT_CARD]
+        if n > 1 and (victim == boss or worth(cards, rules, victim, params) > worth(cards, rules, options[1] - 1, params)):
+            return 1
+        return 0
+    if ph == K.PH_DISCARD:
+        best = 0
+        bw = 1e300
+        for i in range(n):
+            w = worth(cards, rules, options[i], params)
+            if w < bw:
+                bw = w
+                best = i
+        return best
+    P = s.g[K.G_NP]
+    C = cards.shape[0]
+    probs = np.zeros((P, C))
+    hands = np.zeros(P, np.int64)
+    for t in range(P):
+        hands[t] = hand_size(s.hand, t)
+        if t != seat and s.seat[t, K.S_ALIVE] == 1:
+            hand_probs(cards, rules, s, seat, t, probs[t])
+    brk_total = 0
+    for z in range(C):
+        brk_total += s.brk[seat, z]
+    # equal scores (e.g. the same card against different opponents) are broken
+    # at random, so no seat is everybody's default target
+    best = 0
+    bv = -1e300
+    ties = 0
+    for i in range(n):
+        v = play_score(cards, rules, s.known, s.deck_n, seat, options[i], params, probs, hands, brk_total)
+        if v > bv + 1e-9:
+            bv = v
+            best = i
+            ties = 1
+        elif v > bv - 1e-9:
+            ties += 1
+            if R.randint(rng, R.POLICY, ties) == 0:
+                best = i
+    return best
+
+
+@jit
+def value(tables, s, seat):
+    P = s.g[K.G_NP]
+    teams = s.g[K.G_TEAMS] == 1
+    if s.g[K.G_OVER] == 1:
+        w = s.g[K.G_WINNER]
+        if w < 0:
+            return 0.5 if teams else 1.0 / P
+        if teams:
+            return 1.0 if (seat % 2) == w else 0.0
+        return 1.0 if w == seat else 0.0
+    if teams:
+        own = s.seat[seat, K.S_BOSS_LOST] + s.seat[(seat + 2) % 4, K.S_BOSS_LOST]
+        opp = s.seat[(seat + 1) % 4, K.S_BOSS_LOST] + s.seat[(seat + 3) % 4, K.S_BOSS_LOST]
+        return 0.5 + 0.2 * (opp - own)
+    if s.seat[seat, K.S_ALIVE] == 0:
+        return 0.0
+    alive = 0
+    total = 0.0
+    for p in range(P):
+        if s.seat[p, K.S_ALIVE] == 1:
+            alive += 1
+            total += hand_size(s.hand, p) + s.deck_n[p]
+    mine = hand_size(s.hand, seat) + s.deck_n[seat]
+    v = 1.0 / alive + 0.02 * (mine - total / alive)
+    if v < 0.02:
+        v = 0.02
+    if v > 0.98:
+        v = 0.98
+    return v

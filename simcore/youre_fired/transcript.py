@@ -1,0 +1,95 @@
+"""Turn a game's event trace into rulebook-worded lines (`balance replay`)."""
+from __future__ import annotations
+
+from . import constants as K
+from .cards import load_cards
+
+CAUSES = {K.CAUSE_FIRED: "Boss fired", K.CAUSE_FORCED: "Boss forced out", K.CAUSE_BLUFF: "failed bluff"}
+
+
+def decode_trace(events, params: dict, n_players: int) -> list[str]:
+    rows = load_cards()
+    names = [r["name"] for r in rows]
+    targeted = [r["effect"] in K.TARGETED_NAMES for r in rows]
+    C = len(names)
+
+    def card(c: int) -> str:
+        return names[c] if 0 <= c < C else "nothing"
+
+    def seat(p: int) -> str:
+        return f"Player {p + 1}"
+
+    reasons = ("cap", "no_move") + K.END_REASONS
+    out: list[str] = []
+    for code, a, b, c, d in (tuple(int(v) for v in row) for row in events):
+        if code == K.EV_DEAL:
+            cons = [card(x) for x in (b, c) if x >= 0]
+            out.append(f"{seat(a)} shuffles their company" + (f" with consultant(s) {', '.join(cons)}" if cons else "") + ".")
+        elif code == K.EV_REMOVED:
+            out.append(f"Consultant {card(a)} is removed from the game unseen.")
+        elif code == K.EV_BOSS_REVEAL:
+            out.append(f"{seat(a)} reveals their Boss, draws another card and shuffles the Boss back into their deck.")
+        elif code == K.EV_TURN:
+            out.append(f"-- Turn {b}: {seat(a)}.")
+        elif code == K.EV_DRAW:
+            out.append(f"{seat(a)} draws {card(b)}.")
+        elif code == K.EV_PLAY:
+            tgt = f" against {seat(c)}" if 0 <= b < C and targeted[b] else ""
+            extra = f", naming {card(d)}" if 0 <= d < C else ""
+            out.append(f"{seat(a)} plays {card(b)}{tgt}{extra}.")
+        elif code == K.EV_PLAY_PLAIN:
+            out.append(f"{seat(a)} puts {card(b)} in the break room without its effect.")
+        elif code == K.EV_HIT:
+            out.append(f"{card(c)} is in {seat(b)}'s hand: fired to the unemployment line.")
+        elif code == K.EV_MISS:
+            out.append(f"{seat(b)} has no {card(c)} in hand.")
+        elif code == K.EV_REVEAL:
+            out.append(f"{seat(b)} shows their hand ({c} cards) to {seat(a)} only.")
+        elif code == K.EV_CANCEL:
+            out.append(f"{seat(a)} reacts with {card(b)}: {seat(c)}'s card is cancelled.")
+        elif code == K.EV_REDIRECT:
+            out.append(f"{seat(a)} reacts: {card(b)} is fired instead of {card(c)}.")
+        elif code == K.EV_FAILED_FIRING:
+            out.append(f"The attempt to fire {seat(a)}'s Boss failed: {seat(a)} shuffles hand, break room and deck and draws a new hand.")
+        elif code == K.EV_BREAK_RESHUFFLE:
+            out.append(f"{seat(a)} shuffles their break room ({b} cards) into their deck.")
+        elif code == K.EV_REVIVE:
+            out.append(f"{seat(a)} brings {card(b)} back from the unemployment line.")
+        elif code == K.EV_DISCARD:
+            out.append(f"{seat(a)} puts {card(b)} in the break room.")
+        elif code == K.EV_SWAP:
+            out.append(f"{seat(a)} swaps {card(b)} from hand for {card(c)} from the break room.")
+        elif code == K.EV_PEEK:
+            out.append(f"{seat(a)} looks at the top {c} cards of {seat(b)}'s deck.")
+        elif code == K.EV_BOSS_FIRED:
+            out.append(f"{seat(a)}'s Boss is fired by {seat(b)}!")
+        elif code == K.EV_BOSS_PLAY_WIN:
+            out.append(f"{seat(a)}'s Boss play succeeded.")
+        elif code == K.EV_ELIMINATED:
+            if c == 1:
+                out.append(f"{seat(a)} has lost their Boss ({CAUSES.get(b, '?')}) and plays on for the team.")
+            else:
+                out.append(f"{seat(a)} is out ({CAUSES.get(b, '?')}).")
+        elif code == K.EV_RESHUFFLE_ALL:
+            out.append("Everyone left shuffles hand, deck and break room and draws a new hand.")
+        elif code == K.EV_PASS:
+            out.append(f"{seat(a)} passes {c} card(s) to partner {seat(b)}.")
+        elif code == K.EV_SKIP:
+            out.append(f"{seat(a)} has no cards and cannot play.")
+        elif code == K.EV_FIRE_BREAK:
+            out.append(f"{card(c)} is fired from {seat(b)}'s break room.")
+        elif code == K.EV_FIRE_SELF:
+            out.append(f"{seat(a)} fires their {card(b)}.")
+        elif code == K.EV_GAME_OVER:
+            r = reasons[b] if 0 <= b < len(reasons) else str(b)
+            if a < 0:
+                out.append(f"Game over ({r}): nobody wins.")
+            elif c == 1:
+                out.append(f"Game over ({r}): team {a + 1} (players {a + 1} and {a + 3}) wins.")
+            else:
+                out.append(f"Game over ({r}): {seat(a)} wins.")
+        elif code == -2:
+            out.append("The turn cap ends the game.")
+        else:
+            out.append(f"(event {code} {a} {b} {c} {d})")
+    return out
