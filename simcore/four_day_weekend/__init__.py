@@ -1,5 +1,5 @@
 """Four Day Weekend (`--game four-day-weekend`, 2-6 players): set collection
-over several rounds. See GAMES.md and docs/assumptions/four-day-weekend.md."""
+over several rounds. See GAMES.md and docs/assumptions.md (Four Day Weekend)."""
 from ..spec import Column, GameSpec, Kernels, PolicyParam, common_policies
 from . import constants as K
 from .cards import CARDS_FILE, PARAMS, RULES_FILE, card_list_hash, card_names, compile_tables, resolve_params

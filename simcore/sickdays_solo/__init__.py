@@ -188,5 +188,5 @@ SPEC = GameSpec(
     resolve_params=resolve_params,
     headline=headline,
     data_files=("sickdays-solo/rules.toml", "sickdays-solo/levels.toml"),
-    notes="Readings and what is not modelled: docs/assumptions/sickdays-solo.md",
+    notes="Readings and what is not modelled: docs/assumptions.md (Sick Days solo)",
 )
