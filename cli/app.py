@@ -527,23 +527,40 @@ def campaign(
 @command()
 def bench(
     game: Annotated[Optional[list[str]], typer.Option("--game", "-g", help="games to measure (default: all)")] = None,
-    n: Annotated[int, typer.Option("-n", help="games per measurement", min=1)] = 200_000,
-    policy: Annotated[str, typer.Option("--policy", help="policy to measure")] = "random",
-    threads: ThreadsOpt = None,
+    n: Annotated[int, typer.Option("-n", help="games per measurement", min=1)] = 20_000,
+    policy: Annotated[Optional[list[str]], typer.Option("--policy", help="policies to measure (default: random and greedy)")] = None,
+    quick: Annotated[bool, typer.Option("--quick", help="2,000 games per measurement")] = False,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="also write the table to this JSON file")] = None,
 ):
-    """Measure games/s and decisions/s of each game (compile time reported apart)."""
+    """Games/s and decisions/s of each game, on one core and on all cores (compile timed apart)."""
+    import numba
+
     from analysis.bench import bench_game
     from simcore import registry
 
-    _threads(threads)
-    t = Table(title=f"balance bench — policy {policy}, {n:,} games per game")
-    for col in ("game", "players", "threads", "compile+load s", "games/s", "decisions/s", "decisions/game", "1M games (est. s)"):
+    n = 2_000 if quick else n
+    names = game or registry.names()
+    for name in names:
+        registry.get(name)  # unknown names fail before any work
+    rows = []
+    t = Table(title=f"balance bench — {n:,} games per measurement")
+    for col in ("game", "players", "policy", "threads", "compile/load s", "games/s", "decisions/s", "decisions/game", "1M games (s)"):
         t.add_column(col, justify="right")
-    for name in game or registry.names():
-        r = bench_game(registry.get(name), n, policy)
-        t.add_row(name, str(r["players"]), str(r["threads"]), f"{r['warmup_seconds']:.1f}", f"{r['games_per_second']:,.0f}",
-                  f"{r['decisions_per_second']:,.0f}", f"{r['decisions_per_game']:.1f}", f"{1e6 / r['games_per_second']:.0f}")
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    for name in names:
+        spec = registry.get(name)
+        for pol in policy or ["random", "greedy"]:
+            for threads in sorted({1, all_threads}):
+                numba.set_num_threads(threads)
+                r = bench_game(spec, n, pol)
+                rows.append(r)
+                t.add_row(name, str(r["players"]), pol, str(threads), f"{r['warmup_seconds']:.1f}", f"{r['games_per_second']:,.0f}",
+                          f"{r['decisions_per_second']:,.0f}", f"{r['decisions_per_game']:.1f}", f"{1e6 / r['games_per_second']:,.0f}")
+    numba.set_num_threads(all_threads)
     out.print(t)
+    if json_out is not None:
+        json_out.write_text(json.dumps(rows, indent=2))
+        out.print(f"written: {json_out}")
 
 
 def main() -> None:

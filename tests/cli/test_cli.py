@@ -114,3 +114,12 @@ def test_compare_two_runs(tmp_path):
     seat1 = next(m for m in result["metrics"] if m["metric"] == "seat 1 win rate")
     assert seat1["significant"] and seat1["diff"] > 0  # greedy as seat 1 beats random
     assert (tmp_path / "cmp" / "report.html").exists()
+
+
+def test_bench_measures_and_writes_json(tmp_path):
+    r = balance("bench", "--game", "race21", "-n", 500, "--json", tmp_path / "b.json")
+    assert r.exit_code == 0, r.output
+    rows = json.loads((tmp_path / "b.json").read_text())
+    assert {row["policy"] for row in rows} == {"random", "greedy"}
+    assert all(row["games_per_second"] > 0 and row["decisions_per_game"] > 0 for row in rows)
+    assert balance("bench", "--game", "nope").exit_code == 2
