@@ -11,6 +11,8 @@ worker when its real cards there plus open cells on it (empty, at or below the
 column's next open row, whose card of that worker is still to come) can reach
 three (a wild on the line counts as the third).
 """
+import math
+
 import numpy as np
 
 from simcore.jit import jit
@@ -328,25 +330,371 @@ def option_score(s, seat, op, params):
     return 0.0  # automa discard, Water Cooler done, Look Busy skip, Coffee Break done
 
 
+# ---- greedy -------------------------------------------------------------
+# `greedy` picks exactly what scoring every option with `option_score` and
+# taking the first best would pick. On a turn it avoids recomputing: per
+# decision it precomputes which of each unhappy worker's cards are still to
+# come (bit masks), memoises the play values of the hand's cards (at their
+# column's next open row, the row below it, the Birthday cell), the scaffold
+# value and the block penalty per column. Every helper is a pure function of
+# the unchanged state, so memoised values are bit-identical; the two other
+# shortcuts (block penalties summed as integers, discards that cannot beat the
+# best so far left unfinished) are exact, see `_block_exact` and `greedy`.
+
+PV_SLOTS = 3  # memo slots per hand card: next open row, the row below, the Birthday cell
+M_SCAF = HAND_CAP * PV_SLOTS  # memo offset: scaffold value per column
+M_BLOCK = M_SCAF + NCOL  # memo offset: block(.., -1) per column (exact: in units of w_block / 4)
+M_SIZE = M_BLOCK + NCOL
+STC_ZONES = (1 << Z_DECK) | (1 << Z_REMOVED) | (1 << Z_AUTOMA)  # still to come, besides hands
+
+
+@jit
+def _stc_masks(s):
+    """Still-to-come masks of the workers not yet happy, 7 bits (columns) per
+    worker: workers 0-4 in the first int, 5-9 in the second."""
+    lo = 0
+    hi = 0
+    for w in range(NSUITS):
+        if s[O_HAPPY + w] == 0:
+            b = 0
+            base = O_ZONE + w * 7
+            for c in range(NCOL):
+                z = s[base + c]
+                b |= (1 if z >= Z_HAND0 else (STC_ZONES >> z) & 1) << c
+            if w < 5:
+                lo |= b << (7 * w)
+            else:
+                hi |= b << (7 * (w - 5))
+    return lo, hi
+
+
+@jit
+def _mask(lo, hi, w):
+    if w < 5:
+        return (lo >> (7 * w)) & 127
+    return (hi >> (7 * (w - 5))) & 127
+
+
+@jit
+def _play_value(s, w, r, c, wp, m, rows, w2, brow, bd1, bd2, wilds):
+    """`play_value(s, w, r, c, params)`, given w's still-to-come mask m and
+    wp = (w_happy, w_two, w_one, w_gap)."""
+    best = 0.0
+    second = 0.0
+    bd_r = s[H_BD_R]
+    bd_c = s[H_BD_C]
+    m = m & ~(1 << c)
+    for kind in range(3):
+        if kind == 0:
+            k = s[brow + w * rows + r] + 1
+        elif kind == 1:
+            k = s[bd1 + w * w2 + r - c + 6] + 1
+        else:
+            k = s[bd2 + w * w2 + r + c] + 1
+        wild = wild_on_line(s, w, kind, r, c) if wilds else 0
+        if k >= 3 or (k == 2 and wild == 1):
+            return wp[0]
+        need = 3 - k - wild
+        # line_open(s, w, kind, r, c, c)
+        n = 0
+        g1 = 1 << 30
+        g2 = 1 << 30
+        if m != 0:
+            for c2 in range(NCOL):
+                if (m >> c2) & 1 == 0:
+                    continue
+                if kind == 0:
+                    r2 = r
+                elif kind == 1:
+                    r2 = r + (c2 - c)
+                else:
+                    r2 = r - (c2 - c)
+                if r2 < 0 or r2 >= rows:
+                    continue
+                h = s[O_HEIGHT + c2]
+                if r2 >= h:
+                    gap = r2 - h
+                elif bd_c == c2 and bd_r == r2:
+                    gap = 0
+                else:
+                    continue
+                n += 1
+                if gap < g1:
+                    g2 = g1
+                    g1 = gap
+                elif gap < g2:
+                    g2 = gap
+        if n >= need:
+            gap = g1 if need == 1 else g1 + g2
+            v = (wp[1] if k + wild >= 2 else wp[2]) - wp[3] * gap
+            if v > best:
+                second = best
+                best = v
+            elif v > second:
+                second = v
+    return best + 0.3 * second
+
+
+@jit
+def _hand_pv(s, memo, hb, i, slot, params, lo, hi, rows, w2, brow, bd1, bd2, wilds):
+    """Memoised play value of hand card i (a worker not yet happy): slot 0 at its
+    column's next open row, 1 the row below, 2 the Birthday cell."""
+    j = i * PV_SLOTS + slot
+    v = memo[j]
+    if v != v:
+        card = s[hb + i]
+        c = card % 7
+        w = card // 7
+        if slot == 2:
+            r = s[H_BD_R]
+        else:
+            r = s[O_HEIGHT + c] + slot
+        wp = (params[P_GAME + W_HAPPY], params[P_GAME + W_TWO], params[P_GAME + W_ONE], params[P_GAME + W_GAP])
+        v = _play_value(s, w, r, c, wp, _mask(lo, hi, w), rows, w2, brow, bd1, bd2, wilds)
+        memo[j] = v
+    return v
+
+
+@jit
+def _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds):
+    """Memoised `scaffold(s, seat, s[O_HEIGHT + c], c, params)`."""
+    v = memo[M_SCAF + c]
+    if v == v:
+        return v
+    r = s[O_HEIGHT + c]
+    if r + 1 >= rows:
+        v = 0.0
+    else:
+        best = 0.0
+        for i in range(hn):
+            card = s[hb + i]
+            if card < NWORK and card % 7 == c and s[O_HAPPY + card // 7] == 0:
+                g = _hand_pv(s, memo, hb, i, 1, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
+                    - _hand_pv(s, memo, hb, i, 0, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
+                if g > best:
+                    best = g
+        if best == 0.0:
+            for w in range(NSUITS):
+                if (_mask(lo, hi, w) >> c) & 1:  # not yet happy, its card of column c still to come
+                    a = s[brow + w * rows + r + 1] + s[bd1 + w * w2 + r - c + 7] + s[bd2 + w * w2 + r + c + 1]
+                    b = s[brow + w * rows + r] + s[bd1 + w * w2 + r - c + 6] + s[bd2 + w * w2 + r + c]
+                    if a > b:
+                        best = 0.25 * params[P_GAME + W_ONE]
+                        break
+        v = params[P_GAME + W_SCAFFOLD] * best
+    memo[M_SCAF + c] = v
+    return v
+
+
+@jit
+def _block_exact(params):
+    """True when `block`'s float sum is exact, so it equals (its units) * w_block / 4
+    whatever the order: every term is a multiple of q = 0.25 * w_block (w_block =
+    4q exactly) and q's significand has at most 45 bits, so every partial sum
+    (at most 120 q) is representable and no addition rounds."""
+    wb = params[P_GAME + W_BLOCK]
+    q = 0.25 * wb
+    if not (q * 4.0 == wb) or q != q or q - q != 0.0:  # rounding underflow, nan, inf
+        return False
+    if q == 0.0:
+        return True
+    f, e = math.frexp(q)
+    return (np.int64(abs(f) * 9007199254740992.0) & 255) == 0  # f * 2**53: q's significand
+
+
+@jit
+def _block_seq(s, r, c, self_w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds):
+    """`block(s, r, c, self_w, params)`, summed in its order."""
+    pen = 0.0
+    for w in range(NSUITS):
+        if w == self_w or (_mask(lo, hi, w) >> c) & 1 == 0:
+            continue  # (happy workers have no bits)
+        for kind in range(3):
+            if kind == 0:
+                k = s[brow + w * rows + r]
+            elif kind == 1:
+                k = s[bd1 + w * w2 + r - c + 6]
+            else:
+                k = s[bd2 + w * w2 + r + c]
+            if wilds:
+                k += wild_on_line(s, w, kind, r, c)
+            if k >= 2:
+                pen += params[P_GAME + W_BLOCK]
+            elif k == 1:
+                pen += 0.25 * params[P_GAME + W_BLOCK]
+    return pen
+
+
+@jit
+def _col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds):
+    """block(s, r, c, -1, params) in units of w_block / 4: per worker and line
+    through (r, c), 4 for a two-card line and 1 for a one-card line."""
+    u = 0
+    for w in range(NSUITS):
+        if (_mask(lo, hi, w) >> c) & 1:
+            k0 = s[brow + w * rows + r]
+            k1 = s[bd1 + w * w2 + r - c + 6]
+            k2 = s[bd2 + w * w2 + r + c]
+            if wilds:
+                k0 += wild_on_line(s, w, 0, r, c)
+                k1 += wild_on_line(s, w, 1, r, c)
+                k2 += wild_on_line(s, w, 2, r, c)
+            u += (4 if k0 >= 2 else (1 if k0 == 1 else 0)) + (4 if k1 >= 2 else (1 if k1 == 1 else 0)) \
+                + (4 if k2 >= 2 else (1 if k2 == 1 else 0))
+    return u
+
+
 @jit
 def greedy(tables, s, seat, options, n, params, rng):
     best = 0
     best_v = -1e300
-    last_card = -1
-    last_pv = -1.0
+    if s[H_PHASE] != PH_TURN:
+        for i in range(n):
+            v = option_score(s, seat, options[i], params)
+            if v > best_v:
+                best_v = v
+                best = i
+        return best
+    # a turn: option_score's arithmetic, memoised (few calls: each passes arrays, which costs)
     hb = O_HAND + seat * HAND_CAP
+    hn = s[O_HANDN + seat]
+    rows = s[H_ROWS]
+    w2 = rows + NCOL
+    brow = o_rowcnt(s)
+    bd1 = brow + NSUITS * rows
+    bd2 = bd1 + NSUITS * w2
+    wilds = s[H_NY_R] >= 0 or (s[H_VAL_R] >= 0 and s[H_VAL_W] == -1)
+    exact = _block_exact(params)
+    q = 0.25 * params[P_GAME + W_BLOCK]
+    row_full = s[H_USED] > 0
+    rfill = brow - rows  # o_rowfill
+    lo, hi = _stc_masks(s)
+    wp = (params[P_GAME + W_HAPPY], params[P_GAME + W_TWO], params[P_GAME + W_ONE], params[P_GAME + W_GAP])
+    memo = np.full(M_SIZE, np.nan)
     for i in range(n):
         op = options[i]
         kind = op // 10000
-        if kind == OP_PLAY:
-            card = s[hb + (op // 100) % 100]
+        a = (op // 100) % 100
+        if kind == OP_REFRESH:
+            v = params[P_GAME + REFRESH_AT]
+        elif kind == OP_PLAY:
+            card = s[hb + a]
+            c = card % 7
             w = card // 7
-            if s[O_HAPPY + w] == 0:
-                last_card = card
-                last_pv = play_value(s, w, s[O_HEIGHT + card % 7], card % 7, params)
-        if kind == OP_DISCARD and s[H_PHASE] == PH_TURN:
-            card = s[hb + (op // 100) % 100]
-            v = -keep_value(s, card, params, last_pv if card == last_card else -1.0) - 0.05
+            r = s[O_HEIGHT + c]
+            if s[O_HAPPY + w] != 0:
+                sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) - 0.1
+            else:
+                pv = memo[a * PV_SLOTS]
+                if pv != pv:
+                    pv = _play_value(s, w, r, c, wp, _mask(lo, hi, w), rows, w2, brow, bd1, bd2, wilds)
+                    memo[a * PV_SLOTS] = pv
+                if pv > 0.0:
+                    sc = pv
+                else:
+                    sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
+                        - params[P_GAME + W_WASTE]
+            # block(s, r, c, w, params)
+            if exact:
+                u = memo[M_BLOCK + c]
+                if u != u:
+                    u = np.float64(_col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds))
+                    memo[M_BLOCK + c] = u
+                units = np.int64(u)
+                if (_mask(lo, hi, w) >> c) & 1:  # w's own terms (units as in _col_units)
+                    k0 = s[brow + w * rows + r]
+                    k1 = s[bd1 + w * w2 + r - c + 6]
+                    k2 = s[bd2 + w * w2 + r + c]
+                    if wilds:
+                        k0 += wild_on_line(s, w, 0, r, c)
+                        k1 += wild_on_line(s, w, 1, r, c)
+                        k2 += wild_on_line(s, w, 2, r, c)
+                    units -= (4 if k0 >= 2 else (1 if k0 == 1 else 0)) + (4 if k1 >= 2 else (1 if k1 == 1 else 0)) \
+                        + (4 if k2 >= 2 else (1 if k2 == 1 else 0))
+                pen = 0.0 if units == 0 or q == 0.0 else np.float64(units) * q
+            else:
+                pen = _block_seq(s, r, c, w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
+            sc -= pen
+            # row_bonus(s, r, params)
+            sc += params[P_GAME + W_ROW_FULL] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
+            v = sc
+        elif kind == OP_DISCARD:
+            card = s[hb + a]
+            if card >= NWORK:
+                kv = 0.5
+            elif s[O_HAPPY + card // 7] != 0:
+                kv = -params[P_GAME + W_DISCARD_HAPPY]
+            else:
+                # keep_value: potential(s, w, c, params, -1.0)
+                c = card % 7
+                h = s[O_HEIGHT + c]
+                pot = 0.0
+                pruned = False
+                if h < rows:
+                    pot = memo[a * PV_SLOTS]
+                    if pot != pot:
+                        pot = _play_value(s, card // 7, h, c, wp, _mask(lo, hi, card // 7), rows, w2, brow, bd1,
+                                          bd2, wilds)
+                        memo[a * PV_SLOTS] = pot
+                    wk = params[P_GAME + W_KEEP]
+                    if pot > 0.0 and wk >= 0.0:
+                        # the final pot is >= this one (> 0), so kv = wk * pot >= wk * this pot and the
+                        # score -kv - 0.05 <= ub (float rounding is monotone): if ub cannot beat
+                        # best_v, neither can the score, and the rest need not be computed
+                        ub = -(wk * pot) - 0.05
+                        pruned = ub <= best_v
+                if pruned:
+                    continue
+                if h + 1 < rows:
+                    v = _hand_pv(s, memo, hb, a, 1, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
+                        - params[P_GAME + W_GAP]
+                    if v > pot:
+                        pot = v
+                if s[H_BD_C] == c:
+                    v = _hand_pv(s, memo, hb, a, 2, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
+                    if v > pot:
+                        pot = v
+                if pot <= 0.0:
+                    kv = -0.8 * params[P_GAME + W_DISCARD_HAPPY]
+                else:
+                    kv = params[P_GAME + W_KEEP] * pot
+            v = -kv - 0.05
+        elif kind == OP_NOTE or kind == OP_EVENT:
+            c = op % 100
+            r = s[O_HEIGHT + c]
+            card = s[hb + a]
+            e = card - NWORK
+            if kind == OP_EVENT and (e == EV_NEWYEARS or e == EV_VALENTINE):
+                v = event_score(s, seat, card, c, params)
+            else:
+                sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
+                if kind == OP_EVENT:
+                    if e == EV_PIZZAPARTY:
+                        sc += params[P_GAME + W_ROW_FULL] * min(s[H_NP], s[H_USED])
+                    elif e == EV_WATERCOOLER or e == EV_LOOKBUSY:
+                        sc += 0.5 if s[H_DISC_N] > 0 else 0.0
+                    elif e == EV_COFFEE or e == EV_BIRTHDAY:
+                        sc += 0.3
+                # block(s, r, c, -1, params)
+                if exact:
+                    u = memo[M_BLOCK + c]
+                    if u != u:
+                        u = np.float64(_col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds))
+                        memo[M_BLOCK + c] = u
+                    pen = 0.0 if u == 0.0 or q == 0.0 else u * q
+                else:
+                    pen = _block_seq(s, r, c, -1, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
+                v = sc - pen + (params[P_GAME + W_ROW_FULL] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0)
+                if kind == OP_NOTE:
+                    v = v - params[P_GAME + W_NOTE_COST]
+                    v = v + 0.0
+        elif kind == OP_PLAY_BDAY:
+            card = s[hb + a]
+            if s[O_HAPPY + card // 7] != 0:
+                v = 0.0 - 0.1
+            else:
+                pv = _hand_pv(s, memo, hb, a, 2, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
+                v = pv if pv > 0.0 else 0.0 - params[P_GAME + W_WASTE]
         else:
             v = option_score(s, seat, op, params)
         if v > best_v:

@@ -36,7 +36,10 @@ def test_cards_conserved_every_step(level, events, players, seed, greedy_moves, 
         assert steps < SPEC.max_decisions
     assert s[K.H_OVER] in (K.END_ALL_HAPPY, K.END_NO_ACTION, K.END_AUTOMA_EMPTY)
     v = P.value(t, s, 0)
-    assert v == (1.0 if s[K.H_OVER] == K.END_ALL_HAPPY else 0.0)
+    if s[K.H_OVER] == K.END_ALL_HAPPY:
+        assert v == 1.0
+    else:  # a loss is graded by the cards it misses, within 0..0.2
+        assert 0.0 <= v <= 0.2
 
 
 @settings(deadline=None, max_examples=6)
