@@ -151,11 +151,12 @@ def _search(spec, engine, points, user, players, seed, targets, n_screen, n_fina
     return finals, len(points)
 
 
-def skill_policies(spec: GameSpec, policies: list[SeatPolicy]) -> dict[str, list[SeatPolicy]]:
-    """A weaker (epsilon 0.25 random moves) and a stronger (lookahead) version."""
+def skill_policies(spec: GameSpec, policies: list[SeatPolicy]) -> dict[str, tuple[list[SeatPolicy], float]]:
+    """A weaker (25% random moves) and a stronger (lookahead) version, with the
+    share of the skill sample each gets (lookahead is ~1000x slower per game)."""
     weaker = [resolve_policy(spec, p.name if p.kind != 3 else "greedy", {"epsilon": 0.25}) for p in policies]
     stronger = [resolve_policy(spec, "lookahead", {"rollouts": 4}) for _ in policies]
-    return {"weaker (25% random moves)": weaker, "stronger (lookahead, 4 rollouts)": stronger}
+    return {"weaker (25% random moves)": (weaker, 1.0), "stronger (lookahead, 4 rollouts)": (stronger, 0.1)}
 
 
 def tune(spec: GameSpec, user: dict, points: list[dict], targets: list[Target], players: int,
@@ -191,11 +192,12 @@ def tune(spec: GameSpec, user: dict, points: list[dict], targets: list[Target], 
             levels.append({"level": level, "target": target_rate, "recommended": best["point"],
                            "measured": best["measured"], "monotone_kept": bool(allowed) or not falls,
                            "runners_up": [{"point": f["point"], "win_rate": f["measured"]["win_rate"]} for f in chosen[1:keep]]})
-        for name, pols in skills.items():
+        for name, (pols, share) in skills.items():
             eng = Engine(spec, pols)
             for lv in levels:
                 params = resolve(spec, {**user, "level": lv["level"], **lv["recommended"]})
-                lv.setdefault("skill", {})[name] = measure(spec, eng, params, players, seed, n_skill)["win_rate"]
+                lv.setdefault("skill", {})[name] = measure(spec, eng, params, players, seed,
+                                                          max(20, int(n_skill * share)))["win_rate"]
         result["ladder"] = levels
         return result
     finals, _ = _search(spec, engine, points, user, players, seed, others, n_screen, n_final, keep)
@@ -203,9 +205,9 @@ def tune(spec: GameSpec, user: dict, points: list[dict], targets: list[Target], 
     result["recommended"] = best
     result["runners_up"] = finals[1:]
     result["skill"] = {}
-    for name, pols in skills.items():
+    for name, (pols, share) in skills.items():
         params = resolve(spec, {**user, **best["point"]})
-        result["skill"][name] = measure(spec, Engine(spec, pols), params, players, seed, n_skill)
+        result["skill"][name] = measure(spec, Engine(spec, pols), params, players, seed, max(20, int(n_skill * share)))
     return result
 
 
