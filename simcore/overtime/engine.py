@@ -17,7 +17,7 @@ from simcore.trace import emit
 
 from .constants import *  # noqa: F401,F403
 from .effects import apply_effects, resolve_pile, set_entry
-from .state import (State, actions_allowed, add_snooze, add_to_hand, alloc, clone, die_target, draw_cards, emp_kind,
+from .state import (State, add_snooze, add_to_hand, allowed_actions, alloc, clone, die_target, draw_cards, emp_kind,
                     level, remaining_tasks, remove_from_hand, set_zone)
 
 
@@ -278,99 +278,100 @@ def work_die_ok(t, s, p, k, rng, trace):
 
 
 # ------------------------------------------------------------------ options
+# Why the enumerators take single arrays: numba increfs (an atomic add) every
+# array of every argument when a function with loops or branches is entered,
+# and decrefs it on the way out. Passing `t` and the state costs 17 such pairs
+# per call; these run for every seat of every reaction window, so the thin
+# (t, s) wrappers below unpack the few arrays the loops read.
 @jit
-def targetable(s, e):
-    if s.pile[e, PF_CANCELLED] != 0:
+def can_react(kinds, pile, q, e, mask, event, by):
+    """Seat q may react with (mask, event, by) to pile entry e: it is neither
+    canceled nor covered (the lead is always open), and it is the right event."""
+    if pile[e, PF_CANCELLED] != 0:
         return False
-    return e == 0 or s.pile[e, PF_COVERED] == 0
-
-
-@jit
-def triggers(t, s, q, e, mask, event, by):
-    if by == RB_OTHER and s.pile[e, PF_PLAYER] == q:
+    if e != 0 and pile[e, PF_COVERED] != 0:
         return False
-    if s.pile[e, PF_CARD] < 0:
+    if by == RB_OTHER and pile[e, PF_PLAYER] == q:
+        return False
+    if pile[e, PF_CARD] < 0:
         return event == RE_COMPLETED
-    return event == RE_CARD and (t[1][s.pile[e, PF_KIND], KF_TYPE] & mask) != 0
+    return event == RE_CARD and (kinds[pile[e, PF_KIND], KF_TYPE] & mask) != 0
 
 
 @jit
-def enum_reactions(t, s, q, out, limit):
+def enum_reactions_arr(kinds, ck, hand, ps, pile, npile, q, out, limit):
     """Reactions seat q may play now: (card, pile entry) and ability uses."""
-    kinds = t[1]
     n = 1  # option 0 is pass
-    if out.shape[0] > 0:
+    write = out.shape[0] > 0
+    if write:
         out[0] = O_END << 24
-    npile = s.g[G_PILE_N]
     if npile >= PILE_CAP:
         return 0
     found = 0
-    hn = s.ps[q, P_HAND_N]
+    hn = ps[q, P_HAND_N]
     for i in range(hn):
-        k = t[3][s.hand[q, i]]
+        k = ck[hand[q, i]]
         if kinds[k, KF_IS_REACTION] == 0:
             continue
         dup = False
         for j in range(i):
-            if t[3][s.hand[q, j]] == k:
+            if ck[hand[q, j]] == k:
                 dup = True
                 break
         if dup:
             continue
+        mask = kinds[k, KF_REACT_MASK]
+        event = kinds[k, KF_REACT_EVENT]
+        by = kinds[k, KF_REACT_BY]
         for e in range(npile):
-            if targetable(s, e) and triggers(t, s, q, e, kinds[k, KF_REACT_MASK], kinds[k, KF_REACT_EVENT],
-                                             kinds[k, KF_REACT_BY]):
+            if can_react(kinds, pile, q, e, mask, event, by):
                 found += 1
-                if out.shape[0] > 0:
+                if write:
                     if n < out.shape[0]:
                         out[n] = (O_REACT << 24) | (i << 12) | e
                         n += 1
                 elif found >= limit:
                     return found
-    ek = emp_kind(t, s, q)
-    if kinds[ek, KF_ABIL] == AB_REACTION and (kinds[ek, KF_ABIL_USES] == 0 or s.ps[q, P_ABIL_USED] < kinds[ek, KF_ABIL_USES]):
+    ek = ck[ps[q, P_EMP]]
+    if kinds[ek, KF_ABIL] == AB_REACTION and (kinds[ek, KF_ABIL_USES] == 0 or ps[q, P_ABIL_USED] < kinds[ek, KF_ABIL_USES]):
+        mask = kinds[ek, KF_ABIL_REACT_MASK]
+        event = kinds[ek, KF_ABIL_REACT_EVENT]
+        by = kinds[ek, KF_ABIL_REACT_BY]
         for e in range(npile):
-            if targetable(s, e) and triggers(t, s, q, e, kinds[ek, KF_ABIL_REACT_MASK], kinds[ek, KF_ABIL_REACT_EVENT],
-                                             kinds[ek, KF_ABIL_REACT_BY]):
+            if can_react(kinds, pile, q, e, mask, event, by):
                 found += 1
-                if out.shape[0] > 0:
+                if write:
                     if n < out.shape[0]:
                         out[n] = (O_ABILITY_REACT << 24) | e
                         n += 1
                 elif found >= limit:
                     return found
-    if out.shape[0] > 0:
+    if write:
         return n if found > 0 else 1
     return found
 
 
 @jit
-def ability_ready(t, s, p):
-    kinds = t[1]
-    ek = emp_kind(t, s, p)
-    if kinds[ek, KF_ABIL] != AB_ACTION:
-        return False
-    return kinds[ek, KF_ABIL_USES] == 0 or s.ps[p, P_ABIL_USED] < kinds[ek, KF_ABIL_USES]
+def enum_reactions(t, s, q, out, limit):
+    return enum_reactions_arr(t[1], t[3], s.hand, s.ps, s.pile, s.g[G_PILE_N], q, out, limit)
 
 
 @jit
-def enum_actions(t, s, p, out, limit):
+def enum_actions_arr(rules, kinds, ck, g, ps, hand, zone, owner, dk, p, out, limit):
     """Action-phase options of p: end, play a card (with its target), use the ability."""
-    kinds = t[1]
-    rules = t[0]
     cap = out.shape[0]
     write = cap > 0
-    n = 0
     if write:
         out[0] = O_END << 24
     n = 1
     found = 0
-    left = actions_allowed(t, s, p) - s.g[G_ACTIONS_USED]
-    free_e = s.g[G_ACTED] == 0 and rules[R_FIRST_E_FREE] != 0
-    npl = s.g[G_NP]
-    hn = s.ps[p, P_HAND_N]
+    ek = ck[ps[p, P_EMP]]
+    left = allowed_actions(rules, kinds, ek, ps[p, P_SNOOZE]) - g[G_ACTIONS_USED]
+    free_e = g[G_ACTED] == 0 and rules[R_FIRST_E_FREE] != 0
+    npl = g[G_NP]
+    hn = ps[p, P_HAND_N]
     for i in range(hn):
-        k = t[3][s.hand[p, i]]
+        k = ck[hand[p, i]]
         ty = kinds[k, KF_TYPE]
         if kinds[k, KF_IS_REACTION] != 0 or (ty & T_ACTION) == 0:
             continue
@@ -378,7 +379,7 @@ def enum_actions(t, s, p, out, limit):
             continue
         dup = False
         for j in range(i):
-            if t[3][s.hand[p, j]] == k:
+            if ck[hand[p, j]] == k:
                 dup = True
                 break
         if dup:
@@ -391,7 +392,7 @@ def enum_actions(t, s, p, out, limit):
                 n += 1
         elif tg == TG_ASSIGNMENT:
             for a in range(rules[R_A0], rules[R_J0]):
-                if s.zone[a] == Z_ASSIGN and s.owner[a] == p:
+                if zone[a] == Z_ASSIGN and owner[a] == p:
                     found += 1
                     if write and n < cap:
                         out[n] = (O_PLAY << 24) | (i << 12) | a
@@ -406,16 +407,17 @@ def enum_actions(t, s, p, out, limit):
                     n += 1
         if (not write) and found >= limit:
             return found
-    if left > 0 and ability_ready(t, s, p):
-        mask = kinds[emp_kind(t, s, p), KF_ABIL_TAKE_MASK]
+    ready = kinds[ek, KF_ABIL] == AB_ACTION and (kinds[ek, KF_ABIL_USES] == 0 or ps[p, P_ABIL_USED] < kinds[ek, KF_ABIL_USES])
+    if left > 0 and ready:
+        mask = kinds[ek, KF_ABIL_TAKE_MASK]
         if mask == 0:
             found += 1
             if write and n < cap:
                 out[n] = O_ABILITY << 24
                 n += 1
         else:
-            for k in range(s.dk.shape[0]):
-                if s.dk[k] > 0 and (kinds[k, KF_TYPE] & mask) != 0:
+            for k in range(dk.shape[0]):
+                if dk[k] > 0 and (kinds[k, KF_TYPE] & mask) != 0:
                     found += 1
                     if write and n < cap:
                         out[n] = (O_ABILITY << 24) | k
@@ -423,6 +425,11 @@ def enum_actions(t, s, p, out, limit):
     if write:
         return n
     return found
+
+
+@jit
+def enum_actions(t, s, p, out, limit):
+    return enum_actions_arr(t[0], t[1], t[3], s.g, s.ps, s.hand, s.zone, s.owner, s.dk, p, out, limit)
 
 
 @jit

@@ -24,7 +24,7 @@ from simcore.runner import P_GAME
 from simcore.spec import PolicyParam
 
 from .constants import *  # noqa: F401,F403
-from .state import actions_allowed, emp_kind, level, level_at, remaining, remaining_tasks
+from .state import emp_kind, level, remaining, remaining_tasks, tired_level
 
 W_TASK = P_GAME + 0
 W_COMPLETE = P_GAME + 1
@@ -55,15 +55,17 @@ GREEDY_PARAMS = (
 )
 
 
+# Helpers that branch take the few arrays they read rather than (t, s): numba
+# increfs every array of every argument on entering such a function (an atomic
+# add each, 17 for `t` and the state), and greedy calls them per option.
 @jit
-def snooze_cost(t, s, q, d, w):
-    """Cost to q of gaining d (d < 0: losing -d) snooze tokens."""
-    if q < 0 or d == 0:
+def snooze_cost(rules, kinds, ek, old, d, w):
+    """Cost of gaining d (d < 0: losing -d) snooze tokens from `old`, under an employee of kind ek."""
+    if d == 0:
         return 0.0
-    old = s.ps[q, P_SNOOZE]
     new = max(0, old + d)
-    la = level_at(t, s, q, old)
-    lb = level_at(t, s, q, new)
+    la = tired_level(rules, kinds, ek, old)
+    lb = tired_level(rules, kinds, ek, new)
     c = w[W_SNOOZE] * (new - old) + w[W_LEVEL] * (min(lb, 2) - min(la, 2))
     if lb >= 3 and la < 3:
         c += w[W_EXHAUST]
@@ -73,36 +75,36 @@ def snooze_cost(t, s, q, d, w):
 
 
 @jit
-def lead_weight(t, s, me, q, w):
-    """How much harming q is worth to me: more when q is ahead."""
-    diff = remaining_tasks(t, s, me) - remaining_tasks(t, s, q)
+def lead_weight(rem, me, q, w):
+    """How much harming q is worth to me: more when q is ahead (rem: tasks left per seat)."""
+    diff = rem[me] - rem[q]
     v = 1.0 + w[W_LEADER] * diff / 5.0
     return min(3.0, max(0.2, v))
 
 
 @jit
-def hurt(t, s, me, q, amount, w):
+def hurt(rem, me, q, amount, w):
     """Value to me of q suffering `amount` (in q's task units)."""
     if q == me:
         return -amount
-    return w[W_HURT] * amount * lead_weight(t, s, me, q, w)
+    return w[W_HURT] * amount * lead_weight(rem, me, q, w)
 
 
 @jit
-def p_die(t, s, q, k):
-    if (t[1][k, KF_TYPE] & T_W) == 0:
+def p_die(rules, kinds, lv, k):
+    """Chance that a card of kind k gets past the Work die at tiredness level lv."""
+    if (kinds[k, KF_TYPE] & T_W) == 0:
         return 1.0
-    lv = level(t, s, q)
     if lv == 0:
         return 1.0
-    need = t[0][R_DIE1 + lv - 1]
-    sides = t[0][R_DIE_SIDES]
+    need = rules[R_DIE1 + lv - 1]
+    sides = rules[R_DIE_SIDES]
     return max(0.0, min(1.0, (sides - need + 1) / sides))
 
 
 @jit
-def who_player(t, s, who, actor, arg_p, towner):
-    n = s.g[G_NP]
+def who_player(g, ps, who, actor, arg_p, towner):
+    n = g[G_NP]
     if who == W_SELF:
         return actor
     if who == W_ANOTHER or who == W_ANY:
@@ -112,20 +114,20 @@ def who_player(t, s, who, actor, arg_p, towner):
     if who == W_TARGET_OWNER:
         return towner
     if who == W_CURRENT:
-        return s.g[G_CUR]
+        return g[G_CUR]
     if who == W_LEAST_ASSIGNMENTS:
         m = 1 << 30
         best = -1
         for q in range(n):
-            if q != actor and (s.ps[q, P_N_ASSIGN] < m or (s.ps[q, P_N_ASSIGN] == m and q == towner)):
-                m = s.ps[q, P_N_ASSIGN]
+            if q != actor and (ps[q, P_N_ASSIGN] < m or (ps[q, P_N_ASSIGN] == m and q == towner)):
+                m = ps[q, P_N_ASSIGN]
                 best = q
         return best
     return -1
 
 
 @jit
-def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w):
+def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
     """One effect's value to `me` (no recursion: cancel/copy read one level)."""
     npl = s.g[G_NP]
     towner = s.pile[te, PF_PLAYER] if te >= 0 else -1
@@ -142,53 +144,53 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w):
             return 0.0
         gain = w[W_TASK] * n + w[W_COMPLETE] * (1.0 if remaining(t, s, a) <= n else 0.0)
         gain += 0.05 * (n - remaining(t, s, a))  # prefer the card nearest completion
-        return hurt(t, s, me, actor, -gain, w) if actor != me else gain
+        return hurt(rem, me, actor, -gain, w) if actor != me else gain
     if op == OP_SNOOZE:
         v = 0.0
-        q1 = who_player(t, s, who, actor, arg_p, towner)
+        q1 = who_player(s.g, s.ps, who, actor, arg_p, towner)
         for q in range(npl):
             if who == W_ALL or (who == W_OTHERS and q != actor) or q == q1:
-                v += hurt(t, s, me, q, snooze_cost(t, s, q, n, w), w)
+                v += hurt(rem, me, q, snooze_cost(t[0], t[1], t[3][s.ps[q, P_EMP]], s.ps[q, P_SNOOZE], n, w), w)
         return v
     if op == OP_DRAW:
-        q = who_player(t, s, who, actor, arg_p, towner)
-        return hurt(t, s, me, q, -w[W_CARD] * n, w) if q >= 0 else 0.0
+        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        return hurt(rem, me, q, -w[W_CARD] * n, w) if q >= 0 else 0.0
     if op == OP_TAKE_DISCARD:
-        return hurt(t, s, me, actor, -w[W_CARD] * 2.0 * n, w)
+        return hurt(rem, me, actor, -w[W_CARD] * 2.0 * n, w)
     if op == OP_GIVE_ASSIGNMENT:
-        q = who_player(t, s, who, actor, arg_p, towner)
+        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0 or q == actor or s.ps[actor, P_N_ASSIGN] == 0:
             return 0.0
-        return hurt(t, s, me, actor, -w[W_GIVE], w) + hurt(t, s, me, q, w[W_GIVE], w)
+        return hurt(rem, me, actor, -w[W_GIVE], w) + hurt(rem, me, q, w[W_GIVE], w)
     if op == OP_TAKE_ASSIGNMENT:
-        q = who_player(t, s, who, actor, arg_p, towner)
+        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0 or q == actor or s.ps[q, P_N_ASSIGN] == 0:
             return 0.0
-        return hurt(t, s, me, actor, w[W_GIVE] * 0.8, w) + hurt(t, s, me, q, -w[W_GIVE] * 0.8, w)
+        return hurt(rem, me, actor, w[W_GIVE] * 0.8, w) + hurt(rem, me, q, -w[W_GIVE] * 0.8, w)
     if op == OP_SKIP_TURN:
-        q = who_player(t, s, who, actor, arg_p, towner)
+        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
             return 0.0
-        return hurt(t, s, me, q, w[W_SKIP], w)
+        return hurt(rem, me, q, w[W_SKIP], w)
     if op == OP_DISCARD_WORK:
-        q = who_player(t, s, who, actor, arg_p, towner)
+        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
             return 0.0
         best = 0
         for x in range(t[0][R_N_MAIN]):
             if s.zone[x] == Z_ATTACHED and s.owner[x] == q and s.tasks[x] > best:
                 best = s.tasks[x]
-        return hurt(t, s, me, q, w[W_TASK] * best, w)
+        return hurt(rem, me, q, w[W_TASK] * best, w)
     if op == OP_DISCARD_SNOOZE:
-        q = who_player(t, s, who, actor, arg_p, towner)
+        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
             return 0.0
-        return hurt(t, s, me, q, snooze_cost(t, s, q, -s.ps[q, P_SNOOZE], w), w)
+        return hurt(rem, me, q, snooze_cost(t[0], t[1], t[3][s.ps[q, P_EMP]], s.ps[q, P_SNOOZE], -s.ps[q, P_SNOOZE], w), w)
     return 0.0
 
 
 @jit
-def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w):
+def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w, rem):
     """Value to `me` of kind k's effects other than cancel and copy."""
     eff = t[2]
     v = 0.0
@@ -198,12 +200,12 @@ def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w):
             break
         if op == OP_CANCEL or op == OP_COPY:
             continue
-        v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w)
+        v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w, rem)
     return v
 
 
 @jit
-def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth):
+def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
     """Value to `me` of kind k's effects resolving for `actor`."""
     eff = t[2]
     v = 0.0
@@ -218,16 +220,16 @@ def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth):
                 tg = t[1][k2, KF_TARGET]
                 arg = s.pile[te, PF_ARG]
                 v -= kind_value_flat(t, s, me, k2, 0, s.pile[te, PF_PLAYER], arg if tg == TG_ASSIGNMENT else -1,
-                                     arg if tg >= TG_ANOTHER else -1, s.pile[te, PF_TARGET], w) + \
+                                     arg if tg >= TG_ANOTHER else -1, s.pile[te, PF_TARGET], w, rem) + \
                     (0.0 if s.pile[te, PF_PLAYER] == me else 0.1)
                 if s.pile[te, PF_PLAYER] == me:
                     v -= 1.0  # never cancel your own card
             continue
         if op == OP_COPY:
             if depth == 0 and te >= 0 and s.pile[te, PF_KIND] >= 0:
-                v += kind_value_flat(t, s, me, s.pile[te, PF_KIND], 0, actor, -1, -1, s.pile[te, PF_TARGET], w)
+                v += kind_value_flat(t, s, me, s.pile[te, PF_KIND], 0, actor, -1, -1, s.pile[te, PF_TARGET], w, rem)
             continue
-        v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w)
+        v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w, rem)
     return v
 
 
@@ -239,7 +241,7 @@ def emp_value(t, k, w):
 
 
 @jit
-def hold_value(t, s, me, k, w):
+def hold_value(t, s, me, k, w, rem):
     """Worth of keeping kind k in hand (for the discard phase)."""
     kinds = t[1]
     ty = kinds[k, KF_TYPE]
@@ -248,7 +250,7 @@ def hold_value(t, s, me, k, w):
         return v + 0.8
     if (ty & T_E) != 0:
         return v + max(0.0, emp_value(t, k, w) - emp_value(t, emp_kind(t, s, me), w))
-    return v + max(0.0, kind_value_flat(t, s, me, k, 0, me, -1, me, -1, w)) * p_die(t, s, me, k)
+    return v + max(0.0, kind_value_flat(t, s, me, k, 0, me, -1, me, -1, w, rem)) * p_die(t[0], t[1], level(t, s, me), k)
 
 
 @jit
@@ -257,11 +259,15 @@ def greedy(t, s, seat, options, n, params, rng):
     best = 0
     best_v = 0.0
     ph = s.g[G_PHASE]
+    # tasks left per seat, read by every `hurt`: computed once per decision
+    rem = np.zeros(PMAX, np.int64)
+    for q in range(s.g[G_NP]):
+        rem[q] = remaining_tasks(t, s, q)
     if ph == PH_DISCARD:
         best_v = 1e300
         for i in range(n):
             k = t[3][s.hand[seat, (options[i] >> 12) & 0xFFF]]
-            v = hold_value(t, s, seat, k, w)
+            v = hold_value(t, s, seat, k, w, rem)
             if v < best_v:
                 best_v = v
                 best = i
@@ -286,20 +292,20 @@ def greedy(t, s, seat, options, n, params, rng):
             else:
                 tg = kinds[k, KF_TARGET]
                 v = kind_value(t, s, seat, k, 0, seat, b if tg == TG_ASSIGNMENT else -1,
-                               b if tg >= TG_ANOTHER else -1, -1, w, 0) * p_die(t, s, seat, k)
+                               b if tg >= TG_ANOTHER else -1, -1, w, 0, rem) * p_die(t[0], t[1], level(t, s, seat), k)
             v -= w[W_CARD]
         elif kind == O_ABILITY:
             ek = emp_kind(t, s, seat)
             if t[1][ek, KF_ABIL_TAKE_MASK] != 0:
-                v = hold_value(t, s, seat, b, w)
+                v = hold_value(t, s, seat, b, w, rem)
             else:
-                v = kind_value(t, s, seat, ek, MAX_EFF, seat, -1, -1, -1, w, 0)
+                v = kind_value(t, s, seat, ek, MAX_EFF, seat, -1, -1, -1, w, 0, rem)
             v -= 0.05
         elif kind == O_REACT:
             k = t[3][s.hand[seat, a]]
-            v = kind_value(t, s, seat, k, 0, seat, -1, -1, b, w, 0) * p_die(t, s, seat, k) - 0.5 * w[W_CARD]
+            v = kind_value(t, s, seat, k, 0, seat, -1, -1, b, w, 0, rem) * p_die(t[0], t[1], level(t, s, seat), k) - 0.5 * w[W_CARD]
         elif kind == O_ABILITY_REACT:
-            v = kind_value(t, s, seat, emp_kind(t, s, seat), MAX_EFF, seat, -1, -1, b, w, 0)
+            v = kind_value(t, s, seat, emp_kind(t, s, seat), MAX_EFF, seat, -1, -1, b, w, 0, rem)
         if v > best_v:
             best_v = v
             best = i

@@ -46,15 +46,22 @@ def clone(s):
 
 
 @jit
-def set_zone(t, s, i, z):
-    k = t[3][i]
-    if s.zone[i] == Z_DISCARD:
-        s.dk[k] -= 1
-    s.zone[i] = z
+def set_zone_arr(ck, zone, owner, link, dk, i, z):
+    """Move instance i to zone z, keeping the per-kind count of the discard pile."""
+    k = ck[i]
+    if zone[i] == Z_DISCARD:
+        dk[k] -= 1
+    zone[i] = z
     if z == Z_DISCARD:
-        s.dk[k] += 1
-        s.owner[i] = -1
-        s.link[i] = -1
+        dk[k] += 1
+        owner[i] = -1
+        link[i] = -1
+
+
+@jit
+def set_zone(t, s, i, z):
+    # a branch-free wrapper: the arrays are unpacked once, not increfed per branchy call
+    set_zone_arr(t[3], s.zone, s.owner, s.link, s.dk, i, z)
 
 
 @jit
@@ -132,11 +139,14 @@ def passive(t, s, p, op):
     return v
 
 
+# The helpers below that loop or branch come in two layers: `*_of` / `*_arr`
+# kernels over the few arrays they read, and thin (t, s) wrappers. Numba
+# increfs every array of every argument on entering a function with branches
+# (an atomic add each, 17 for `t` and the state), which dominated the run time.
 @jit
-def level_at(t, s, p, snooze):
-    """Tiredness level 0..3 for a snooze count under p's current employee."""
-    rules = t[0]
-    sh = t[1][emp_kind(t, s, p), KF_SHIFT]
+def tired_level(rules, kinds, ek, snooze):
+    """Tiredness level 0..3 for a snooze count under an employee of kind ek."""
+    sh = kinds[ek, KF_SHIFT]
     if snooze >= rules[R_T3] + sh:
         return 3
     if snooze >= rules[R_T2] + sh:
@@ -147,15 +157,21 @@ def level_at(t, s, p, snooze):
 
 
 @jit
-def level(t, s, p):
-    return level_at(t, s, p, s.ps[p, P_SNOOZE])
+def level_at(t, s, p, snooze):
+    """Tiredness level 0..3 for a snooze count under p's current employee."""
+    return tired_level(t[0], t[1], t[3][s.ps[p, P_EMP]], snooze)
 
 
 @jit
-def actions_allowed(t, s, p):
-    rules = t[0]
-    lv = level(t, s, p)
-    a = t[1][emp_kind(t, s, p), KF_P]
+def level(t, s, p):
+    return tired_level(t[0], t[1], t[3][s.ps[p, P_EMP]], s.ps[p, P_SNOOZE])
+
+
+@jit
+def allowed_actions(rules, kinds, ek, snooze):
+    """Actions per turn of an employee of kind ek at a snooze count."""
+    lv = tired_level(rules, kinds, ek, snooze)
+    a = kinds[ek, KF_P]
     if lv == 1:
         a -= rules[R_PEN1]
     elif lv == 2:
@@ -163,6 +179,11 @@ def actions_allowed(t, s, p):
     elif lv == 3:
         a = 0
     return max(0, a)
+
+
+@jit
+def actions_allowed(t, s, p):
+    return allowed_actions(t[0], t[1], t[3][s.ps[p, P_EMP]], s.ps[p, P_SNOOZE])
 
 
 @jit
@@ -189,13 +210,18 @@ def remaining(t, s, a):
 
 
 @jit
-def remaining_tasks(t, s, p):
-    rules = t[0]
+def tasks_left_of(kinds, ck, zone, owner, tasks, a0, j0, p):
+    """Tasks left on all of p's A cards."""
     r = 0
-    for a in range(rules[R_A0], rules[R_J0]):
-        if s.zone[a] == Z_ASSIGN and s.owner[a] == p:
-            r += remaining(t, s, a)
+    for a in range(a0, j0):
+        if zone[a] == Z_ASSIGN and owner[a] == p:
+            r += kinds[ck[a], KF_TASKS] - tasks[a]
     return r
+
+
+@jit
+def remaining_tasks(t, s, p):
+    return tasks_left_of(t[1], t[3], s.zone, s.owner, s.tasks, t[0][R_A0], t[0][R_J0], p)
 
 
 @jit
