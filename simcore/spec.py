@@ -170,7 +170,7 @@ def common_policies(
                 PolicyParam("rollouts", P_ROLLOUTS, rollouts, "rollouts per option", 1, 10_000),
                 PolicyParam("horizon", P_HORIZON, horizon, "decisions per rollout before the state is judged", 1, 100_000),
                 PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1, "policy of the rollouts: 0 random, 1 greedy", 0, 1),
-                PolicyParam("confidence", P_CONFIDENCE, 1.0,
+                PolicyParam("confidence", P_CONFIDENCE, 2.5,
                             "standard errors by which an option's rollouts must beat greedy's pick to replace it", 0, 10),
             )
             + greedy_params,
