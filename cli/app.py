@@ -25,7 +25,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Monte Carlo balance analysis for tabletop card games.",
 )
-out = Console()
+# wide enough for the tables when the output is a file or a pipe
+out = Console() if sys.stdout.isatty() else Console(width=160)
 err = Console(stderr=True)
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="game to play (see `balance games`)")]
