@@ -104,5 +104,5 @@ SPEC = GameSpec(
     resolve_params=resolve_params,
     headline=headline,
     data_files=("overtime/rules.toml", "overtime/cards.toml"),
-    notes="Reconstructed card list (data/overtime/cards.toml); readings in docs/assumptions/overtime.md.",
+    notes="Reconstructed card list (data/overtime/cards.toml); readings in docs/assumptions.md (Overtime).",
 )

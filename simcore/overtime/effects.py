@@ -2,7 +2,7 @@
 
 Choices a card leaves open while it resolves (which of your A cards gets the
 tokens, which W card a Lost File hits, ...) follow fixed rules documented in
-docs/assumptions/overtime.md; the choices made when a card is played (the A
+docs/assumptions.md (Overtime); the choices made when a card is played (the A
 card a W card goes on, the player an R card helps) are decisions.
 """
 import numpy as np
