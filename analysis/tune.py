@@ -135,18 +135,23 @@ def interval_miss(target: Target, m: dict) -> bool:
 
 def _search(spec, engine, points, user, players, seed, targets, n_screen, n_final, keep, level_rate=None, extra=None):
     extra = extra or {}
+
+    def total_miss(m):
+        ladder = abs(m["win_rate"]["value"] - level_rate) if level_rate is not None else 0.0
+        return ladder + sum(miss(t, m) for t in targets)
+
     scored = []
     for point in points:
         params = resolve(spec, {**user, **extra, **point})
         m = measure(spec, engine, params, players, seed, n_screen)
-        scored.append((sum(miss(t, m, level_rate) for t in targets), point, m))
+        scored.append((total_miss(m), point, m))
     scored.sort(key=lambda x: x[0])
     finals = []
     for _, point, _ in scored[:keep]:
         params = resolve(spec, {**user, **extra, **point})
         m = measure(spec, engine, params, players, seed, n_final)
-        finals.append({"point": point, "miss": sum(miss(t, m, level_rate) for t in targets), "measured": m,
-                       "targets_met": [interval_miss(t, m) and miss(t, m, level_rate) == 0 for t in targets]})
+        finals.append({"point": point, "miss": total_miss(m), "measured": m,
+                       "targets_met": [interval_miss(t, m) and miss(t, m) == 0 for t in targets]})
     finals.sort(key=lambda f: f["miss"])
     return finals, len(points)
 
