@@ -1,41 +1,109 @@
-"""`balance bench`: games/s and decisions/s of a game's default run.
+"""`balance bench`: how fast each game runs, and what it costs to get there.
 
-Compile (or cache load) is timed apart from the measured batch; the batch
-runs on all numba threads unless `--threads` says otherwise."""
+Each game is measured in fresh child processes, so that compile time, the
+speed-up over plain Python and peak memory are those of that game alone:
+
+* warm: the engine loaded from the compile cache (load time), then games/s
+  and decisions/s of each policy on one thread and on all threads, and the
+  peak resident memory of that process;
+* cold: the same first batch with an empty compile cache (compile time);
+* nojit: the same rules with `NUMBA_DISABLE_JIT=1` on a small sample, one
+  thread: the speed-up is (jitted games/s on one thread) / (plain Python games/s).
+
+`python -m analysis.bench GAME MODULE MODE N POLICIES` is the child; it prints JSON.
+"""
 from __future__ import annotations
 
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 
-import numba
 import numpy as np
 
-from simcore.batch import Engine, resolve_policy
-from simcore.params import resolve
-from simcore.spec import GameSpec
+FIRST_BATCH = 64  # games played to trigger compile (or cache load)
 
 
-def bench_game(spec: GameSpec, n: int, policy: str = "random", players: int | None = None, seed: int = 1) -> dict:
-    n_players = players or spec.default_players
+def _batch(spec, policy: str, n: int, players: int, seed: int = 1) -> dict:
+    from simcore.batch import Engine, resolve_policy
+    from simcore.params import resolve
+
     params = resolve(spec, {})
     tables = spec.compile_tables(params)
     n_cards = len(spec.card_names(params))
     engine = Engine(spec, [resolve_policy(spec, policy)])
     t0 = time.perf_counter()
-    engine.run(tables, n_players, seed, np.arange(64, dtype=np.int64), n_cards)
-    warm = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    res = engine.run(tables, n_players, seed, np.arange(n, dtype=np.int64), n_cards)
+    res = engine.run(tables, players, seed, np.arange(n, dtype=np.int64), n_cards)
     dt = time.perf_counter() - t0
     decisions = float(res.game_out[:, 1].sum())
-    return {
-        "game": spec.name,
-        "players": n_players,
-        "policy": policy,
-        "threads": numba.get_num_threads(),
-        "games": n,
-        "seconds": dt,
-        "warmup_seconds": warm,
-        "games_per_second": n / dt,
-        "decisions_per_second": decisions / dt,
-        "decisions_per_game": decisions / n,
-    }
+    return {"games": n, "seconds": dt, "games_per_second": n / dt, "decisions_per_second": decisions / dt,
+            "decisions_per_game": decisions / n}
+
+
+def child(game: str, module: str, mode: str, n: int, policies: list[str]) -> dict:
+    """Runs in the child process (see the module docstring)."""
+    import importlib
+
+    import numba
+
+    spec = importlib.import_module(module).SPEC
+    players = spec.default_players
+    out: dict = {"game": game, "players": players, "mode": mode, "rows": []}
+    if mode == "cold" or mode == "warm":
+        t0 = time.perf_counter()
+        for pol in policies:
+            _batch(spec, pol, FIRST_BATCH, players)
+        out["first_batch_seconds"] = time.perf_counter() - t0
+    if mode == "warm":
+        all_threads = numba.config.NUMBA_NUM_THREADS
+        for pol in policies:
+            for threads in sorted({1, all_threads}):
+                numba.set_num_threads(threads)
+                out["rows"].append({"policy": pol, "threads": threads, **_batch(spec, pol, n, players)})
+    if mode == "nojit":
+        for pol in policies:
+            out["rows"].append({"policy": pol, "threads": 1, **_batch(spec, pol, n, players)})
+    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def _spawn(game: str, mode: str, n: int, policies: list[str], env_extra: dict) -> dict:
+    from simcore import registry
+
+    # the child imports what this process can (a game registered from elsewhere, too)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **env_extra}
+    cmd = [sys.executable, "-m", "analysis.bench", game, registry.GAMES[game], mode, str(n), ",".join(policies)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
+        raise RuntimeError(f"bench {game} {mode} failed: {tail[0]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_games: int = 20) -> dict:
+    """One game's measurements: rows per (policy, threads) and per-game costs."""
+    warm = _spawn(game, "warm", n, policies, {})
+    result = {"game": game, "players": warm["players"], "rows": warm["rows"],
+              "warm_load_seconds": warm["first_batch_seconds"], "peak_rss_mb": warm["peak_rss_mb"],
+              "cold_compile_seconds": None, "nojit_games": nojit_games}
+    if cold:
+        with tempfile.TemporaryDirectory(prefix="balance-bench-cache-") as cache:
+            c = _spawn(game, "cold", n, policies, {"BALANCE_NUMBA_CACHE": cache})
+        result["cold_compile_seconds"] = c["first_batch_seconds"]
+    if nojit_games > 0:
+        plain = _spawn(game, "nojit", nojit_games, policies, {"NUMBA_DISABLE_JIT": "1"})
+        for row in result["rows"]:
+            if row["threads"] != 1:
+                continue
+            p = next(r for r in plain["rows"] if r["policy"] == row["policy"])
+            row["nojit_games_per_second"] = p["games_per_second"]
+            row["jit_speedup"] = row["games_per_second"] / p["games_per_second"]
+    return result
+
+
+if __name__ == "__main__":
+    g, mod, m, count, pols = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5].split(",")
+    print(json.dumps(child(g, mod, m, count, pols)))

@@ -48,6 +48,7 @@ def config_payload(config) -> str:
         "game": config.game, "mode": config.mode, "players": config.players, "seed": config.seed,
         "chunk_size": config.chunk_size, "policies": [p.describe() for p in config.policies],
         "variants": [{"name": v.name, "params": v.params, "varied": v.varied} for v in config.variants],
+        "check": config.check,
     }}, sort_keys=True, default=str)
 
 

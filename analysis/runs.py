@@ -21,7 +21,7 @@ from typing import Any, Callable
 import numpy as np
 import polars as pl
 
-from simcore.batch import BalanceError, Engine, Results, SeatPolicy
+from simcore.batch import BalanceError, Engine, InvariantBroken, Results, SeatPolicy
 from simcore.jit import SOURCE_HASH
 from simcore.params import resolve
 from simcore.spec import GameSpec
@@ -54,6 +54,7 @@ class RunConfig:
     seed: int
     variants: list[Variant]
     chunk_size: int
+    check: bool = False  # run the game's invariant checks after every step (not part of identity)
 
     def identity(self, spec: GameSpec) -> dict:
         """What must match for a folder to be resumed (not n_games, not chunking)."""
@@ -94,11 +95,44 @@ def _diff(a, b, path="") -> list[str]:
     return [] if a == b else [f"{path}: folder has {a!r}, this command has {b!r}"]
 
 
+BYTES_PER_VALUE = 4  # Parquet bytes per stored value, an upper estimate (columns compress well)
+SPARE_BYTES = 50 * 2**20
+
+
+def estimated_bytes(spec: GameSpec, config: RunConfig, n_games: int) -> int:
+    per_game = len(spec.game_column_names) + config.players * (len(spec.seat_column_names) + 2) + 4
+    return n_games * len(config.variants) * per_game * BYTES_PER_VALUE
+
+
+def check_writable(run_dir: Path, need: int) -> None:
+    """Before any game is played: the folder can be created and written, and
+    the disk has room for the results (a clear error, not a failure mid-run)."""
+    import shutil
+
+    try:
+        (run_dir / PARTS).mkdir(parents=True, exist_ok=True)
+        probe = run_dir / PARTS / ".write-probe"
+        with open(probe, "wb") as f:
+            f.write(b"0" * 4096)
+            f.flush()
+            os.fsync(f.fileno())
+        probe.unlink()
+    except OSError as exc:
+        raise BalanceError(f"--out: cannot write the run folder {run_dir} ({exc.strerror or exc}); "
+                           "allowed: a folder you can write to, on a disk with free space") from None
+    free = shutil.disk_usage(run_dir).free
+    if free < need + SPARE_BYTES:
+        raise BalanceError(f"--out: {run_dir} has {free / 2**20:,.0f} MB free; this run needs about "
+                           f"{(need + SPARE_BYTES) / 2**20:,.0f} MB; allowed: a folder on a disk with more room, or a smaller -n")
+
+
 def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, command: str, kind: str = "run") -> dict:
     """Create the folder and manifest, or check that it holds the same configuration."""
     run_dir = Path(run_dir)
     ident = config.identity(spec)
     path = run_dir / MANIFEST
+    if run_dir.exists() and not run_dir.is_dir():
+        raise BalanceError(f"--out: {run_dir} is a file, not a folder; allowed: a new or existing run folder")
     if path.exists():
         manifest = json.loads(path.read_text())
         old = manifest["config"]["identity"]
@@ -108,12 +142,12 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
             raise BalanceError(
                 f"--out: {run_dir} holds a different configuration ({shown}); use another --out folder to run this one"
             )
+        check_writable(run_dir, estimated_bytes(spec, config, max(0, n_games - manifest["n_games"])))
         if n_games > manifest["n_games"]:
             manifest["n_games"] = n_games
             _write_json(path, manifest)
         return manifest
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / PARTS).mkdir(exist_ok=True)
+    check_writable(run_dir, estimated_bytes(spec, config, n_games))
     manifest = {
         "kind": kind,
         "config": {
@@ -157,7 +191,8 @@ def config_from_manifest(manifest: dict) -> RunConfig:
     cfg = manifest["config"]
     pols = [SeatPolicy(p["name"], p["kind"], tuple(p["params"])) for p in cfg["policies"]]
     variants = [Variant(v["name"], v["params"], v.get("varied", {})) for v in cfg["variants"]]
-    return RunConfig(cfg["game"], cfg["mode"], cfg["players"], pols, cfg["seed"], variants, cfg["chunk_size"])
+    return RunConfig(cfg["game"], cfg["mode"], cfg["players"], pols, cfg["seed"], variants, cfg["chunk_size"],
+                     cfg.get("check", False))
 
 
 def part_name(kind: str, variant: int, first: int, count: int) -> str:
@@ -250,8 +285,13 @@ def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, polic
 
 def _write_part(frame: pl.DataFrame, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    frame.write_parquet(tmp)
-    os.replace(tmp, path)
+    try:
+        frame.write_parquet(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:  # e.g. the disk filled up mid-run: finished parts stay, this one is dropped
+        tmp.unlink(missing_ok=True)
+        raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); the finished chunks are kept: "
+                           "free some space and run the same command again to resume") from None
 
 
 def _seat_policy_names(config: RunConfig) -> list[str]:
@@ -271,8 +311,13 @@ class Prepared:
         self.policy_names = _seat_policy_names(config)
 
     def run_task(self, variant: int, first: int, count: int) -> Results:
-        return self.engine.run(self.tables[variant], self.config.players, self.config.seed,
-                               np.arange(first, first + count, dtype=np.int64), len(self.card_names[variant]))
+        try:
+            return self.engine.run(self.tables[variant], self.config.players, self.config.seed,
+                                   np.arange(first, first + count, dtype=np.int64), len(self.card_names[variant]),
+                                   check=self.config.check)
+        except InvariantBroken as exc:
+            exc.variant = variant
+            raise
 
 
 class Tally:
@@ -294,13 +339,14 @@ class Tally:
         if not files:
             return
         names = {v.name: i for i, v in enumerate(config.variants)}
-        seats = pl.read_parquet([str(f) for f in files], columns=["variant", "game_index", "seat", "won"])
-        per_game = seats.group_by("variant", "game_index").agg(pl.col("won").max().alias("any"))
-        for row in per_game.group_by("variant").agg(pl.len().alias("n"), pl.col("any").sum().alias("k")).iter_rows(named=True):
-            self.games[names[row["variant"]]] += row["n"]
-            self.any_won[names[row["variant"]]] += row["k"]
-        for row in seats.group_by("variant", "seat").agg(pl.col("won").sum().alias("k")).iter_rows(named=True):
-            self.seat_won[names[row["variant"]], row["seat"]] += row["k"]
+        for f in files:  # one part at a time (a part holds whole games): memory flat in the number of games
+            seats = pl.read_parquet(f, columns=["variant", "game_index", "seat", "won"])
+            per_game = seats.group_by("variant", "game_index").agg(pl.col("won").max().alias("any"))
+            for row in per_game.group_by("variant").agg(pl.len().alias("n"), pl.col("any").sum().alias("k")).iter_rows(named=True):
+                self.games[names[row["variant"]]] += row["n"]
+                self.any_won[names[row["variant"]]] += row["k"]
+            for row in seats.group_by("variant", "seat").agg(pl.col("won").sum().alias("k")).iter_rows(named=True):
+                self.seat_won[names[row["variant"]], row["seat"]] += row["k"]
 
     def widest(self, v: int) -> float:
         """Widest 95% Wilson interval among the variant's headline rates."""

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcore.batch import BalanceError
+from simcore.batch import BalanceError, InvariantBroken
 
 app = typer.Typer(
     add_completion=False,
@@ -45,10 +45,13 @@ PrecisionOpt = Annotated[Optional[float], typer.Option(
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786: play the chunks on that cluster")]
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=1, help="play the chunks on a local Dask cluster of N worker processes")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
+CheckOpt = Annotated[bool, typer.Option("--check", help="check the game's invariants after every step (slower); "
+                                        "stop at the first broken one with a replay command")]
 
 
 def command(*args, **kwargs):
-    """`app.command` whose BalanceErrors become one line on stderr and exit 2."""
+    """`app.command` whose BalanceErrors become one line on stderr and exit 2
+    (an invariant broken under --check: one line and exit 1)."""
 
     def deco(f):
         @functools.wraps(f)
@@ -58,6 +61,9 @@ def command(*args, **kwargs):
             except BalanceError as exc:
                 err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None
+            except InvariantBroken as exc:  # an engine bug found by --check, not bad input
+                err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+                raise typer.Exit(1) from None
 
         return app.command(*args, **kwargs)(wrapper)
 
@@ -220,6 +226,9 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
 
         try:
             runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision, executor)
+        except InvariantBroken as exc:
+            exc.run_dir = str(run_dir)
+            raise
         finally:
             if executor is not None:
                 executor.close()
@@ -245,6 +254,7 @@ def simulate(
     precision: PrecisionOpt = None,
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    check: CheckOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
@@ -256,6 +266,7 @@ def simulate(
     seats = _policies(spec, policy, policy_param)
     user = _user_params(spec, set_, params, level)
     config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size)
+    config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
     summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision,
                              scheduler=scheduler, workers=workers)
@@ -281,6 +292,7 @@ def sweep(
     precision: PrecisionOpt = None,
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    check: CheckOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ):
     """Play every point of a parameter grid on the same deals; one folder, one report."""
@@ -294,6 +306,7 @@ def sweep(
     user = _user_params(spec, set_, params, level)
     points = grid(spec, vary)
     config = sweep_config(spec, user, points, n_players, seats, seed, n, chunk_size)
+    config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-sweep")
     summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=quiet, precision=precision,
                              scheduler=scheduler, workers=workers)
@@ -447,6 +460,7 @@ def replay(
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     params: ParamsFileOpt = None,
+    check: CheckOpt = False,
 ):
     """Print one game as a readable transcript, in the rulebook's words."""
     from analysis import runs
@@ -468,15 +482,21 @@ def replay(
 
         rule_params = resolve(spec, _user_params(spec, set_, params, level))
     engine = Engine(spec, seats)
-    events, game_row, seat_rows = engine.replay(spec.compile_tables(rule_params), n_players, seed, index)
+    events, game_row, seat_rows = engine.replay(spec.compile_tables(rule_params), n_players, seed, index, check=check)
     out.print(f"[bold]{spec.title}[/bold] — game {index} of seed {seed}, {n_players} player(s), "
               f"policies {', '.join(s.name for s in seats)}", highlight=False)
     for line in spec.decode_trace(events, rule_params, n_players):
         out.print(line, highlight=False, markup=False)
     reason = spec.all_end_reasons[int(game_row[0])]
     winners = [str(s + 1) for s in range(n_players) if seat_rows[s, 0] > 0.5]
+    code, decision = engine.last_violation
+    if code:
+        out.print(f"Stopped by --check after decision {decision}: {spec.invariant(code)}.", highlight=False)
+        raise typer.Exit(1)
     out.print(f"End: {reason}; decisions {int(game_row[1])}; "
               f"{'winner(s): seat ' + ', '.join(winners) if winners else 'nobody won'}.", highlight=False)
+    if check:
+        out.print(f"--check: every invariant held after each of the {int(game_row[1])} decisions.", highlight=False)
 
 
 @command()
@@ -530,37 +550,55 @@ def bench(
     game: Annotated[Optional[list[str]], typer.Option("--game", "-g", help="games to measure (default: all)")] = None,
     n: Annotated[int, typer.Option("-n", help="games per measurement", min=1)] = 20_000,
     policy: Annotated[Optional[list[str]], typer.Option("--policy", help="policies to measure (default: random and greedy)")] = None,
-    quick: Annotated[bool, typer.Option("--quick", help="2,000 games per measurement")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="2,000 games per measurement, 5 without the JIT")] = False,
+    cold: Annotated[bool, typer.Option("--cold/--no-cold", help="also time a compile on an empty cache (minutes per game)")] = True,
+    nojit: Annotated[Optional[int], typer.Option("--nojit-games", min=0, help="games played with NUMBA_DISABLE_JIT=1 for the speed-up (0: skip)")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="also write the table to this JSON file")] = None,
 ):
-    """Games/s and decisions/s of each game, on one core and on all cores (compile timed apart)."""
+    """Games/s and decisions/s of each game on one core and on all cores, compile
+    time on a cold and a warm cache, the speed-up over the JIT disabled, peak memory."""
     import numba
 
     from analysis.bench import bench_game
     from simcore import registry
 
     n = 2_000 if quick else n
+    nojit_games = nojit if nojit is not None else (5 if quick else 20)
     names = game or registry.names()
     for name in names:
         registry.get(name)  # unknown names fail before any work
-    rows = []
-    t = Table(title=f"balance bench — {n:,} games per measurement")
-    for col in ("game", "players", "policy", "threads", "compile/load s", "games/s", "decisions/s", "decisions/game", "1M games (s)"):
-        t.add_column(col, justify="right")
-    all_threads = numba.config.NUMBA_NUM_THREADS
+    policies = policy or ["random", "greedy"]
     for name in names:
         spec = registry.get(name)
-        for pol in policy or ["random", "greedy"]:
-            for threads in sorted({1, all_threads}):
-                numba.set_num_threads(threads)
-                r = bench_game(spec, n, pol)
-                rows.append(r)
-                t.add_row(name, str(r["players"]), pol, str(threads), f"{r['warmup_seconds']:.1f}", f"{r['games_per_second']:,.0f}",
-                          f"{r['decisions_per_second']:,.0f}", f"{r['decisions_per_game']:.1f}", f"{1e6 / r['games_per_second']:,.0f}")
-    numba.set_num_threads(all_threads)
+        for pol in policies:
+            _policies(spec, [pol], None)  # unknown policies fail before any work
+    results = []
+    t = Table(title=f"balance bench — {n:,} games per measurement, {numba.config.NUMBA_NUM_THREADS} cores")
+    for col in ("game", "players", "policy", "threads", "games/s", "decisions/s", "decisions/game", "1M games (s)",
+                "× no JIT"):
+        t.add_column(col, justify="right")
+    costs = Table(title="per game: compile and memory")
+    for col in ("game", "compile, cold cache (s)", "load, warm cache (s)", "peak RSS (MB)"):
+        costs.add_column(col, justify="right")
+    with err.status("measuring (each game in fresh processes)…"):
+        for name in names:
+            try:
+                r = bench_game(name, n, policies, cold=cold, nojit_games=nojit_games)
+            except RuntimeError as exc:
+                raise BalanceError(f"--game: {exc}") from None
+            results.append(r)
+            for row in r["rows"]:
+                speed = f"{row['jit_speedup']:,.0f}" if "jit_speedup" in row else ""
+                t.add_row(name, str(r["players"]), row["policy"], str(row["threads"]), f"{row['games_per_second']:,.0f}",
+                          f"{row['decisions_per_second']:,.0f}", f"{row['decisions_per_game']:.1f}",
+                          f"{1e6 / row['games_per_second']:,.0f}", speed)
+            cold_s = f"{r['cold_compile_seconds']:.1f}" if r["cold_compile_seconds"] is not None else "(skipped)"
+            costs.add_row(name, cold_s, f"{r['warm_load_seconds']:.2f}", f"{r['peak_rss_mb']:,.0f}")
     out.print(t)
+    out.print(costs)
     if json_out is not None:
-        json_out.write_text(json.dumps(rows, indent=2))
+        json_out.write_text(json.dumps({"games_per_measurement": n, "cores": numba.config.NUMBA_NUM_THREADS,
+                                        "nojit_games": nojit_games, "results": results}, indent=2))
         out.print(f"written: {json_out}")
 
 

@@ -25,6 +25,32 @@ class BalanceError(ValueError):
     """Bad input from the user: the message names the file/field and allowed values."""
 
 
+class InvariantBroken(RuntimeError):
+    """`--check` found a state that breaks one of the game's invariants."""
+
+    def __init__(self, game: str, invariant: str, index: int, decision: int, count: int, of: int,
+                 seed: int, variant: int = 0, run_dir: str | None = None):
+        super().__init__(game, invariant, index, decision, count, of, seed, variant, run_dir)
+        self.game, self.invariant, self.index, self.decision = game, invariant, index, decision
+        self.count, self.of, self.seed, self.variant, self.run_dir = count, of, seed, variant, run_dir
+
+    def __reduce__(self):  # survives a trip from a Dask worker with its variant and folder
+        return (InvariantBroken, (self.game, self.invariant, self.index, self.decision, self.count, self.of,
+                                  self.seed, self.variant, self.run_dir))
+
+    def replay_command(self) -> str:
+        if self.run_dir is not None:
+            where = f"--run {self.run_dir}" + (f" --variant {self.variant}" if self.variant else "")
+        else:
+            where = f"--game {self.game} --seed {self.seed}"
+        return f"balance replay {where} --index {self.index} --check"
+
+    def __str__(self) -> str:
+        return (f"--check: game index {self.index} broke an invariant after decision {self.decision}: "
+                f"{self.invariant} ({self.count} of {self.of} game(s) in its chunk); "
+                f"replay it with: {self.replay_command()}")
+
+
 @dataclass(frozen=True)
 class SeatPolicy:
     name: str  # built-in name, or "path.py:function" for a user policy
@@ -117,6 +143,7 @@ class Engine:
         if len(user_refs) > 1:
             raise BalanceError("--policy: at most one user policy file per run")
         self.user_ref = next(iter(user_refs), None)
+        self.last_violation = (0, 0)
 
     def _runner(self):
         key = (self.spec.name, self.user_ref or "")
@@ -133,7 +160,9 @@ class Engine:
         params = np.array([s.params for s in seats], np.float64)
         return kinds, params
 
-    def run(self, tables, n_players: int, seed: int, game_indices: np.ndarray, n_cards: int) -> Results:
+    def run(self, tables, n_players: int, seed: int, game_indices: np.ndarray, n_cards: int,
+            check: bool = False) -> Results:
+        """Play the games; with `check`, the game's invariants after every step."""
         run_games, _ = self._runner()
         kinds, params = self._policy_arrays(n_players)
         idx = np.ascontiguousarray(game_indices, dtype=np.int64)
@@ -142,11 +171,20 @@ class Engine:
         seat_out = np.zeros((n, n_players, len(self.spec.seat_column_names)))
         threads = numba.config.NUMBA_NUM_THREADS
         card_stats = np.zeros((threads, n_cards, len(self.spec.card_counters), 3), np.int64)
+        violations = np.zeros((n, 2), np.int64)
         run_games(tables, np.int64(n_players), np.uint64(seed), idx, kinds, params,
-                  np.int64(self.spec.max_decisions), np.int64(self.spec.max_options),
-                  game_out, seat_out, card_stats)
+                  np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), np.int64(check),
+                  game_out, seat_out, card_stats, violations)
         self._check_choices(game_out[:, 1], idx, seed)
+        self._check_invariants(violations, idx, seed)
         return Results(game_out, seat_out, card_stats.sum(axis=0), idx)
+
+    def _check_invariants(self, violations: np.ndarray, idx: np.ndarray, seed: int) -> None:
+        bad = np.flatnonzero(violations[:, 0] != 0)
+        if bad.size:
+            code, decision = (int(x) for x in violations[bad[0]])
+            raise InvariantBroken(self.spec.name, self.spec.invariant(code), int(idx[bad[0]]), decision,
+                                  int(bad.size), int(idx.shape[0]), int(seed))
 
     def _check_choices(self, decisions: np.ndarray, idx: np.ndarray, seed: int) -> None:
         bad = np.flatnonzero(decisions == BAD_CHOICE)
@@ -157,13 +195,18 @@ class Engine:
                 f"({bad.size} game(s)); replay it with: balance replay --game {self.spec.name} --seed {seed} "
                 f"--index {int(idx[bad[0]])}")
 
-    def replay(self, tables, n_players: int, seed: int, game_index: int):
+    def replay(self, tables, n_players: int, seed: int, game_index: int, check: bool = False):
+        """One game's events and result rows. With `check`, `last_violation`
+        becomes (code, decision) of the first broken invariant, (0, 0) if none."""
         _, play_traced = self._runner()
         kinds, params = self._policy_arrays(n_players)
         trace = new_trace()
         game_row = np.zeros(len(self.spec.game_column_names))
         seat_rows = np.zeros((n_players, len(self.spec.seat_column_names)))
+        violation = np.zeros(2, np.int64)
         play_traced(tables, np.int64(n_players), np.uint64(seed), np.int64(game_index), kinds, params,
-                    np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), trace, game_row, seat_rows)
+                    np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), np.int64(check), trace,
+                    game_row, seat_rows, violation)
         self._check_choices(game_row[1:2], np.array([game_index]), seed)
+        self.last_violation = (int(violation[0]), int(violation[1]))
         return events(trace), game_row, seat_rows

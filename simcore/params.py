@@ -30,17 +30,23 @@ def coerce(param: Param, raw: Any, source: str) -> Any:
         if s in _FALSE:
             return False
         raise bad()
-    if param.kind == "ints":
+    if param.kind in ("ints", "floats"):
         if isinstance(raw, (list, tuple)):
             items = list(raw)
         else:
             s = str(raw).strip()
-            sep = "," if "," in s else "-"
+            # "-" separates ints only: a float list may hold negative numbers or exponents
+            sep = "," if ("," in s or param.kind == "floats") else "-"
             items = [x for x in s.split(sep) if x.strip() != ""]
         try:
-            values = [int(str(x).strip()) for x in items]
+            if param.kind == "ints":
+                values = [int(str(x).strip()) for x in items]
+            else:
+                values = [float(str(x).strip()) for x in items]
         except ValueError:
-            raise bad("not a list of integers") from None
+            raise bad(f"not a list of {'integers' if param.kind == 'ints' else 'numbers'}") from None
+        if param.kind == "floats" and (not values or any(v != v for v in values)):
+            raise bad("needs at least one number")
         if param.length and len(values) != param.length:
             raise bad(f"needs {param.length} values")
         for v in values:

@@ -5,13 +5,18 @@ closes the loop below over one game's kernels (and optionally a user policy)
 and returns two jitted entry points:
 
     run_games(tables, n_players, seed, game_indices, kinds, params,
-              max_decisions, max_options, game_out, seat_out, card_stats)
+              max_decisions, max_options, checking, game_out, seat_out,
+              card_stats, violations)
         plays every game of `game_indices` (prange), writing one row of
         `game_out` (float64, n x G) and of `seat_out` (n x seats x S) per
         game and adding per-card counters into `card_stats`
         (threads x cards x kinds x 3: games with, wins with, total).
+        With `checking` != 0 the game's `check` kernel runs after the deal
+        and after every step; the first broken invariant stops that game
+        and is written to its row of `violations` (code, decision number).
     play_traced(tables, n_players, seed, game_index, kinds, params,
-                max_decisions, max_options, trace, game_row, seat_rows)
+                max_decisions, max_options, checking, trace, game_row,
+                seat_rows, violation)
         plays one game and fills its event trace (for `balance replay`).
 
 Game i draws everything from the streams of (seed, i), so the same game is
@@ -65,23 +70,29 @@ def _no_user_policy(tables, state, seat, options, n, params, rng):
     return 0
 
 
+@jit
+def _no_check(tables, state):
+    return 0
+
+
 def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
     """Build the jitted loop for one game (and optional user policy).
 
     The loop is cached beside the game's own kernels (same source key)."""
-    new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts = kernels
+    new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts = kernels[:10]
+    check = kernels.check if getattr(kernels, "check", None) is not None else _no_check
     user = user_policy if user_policy is not None else _no_user_policy
     module = getattr(getattr(new_game, "py_func", None), "__module__", "simcore.runner")
 
-    def _jit(f, parallel=False):
-        return njit_cached(f, module, f"runner[{name}|{user_key}].{f.__name__}", parallel)
+    def _jit(f, parallel=False, refs=True):
+        return njit_cached(f, module, f"runner[{name}|{user_key}].{f.__name__}", parallel, refs)
 
     def simple_choice(tables, state, seat, options, n, kind, params, rng):
         if kind == GREEDY:
             return greedy(tables, state, seat, options, n, params, rng)
         return R.randint(rng, R.POLICY, n)
 
-    simple_choice = _jit(simple_choice)
+    simple_choice = _jit(simple_choice, refs=False)
 
     def playout(tables, state, seat, params, rng, buf):
         """Play on from a determinised clone; judge the end (or horizon) state."""
@@ -157,9 +168,11 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
             return lookahead(tables, state, seat, options, n, params, rng, buf)
         return user(tables, state, seat, options, n, params, rng)
 
-    choose = _jit(choose)
+    # a user's @njit policy inherits reference counting from its caller: keep it, so it may allocate
+    choose = _jit(choose, refs=user_policy is not None)
 
-    def play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, trace, game_row, seat_rows):
+    def play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
+             game_row, seat_rows, violation):
         rng = np.zeros(R.N_STREAMS, np.uint64)
         R.seed_streams(rng, seed, game_index)
         state = new_game(tables, n_players, rng, trace)
@@ -168,6 +181,13 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
         decisions = 0
         stuck = False
         bad_choice = False
+        if checking != 0:
+            code = check(tables, state)
+            if code != 0:
+                violation[0] = code
+                violation[1] = 0
+                outcome(tables, state, game_row, seat_rows)
+                return state
         while True:
             seat = to_move(state)
             if seat < 0:
@@ -184,6 +204,12 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
                 break
             step(tables, state, options[j], rng, trace)
             decisions += 1
+            if checking != 0:
+                code = check(tables, state)
+                if code != 0:
+                    violation[0] = code
+                    violation[1] = decisions
+                    break
         outcome(tables, state, game_row, seat_rows)
         game_row[COL_DECISIONS] = decisions
         if bad_choice:
@@ -196,11 +222,12 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
 
     play = _jit(play)
 
-    def run_games(tables, n_players, seed, game_indices, kinds, params, max_decisions, max_options, game_out, seat_out, card_stats):
+    def run_games(tables, n_players, seed, game_indices, kinds, params, max_decisions, max_options, checking,
+                  game_out, seat_out, card_stats, violations):
         notrace = np.zeros(0, np.int32)
         for g in prange(game_indices.shape[0]):
             state = play(tables, n_players, seed, game_indices[g], kinds, params, max_decisions, max_options,
-                         notrace, game_out[g], seat_out[g])
+                         checking, notrace, game_out[g], seat_out[g], violations[g])
             counts = card_counts(state)
             t = numba.get_thread_id()
             for s in range(counts.shape[0]):
@@ -216,8 +243,10 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
 
     run_games = _jit(run_games, parallel=True)
 
-    def play_traced(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, trace, game_row, seat_rows):
-        play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, trace, game_row, seat_rows)
+    def play_traced(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
+                    game_row, seat_rows, violation):
+        play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
+             game_row, seat_rows, violation)
         if game_row[COL_END_REASON] == END_CAP:
             emit(trace, EV_CAP, 0, 0, 0, 0)
 

@@ -30,6 +30,10 @@ class Kernels(NamedTuple):
         state is for `seat`; 1.0 is a certain win
     greedy(tables, state, seat, options, n, params, rng) -> index into options
     card_counts(state) -> int array (seats, cards, counter kinds)
+    check(tables, state) -> 0, or the 1-based code of the first invariant
+        the state breaks (cards conserved, each card in one zone, counters
+        consistent); `GameSpec.invariants` names the codes. Run after every
+        step by `--check`.
     """
 
     new_game: Any
@@ -42,14 +46,17 @@ class Kernels(NamedTuple):
     value: Any
     greedy: Any
     card_counts: Any
+    check: Any = None
 
 
 @dataclass(frozen=True)
 class Param:
     """A rule parameter: one knob a designer may set with --set or sweep.
 
-    kind: "int", "float", "bool" or "ints" (a list, written 5,8,11 or 5-8-11).
-    low/high bound every value (each element for "ints"); choices, when set,
+    kind: "int", "float", "bool", "ints" (a list, written 5,8,11 or 5-8-11) or
+    "floats" (a list of numbers, written 0.8,1.2 or as a TOML list; one value
+    for every seat or one per seat, for example).
+    low/high bound every value (each element for lists); choices, when set,
     are the only allowed values. default None means "from the level/table".
     """
 
@@ -60,7 +67,7 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple | None = None
-    length: int | None = None  # fixed length for "ints"
+    length: int | None = None  # fixed length for "ints" / "floats" (None: any length >= 1)
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -68,9 +75,9 @@ class Param:
         if self.kind == "bool":
             return "true, false"
         rng = f"{self.low:g}..{self.high:g}" if self.low is not None and self.high is not None else "any"
-        if self.kind == "ints":
+        if self.kind in ("ints", "floats"):
             n = f"{self.length} " if self.length else ""
-            return f"a list of {n}integers in {rng}"
+            return f"a list of {n}{'integers' if self.kind == 'ints' else 'numbers'} in {rng}"
         return f"{'an integer' if self.kind == 'int' else 'a number'} in {rng}"
 
 
@@ -126,6 +133,12 @@ class GameSpec:
     headline: Callable[[Any, Any, dict], dict] | None = None  # game's own summary metrics
     data_files: tuple[str, ...] = ()
     notes: str = ""
+    invariants: tuple[str, ...] = ()  # what check() codes 1, 2, ... mean
+
+    def invariant(self, code: int) -> str:
+        if 1 <= code <= len(self.invariants):
+            return self.invariants[code - 1]
+        return f"invariant {code}"
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)

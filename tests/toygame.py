@@ -13,7 +13,7 @@ from simcore.trace import emit
 
 
 
-@jit
+@jit(refs=True)
 def new_game(tables, n_players, rng, trace):
     s = np.zeros(4 + n_players * 3, np.int64)
     s[0] = 0  # total
@@ -45,10 +45,24 @@ def step(tables, s, option, rng, trace):
     s[0] += add
     s[4 + p * 3 + option - 1] += 1
     emit(trace, 2, p, option, add, s[0])
+    if tables[0][1] > 0 and s[0] >= tables[0][1]:
+        s[0] -= 100  # the planted bug `bug_total` (for --check tests)
     if s[0] >= tables[0][0]:
         s[3] = p
     else:
         s[1] = (p + 1) % s[2]
+
+
+@jit
+def check(tables, s):
+    """1: the total is below the moves played (each adds at least its value)."""
+    played = 0
+    for p in range(s[2]):
+        for i in range(3):
+            played += (i + 1) * s[4 + p * 3 + i]
+    if s[0] < played:
+        return 1
+    return 0
 
 
 @jit
@@ -60,7 +74,7 @@ def outcome(tables, s, game_row, seat_rows):
         seat_rows[p, 1] = s[0] if s[3] == p else 0
 
 
-@jit
+@jit(refs=True)
 def clone(s):
     return s.copy()
 
@@ -89,7 +103,7 @@ def greedy(tables, s, seat, options, n, params, rng):
     return 0
 
 
-@jit
+@jit(refs=True)
 def card_counts(s):
     return s[4:].reshape(s[2], 3, 1)
 
@@ -110,12 +124,14 @@ SPEC = GameSpec(
     name="race21", title="Race to 21 (test game)", version="1", modes=("race",),
     min_players=2, max_players=4, default_players=2, cooperative=False,
     max_decisions=100, max_options=3,
-    params=(Param("target", "int", 21, "the total that wins", 5, 60),), end_reasons=("reached",),
+    params=(Param("target", "int", 21, "the total that wins", 5, 60),
+            Param("bug_total", "int", 0, "test only: a bug corrupts the total once it reaches this (0: never)", 0, 60)),
+    end_reasons=("reached",), invariants=("the total is below the sum of the moves played",),
     game_columns=(Column("total", "final total"),), seat_columns=(),
     card_counters=("played",),
     policies=common_policies("wins at once if it can, else leaves the opponent a multiple of 4 short of 21"),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts),
-    compile_tables=lambda params: (np.array([params.get("target", 21)], np.int64),),
+    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts, check),
+    compile_tables=lambda params: (np.array([params.get("target", 21), params.get("bug_total", 0)], np.int64),),
     card_names=lambda params: ["+1", "+2", "+3"],
     card_list_hash=lambda params: "none",
     decode_trace=_decode,

@@ -108,12 +108,12 @@ def stat(a, p, k):
     return a[a[K.O_SEAT_STATS] + p * K.N_SEAT_STATS + k]
 
 
-@jit
+@jit(inline=True)
 def contrib(a):
     return a[a[K.O_CONTRIB]:a[K.O_CONTRIB] + 6]
 
 
-@jit
+@jit(inline=True)
 def necs(a):
     return a[a[K.O_NECS]:a[K.O_NECS] + K.N_TYPES]
 
@@ -499,7 +499,7 @@ def top_score(a):
 
 # ---------------------------------------------------------------- contract
 
-@jit
+@jit(refs=True)
 def new_game(tables, n_players, rng, trace):
     n_inst = tables[K.T_INSTANCES].shape[0]
     n_cards = tables[K.T_CARDS].shape[0]
@@ -698,7 +698,7 @@ def outcome(tables, s, game_row, seat_rows):
         seat_rows[p, 10] = stat(a, p, K.SS_TURNS)
 
 
-@jit
+@jit(refs=True)
 def clone(s):
     return State(s.a.copy(), s.counts.copy())
 
@@ -731,7 +731,7 @@ def determinise(tables, s, seat, rng):
         a[a[K.O_OWNER] + a[d0 + i]] = -1
 
 
-@jit
+@jit(refs=True)
 def hand_potential(tables, a, p):
     """Rough points the hand is worth to its holder, for judging unfinished
     states: Necessities the active set can take at their (doubled) points,
@@ -805,6 +805,6 @@ def value(tables, s, seat):
     return 1.0 / (1.0 + np.exp(-(mine - best_other) / 6.0))
 
 
-@jit
+@jit(refs=True)
 def card_counts(s):
     return s.counts

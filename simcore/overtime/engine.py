@@ -22,7 +22,7 @@ from .state import (State, add_snooze, add_to_hand, allowed_actions, alloc, clon
 
 
 # ------------------------------------------------------------------ setup
-@jit
+@jit(refs=True)
 def new_game(t, n_players, rng, trace):
     rules = t[0]
     s = alloc(t, n_players)
@@ -629,13 +629,13 @@ def outcome(t, s, game_row, seat_rows):
         seat_rows[p, 11] = s.ps[p, P_REACTIONS]
 
 
-@jit
+@jit(refs=True)
 def card_counts(s):
     """(seats, kinds, 4): drawn, played, cancelled, held at the end."""
     return s.cc[:s.g[G_NP]].copy()
 
 
-@jit
+@jit(refs=True)
 def determinise(t, s, seat, rng):
     """Redraw what `seat` cannot see: the deck order and the other hands."""
     n = s.g[G_NP]

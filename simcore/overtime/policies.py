@@ -17,7 +17,6 @@ It plays the best action while that is worth more than keeping the card
 (w_card), reacts when a reaction is worth at least w_react_min, and discards
 the cards it values least.
 """
-import numpy as np
 
 from simcore.jit import jit
 from simcore.runner import P_GAME
@@ -260,7 +259,7 @@ def greedy(t, s, seat, options, n, params, rng):
     best_v = 0.0
     ph = s.g[G_PHASE]
     # tasks left per seat, read by every `hurt`: computed once per decision
-    rem = np.zeros(PMAX, np.int64)
+    rem = s.scratch
     for q in range(s.g[G_NP]):
         rem[q] = remaining_tasks(t, s, q)
     if ph == PH_DISCARD:

@@ -14,10 +14,11 @@ from simcore.trace import emit
 
 from .constants import *  # noqa: F401,F403
 
-State = namedtuple("State", ["g", "zone", "owner", "link", "tasks", "deck", "hand", "ps", "pile", "cc", "evq", "dk", "empty"])
+State = namedtuple("State", ["g", "zone", "owner", "link", "tasks", "deck", "hand", "ps", "pile", "cc", "evq", "dk", "empty",
+                             "scratch"])
 
 
-@jit
+@jit(refs=True)
 def alloc(t, n_players):
     rules = t[0]
     n_inst = rules[R_N_INST]
@@ -36,13 +37,15 @@ def alloc(t, n_players):
     evq = np.full(EVQ_CAP, -1, np.int64)
     dk = np.zeros(K, np.int64)
     empty = np.zeros(0, np.int64)  # for counting-only calls of the option enumerators
-    return State(g, zone, owner, link, tasks, deck, hand, ps, pile, cc, evq, dk, empty)
+    scratch = np.zeros(PMAX, np.int64)  # a policy's working space (no allocation per decision)
+    return State(g, zone, owner, link, tasks, deck, hand, ps, pile, cc, evq, dk, empty, scratch)
 
 
-@jit
+@jit(refs=True)
 def clone(s):
     return State(s.g.copy(), s.zone.copy(), s.owner.copy(), s.link.copy(), s.tasks.copy(), s.deck.copy(),
-                 s.hand.copy(), s.ps.copy(), s.pile.copy(), s.cc.copy(), s.evq.copy(), s.dk.copy(), s.empty)
+                 s.hand.copy(), s.ps.copy(), s.pile.copy(), s.cc.copy(), s.evq.copy(), s.dk.copy(), s.empty,
+                 s.scratch.copy())
 
 
 @jit

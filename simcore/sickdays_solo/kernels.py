@@ -443,7 +443,7 @@ def has_note_spot(tables, s):
 
 
 # ---- setup -------------------------------------------------------------
-@jit
+@jit(refs=True)
 def new_game(tables, n_players, rng, trace):
     cfg = tables[0]
     rows = cfg[C_ROWS]
@@ -834,12 +834,12 @@ def outcome(tables, s, game_row, seat_rows):
         seat_rows[p, 4] = notes
 
 
-@jit
+@jit(refs=True)
 def clone(s):
     return s.copy()
 
 
-@jit
+@jit(refs=True)
 def card_counts(s):
     np_ = s[H_NP]
     out = np.zeros((np_, NCARDS, N_CT), np.int64)
@@ -853,7 +853,7 @@ def card_counts(s):
     return out
 
 
-@jit
+@jit(refs=True)
 def determinise(tables, s, seat, rng):
     """Redraw what `seat` cannot see: deck order, removed cards, other hands."""
     pool = np.empty(NCARDS, np.int64)

@@ -544,7 +544,7 @@ def _col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     return u
 
 
-@jit
+@jit(refs=True)
 def greedy(tables, s, seat, options, n, params, rng):
     best = 0
     best_v = -1e300

@@ -118,7 +118,7 @@ def break_into_deck(s, t, rng):
     shuffle_deck(s, t, rng, R.CHANCE)
 
 
-@jit
+@jit(refs=True)
 def full_reshuffle(rules, s, t, rng, trace):
     """Hand, break room and deck together, then a new hand. In teams the hand
     (all but the Boss) goes to the partner first."""
@@ -283,7 +283,7 @@ def end_turn(rules, s, rng, trace):
 
 
 # ------------------------------------------------------------------ deal
-@jit
+@jit(refs=True)
 def new_game(tables, n_players, rng, trace):
     cards, rules = tables
     C = cards.shape[0]
@@ -751,7 +751,7 @@ def outcome(tables, s, game_row, seat_rows):
         seat_rows[p, 11] = s.seat[p, K.S_TURNS]
 
 
-@jit
+@jit(refs=True)
 def card_counts(s):
     out = s.counts.copy()
     for p in range(out.shape[0]):

@@ -205,7 +205,7 @@ def hand_probs(cards, rules, s, o, t, out):
             out[x] = 1.0 if q >= 1.0 else 1.0 - (1.0 - q) ** hidden_hand
 
 
-@jit
+@jit(refs=True)
 def determinise(tables, s, o, rng):
     """Redraw everything seat o cannot see, keeping what o knows.
 

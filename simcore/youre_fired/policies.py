@@ -117,7 +117,7 @@ def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_t
     return -hold
 
 
-@jit
+@jit(refs=True)
 def greedy(tables, s, seat, options, n, params, rng):
     cards, rules = tables
     boss = rules[K.R_BOSS_ID]

@@ -35,7 +35,7 @@ class State(NamedTuple):
     counts: np.ndarray  # int64 (P, C, N_COUNTERS)
 
 
-@jit
+@jit(refs=True)
 def empty_state(n_players, n_cards):
     P = n_players
     C = n_cards
@@ -55,14 +55,14 @@ def empty_state(n_players, n_cards):
     )
 
 
-@jit
+@jit(refs=True)
 def clone(s):
     return State(s.g.copy(), s.hand.copy(), s.brk.copy(), s.unemp.copy(), s.deck.copy(), s.deck_n.copy(),
                  s.removed.copy(), s.seat.copy(), s.known.copy(), s.known_top.copy(), s.belief.copy(),
                  s.counts.copy())
 
 
-@jit
+@jit(refs=True)
 def card_totals(s):
     """Copies of each card type in all zones (for the conservation check)."""
     C = s.hand.shape[1]

@@ -117,9 +117,38 @@ def test_compare_two_runs(tmp_path):
 
 
 def test_bench_measures_and_writes_json(tmp_path):
-    r = balance("bench", "--game", "race21", "-n", 500, "--json", tmp_path / "b.json")
+    r = balance("bench", "--game", "race21", "-n", 500, "--no-cold", "--nojit-games", 3, "--json", tmp_path / "b.json")
     assert r.exit_code == 0, r.output
-    rows = json.loads((tmp_path / "b.json").read_text())
+    data = json.loads((tmp_path / "b.json").read_text())
+    (game,) = data["results"]
+    rows = game["rows"]
     assert {row["policy"] for row in rows} == {"random", "greedy"}
     assert all(row["games_per_second"] > 0 and row["decisions_per_game"] > 0 for row in rows)
+    # the same rules in plain Python (NUMBA_DISABLE_JIT=1) are much slower than compiled
+    one_thread = [row for row in rows if row["threads"] == 1]
+    assert one_thread and all(row["jit_speedup"] > 1 for row in one_thread)
+    assert game["peak_rss_mb"] > 10 and game["warm_load_seconds"] > 0 and game["cold_compile_seconds"] is None
+    assert "peak RSS" in r.output and "no JIT" in r.output
     assert balance("bench", "--game", "nope").exit_code == 2
+    assert balance("bench", "--game", "race21", "--policy", "nope").exit_code == 2
+
+
+def test_check_passes_a_sound_game_and_stops_at_a_planted_bug(tmp_path):
+    r = balance("simulate", "--game", "race21", "-n", 500, "--check", "--out", tmp_path / "ok", "--quiet")
+    assert r.exit_code == 0, r.output
+    # the planted bug corrupts the total once it reaches 12: --check names the invariant,
+    # the game index and a replay command for the run folder, and exits 1 (an engine bug, not bad input)
+    r = balance("simulate", "--game", "race21", "-n", 500, "--set", "bug_total=12", "--check",
+                "--out", tmp_path / "bug", "--quiet")
+    assert r.exit_code == 1
+    assert "the total is below the sum of the moves played" in r.output
+    assert "game index 0" in r.output and f"balance replay --run {tmp_path / 'bug'} --index 0 --check" in r.output
+    assert "Traceback" not in r.output
+    # without --check the same bug goes unnoticed
+    r = balance("simulate", "--game", "race21", "-n", 500, "--set", "bug_total=12", "--out", tmp_path / "quiet", "--quiet")
+    assert r.exit_code == 0
+    # the replay command it printed stops at the broken step
+    r = balance("replay", "--run", tmp_path / "bug", "--index", 0, "--check")
+    assert r.exit_code == 1 and "Stopped by --check after decision" in r.output
+    r = balance("replay", "--game", "race21", "--index", 0, "--check")
+    assert r.exit_code == 0 and "every invariant held" in r.output

@@ -50,3 +50,21 @@ def test_params_file_then_set(tmp_path):
     f.write_text("ready_pizzas = \n")
     with pytest.raises(BalanceError, match="not valid TOML"):
         user_params(GAME, [], f)
+
+
+SPEEDS = Param("reaction_median", "floats", None, "seconds, one per seat", 0.05, 30.0)
+
+
+@pytest.mark.parametrize("raw,expected", [("0.8,1.2,1.6", [0.8, 1.2, 1.6]), ("1.5", [1.5]), (2, [2.0]),
+                                          ([1, 2.5], [1.0, 2.5]), (" 1e0 , 2 ", [1.0, 2.0])])
+def test_float_lists(raw, expected):
+    assert coerce(SPEEDS, raw, "--set") == expected
+
+
+@pytest.mark.parametrize("raw,why", [("0.8,fast", "not a list of numbers"), ("0.8,nan", "needs at least one"),
+                                     ("0.01", "out of range"), ("", "needs at least one")])
+def test_bad_float_lists_name_the_parameter_and_allowed_values(raw, why):
+    with pytest.raises(BalanceError) as e:
+        coerce(SPEEDS, raw, "--set")
+    msg = str(e.value)
+    assert "reaction_median" in msg and why in msg and "allowed: a list of numbers in 0.05..30" in msg

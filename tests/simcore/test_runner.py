@@ -106,10 +106,12 @@ def test_bad_policy_names_are_clear_errors():
 def test_user_policy_from_a_file(tmp_path):
     f = tmp_path / "mine.py"
     f.write_text(
+        "import numpy as np\n"
         "from numba import njit\n"
         "@njit\n"
         "def always_three(tables, state, seat, options, n, params, rng):\n"
-        "    return n - 1\n"
+        "    scratch = np.zeros(n)  # a user's policy may allocate\n"
+        "    return n - 1 + int(scratch.sum())\n"
     )
     e = Engine(SPEC, [resolve_policy(SPEC, f"{f}:always_three")])
     r = e.run(TABLES, 2, 3, np.arange(50, dtype=np.int64), 3)
