@@ -34,3 +34,40 @@ def test_local_cluster_gives_the_same_parts_as_local(tmp_path, monkeypatch):
         assert names == sorted(p.name for p in (remote / "parts").glob(f"{kind}-*.parquet"))
         for name in names:
             assert pl.read_parquet(local / "parts" / name).equals(pl.read_parquet(remote / "parts" / name)), name
+
+
+def test_a_worker_lost_mid_run_has_its_chunks_redone_with_the_same_results(tmp_path, monkeypatch):
+    import signal
+
+    from analysis.executors import DaskExecutor
+
+    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+    here = os.path.dirname(os.path.dirname(__file__))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([here, os.path.dirname(here), os.environ.get("PYTHONPATH", "")]))
+    n, chunk = 24_000, 1000
+    cfg = runs.make_config(SPEC, {}, 3, [resolve_policy(SPEC, "greedy", {"epsilon": 0.3})], 17, n, chunk)
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    runs.open_run(local, SPEC, cfg, n, "test")
+    runs.execute(local, SPEC, cfg, n)
+    runs.open_run(remote, SPEC, cfg, n, "test")
+    ex = DaskExecutor(cfg, workers=2)
+    killed = []
+
+    def kill_one_worker(done, total):
+        if not killed and done >= 2 * chunk:  # mid-run: chunks are in flight on both workers
+            pids = ex.client.run(os.getpid)
+            victim = sorted(pids.values())[0]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    try:
+        runs.execute(remote, SPEC, cfg, n, on_chunk=kill_one_worker, executor=ex)
+    finally:
+        ex.close()
+    assert killed
+    for kind in ("games", "seats", "cards"):
+        names = sorted(p.name for p in (local / "parts").glob(f"{kind}-*.parquet"))
+        assert len(names) == n // chunk
+        assert names == sorted(p.name for p in (remote / "parts").glob(f"{kind}-*.parquet"))
+        for name in names:
+            assert pl.read_parquet(local / "parts" / name).equals(pl.read_parquet(remote / "parts" / name)), name
