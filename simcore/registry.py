@@ -12,6 +12,7 @@ GAMES: dict[str, str] = {
     "sickdays-solo": "simcore.sickdays_solo",
     "four-day-weekend": "simcore.four_day_weekend",
     "youre-fired": "simcore.youre_fired",
+    "sickdays-party": "simcore.sickdays_party",
 }
 
 

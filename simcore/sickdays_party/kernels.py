@@ -1,0 +1,1134 @@
+"""Sick Days party game: real-time play as events in continuous time.
+
+One flat int64 state array with named offsets (`H_*` scalars, `O_*` blocks).
+Time is `H_CLOCK`, integer milliseconds since the first top card.
+
+Card id = row of the card table: 0..69 workers (suit * 7 + day index, day 0 =
+Monday), 70..76 the seven event cards. Every card instance lives in exactly
+one zone (`O_ZONE`): out of the game, the deck, the play pile, a hand, or a
+seat's Doctor's note. Deck and pile are also ordered arrays (order matters:
+the deck is refilled from the pile unshuffled).
+
+The flow of a game, in engine terms:
+  * When the top card changes, `schedule` samples from the CHANCE stream a
+    reaction time for every seat that reacts: a seat holding a legal card
+    (not the last player), a seat about to make a wrong play (profile
+    P(wrong play)), or the last player about to play twice (same).
+  * `next_moment` takes the earliest reaction; everyone within the collision
+    window of it acts "at the same time" (the group). If nobody holds a legal
+    card, after the stall delay the last player plays any card (stall rule).
+  * Each group member is asked, in time order, which option it takes (a
+    decision: to_move / legal / step). Mistakes are judged in `step` from the
+    facts: collision, Coffee Break, playing twice, wrong card, forgetting to
+    celebrate. Each mistake leaves the card on the pile and queues a draw-2.
+  * After the group: wrong accusations, the draw-2 queue (a seat with a pizza
+    slice decides whether to spend it), emptied hands (token -> draw 7, or
+    win), the end check, and a new schedule.
+"""
+import numpy as np
+
+from simcore import rng as R
+from simcore.jit import jit
+from simcore.trace import emit
+
+# ---- cards -------------------------------------------------------------
+NSUITS = 10
+NDAYS = 7
+NWORK = 70
+NEVENTS = 7
+NCARDS = 77
+MAXP = 8
+EVENT_NAMES = ("Birthday", "New Years", "Valentine's Day", "Water Cooler", "Look Busy", "Coffee Break", "Pizza Party")
+EV_BIRTHDAY, EV_NEWYEARS, EV_VALENTINE, EV_WATERCOOLER, EV_LOOKBUSY, EV_COFFEE, EV_PIZZAPARTY = range(7)
+
+# ---- tables[0]: cfg (int64) ----------------------------------------------
+(C_TOKENS, C_HAND, C_EVENTS, C_WINDOW_MS, C_STALL_MS, C_ADVANCED, C_COFFEE_MS, C_LEFT, C_SLICES,
+ C_DRAW_MS) = range(10)
+N_CFG = 10
+# ---- tables[1]: profile (float64, MAXP x N_PROF), per seat --------------
+(F_MEDIAN, F_SPREAD, F_WRONG, F_FORGET, F_ACCUSE, F_NOTE) = range(6)
+N_PROF = 6
+
+# ---- zones -------------------------------------------------------------
+Z_OUT = 0  # event card not in this game
+Z_DECK = 1
+Z_PILE = 2
+Z_HAND0 = 10  # + seat
+Z_NOTE0 = 20  # + seat: the seat's face-down Doctor's note
+
+# ---- phases --------------------------------------------------------------
+PH_ACT = 0  # a group member chooses its play
+PH_SLICE = 1  # a seat owing a draw-2 decides whether to spend a pizza slice
+PH_STALL = 2  # stall rule: the last player plays any card
+PH_OVER = 3
+
+# ---- reaction kinds --------------------------------------------------------
+RK_NONE = 0
+RK_LEGAL = 1  # holds a legal card (or note) and will choose among them
+RK_WRONG = 2  # will play a wrong card (engine-chosen, O_RCARD)
+RK_TWICE = 3  # the last player plays again (engine-chosen card, O_RCARD)
+
+# ---- option codes: kind * 100 + card ------------------------------------
+OP_PLAY = 1  # a hand card onto the pile
+OP_MAKE_NOTE = 2  # advanced flow: a hand card face down in front ("I'm sick")
+OP_PLAY_NOTE = 3  # advanced flow: the note onto the pile ("I'm back")
+OP_SLICE_USE = 4  # put a pizza slice back instead of drawing 2
+OP_SLICE_KEEP = 5  # draw 2, keep the slice
+OP_STALL = 6  # stall rule: any card (hand or note) onto the pile, unpunished
+OP_PASS = 7  # only in determinised (lookahead) states: the reaction fizzles
+MAX_OPTIONS = 2 * NCARDS + 4
+
+# ---- draw-2 causes -------------------------------------------------------
+(CA_COLLISION, CA_WRONG, CA_TWICE, CA_FORGET, CA_ACCUSE, CA_COFFEE, CA_LOOKBUSY) = range(7)
+N_CAUSES = 7
+
+# ---- end reasons (runner.END_GAME = 2 first) ----------------------------
+END_DONE = 2  # all but `left_at_end` players have won
+END_STUCK = 3  # nobody holds a card to play (only with a tiny deck)
+
+# ---- card counters -------------------------------------------------------
+CT_DRAWN, CT_PLAYED, CT_HELD = range(3)
+N_CT = 3
+
+# ---- trace codes (a = time in ms unless said) ----------------------------
+T_SETUP = 1  # players, tokens each, events, first card
+T_EVENTS = 2  # event id in the deck (a = event)
+T_DEAL = 3  # seat, cards
+T_PLAY = 4  # t, seat, card, card it was played on
+T_MISTAKE = 5  # t, seat, cause, card
+T_DRAW = 6  # t, seat, cards drawn, cause
+T_SLICE_USE = 7  # t, seat, cause
+T_COLLIDE = 8  # t, players in the group
+T_STALL = 9  # t, seat, card, card it was played on
+T_NOTE_MAKE = 10  # t, seat, card
+T_NOTE_PLAY = 11  # t, seat, card, card it was played on
+T_TOKEN = 12  # t, seat, tokens left, drawn
+T_WIN = 13  # t, seat, place
+T_REFILL = 14  # t, cards into the deck
+T_COFFEE = 15  # t, until (ms)
+T_LOOKBUSY = 16  # t, slowest seat, its delay (ms)
+T_GRAB = 17  # t (the card landing), seat, slices left in the middle, its grab delay (ms)
+T_ACCUSE = 18  # t, accuser, accused, card
+T_END = 19  # t, reason, winners
+T_CELEBRATE = 20  # t, seat, event celebrated
+
+# ---- state layout ------------------------------------------------------
+H_NP = 0
+H_OVER = 1  # 0 while running, else the end reason
+H_PHASE = 2
+H_CLOCK = 3  # ms
+H_TOP = 4  # top card of the pile
+H_TOP_TIME = 5  # when the top card last changed (ms): reactions count from here
+H_LAST = 6  # who played last (-1: anyone may play, as after a collision)
+H_TOP_BY = 7  # who put the top card there (-1: the starting card)
+H_BREAK = 8  # Coffee Break: no play before this time (ms)
+H_DECK_N = 9
+H_PILE_N = 10
+H_MIDDLE = 11  # pizza slices in the middle of the table
+H_NWON = 12
+H_TO_MOVE = 13
+H_G_N = 14  # group: members acting at this moment
+H_G_I = 15  # next member to act
+H_G_TOP = 16  # the top card the group reacted to
+H_G_LAST = 17  # the last player when the group reacted
+H_G_CHANGED = 18  # did a card land on the pile in this group
+H_PQ_N = 19  # draw-2 queue length
+H_PQ_I = 20  # next queue entry
+H_STALL_SEAT = 21
+H_STALL_T = 22
+H_ACCUSABLE = 23  # 1 if the group's single play may be wrongly accused
+# game counters
+H_PLAYS = 24
+H_STALLS = 25
+H_COLLISIONS = 26
+H_SLICES_USED = 27
+H_EVENTS_LANDED = 28
+H_NOTES_MADE = 29
+H_NOTES_PLAYED = 30
+H_REFILLS = 31
+H_TOKENS_BACK = 32
+H_GRABS = 33
+H_PEN0 = 34  # .. + N_CAUSES: draw-2 penalties incurred by cause
+H_EV_IN = 41  # event cards in the game
+H_SLICES_TOTAL = 42  # pizza slices in the game (middle + held), fixed at setup
+O_TOKENS = 48
+O_SLICES = O_TOKENS + MAXP
+O_NOTE = O_SLICES + MAXP  # note card, -1 none
+O_PLACE = O_NOTE + MAXP  # 0 still playing, else finishing place (1 = first out)
+O_HANDN = O_PLACE + MAXP
+O_SEAT_PLAYS = O_HANDN + MAXP
+O_SEAT_PEN = O_SEAT_PLAYS + MAXP
+O_RT = O_SEAT_PEN + MAXP  # reaction time (ms), -1 none
+O_RK = O_RT + MAXP  # reaction kind
+O_RCARD = O_RK + MAXP  # card of a wrong / twice reaction
+O_G_SEAT = O_RCARD + MAXP
+O_G_TIME = O_G_SEAT + MAXP
+PQ_CAP = 3 * MAXP
+O_PQ_SEAT = O_G_TIME + MAXP
+O_PQ_CAUSE = O_PQ_SEAT + PQ_CAP
+O_SCRATCH = O_PQ_CAUSE + PQ_CAP  # per seat scratch (Pizza Party grab times)
+O_BUSY = O_SCRATCH + MAXP  # a seat picking up drawn cards cannot react before this time (ms)
+O_DECK = O_BUSY + MAXP  # deck[0..n): the next card drawn is deck[n-1]
+O_PILE = O_DECK + NCARDS  # pile[0] bottom .. pile[n-1] top
+O_ZONE = O_PILE + NCARDS
+O_CNT = O_ZONE + NCARDS  # seat x card x counter
+STATE_SIZE = O_CNT + MAXP * NCARDS * N_CT
+
+CELEBRATE = np.array([1, 1, 1, 1, 0, 0, 1], np.int64)  # events you celebrate when playing on them
+
+
+# ---- small helpers -------------------------------------------------------
+@jit
+def is_event(c):
+    return c >= NWORK
+
+
+@jit
+def matches(card, top):
+    """Next day (7 wraps to 1) or same worker; events are wild both ways."""
+    if card >= NWORK or top >= NWORK:
+        return True
+    if card // NDAYS == top // NDAYS:
+        return True
+    return card % NDAYS == (top % NDAYS + 1) % NDAYS
+
+
+@jit
+def same_worker_only(card, top):
+    """A legal play by worker only, not by day (what a wrong accusation mistakes)."""
+    if card >= NWORK or top >= NWORK:
+        return False
+    return card // NDAYS == top // NDAYS and card % NDAYS != (top % NDAYS + 1) % NDAYS
+
+
+@jit
+def active(s, seat):
+    return s[O_PLACE + seat] == 0
+
+
+@jit
+def n_active(s):
+    k = 0
+    for p in range(s[H_NP]):
+        if s[O_PLACE + p] == 0:
+            k += 1
+    return k
+
+
+@jit
+def has_cards(s, seat):
+    return s[O_HANDN + seat] > 0 or s[O_NOTE + seat] >= 0
+
+
+@jit
+def has_legal(tables, s, seat, top):
+    z = Z_HAND0 + seat
+    for c in range(NCARDS):
+        if s[O_ZONE + c] == z and matches(c, top):
+            return True
+    if tables[0][C_ADVANCED] == 1:
+        note = s[O_NOTE + seat]
+        if note >= 0 and matches(note, top):
+            return True
+    return False
+
+
+@jit
+def random_hand_card(s, seat, rng, want_wrong, top):
+    """A random hand card (CHANCE); with want_wrong, one that does not match top
+    (-1 if none qualifies)."""
+    z = Z_HAND0 + seat
+    k = 0
+    for c in range(NCARDS):
+        if s[O_ZONE + c] == z and (not want_wrong or not matches(c, top)):
+            k += 1
+    if k == 0:
+        return -1
+    j = R.randint(rng, R.CHANCE, k)
+    for c in range(NCARDS):
+        if s[O_ZONE + c] == z and (not want_wrong or not matches(c, top)):
+            if j == 0:
+                return c
+            j -= 1
+    return -1
+
+
+@jit
+def reaction_ms(tables, seat, rng):
+    """Lognormal reaction delay: median * exp(spread * N(0, 1)), at least 1 ms."""
+    prof = tables[1]
+    u1 = 1.0 - R.uniform(rng, R.CHANCE)
+    u2 = R.uniform(rng, R.CHANCE)
+    z = np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
+    d = prof[seat, F_MEDIAN] * 1000.0 * np.exp(prof[seat, F_SPREAD] * z)
+    if d < 1.0:
+        d = 1.0
+    if d > 1.0e9:
+        d = 1.0e9
+    return np.int64(d)
+
+
+# ---- zones ---------------------------------------------------------------
+@jit
+def to_hand(s, seat, c):
+    s[O_ZONE + c] = Z_HAND0 + seat
+    s[O_HANDN + seat] += 1
+
+
+@jit
+def from_hand(s, seat, c):
+    s[O_HANDN + seat] -= 1
+    s[O_ZONE + c] = Z_OUT
+
+
+@jit
+def to_pile(s, c, t):
+    s[O_PILE + s[H_PILE_N]] = c
+    s[H_PILE_N] += 1
+    s[O_ZONE + c] = Z_PILE
+    s[H_TOP] = c
+    s[H_TOP_TIME] = t
+    if c >= NWORK:
+        s[H_EVENTS_LANDED] += 1
+
+
+@jit
+def refill(s, trace):
+    """"Flip over all but the top card of the play pile to make a new deck. No
+    shuffling needed." Flipping the face-up pile turns its bottom card into the
+    top of the new deck: the deck is drawn bottom card first."""
+    n = s[H_PILE_N]
+    if n <= 1:
+        return
+    k = n - 1
+    for i in range(k):
+        c = s[O_PILE + i]
+        s[O_DECK + k - 1 - i] = c  # pile[0] ends at the deck's draw end
+        s[O_ZONE + c] = Z_DECK
+    s[H_DECK_N] = k
+    top = s[O_PILE + n - 1]
+    s[O_PILE] = top
+    for i in range(1, n):
+        s[O_PILE + i] = -1
+    s[H_PILE_N] = 1
+    s[H_REFILLS] += 1
+    emit(trace, T_REFILL, s[H_CLOCK], k, 0, 0)
+
+
+@jit
+def draw(tables, s, seat, n, trace):
+    """Draw up to n cards (refilling from the pile when the deck runs out). The
+    seat is busy picking them up for `draw_time` seconds a card."""
+    got = 0
+    for _ in range(n):
+        if s[H_DECK_N] == 0:
+            refill(s, trace)
+            if s[H_DECK_N] == 0:
+                break
+        s[H_DECK_N] -= 1
+        c = s[O_DECK + s[H_DECK_N]]
+        s[O_DECK + s[H_DECK_N]] = -1
+        to_hand(s, seat, c)
+        s[O_CNT + (seat * NCARDS + c) * N_CT + CT_DRAWN] += 1
+        got += 1
+    busy = s[H_CLOCK] + got * tables[0][C_DRAW_MS]
+    if busy > s[O_BUSY + seat]:
+        s[O_BUSY + seat] = busy
+    return got
+
+
+# ---- setup ---------------------------------------------------------------
+@jit(refs=True)
+def new_game(tables, n_players, rng, trace):
+    cfg = tables[0]
+    s = np.zeros(STATE_SIZE, np.int64)
+    s[H_NP] = n_players
+    for i in range(O_DECK, O_ZONE):
+        s[i] = -1
+    for p in range(MAXP):
+        s[O_NOTE + p] = -1
+        s[O_RT + p] = -1
+    # "Shuffle the deck and 2 random event cards": which events, from the deal
+    ev = np.arange(NEVENTS)
+    R.shuffle(rng, R.DEAL, ev, NEVENTS)
+    n_ev = cfg[C_EVENTS]
+    s[H_EV_IN] = n_ev
+    # "Put a random 1-Monday card in the center"
+    first = R.randint(rng, R.DEAL, NSUITS) * NDAYS
+    deck = np.zeros(NCARDS, np.int64)
+    k = 0
+    for c in range(NWORK):
+        if c != first:
+            deck[k] = c
+            k += 1
+    for i in range(n_ev):
+        deck[k] = NWORK + ev[i]
+        k += 1
+        emit(trace, T_EVENTS, ev[i], 0, 0, 0)
+    R.shuffle(rng, R.DEAL, deck, k)
+    for i in range(k):
+        s[O_DECK + i] = deck[i]
+        s[O_ZONE + deck[i]] = Z_DECK
+    s[H_DECK_N] = k
+    to_pile(s, first, 0)
+    s[H_EVENTS_LANDED] = 0
+    tokens = cfg[C_TOKENS]
+    if tokens < 0:  # rulebook: 2 each, 1 each for 6-8 players
+        tokens = 2 if n_players <= 5 else 1
+    has_party = False
+    for i in range(n_ev):
+        if ev[i] == EV_PIZZAPARTY:
+            has_party = True
+    if has_party:  # "1 pizza slice token per player minus 1 in the middle"
+        s[H_MIDDLE] = n_players - 1 if cfg[C_SLICES] < 0 else cfg[C_SLICES]
+    s[H_SLICES_TOTAL] = s[H_MIDDLE]
+    emit(trace, T_SETUP, n_players, tokens, n_ev, first)
+    for p in range(n_players):
+        s[O_TOKENS + p] = tokens
+    for _ in range(cfg[C_HAND]):
+        for p in range(n_players):
+            draw(tables, s, p, 1, trace)
+    for p in range(n_players):
+        emit(trace, T_DEAL, p, s[O_HANDN + p], 0, 0)
+        s[O_BUSY + p] = 0  # the deal happens before the first card is turned
+    s[H_LAST] = -1
+    s[H_TOP_BY] = -1
+    s[H_G_LAST] = -1
+    schedule(tables, s, rng)
+    next_moment(tables, s, rng, trace)
+    return s
+
+
+# ---- scheduling ----------------------------------------------------------
+@jit
+def schedule_seat(tables, s, p, rng):
+    """Sample whether and when seat p reacts to the current top card."""
+    prof = tables[1]
+    s[O_RT + p] = -1
+    s[O_RK + p] = RK_NONE
+    s[O_RCARD + p] = -1
+    if not active(s, p) or not has_cards(s, p):
+        return
+    top = s[H_TOP]
+    t0 = s[H_TOP_TIME]
+    start = t0 if t0 > s[H_BREAK] else s[H_BREAK]
+    if s[O_BUSY + p] > start:
+        start = s[O_BUSY + p]
+    p_wrong = prof[p, F_WRONG]
+    if p == s[H_LAST]:
+        # "you can't play after yourself": only as a mistake
+        if p_wrong > 0.0 and R.uniform(rng, R.CHANCE) < p_wrong:
+            c = random_hand_card(s, p, rng, False, top)
+            if c >= 0:
+                s[O_RK + p] = RK_TWICE
+                s[O_RCARD + p] = c
+                s[O_RT + p] = t0 + reaction_ms(tables, p, rng)
+        return
+    legal = has_legal(tables, s, p, top)
+    if legal:
+        impatient = p_wrong > 0.0 and R.uniform(rng, R.CHANCE) < p_wrong
+        if impatient and start > t0:
+            # jumps the gun in a Coffee Break: a legal card, but too early
+            s[O_RK + p] = RK_LEGAL
+            s[O_RT + p] = t0 + reaction_ms(tables, p, rng)
+            return
+        if impatient:
+            c = random_hand_card(s, p, rng, True, top)
+            if c >= 0:  # sees a match that is not there
+                s[O_RK + p] = RK_WRONG
+                s[O_RCARD + p] = c
+                s[O_RT + p] = start + reaction_ms(tables, p, rng)
+                return
+        s[O_RK + p] = RK_LEGAL
+        s[O_RT + p] = start + reaction_ms(tables, p, rng)
+        return
+    if p_wrong > 0.0 and R.uniform(rng, R.CHANCE) < p_wrong:
+        c = random_hand_card(s, p, rng, True, top)
+        if c >= 0:
+            s[O_RK + p] = RK_WRONG
+            s[O_RCARD + p] = c
+            s[O_RT + p] = start + reaction_ms(tables, p, rng)
+
+
+@jit
+def schedule(tables, s, rng):
+    for p in range(s[H_NP]):
+        schedule_seat(tables, s, p, rng)
+
+
+@jit
+def staller(s):
+    """Who plays when nobody can: the last player; after a collision (or at the
+    start) the one whose card is on top; if that seat is out, the next seat
+    still playing, clockwise."""
+    n = s[H_NP]
+    p = s[H_LAST]
+    if p >= 0 and active(s, p) and has_cards(s, p):
+        return p
+    b = s[H_TOP_BY]
+    if b < 0:
+        b = n - 1
+    elif active(s, b) and has_cards(s, b):
+        return b
+    for k in range(1, n + 1):
+        q = (b + k) % n
+        if active(s, q) and has_cards(s, q):
+            return q
+    return -1
+
+
+@jit
+def next_moment(tables, s, rng, trace):
+    """Find what happens next: a group of reactions, or the stall rule."""
+    n = s[H_NP]
+    cfg = tables[0]
+    best = -1
+    any_legal = False
+    for p in range(n):
+        if s[O_RT + p] >= 0:
+            if s[O_RK + p] == RK_LEGAL:
+                any_legal = True
+            if best < 0 or s[O_RT + p] < best:
+                best = s[O_RT + p]
+    stall_t = -1
+    if not any_legal:
+        t0 = s[H_TOP_TIME]
+        start = t0 if t0 > s[H_BREAK] else s[H_BREAK]
+        stall_t = start + cfg[C_STALL_MS]
+        if stall_t <= s[H_CLOCK]:
+            stall_t = s[H_CLOCK] + 1
+    if best < 0 or (stall_t >= 0 and stall_t < best):
+        st = staller(s)
+        if st < 0:
+            end_game(s, END_STUCK, trace)
+            return
+        s[H_PHASE] = PH_STALL
+        s[H_STALL_SEAT] = st
+        s[H_STALL_T] = stall_t
+        s[H_TO_MOVE] = st
+        return
+    # the group: everyone within the collision window of the earliest
+    limit = best + cfg[C_WINDOW_MS]
+    g = 0
+    for p in range(n):
+        t = s[O_RT + p]
+        if t >= 0 and t <= limit:
+            # insertion by (time, seat)
+            j = g
+            while j > 0 and s[O_G_TIME + j - 1] > t:
+                s[O_G_SEAT + j] = s[O_G_SEAT + j - 1]
+                s[O_G_TIME + j] = s[O_G_TIME + j - 1]
+                j -= 1
+            s[O_G_SEAT + j] = p
+            s[O_G_TIME + j] = t
+            g += 1
+    s[H_G_N] = g
+    s[H_G_I] = 0
+    s[H_G_TOP] = s[H_TOP]
+    s[H_G_LAST] = s[H_LAST]
+    s[H_G_CHANGED] = 0
+    s[H_ACCUSABLE] = 0
+    s[H_PQ_N] = 0
+    s[H_PQ_I] = 0
+    if g > 1:
+        s[H_COLLISIONS] += 1
+        emit(trace, T_COLLIDE, best, g, 0, 0)
+    s[H_PHASE] = PH_ACT
+    s[H_TO_MOVE] = s[O_G_SEAT]
+
+
+@jit
+def end_game(s, reason, trace):
+    s[H_OVER] = reason
+    s[H_PHASE] = PH_OVER
+    s[H_TO_MOVE] = -1
+    emit(trace, T_END, s[H_CLOCK], reason, s[H_NWON], 0)
+
+
+# ---- decisions -----------------------------------------------------------
+@jit
+def to_move(s):
+    if s[H_OVER] != 0:
+        return -1
+    return s[H_TO_MOVE]
+
+
+@jit
+def legal(tables, s, out):
+    ph = s[H_PHASE]
+    seat = s[H_TO_MOVE]
+    n = 0
+    if ph == PH_SLICE:
+        out[0] = OP_SLICE_USE * 100
+        out[1] = OP_SLICE_KEEP * 100
+        return 2
+    z = Z_HAND0 + seat
+    if ph == PH_STALL:
+        for c in range(NCARDS):
+            if s[O_ZONE + c] == z:
+                out[n] = OP_STALL * 100 + c
+                n += 1
+        if s[O_NOTE + seat] >= 0:
+            out[n] = OP_STALL * 100 + s[O_NOTE + seat]
+            n += 1
+        return n
+    if ph != PH_ACT:
+        return 0
+    kind = s[O_RK + seat]
+    if kind == RK_WRONG or kind == RK_TWICE:
+        c = s[O_RCARD + seat]
+        if c >= 0 and s[O_ZONE + c] == z:
+            out[0] = OP_PLAY * 100 + c
+            return 1
+    top = s[H_G_TOP]
+    adv = tables[0][C_ADVANCED] == 1
+    note = s[O_NOTE + seat]
+    for c in range(NCARDS):
+        if s[O_ZONE + c] == z and matches(c, top):
+            out[n] = OP_PLAY * 100 + c
+            n += 1
+    if adv:
+        # "you cannot make and then immediately play a doctor's note, and you
+        # cannot make or play one after you played a card": both follow from
+        # nobody acting twice in a row (a seat is never asked right after itself)
+        if note < 0 and s[O_HANDN + seat] > 1:
+            for c in range(NCARDS):
+                if s[O_ZONE + c] == z and matches(c, top):
+                    out[n] = OP_MAKE_NOTE * 100 + c
+                    n += 1
+        if note >= 0 and matches(note, top):
+            out[n] = OP_PLAY_NOTE * 100 + note
+            n += 1
+    if n == 0:
+        # only in a determinised state (lookahead): the hand changed under a reaction
+        for c in range(NCARDS):
+            if s[O_ZONE + c] == z:
+                out[n] = OP_PLAY * 100 + c
+                n += 1
+        if n == 0:
+            out[0] = OP_PASS * 100
+            n = 1
+    return n
+
+
+@jit
+def queue_penalty(s, seat, cause):
+    if s[H_PQ_N] < PQ_CAP:
+        s[O_PQ_SEAT + s[H_PQ_N]] = seat
+        s[O_PQ_CAUSE + s[H_PQ_N]] = cause
+        s[H_PQ_N] += 1
+    s[H_PEN0 + cause] += 1
+    s[O_SEAT_PEN + seat] += 1
+
+
+@jit
+def land_event(tables, s, seat, c, t, rng, trace):
+    """What an event card does when it lands on the pile."""
+    e = c - NWORK
+    n = s[H_NP]
+    if e == EV_COFFEE:
+        # "Relax! No one can play for 10 seconds."
+        until = t + tables[0][C_COFFEE_MS]
+        if until > s[H_BREAK]:
+            s[H_BREAK] = until
+        emit(trace, T_COFFEE, t, until, 0, 0)
+    elif e == EV_LOOKBUSY:
+        # "The last player to 'look busy' (type on table) draws 2 cards."
+        slow = -1
+        slow_t = -1
+        for p in range(n):
+            if p != seat and active(s, p):
+                d = reaction_ms(tables, p, rng)
+                if d > slow_t:
+                    slow_t = d
+                    slow = p
+        if slow >= 0:
+            emit(trace, T_LOOKBUSY, t, slow, slow_t, 0)
+            queue_penalty(s, slow, CA_LOOKBUSY)
+    elif e == EV_PIZZAPARTY:
+        # "When someone plays Pizza Party, you may grab a pizza token from the
+        # middle": the fastest hands get the slices, one each
+        # (no array allocated here: step runs without reference counting)
+        for p in range(n):
+            s[O_SCRATCH + p] = reaction_ms(tables, p, rng) if active(s, p) else -1
+        while s[H_MIDDLE] > 0:
+            q = -1
+            for p in range(n):
+                if s[O_SCRATCH + p] >= 0 and (q < 0 or s[O_SCRATCH + p] < s[O_SCRATCH + q]):
+                    q = p
+            if q < 0:
+                break
+            s[H_MIDDLE] -= 1
+            s[O_SLICES + q] += 1
+            s[H_GRABS] += 1
+            emit(trace, T_GRAB, t, q, s[H_MIDDLE], s[O_SCRATCH + q])
+            s[O_SCRATCH + q] = -1
+        for p in range(n):
+            s[O_SCRATCH + p] = 0
+
+
+@jit
+def act(tables, s, option, rng, trace):
+    """A group member's play (or Doctor's note action)."""
+    i = s[H_G_I]
+    seat = s[O_G_SEAT + i]
+    t = s[O_G_TIME + i]
+    g = s[H_G_N]
+    top0 = s[H_G_TOP]
+    kind = option // 100
+    c = option % 100
+    if t > s[H_CLOCK]:
+        s[H_CLOCK] = t
+    s[O_RT + seat] = -1
+    s[O_RK + seat] = RK_NONE
+    if kind != OP_PASS:
+        if kind == OP_PLAY_NOTE:
+            s[O_NOTE + seat] = -1
+            s[O_ZONE + c] = Z_OUT
+        else:
+            from_hand(s, seat, c)
+        # the mistake, if any (one draw-2 per play, the first cause that applies)
+        cause = -1
+        if g > 1:
+            cause = CA_COLLISION
+        elif t < s[H_BREAK]:
+            cause = CA_COFFEE
+        elif seat == s[H_G_LAST]:
+            cause = CA_TWICE
+        elif not matches(c, top0):
+            cause = CA_WRONG
+        elif top0 >= NWORK and CELEBRATE[top0 - NWORK] == 1:
+            if R.uniform(rng, R.CHANCE) < tables[1][seat, F_FORGET]:
+                cause = CA_FORGET
+            else:
+                emit(trace, T_CELEBRATE, t, seat, top0 - NWORK, 0)
+        if kind == OP_MAKE_NOTE and cause < 0:
+            s[O_NOTE + seat] = c
+            s[O_ZONE + c] = Z_NOTE0 + seat
+            s[H_NOTES_MADE] += 1
+            s[H_LAST] = seat
+            emit(trace, T_NOTE_MAKE, t, seat, c, 0)
+        else:
+            # "leave the card you played or wanted to play on the Play Pile"
+            to_pile(s, c, t)
+            s[H_TOP_BY] = seat
+            s[H_G_CHANGED] = 1
+            s[H_PLAYS] += 1
+            s[O_SEAT_PLAYS + seat] += 1
+            s[O_CNT + (seat * NCARDS + c) * N_CT + CT_PLAYED] += 1
+            if kind == OP_PLAY_NOTE:
+                s[H_NOTES_PLAYED] += 1
+                emit(trace, T_NOTE_PLAY, t, seat, c, top0)
+            else:
+                emit(trace, T_PLAY, t, seat, c, top0)
+            if cause < 0 and g == 1 and same_worker_only(c, top0):
+                s[H_ACCUSABLE] = 1
+            if c >= NWORK:
+                land_event(tables, s, seat, c, t, rng, trace)
+        if cause >= 0:
+            emit(trace, T_MISTAKE, t, seat, cause, c)
+            queue_penalty(s, seat, cause)
+    s[H_G_I] = i + 1
+    if i + 1 < g:
+        s[H_TO_MOVE] = s[O_G_SEAT + i + 1]
+        return
+    # the group is done
+    if s[H_G_CHANGED] == 1:
+        s[H_LAST] = seat if g == 1 else -1  # "then anyone may play next"
+    if s[H_ACCUSABLE] == 1:
+        # "Wrongly accuse someone else ... they play the same worker but you
+        # call them out for the wrong day"
+        for p in range(s[H_NP]):
+            if p != seat and active(s, p) and R.uniform(rng, R.CHANCE) < tables[1][p, F_ACCUSE]:
+                emit(trace, T_ACCUSE, t, p, seat, c)
+                queue_penalty(s, p, CA_ACCUSE)
+    settle(tables, s, rng, trace)
+
+
+@jit
+def stall(tables, s, option, rng, trace):
+    """Simple flow: "If no one can play a card, the player who played last plays
+    any card from their hand. They don't get punished for this.\""""
+    seat = s[H_STALL_SEAT]
+    c = option % 100
+    t = s[H_STALL_T]
+    if t > s[H_CLOCK]:
+        s[H_CLOCK] = t
+    top0 = s[H_TOP]
+    if s[O_NOTE + seat] == c:
+        s[O_NOTE + seat] = -1
+        s[O_ZONE + c] = Z_OUT
+        s[H_NOTES_PLAYED] += 1
+    else:
+        from_hand(s, seat, c)
+    to_pile(s, c, t)
+    s[H_TOP_BY] = seat
+    s[H_LAST] = seat
+    s[H_STALLS] += 1
+    s[H_PLAYS] += 1
+    s[O_SEAT_PLAYS + seat] += 1
+    s[O_CNT + (seat * NCARDS + c) * N_CT + CT_PLAYED] += 1
+    emit(trace, T_STALL, t, seat, c, top0)
+    s[H_G_N] = 1
+    s[O_G_SEAT] = seat
+    s[H_G_CHANGED] = 1
+    s[H_PQ_N] = 0
+    s[H_PQ_I] = 0
+    if c >= NWORK:
+        land_event(tables, s, seat, c, t, rng, trace)
+    settle(tables, s, rng, trace)
+
+
+@jit
+def settle(tables, s, rng, trace):
+    """Pay the draw-2 queue (asking slice holders), then emptied hands, the end
+    check, and the next schedule."""
+    while s[H_PQ_I] < s[H_PQ_N]:
+        j = s[H_PQ_I]
+        p = s[O_PQ_SEAT + j]
+        if s[O_SLICES + p] > 0 and active(s, p):
+            s[H_PHASE] = PH_SLICE
+            s[H_TO_MOVE] = p
+            return
+        got = draw(tables, s, p, 2, trace)
+        emit(trace, T_DRAW, s[H_CLOCK], p, got, s[O_PQ_CAUSE + j])
+        s[H_PQ_I] = j + 1
+    after_penalties(tables, s, rng, trace)
+
+
+@jit
+def slice_choice(tables, s, option, rng, trace):
+    j = s[H_PQ_I]
+    p = s[O_PQ_SEAT + j]
+    cause = s[O_PQ_CAUSE + j]
+    if option // 100 == OP_SLICE_USE:
+        # "you can put the pizza back in the middle of the table instead"
+        s[O_SLICES + p] -= 1
+        s[H_MIDDLE] += 1
+        s[H_SLICES_USED] += 1
+        emit(trace, T_SLICE_USE, s[H_CLOCK], p, cause, 0)
+    else:
+        got = draw(tables, s, p, 2, trace)
+        emit(trace, T_DRAW, s[H_CLOCK], p, got, cause)
+    s[H_PQ_I] = j + 1
+    settle(tables, s, rng, trace)
+
+
+@jit
+def after_penalties(tables, s, rng, trace):
+    n = s[H_NP]
+    cfg = tables[0]
+    t = s[H_CLOCK]
+    # "If you play all your cards (and don't need to draw cards)"
+    for p in range(n):
+        if active(s, p) and s[O_HANDN + p] == 0 and s[O_NOTE + p] < 0:
+            if s[O_TOKENS + p] > 0:
+                s[O_TOKENS + p] -= 1
+                s[H_TOKENS_BACK] += 1
+                got = draw(tables, s, p, cfg[C_HAND], trace)
+                emit(trace, T_TOKEN, t, p, s[O_TOKENS + p], got)
+            else:
+                s[H_NWON] += 1
+                s[O_PLACE + p] = s[H_NWON]
+                s[H_MIDDLE] += s[O_SLICES + p]  # a winner's slices go back to the middle
+                s[O_SLICES + p] = 0
+                s[O_RT + p] = -1
+                s[O_RK + p] = RK_NONE
+                emit(trace, T_WIN, t, p, s[H_NWON], 0)
+    left = cfg[C_LEFT]
+    if left > n - 1:
+        left = n - 1
+    if s[H_NWON] >= n - left:
+        end_game(s, END_DONE, trace)
+        return
+    if s[H_G_CHANGED] == 1:
+        schedule(tables, s, rng)
+    else:
+        # only Doctor's notes were made: the top card is the same, the others'
+        # reactions stand; the note maker is now the last player
+        for i in range(s[H_G_N]):
+            schedule_seat(tables, s, s[O_G_SEAT + i], rng)
+    next_moment(tables, s, rng, trace)
+
+
+@jit
+def step(tables, s, option, rng, trace):
+    ph = s[H_PHASE]
+    if ph == PH_ACT:
+        act(tables, s, option, rng, trace)
+    elif ph == PH_SLICE:
+        slice_choice(tables, s, option, rng, trace)
+    elif ph == PH_STALL:
+        stall(tables, s, option, rng, trace)
+
+
+# ---- results -------------------------------------------------------------
+@jit
+def cards_left(s, p):
+    return s[O_HANDN + p] + (1 if s[O_NOTE + p] >= 0 else 0)
+
+
+@jit(refs=True)
+def places(tables, s):
+    """Finishing place of every seat: winners by the order they went out; the
+    rest after them by tokens left, then cards left (ties share a place)."""
+    n = s[H_NP]
+    out = np.zeros(n, np.int64)
+    hand = tables[0][C_HAND]
+    for p in range(n):
+        if s[O_PLACE + p] > 0:
+            out[p] = s[O_PLACE + p]
+    for p in range(n):
+        if s[O_PLACE + p] == 0:
+            mine = s[O_TOKENS + p] * hand + cards_left(s, p)
+            better = 0
+            for q in range(n):
+                if s[O_PLACE + q] > 0:
+                    better += 1
+                elif q != p and s[O_TOKENS + q] * hand + cards_left(s, q) < mine:
+                    better += 1
+            out[p] = better + 1
+    return out
+
+
+@jit(refs=True)
+def avg_ranks(x, n):
+    r = np.zeros(n)
+    for i in range(n):
+        less = 0
+        eq = 0
+        for j in range(n):
+            if x[j] < x[i]:
+                less += 1
+            elif x[j] == x[i]:
+                eq += 1
+        r[i] = less + (eq + 1) / 2.0
+    return r
+
+
+@jit(refs=True)
+def spearman(x, y, n):
+    """Rank correlation (average ranks for ties); NaN when either is constant."""
+    rx = avg_ranks(x, n)
+    ry = avg_ranks(y, n)
+    mx = rx.mean()
+    my = ry.mean()
+    sxy = 0.0
+    sxx = 0.0
+    syy = 0.0
+    for i in range(n):
+        sxy += (rx[i] - mx) * (ry[i] - my)
+        sxx += (rx[i] - mx) ** 2
+        syy += (ry[i] - my) ** 2
+    if sxx == 0.0 or syy == 0.0:
+        return np.nan
+    return sxy / np.sqrt(sxx * syy)
+
+
+@jit(refs=True)
+def outcome(tables, s, game_row, seat_rows):
+    n = s[H_NP]
+    prof = tables[1]
+    game_row[0] = s[H_OVER] if s[H_OVER] != 0 else END_DONE
+    pl = places(tables, s)
+    med = np.zeros(n)
+    plf = np.zeros(n)
+    for p in range(n):
+        med[p] = prof[p, F_MEDIAN]
+        plf[p] = pl[p]
+    fastest = 0
+    unique = True
+    for p in range(1, n):
+        if med[p] < med[fastest]:
+            fastest = p
+    for p in range(n):
+        if p != fastest and med[p] == med[fastest]:
+            unique = False
+    k = 2
+    game_row[k] = s[H_CLOCK] / 60000.0
+    game_row[k + 1] = s[H_PLAYS]
+    game_row[k + 2] = s[H_STALLS]
+    game_row[k + 3] = s[H_COLLISIONS]
+    total = 0
+    for c in range(N_CAUSES):
+        game_row[k + 4 + c] = s[H_PEN0 + c]
+        total += s[H_PEN0 + c]
+    k = k + 4 + N_CAUSES
+    game_row[k] = total
+    game_row[k + 1] = s[H_SLICES_USED]
+    game_row[k + 2] = s[H_EVENTS_LANDED]
+    game_row[k + 3] = s[H_NOTES_MADE]
+    game_row[k + 4] = s[H_NOTES_PLAYED]
+    game_row[k + 5] = s[H_REFILLS]
+    game_row[k + 6] = s[H_TOKENS_BACK]
+    game_row[k + 7] = s[H_NWON]
+    game_row[k + 8] = fastest if unique else -1
+    game_row[k + 9] = pl[fastest] if unique else -1
+    game_row[k + 10] = spearman(med, plf, n)
+    for p in range(n):
+        seat_rows[p, 0] = 1.0 if s[O_PLACE + p] > 0 else 0.0
+        seat_rows[p, 1] = n - pl[p]
+        seat_rows[p, 2] = pl[p]
+        seat_rows[p, 3] = med[p]
+        seat_rows[p, 4] = s[O_SEAT_PLAYS + p]
+        seat_rows[p, 5] = s[O_SEAT_PEN + p]
+        seat_rows[p, 6] = s[O_TOKENS + p]
+        seat_rows[p, 7] = cards_left(s, p)
+
+
+@jit(refs=True)
+def clone(s):
+    return s.copy()
+
+
+@jit(refs=True)
+def determinise(tables, s, seat, rng):
+    """Redraw what `seat` cannot see: the deck order, the other hands and the
+    other face-down notes (counts kept), using the POLICY stream. Pending
+    reactions that name a card no longer held fall back in `legal`."""
+    n = s[H_NP]
+    pool = np.zeros(NCARDS, np.int64)
+    k = 0
+    for c in range(NCARDS):
+        z = s[O_ZONE + c]
+        if z == Z_DECK or (z >= Z_HAND0 and z < Z_HAND0 + MAXP and z != Z_HAND0 + seat) or \
+                (z >= Z_NOTE0 and z != Z_NOTE0 + seat):
+            pool[k] = c
+            k += 1
+    R.shuffle(rng, R.POLICY, pool, k)
+    j = 0
+    for i in range(s[H_DECK_N]):
+        s[O_DECK + i] = pool[j]
+        s[O_ZONE + pool[j]] = Z_DECK
+        j += 1
+    for p in range(n):
+        if p == seat:
+            continue
+        if s[O_NOTE + p] >= 0:
+            s[O_NOTE + p] = pool[j]
+            s[O_ZONE + pool[j]] = Z_NOTE0 + p
+            j += 1
+        for _ in range(s[O_HANDN + p]):
+            s[O_ZONE + pool[j]] = Z_HAND0 + p
+            j += 1
+
+
+@jit(refs=True)
+def card_counts(s):
+    n = s[H_NP]
+    out = np.zeros((n, NCARDS, N_CT), np.int64)
+    for p in range(n):
+        for c in range(NCARDS):
+            out[p, c, CT_DRAWN] = s[O_CNT + (p * NCARDS + c) * N_CT + CT_DRAWN]
+            out[p, c, CT_PLAYED] = s[O_CNT + (p * NCARDS + c) * N_CT + CT_PLAYED]
+            z = s[O_ZONE + c]
+            if z == Z_HAND0 + p or z == Z_NOTE0 + p:
+                out[p, c, CT_HELD] = 1
+    return out
+
+
+# ---- invariants (`--check`, and the tests) --------------------------------
+INV_RANGE = 1
+INV_CONSERVED = 2
+INV_DECK = 3
+INV_PILE = 4
+INV_HANDS = 5
+INV_NOTES = 6
+INV_SLICES = 7
+INV_PLACES = 8
+INV_CLOCK = 9
+INVARIANTS = (
+    "a value is out of range: a negative count (hand, deck, pile, tokens, slices) or a top card, seat "
+    "or place beyond its limits",
+    "cards not conserved: the cards in play are not the 70 day cards plus the game's event cards",
+    "a card is in two places: the deck list and the cards marked as in the deck differ",
+    "a card is in two places: the play pile list and the cards marked as on the pile differ, or the "
+    "top card is not the pile's last card",
+    "a player's hand size differs from the cards marked as in that hand",
+    "a Doctor's note is not where the seat's note says (or a seat has two)",
+    "pizza slices not conserved: the middle plus the slices held differ from the slices at setup",
+    "finishing places are not 1..winners, each once",
+    "the clock is behind the time the top card changed",
+)
+
+
+@jit
+def check(tables, s):
+    """0 when every invariant holds, else the 1-based code of the first broken
+    one (INVARIANTS words them). Reads only; allocates nothing."""
+    n = s[H_NP]
+    if s[H_DECK_N] < 0 or s[H_DECK_N] > NCARDS or s[H_PILE_N] < 1 or s[H_PILE_N] > NCARDS:
+        return INV_RANGE
+    if s[H_TOP] < 0 or s[H_TOP] >= NCARDS or s[H_MIDDLE] < 0 or s[H_NWON] < 0 or s[H_NWON] > n:
+        return INV_RANGE
+    for p in range(n):
+        if s[O_HANDN + p] < 0 or s[O_TOKENS + p] < 0 or s[O_SLICES + p] < 0 or s[O_PLACE + p] < 0 \
+                or s[O_PLACE + p] > n or s[O_NOTE + p] < -1 or s[O_NOTE + p] >= NCARDS:
+            return INV_RANGE
+    in_play = 0
+    for c in range(NCARDS):
+        if s[O_ZONE + c] != Z_OUT:
+            in_play += 1
+    if in_play != NWORK + s[H_EV_IN]:
+        return INV_CONSERVED
+    # a list agrees with the zone marks when every entry is marked and the counts match
+    # (a card listed twice would leave another marked card unlisted: counts differ)
+    k = 0
+    for c in range(NCARDS):
+        if s[O_ZONE + c] == Z_DECK:
+            k += 1
+    if k != s[H_DECK_N]:
+        return INV_DECK
+    for i in range(s[H_DECK_N]):
+        c = s[O_DECK + i]
+        if c < 0 or c >= NCARDS or s[O_ZONE + c] != Z_DECK:
+            return INV_DECK
+        for j in range(i):
+            if s[O_DECK + j] == c:
+                return INV_DECK
+    k = 0
+    for c in range(NCARDS):
+        if s[O_ZONE + c] == Z_PILE:
+            k += 1
+    if k != s[H_PILE_N] or s[O_PILE + s[H_PILE_N] - 1] != s[H_TOP]:
+        return INV_PILE
+    for i in range(s[H_PILE_N]):
+        c = s[O_PILE + i]
+        if c < 0 or c >= NCARDS or s[O_ZONE + c] != Z_PILE:
+            return INV_PILE
+        for j in range(i):
+            if s[O_PILE + j] == c:
+                return INV_PILE
+    held = s[H_MIDDLE]
+    for p in range(n):
+        k = 0
+        notes = 0
+        for c in range(NCARDS):
+            if s[O_ZONE + c] == Z_HAND0 + p:
+                k += 1
+            elif s[O_ZONE + c] == Z_NOTE0 + p:
+                notes += 1
+        if k != s[O_HANDN + p]:
+            return INV_HANDS
+        note = s[O_NOTE + p]
+        if notes != (1 if note >= 0 else 0) or (note >= 0 and s[O_ZONE + note] != Z_NOTE0 + p):
+            return INV_NOTES
+        held += s[O_SLICES + p]
+    if held != s[H_SLICES_TOTAL]:
+        return INV_SLICES
+    for place in range(1, s[H_NWON] + 1):
+        k = 0
+        for p in range(n):
+            if s[O_PLACE + p] == place:
+                k += 1
+        if k != 1:
+            return INV_PLACES
+    k = 0
+    for p in range(n):
+        if s[O_PLACE + p] > 0:
+            k += 1
+    if k != s[H_NWON]:
+        return INV_PLACES
+    if s[H_CLOCK] < s[H_TOP_TIME]:
+        return INV_CLOCK
+    return 0

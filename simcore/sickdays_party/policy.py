@@ -1,0 +1,103 @@
+"""Scripted greedy play and the value of a state for the Sick Days party game.
+
+In a real-time game skill is mostly speed, which lives in the behaviour
+profile (game parameters), not here. The policy only decides what a seat does
+at its moment: which legal card to play, whether to make or play a Doctor's
+note (advanced flow), whether to spend a pizza slice, which card to stall with.
+"""
+import numpy as np
+
+from simcore import rng as R
+from simcore.jit import jit
+from simcore.runner import P_GAME
+
+from . import kernels as K
+
+# (name, default, help): greedy weights, params[P_GAME + i]
+GREEDY_DEFAULTS = (
+    ("keep_events", 1.0, "1: play an event card only when no day card fits (events are wild: a sure play later); 0: no preference"),
+    ("use_slices", 1.0, "1: always put a pizza slice back instead of drawing 2; 0: never"),
+)
+W_KEEP_EVENTS = P_GAME
+W_USE_SLICES = P_GAME + 1
+
+
+@jit
+def links(s, seat, c):
+    """Other hand cards sharing a worker or a day with c: how well c connects
+    to what the seat still holds."""
+    if c >= K.NWORK:
+        return 0
+    z = K.Z_HAND0 + seat
+    k = 0
+    for d in range(K.NWORK):
+        if d != c and s[K.O_ZONE + d] == z and (d // K.NDAYS == c // K.NDAYS or d % K.NDAYS == c % K.NDAYS):
+            k += 1
+    return k
+
+
+@jit
+def card_score(s, seat, c, params):
+    """Higher = play it sooner: the least connected card first (keep the ones
+    that many of your cards could follow), events last when keep_events."""
+    if c >= K.NWORK:
+        return -1000.0 * params[W_KEEP_EVENTS]
+    return -float(links(s, seat, c))
+
+
+@jit
+def greedy(tables, s, seat, options, n, params, rng):
+    ph = s[K.H_PHASE]
+    if ph == K.PH_SLICE:
+        want = 0 if params[W_USE_SLICES] >= 0.5 else 1
+        for i in range(n):
+            if options[i] // 100 == (K.OP_SLICE_USE if want == 0 else K.OP_SLICE_KEEP):
+                return i
+        return 0
+    best = 0
+    best_v = -1e18
+    note_i = -1
+    n_play = 0
+    for i in range(n):
+        kind = options[i] // 100
+        if kind == K.OP_PLAY_NOTE or (kind == K.OP_STALL and options[i] % 100 == s[K.O_NOTE + seat]):
+            note_i = i
+            continue
+        if kind == K.OP_PLAY or kind == K.OP_STALL:
+            n_play += 1
+            v = card_score(s, seat, options[i] % 100, params)
+            if v > best_v:
+                best_v = v
+                best = i
+    if n_play == 0:
+        return note_i if note_i >= 0 else 0
+    # advanced flow: play the note when the hand is nearly empty (it must go
+    # too before the seat is out) ...
+    if note_i >= 0 and ph == K.PH_ACT and s[K.O_HANDN + seat] <= 2:
+        return note_i
+    # ... and make one by habit (profile `note_habit`) with the card greedy would play
+    if ph == K.PH_ACT and s[K.O_NOTE + seat] < 0:
+        c = options[best] % 100
+        for i in range(n):
+            if options[i] == K.OP_MAKE_NOTE * 100 + c:
+                if R.uniform(rng, R.POLICY) < tables[1][seat, K.F_NOTE]:
+                    return i
+                break
+    return best
+
+
+@jit
+def value(tables, s, seat):
+    """1 for a seat that went out (earlier is better), else progress toward it:
+    the fewer tokens and cards left, the closer to 1."""
+    n = s[K.H_NP]
+    place = s[K.O_PLACE + seat]
+    if place > 0:
+        return 1.0 - 0.5 * (place - 1) / max(1, n - 1)
+    hand = tables[0][K.C_HAND]
+    left = s[K.O_TOKENS + seat] * hand + K.cards_left(s, seat)
+    full = (s[K.O_TOKENS + seat] + 1) * hand + 10
+    v = 0.5 * (1.0 - left / max(1.0, float(full + hand)))
+    if v < 0.0:
+        v = 0.0
+    return v

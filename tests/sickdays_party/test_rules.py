@@ -1,0 +1,315 @@
+"""Rulebook scenarios of the party game, each from a constructed state.
+
+Reactions are made deterministic with reaction_spread = 0 (every delay is the
+seat's median) and per-seat medians that fix who is fastest."""
+import numpy as np
+import pytest
+
+from simcore.sickdays_party import kernels as K
+from simcore.trace import events, new_trace
+
+from .helpers import (card, check_zones, detach, event, fresh, hand, options, play, restart, set_hand, set_top,
+                      tables_for)
+
+# hands that cannot follow the tops used below (Monday/Tuesday of workers 5-9)
+DEAD = [card(1, 5), card(2, 5), card(3, 6), card(4, 6)]
+
+
+def quiet_others(s, seats, extra=()):
+    """Give each seat in `seats` two cards that fit neither Monday nor Tuesday of workers 5-9."""
+    pool = [card(w, d) for w in (1, 2, 3, 4) for d in (5, 6)]
+    for i, p in enumerate(seats):
+        set_hand(s, p, [pool[2 * i], pool[2 * i + 1]] + list(extra))
+
+
+def test_next_day_wraps_and_same_worker_and_events_are_wild():
+    assert K.matches(card(0, 2), card(3, 1))  # Tuesday on any Monday
+    assert K.matches(card(0, 1), card(3, 7))  # "You can play a 1-Monday on a 7-Sunday"
+    assert K.matches(card(2, 5), card(2, 1))  # same worker, any day
+    assert not K.matches(card(1, 3), card(2, 1))
+    assert not K.matches(card(1, 1), card(2, 1))  # same day is not enough
+    assert not K.matches(card(1, 7), card(2, 1))  # no going back a day
+    assert K.matches(event(0), card(1, 3)) and K.matches(card(1, 3), event(5))
+    assert K.same_worker_only(card(2, 5), card(2, 1)) and not K.same_worker_only(card(2, 2), card(2, 1))
+
+
+def test_nobody_plays_twice_in_a_row_and_the_stall_rule():
+    t = tables_for(reaction_median=[1.0])
+    s, rng = fresh(t, 4)
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [card(0, 2), card(0, 3)])
+    quiet_others(s, (1, 2, 3))
+    restart(t, s, rng)
+    assert K.to_move(s) == 0 and s[K.H_PHASE] == K.PH_ACT
+    assert options(t, s) == [K.OP_PLAY * 100 + card(0, 2)]
+    play(t, s, rng)
+    # seat 0 holds Wednesday/worker 0, which fits, but "you can't play after yourself"
+    assert s[K.H_LAST] == 0 and s[K.O_RT + 0] == -1
+    # nobody else can play: after the stall delay the last player plays any card, unpunished
+    assert s[K.H_PHASE] == K.PH_STALL and K.to_move(s) == 0
+    assert s[K.H_STALL_T] == 1000 + 5000
+    assert options(t, s) == [K.OP_STALL * 100 + card(0, 3)]
+    play(t, s, rng)
+    assert s[K.H_STALLS] == 1 and s[K.H_TOP] == card(0, 3)
+    assert sum(s[K.H_PEN0:K.H_PEN0 + K.N_CAUSES]) == 0
+    check_zones(s)
+
+
+def test_collision_within_the_window_all_land_and_each_draws_two():
+    t = tables_for(reaction_median=[1.0, 1.2, 3.0, 3.0], collision_window=0.3)
+    s, rng = fresh(t, 4)
+    set_top(s, card(5, 1))
+    for p in range(4):
+        set_hand(s, p, [card(p, 2), DEAD[p]])
+    restart(t, s, rng)
+    assert s[K.H_G_N] == 2 and K.to_move(s) == 0
+    pile_before = s[K.H_PILE_N]
+    play(t, s, rng, K.OP_PLAY * 100 + card(0, 2))
+    assert K.to_move(s) == 1
+    play(t, s, rng, K.OP_PLAY * 100 + card(1, 2))
+    assert s[K.H_PILE_N] == pile_before + 2  # both cards landed
+    assert s[K.O_HANDN + 0] == 3 and s[K.O_HANDN + 1] == 3  # 2 - 1 + 2
+    assert s[K.O_HANDN + 2] == 2 and s[K.O_HANDN + 3] == 2
+    assert s[K.H_PEN0 + K.CA_COLLISION] == 2 and s[K.H_COLLISIONS] == 1
+    assert s[K.H_LAST] == -1  # "then anyone may play next"
+    check_zones(s)
+
+
+def test_outside_the_window_only_the_first_plays():
+    t = tables_for(reaction_median=[1.0, 1.4, 3.0, 3.0], collision_window=0.3)
+    s, rng = fresh(t, 4)
+    set_top(s, card(5, 1))
+    for p in range(4):
+        set_hand(s, p, [card(p, 2), DEAD[p]])
+    restart(t, s, rng)
+    assert s[K.H_G_N] == 1
+
+
+@pytest.mark.parametrize("cause", ["wrong", "twice", "forget", "coffee"])
+def test_every_mistake_leaves_the_card_and_draws_two(cause):
+    prof = {"reaction_median": [1.0, 3.0, 3.0, 3.0]}
+    if cause in ("wrong", "twice", "coffee"):
+        prof["wrong_play"] = [1.0, 0.0, 0.0, 0.0]
+    if cause == "forget":
+        prof["forget_celebrate"] = [1.0]
+    t = tables_for(**prof)
+    s, rng = fresh(t, 4)
+    quiet_others(s, (1, 2, 3))
+    last = -1
+    if cause == "wrong":
+        set_top(s, card(5, 1))
+        set_hand(s, 0, [card(0, 2), card(7, 6)])  # it plays Saturday/7 on Monday/5
+        mistaken = card(7, 6)
+    elif cause == "twice":
+        set_top(s, card(5, 1))
+        set_hand(s, 0, [card(5, 2), card(7, 6)])
+        last = 0
+        mistaken = None
+    elif cause == "forget":
+        set_top(s, event(K.EV_BIRTHDAY))
+        set_hand(s, 0, [card(0, 2), card(7, 6)])
+        mistaken = None
+    else:
+        set_top(s, event(K.EV_COFFEE))
+        s[K.H_BREAK] = 10_000
+        set_hand(s, 0, [card(0, 2), card(7, 6)])
+        mistaken = None
+    restart(t, s, rng, last=last)
+    assert K.to_move(s) == 0
+    opts = options(t, s)
+    if mistaken is not None:
+        assert opts == [K.OP_PLAY * 100 + mistaken]
+    play(t, s, rng, opts[0])
+    code = {"wrong": K.CA_WRONG, "twice": K.CA_TWICE, "forget": K.CA_FORGET, "coffee": K.CA_COFFEE}[cause]
+    assert s[K.H_PEN0 + code] == 1 and sum(s[K.H_PEN0:K.H_PEN0 + K.N_CAUSES]) == 1
+    assert s[K.H_TOP] == opts[0] % 100  # the card stays on the pile
+    assert s[K.O_HANDN + 0] == 1 + 2
+    check_zones(s)
+
+
+def test_no_celebration_is_needed_on_look_busy_or_coffee_break_or_a_day():
+    t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], forget_celebrate=[1.0])
+    for top in (event(K.EV_LOOKBUSY), card(5, 1)):
+        s, rng = fresh(t, 4)
+        quiet_others(s, (1, 2, 3))
+        set_top(s, top)
+        set_hand(s, 0, [card(0, 2), card(7, 6)])
+        restart(t, s, rng)
+        play(t, s, rng, K.OP_PLAY * 100 + card(0, 2))
+        assert sum(s[K.H_PEN0:K.H_PEN0 + K.N_CAUSES]) == 0
+
+
+def test_wrong_accusation_of_a_same_worker_play():
+    t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], wrong_accusation=[0.0, 1.0, 1.0, 1.0])
+    for played, accused in ((card(5, 5), True), (card(0, 2), False)):
+        s, rng = fresh(t, 4)
+        quiet_others(s, (1, 2, 3))
+        set_top(s, card(5, 1))
+        set_hand(s, 0, [played, card(7, 6)])
+        restart(t, s, rng)
+        play(t, s, rng, K.OP_PLAY * 100 + played)
+        if accused:  # Friday/5 on Monday/5: legal by worker, "you call them out for the wrong day"
+            assert s[K.H_PEN0 + K.CA_ACCUSE] == 3
+            assert [s[K.O_HANDN + p] for p in range(4)] == [1, 4, 4, 4]
+        else:
+            assert s[K.H_PEN0 + K.CA_ACCUSE] == 0
+
+
+def test_pizza_slice_cancels_a_draw_two():
+    t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], wrong_play=[1.0, 0.0, 0.0, 0.0])
+    s, rng = fresh(t, 4)
+    quiet_others(s, (1, 2, 3))
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [card(0, 2), card(7, 6)])
+    s[K.O_SLICES + 0] = 1
+    restart(t, s, rng)
+    play(t, s, rng)  # the wrong card
+    assert s[K.H_PHASE] == K.PH_SLICE and K.to_move(s) == 0
+    assert options(t, s) == [K.OP_SLICE_USE * 100, K.OP_SLICE_KEEP * 100]
+    middle = s[K.H_MIDDLE]
+    play(t, s, rng, K.OP_SLICE_USE * 100)
+    assert s[K.O_HANDN + 0] == 1 and s[K.O_SLICES + 0] == 0 and s[K.H_MIDDLE] == middle + 1
+    assert s[K.H_SLICES_USED] == 1 and s[K.H_PEN0 + K.CA_WRONG] == 1
+    check_zones(s)
+
+
+def test_pizza_party_slices_go_to_the_fastest_hands():
+    t = tables_for(reaction_median=[4.0, 1.0, 2.0, 3.0])
+    s, rng = fresh(t, 4)
+    quiet_others(s, (1, 2, 3))
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [event(K.EV_PIZZAPARTY), card(7, 6)])
+    s[K.H_MIDDLE] = 2
+    restart(t, s, rng)
+    play(t, s, rng, K.OP_PLAY * 100 + event(K.EV_PIZZAPARTY))
+    assert [s[K.O_SLICES + p] for p in range(4)] == [0, 1, 1, 0] and s[K.H_MIDDLE] == 0
+
+
+def test_coffee_break_blocks_play_for_ten_seconds():
+    t = tables_for(reaction_median=[1.0, 2.0, 2.0, 2.0])
+    s, rng = fresh(t, 4)
+    for p in (1, 2, 3):
+        set_hand(s, p, [card(p, 2), DEAD[p]])
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [event(K.EV_COFFEE), card(7, 6)])
+    restart(t, s, rng)
+    play(t, s, rng, K.OP_PLAY * 100 + event(K.EV_COFFEE))
+    assert s[K.H_BREAK] == 1000 + 10_000
+    react = [s[K.O_RT + p] for p in range(4) if s[K.O_RT + p] >= 0]
+    assert react and min(react) >= 11_000 + 2000
+    assert s[K.O_G_TIME] >= 11_000
+
+
+def test_look_busy_punishes_the_slowest_player():
+    t = tables_for(reaction_median=[1.0, 2.0, 5.0, 3.0])
+    s, rng = fresh(t, 4)
+    quiet_others(s, (1, 2, 3))
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [event(K.EV_LOOKBUSY), card(7, 6)])
+    restart(t, s, rng)
+    trace = new_trace()
+    play(t, s, rng, K.OP_PLAY * 100 + event(K.EV_LOOKBUSY), trace)
+    assert s[K.H_PEN0 + K.CA_LOOKBUSY] == 1
+    assert [s[K.O_HANDN + p] for p in range(4)] == [1, 2, 4, 2]
+    assert any(e[0] == K.T_LOOKBUSY and e[2] == 2 for e in events(trace))
+
+
+def test_emptying_the_hand_returns_a_token_and_draws_seven_then_wins():
+    t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0])
+    s, rng = fresh(t, 5)
+    quiet_others(s, (1, 2, 3, 4)[:3])
+    set_hand(s, 4, [card(9, 5)])
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [card(0, 2)])
+    s[K.O_TOKENS + 0] = 1
+    restart(t, s, rng)
+    play(t, s, rng)
+    assert s[K.O_TOKENS + 0] == 0 and s[K.O_HANDN + 0] == 7 and s[K.O_PLACE + 0] == 0
+    # with no token left, playing the last card wins
+    s, rng = fresh(t, 5)
+    quiet_others(s, (1, 2, 3))
+    set_hand(s, 4, [card(9, 5)])
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [card(0, 2)])
+    s[K.O_TOKENS + 0] = 0
+    restart(t, s, rng)
+    play(t, s, rng)
+    assert s[K.O_PLACE + 0] == 1 and s[K.H_NWON] == 1 and K.to_move(s) != 0
+    check_zones(s)
+
+
+def test_game_ends_when_all_but_two_have_won():
+    t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0])
+    s, rng = fresh(t, 4)
+    quiet_others(s, (1, 2, 3))
+    s[K.O_PLACE + 1] = 1
+    s[K.H_NWON] = 1
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [card(0, 2)])
+    s[K.O_TOKENS + 0] = 0
+    restart(t, s, rng)
+    assert K.to_move(s) == 0
+    play(t, s, rng)
+    assert s[K.O_PLACE + 0] == 2 and K.to_move(s) == -1 and s[K.H_OVER] == K.END_DONE
+    row = np.zeros(2 + 22)
+    seats = np.zeros((4, 8))
+    K.outcome(t, s, row, seats)
+    assert list(seats[:, 0]) == [1, 1, 0, 0] and list(seats[:, 2])[:2] == [2, 1]
+
+
+def test_empty_deck_is_refilled_from_the_pile_unshuffled():
+    t = tables_for()
+    s, rng = fresh(t, 4)
+    # move the whole deck onto the pile, in a known order, under the current top
+    deck = [int(c) for c in s[K.O_DECK:K.O_DECK + s[K.H_DECK_N]]]
+    top = int(s[K.H_TOP])
+    for c in deck:
+        set_top(s, c)
+    set_top(s, top)
+    pile = [int(c) for c in s[K.O_PILE:K.O_PILE + s[K.H_PILE_N]]]
+    assert s[K.H_DECK_N] == 0 and pile[-1] == top
+    before = hand(s, 1)
+    got = K.draw(t, s, np.int64(1), np.int64(2), new_trace())
+    assert got == 2 and sorted(before + pile[:2]) == hand(s, 1)  # the pile's bottom cards first
+    assert s[K.H_PILE_N] == 1 and s[K.H_TOP] == top and s[K.H_REFILLS] == 1
+    assert s[K.O_DECK + s[K.H_DECK_N] - 1] == pile[2]  # the next draw is the next card up
+    assert s[K.H_DECK_N] == len(pile) - 3
+    check_zones(s)
+
+
+def test_advanced_flow_doctors_notes():
+    t = tables_for(advanced_flow=True, reaction_median=[1.0, 2.0, 9.0, 9.0])
+    s, rng = fresh(t, 4)
+    quiet_others(s, (2, 3))
+    set_top(s, card(6, 1))
+    set_hand(s, 0, [card(6, 3), card(0, 5), card(4, 6)])
+    set_hand(s, 1, [card(6, 2), card(1, 6)])
+    restart(t, s, rng)
+    assert K.to_move(s) == 0
+    opts = options(t, s)
+    # "you still need to follow the normal rules of playing a card"
+    assert K.OP_MAKE_NOTE * 100 + card(6, 3) in opts
+    assert K.OP_MAKE_NOTE * 100 + card(4, 6) not in opts and K.OP_MAKE_NOTE * 100 + card(0, 5) not in opts
+    play(t, s, rng, K.OP_MAKE_NOTE * 100 + card(6, 3))  # "I'm sick"
+    assert s[K.O_NOTE + 0] == card(6, 3) and s[K.O_ZONE + card(6, 3)] == K.Z_NOTE0 + 0
+    assert s[K.H_TOP] == card(6, 1) and s[K.H_LAST] == 0
+    # "You cannot make and then immediately play a doctor's note": seat 1 is next
+    assert K.to_move(s) == 1
+    play(t, s, rng, K.OP_PLAY * 100 + card(6, 2))
+    assert K.to_move(s) == 0
+    opts = options(t, s)
+    assert K.OP_PLAY_NOTE * 100 + card(6, 3) in opts
+    assert not any(o // 100 == K.OP_MAKE_NOTE for o in opts)  # one Doctor's note at a time
+    play(t, s, rng, K.OP_PLAY_NOTE * 100 + card(6, 3))  # "I'm back"
+    assert s[K.H_TOP] == card(6, 3) and s[K.O_NOTE + 0] == -1 and s[K.H_NOTES_PLAYED] == 1
+    check_zones(s)
+
+
+def test_a_note_left_in_front_keeps_a_player_in_the_game():
+    t = tables_for(advanced_flow=True)
+    s, rng = fresh(t, 4)
+    set_hand(s, 0, [])
+    detach(s, card(6, 3))
+    s[K.O_NOTE + 0] = card(6, 3)
+    s[K.O_ZONE + card(6, 3)] = K.Z_NOTE0
+    assert K.has_cards(s, 0) and K.cards_left(s, 0) == 1
