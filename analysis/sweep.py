@@ -6,7 +6,8 @@ SPEC syntax for `--vary NAME=SPEC`:
   0..6          an inclusive integer range
   0.1..0.5:0.1  a stepped range (integers or numbers)
   3,4,5         a list
-  4-7-10|5-8-11 a list of list values (for list parameters such as snooze_thresholds)
+  4-7-10|5-8-11 a list of list values (for list parameters such as snooze_thresholds;
+                per-seat numbers as 1.5,2,2.5|2,2,2, or a range 1.5..3:0.5 for all seats)
   true,false    for switches
 """
 from __future__ import annotations
@@ -46,10 +47,10 @@ def parse_values(spec: GameSpec, text: str) -> tuple[str, list[Any]]:
     name, raw = split_assignment(text, "--vary")
     param = lookup(spec, name, "--vary")
     source = "--vary"
-    if param.kind == "ints":
+    if param.kind in ("ints", "floats") and not (param.kind == "floats" and ".." in raw and "|" not in raw):
         items = [x for x in raw.split("|") if x.strip()]
     elif ".." in raw:
-        if param.kind not in ("int", "float"):
+        if param.kind not in ("int", "float", "floats"):  # a floats range: one value for every seat per point
             raise BalanceError(f"--vary: {name} takes a list, not a range; allowed: {param.allowed()}")
         try:
             items = _range(raw)
