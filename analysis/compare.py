@@ -95,7 +95,6 @@ def split_variant(games: pl.DataFrame, seats: pl.DataFrame, variant: str | None)
 def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | None = None) -> dict:
     """Compare two run folders (or two variants of sweep folders)."""
     import json
-    from pathlib import Path
 
     from simcore import registry
     from simcore.batch import BalanceError

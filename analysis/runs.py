@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata

@@ -26,7 +26,7 @@ from simcore.batch import BalanceError, Engine, SeatPolicy, resolve_policy
 from simcore.params import resolve
 from simcore.spec import GameSpec
 
-from .stats import bootstrap_ci, mean_ci, rate, wilson
+from .stats import bootstrap_ci, mean_ci, rate
 
 
 @dataclass

@@ -30,7 +30,7 @@ def sentences(r: dict) -> list[str]:
                    f"{fmt_num(g['median'])} games (95% CI {fmt_ci(g.get('median_ci'))}; mean "
                    f"{fmt_num(g['mean']['value'])}, 80% between {fmt_num(g['p10'])} and {fmt_num(g['p90'])}).")
     else:
-        out.append(f"No campaign clears every level.")
+        out.append("No campaign clears every level.")
     if r.get("gave_up"):
         out.append(f"{fmt_int(r['gave_up'])} campaign{'s' if r['gave_up'] != 1 else ''} gave up.")
     played = [x for x in lv if x["win_rate"]["n"]]

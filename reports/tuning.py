@@ -102,7 +102,7 @@ def _plain_sentences(r: dict, targets) -> list[str]:
                    f"{verdict(t, m)}.")
     ups = r.get("runners_up") or []
     if ups:
-        out.append(f"Runners-up: " + "; ".join(
+        out.append("Runners-up: " + "; ".join(
             f"{point_words(u['point'])} (win rate {fmt_pct(u['measured']['win_rate']['value'], u['measured']['win_rate']['ci'])}, "
             f"miss {u['miss']:.3f})" for u in ups[:3]) + ".")
     for name, sm in (r.get("skill") or {}).items():

@@ -509,8 +509,8 @@ def _card_tables(s: dict) -> list[Table]:
     note = (f"Counter: {counter}. Lift = win rate with minus without, Newcombe 95% interval; "
             f"significance after Holm correction over {c['n_cards']} cards (α = {c['alpha']}).")
     out = [
-        Table(f"Cards that help most (top 10, significant)", CARD_COLUMNS, _card_rows(c["top"]), note),
-        Table(f"Cards that hurt most (bottom 10, significant)", CARD_COLUMNS, _card_rows(c["bottom"]), note),
+        Table("Cards that help most (top 10, significant)", CARD_COLUMNS, _card_rows(c["top"]), note),
+        Table("Cards that hurt most (bottom 10, significant)", CARD_COLUMNS, _card_rows(c["bottom"]), note),
     ]
     out.append(Table(f"Dead cards ({counter} in under {c['dead_threshold']:.0%} of seat-games)", CARD_COLUMNS,
                      _card_rows(c["dead"]),

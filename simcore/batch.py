@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba

@@ -6,7 +6,7 @@ their per-process uuid. Both would make `cache=True` either stale or useless
 for a game loop written once and handed each game's kernels. So:
 
 * each game's kernels are cached in a folder named after a hash of the core
-  sources (simcore/*.py) and of that game's own package: any edit to the
+  kernel sources (`KERNEL_FILES`) and of that game's own package: any edit to the
   engine gives a fresh cache, never a stale one, and editing one game does
   not recompile the others;
 * every dispatcher gets a stable uuid (module, name, that hash), so the loop
@@ -46,7 +46,11 @@ def _hash_files(paths) -> str:
     return h.hexdigest()[:16]
 
 
-CORE_HASH = _hash_files(_HERE.glob("*.py"))
+# The core files that hold kernels (or what kernels compile in). Editing the
+# Python-only core (batch, params, spec, registry) does not recompile games;
+# tests/simcore/test_jit.py checks that every core file with a kernel is listed.
+KERNEL_FILES = ("jit.py", "rng.py", "runner.py", "trace.py")
+CORE_HASH = _hash_files(_HERE / f for f in KERNEL_FILES)
 SOURCE_HASH = _hash_files(_HERE.rglob("*.py"))  # the whole engine, for provenance
 
 

@@ -21,6 +21,16 @@ def coerce(param: Param, raw: Any, source: str) -> Any:
         extra = f" ({why})" if why else ""
         return BalanceError(f"{source}: {param.name}={raw!r} is not allowed{extra}; allowed: {param.allowed()}")
 
+    if param.kind == "file":
+        text = str(raw).strip()
+        if text == "":
+            return ""  # the game's own file
+        path = Path(text).expanduser().resolve()
+        if not path.is_file():
+            raise bad("no such file")
+        if path.suffix.lower() != ".toml":
+            raise bad("not a .toml file")
+        return str(path)
     if param.kind == "bool":
         if isinstance(raw, bool):
             return raw
@@ -97,6 +107,8 @@ def user_params(spec: GameSpec, sets: list[str] | None = None, file: Path | None
             raise BalanceError(f"--params: file '{path}' does not exist") from None
         except tomllib.TOMLDecodeError as exc:
             raise BalanceError(f"--params: {path} is not valid TOML: {exc}") from None
+        except (UnicodeDecodeError, OSError) as exc:
+            raise BalanceError(f"--params: cannot read {path} as a TOML text file ({exc})") from None
         for name, raw in data.items():
             values[name] = coerce(lookup(spec, name, str(path)), raw, str(path))
     for text in sets or []:

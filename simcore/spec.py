@@ -6,7 +6,7 @@ declared columns the kernel writes, not ad-hoc prints.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
@@ -55,7 +55,8 @@ class Param:
 
     kind: "int", "float", "bool", "ints" (a list, written 5,8,11 or 5-8-11) or
     "floats" (a list of numbers, written 0.8,1.2 or as a TOML list; one value
-    for every seat or one per seat, for example).
+    for every seat or one per seat, for example) or "file" (a path; "" for
+    the game's own file).
     low/high bound every value (each element for lists); choices, when set,
     are the only allowed values. default None means "from the level/table".
     """
@@ -74,11 +75,22 @@ class Param:
             return ", ".join(str(c) for c in self.choices)
         if self.kind == "bool":
             return "true, false"
+        if self.kind == "file":
+            return "the path of an existing .toml file, or empty for the game's own"
         rng = f"{self.low:g}..{self.high:g}" if self.low is not None and self.high is not None else "any"
         if self.kind in ("ints", "floats"):
             n = f"{self.length} " if self.length else ""
             return f"a list of {n}{'integers' if self.kind == 'ints' else 'numbers'} in {rng}"
         return f"{'an integer' if self.kind == 'int' else 'a number'} in {rng}"
+
+
+def cards_param(default_file: Path) -> Param:
+    """The `cards` parameter: another card list for a game, in the format of its
+    own data file (`--set cards=my-cards.toml`; compare or sweep card lists on
+    the same deals). Empty means the game's own list. Runs record the file's
+    content hash, so an edited file is a different configuration."""
+    rel = default_file.relative_to(DATA_DIR.parent) if default_file.is_relative_to(DATA_DIR.parent) else default_file
+    return Param("cards", "file", "", f"card list file (TOML, the format of {rel}); empty: {rel}")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ..batch import BalanceError
-from ..spec import DATA_DIR, Param
+from ..spec import DATA_DIR, Param, cards_param
 from . import constants as K
 
 GAME_DIR = DATA_DIR / "four-day-weekend"
@@ -45,7 +45,7 @@ def _param_defs() -> tuple[Param, ...]:
     unknown = set(raw) - {p.name for p in decl}
     if unknown:
         raise BalanceError(f"{RULES_FILE}: unknown parameter(s) {sorted(unknown)}; allowed: {', '.join(p.name for p in decl)}")
-    return tuple(out)
+    return tuple(out) + (cards_param(CARDS_FILE),)
 
 
 def _read_toml(path: Path) -> dict:
@@ -55,6 +55,10 @@ def _read_toml(path: Path) -> dict:
         raise BalanceError(f"{path}: file does not exist") from None
     except tomllib.TOMLDecodeError as exc:
         raise BalanceError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise BalanceError(f"{path}: not a text file (not UTF-8); allowed: a TOML file") from None
+    except OSError as exc:
+        raise BalanceError(f"{path}: cannot read it ({exc.strerror or exc})") from None
 
 
 PARAMS = _param_defs()
@@ -70,7 +74,7 @@ def resolve_params(user: dict) -> dict:
 
 
 def _choice(path, name, field, value, allowed):
-    if value not in allowed:
+    if not isinstance(value, str) or value not in allowed:
         raise BalanceError(f"{path}: card '{name}': field '{field}' = {value!r} is not allowed; allowed: {', '.join(map(str, allowed))}")
     return allowed.index(value)
 
@@ -97,7 +101,7 @@ def load_cards(path: Path = CARDS_FILE) -> list[dict]:
     data = _read_toml(path)
     cards = data.get("card")
     if not isinstance(cards, list) or not cards:
-        raise BalanceError(f"{path}: no [[card]] entries; each card needs name, kind, count")
+        raise BalanceError(f"{path}: no [[card]] entries; allowed: [[card]] tables, each with name, kind, count")
     out, seen = [], set()
     for i, c in enumerate(cards):
         name = c.get("name")
@@ -141,7 +145,7 @@ def _compile_effect(path, name, e) -> tuple[int, int, int]:
     if not isinstance(e, dict):
         raise BalanceError(f"{path}: card '{name}': field 'effects' entry {e!r} is not allowed; allowed: a table {{op = ...}}")
     op = e.get("op")
-    if op not in K.OPCODES:
+    if not isinstance(op, str) or op not in K.OPCODES:
         raise BalanceError(f"{path}: card '{name}': field 'effects.op' = {op!r} is not allowed; allowed: {', '.join(K.OPCODES)}")
     code, arg_kind, amount_field = K.OPCODES[op]
     allowed_keys = {"op", amount_field} | ({arg_kind} if arg_kind else set())
@@ -187,8 +191,14 @@ def compile_rules(p: dict) -> np.ndarray:
     return r
 
 
-def compile_tables(params: dict, cards_path: Path = CARDS_FILE) -> tuple:
+def cards_file(params: dict | None, cards_path: Path | str | None = None) -> Path:
+    """The card list in use: an explicit path, `--set cards=FILE`, else the game's own."""
+    return Path(cards_path or (params or {}).get("cards") or CARDS_FILE)
+
+
+def compile_tables(params: dict, cards_path: Path | str | None = None) -> tuple:
     p = resolve_params(params)
+    cards_path = cards_file(params, cards_path)
     cards = load_cards(cards_path)
     table, bonus, inst = compile_cards(cards)
     need = 6 * p["hand_size"] + 1
@@ -198,11 +208,11 @@ def compile_tables(params: dict, cards_path: Path = CARDS_FILE) -> tuple:
     return (table, bonus, inst, compile_rules(p))
 
 
-def card_names(params: dict, cards_path: Path = CARDS_FILE) -> list[str]:
-    return [c["name"] for c in load_cards(cards_path)]
+def card_names(params: dict, cards_path: Path | str | None = None) -> list[str]:
+    return [c["name"] for c in load_cards(cards_file(params, cards_path))]
 
 
-def card_list_hash(params: dict, cards_path: Path = CARDS_FILE) -> str:
-    h = hashlib.sha256(Path(cards_path).read_bytes())
+def card_list_hash(params: dict, cards_path: Path | str | None = None) -> str:
+    h = hashlib.sha256(cards_file(params, cards_path).read_bytes())
     h.update(json.dumps(resolve_params(params), sort_keys=True, default=str).encode())
     return h.hexdigest()[:16]

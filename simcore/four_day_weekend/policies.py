@@ -298,6 +298,5 @@ def _greedy(tables, s, seat, options, n, params):
 
 @jit
 def greedy(tables, s, seat, options, n, params, rng):
-    a = s.a
     i = _greedy(tables, s, seat, options, n, params)
     return i if i >= 0 else 0

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..batch import BalanceError
-from ..spec import DATA_DIR, Param
+from ..spec import DATA_DIR, Param, cards_param
 from . import constants as C
 
 GAME_DIR = DATA_DIR / "overtime"
@@ -72,10 +72,11 @@ PARAMS = (
     Param("joe_productiveness", "int", 3, "Average Joe/Joanna Productiveness (actions per turn)", 0, 10),
     Param("joe_laziness", "int", 2, "Average Joe/Joanna Laziness (cards drawn per turn)", 0, 10),
     Param("joe_determination", "int", 5, "Average Joe/Joanna Determination (hand size kept)", 0, 20),
+    cards_param(CARDS_FILE),
 )
 
 
-def _err(file: Path, where: str, field: str, msg: str, allowed: str = "") -> BalanceError:
+def _err(file: Path, where: str, field: str, msg: str, allowed: str) -> BalanceError:
     extra = f"; allowed: {allowed}" if allowed else ""
     return BalanceError(f"{file.name}: {where}, field '{field}': {msg}{extra}")
 
@@ -87,6 +88,10 @@ def _load_toml(path: Path) -> dict:
         raise BalanceError(f"{path}: file does not exist") from None
     except tomllib.TOMLDecodeError as exc:
         raise BalanceError(f"{path.name}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise BalanceError(f"{path.name}: not a text file (not UTF-8); allowed: a TOML file") from None
+    except OSError as exc:
+        raise BalanceError(f"{path}: cannot read it ({exc.strerror or exc})") from None
 
 
 def rule_defaults() -> dict:
@@ -135,16 +140,16 @@ def _effects(file, where, field, raw, passive_ok: bool, reaction: bool) -> list[
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise _err(file, where, field, "must be a list of {op = ..., ...} tables")
+        raise _err(file, where, field, "must be a list of {op = ..., ...} tables", "a list such as [{op = \"work\", n = 2}]")
     if len(raw) > C.MAX_EFF:
-        raise _err(file, where, field, f"{len(raw)} effects, at most {C.MAX_EFF}")
+        raise _err(file, where, field, f"{len(raw)} effects is too many", f"at most {C.MAX_EFF} effects")
     out = []
     for i, e in enumerate(raw):
         f = f"{field}[{i}]"
         if not isinstance(e, dict) or "op" not in e:
             raise _err(file, where, f, "each effect is a table with an 'op'", ", ".join(OPCODES))
         op = e["op"]
-        if op not in OPCODES:
+        if not isinstance(op, str) or op not in OPCODES:
             raise _err(file, where, f + ".op", f"unknown opcode '{op}'", ", ".join(OPCODES))
         if (op in PASSIVE_OPS) != passive_ok:
             allowed = ", ".join(PASSIVE_OPS) if passive_ok else ", ".join(k for k in OPCODES if k not in PASSIVE_OPS)
@@ -159,13 +164,13 @@ def _effects(file, where, field, raw, passive_ok: bool, reaction: bool) -> list[
                            "an integer in -20..20 (snooze) or 1..20")
         who = e.get("who", "self")
         if op in NEEDS_WHO or "who" in e:
-            if who not in WHO:
+            if not isinstance(who, str) or who not in WHO:
                 raise _err(file, where, f + ".who", f"unknown player '{who}'", ", ".join(WHO))
             if who in REACTION_ONLY_WHO and not reaction:
                 raise _err(file, where, f + ".who", f"'{who}' needs a card reacted to (a reaction)",
                            ", ".join(k for k in WHO if k not in REACTION_ONLY_WHO))
         if op in ("cancel", "copy") and not reaction:
-            raise _err(file, where, f + ".op", f"'{op}' needs a card reacted to; give the card a react_to")
+            raise _err(file, where, f + ".op", f"'{op}' needs a card reacted to", "give the card a react_to, or another opcode")
         mask = 0
         if op in NEEDS_TYPES:
             mask = _types(file, where, f + ".types", e.get("types", "W,R,E,S,B"))
@@ -187,8 +192,17 @@ def _target(effects) -> int:
     return t
 
 
-@lru_cache(maxsize=8)
 def _load_cards(path_s: str) -> dict:
+    """The validated card list of a file, parsed again whenever its content changes."""
+    try:
+        digest = hashlib.sha256(Path(path_s).read_bytes()).hexdigest()
+    except OSError:
+        digest = ""  # _parse_cards reports the missing or unreadable file
+    return _parse_cards(path_s, digest)
+
+
+@lru_cache(maxsize=8)
+def _parse_cards(path_s: str, digest: str) -> dict:
     path = Path(path_s)
     data = _load_toml(path)
     for k in data:
@@ -196,12 +210,12 @@ def _load_cards(path_s: str) -> dict:
             raise _err(path, "top level", k, "unknown section", "assignment, starting_employee, card")
     assigns = data.get("assignment", [])
     if len(assigns) < 1:
-        raise _err(path, "assignment", "assignment", "at least one [[assignment]] is needed")
+        raise _err(path, "assignment", "assignment", "no [[assignment]] entries", "at least one [[assignment]] with name and tasks")
     copies = None
     for i, a in enumerate(assigns):
         where = f"assignment '{a.get('name', i)}'"
         if not isinstance(a.get("name"), str):
-            raise _err(path, where, "name", "missing or not text")
+            raise _err(path, where, "name", "missing or not text", "a non-empty text name")
         t = a.get("tasks")
         if not isinstance(t, int) or not (1 <= t <= 30):
             raise _err(path, where, "tasks", f"{t!r} is not allowed", "an integer in 1..30")
@@ -209,17 +223,17 @@ def _load_cards(path_s: str) -> dict:
         if not isinstance(c, int) or not (C.PMAX <= c <= 20):
             raise _err(path, where, "copies", f"{c!r} is not allowed", f"an integer in {C.PMAX}..20 (one per player)")
         if copies is not None and c != copies:
-            raise _err(path, where, "copies", "every assignment kind needs the same number of copies")
+            raise _err(path, where, "copies", f"{c} differs from the other assignments", f"the same copies for every assignment kind ({copies})")
         copies = c
         for k in a:
             if k not in ("name", "tasks", "copies", "text", "flavor"):
                 raise _err(path, where, k, "unknown field", "name, tasks, copies, text")
     joe = data.get("starting_employee")
     if not isinstance(joe, dict):
-        raise _err(path, "starting_employee", "starting_employee", "a [starting_employee] table is needed")
+        raise _err(path, "starting_employee", "starting_employee", "missing or not a table", "a [starting_employee] table")
     cards = data.get("card", [])
     if not cards:
-        raise _err(path, "card", "card", "no [[card]] entries")
+        raise _err(path, "card", "card", "no [[card]] entries", "at least one [[card]] with name, type and count")
     kinds = []
     names = set()
     for i, c in enumerate(cards):
@@ -228,9 +242,9 @@ def _load_cards(path_s: str) -> dict:
             if k not in CARD_FIELDS:
                 raise _err(path, where, k, "unknown field", ", ".join(sorted(CARD_FIELDS)))
         if not isinstance(c.get("name"), str) or not c["name"]:
-            raise _err(path, where, "name", "missing or not text")
+            raise _err(path, where, "name", "missing or not text", "a non-empty text name")
         if c["name"] in names:
-            raise _err(path, where, "name", "duplicate card name")
+            raise _err(path, where, "name", "duplicate card name", "a name no other card has")
         names.add(c["name"])
         kinds.append(_card(path, where, c, is_joe=False))
     kinds.append(_card(path, f"starting_employee '{joe.get('name', '?')}'", dict(joe, type="E"), is_joe=True))
@@ -251,12 +265,12 @@ def _card(path, where, c, is_joe: bool) -> dict:
         raise _err(path, where, "react_to", "an S or B card needs a react_to (what it reacts to)", "W, R, E, S, B lists or 'completed'")
     react_mask, react_event = _react(path, where, "react_to", react_to)
     react_by = c.get("react_by", "other")
-    if react_by not in REACT_BY:
+    if not isinstance(react_by, str) or react_by not in REACT_BY:
         raise _err(path, where, "react_by", f"'{react_by}' is not allowed", ", ".join(REACT_BY))
     effects = _effects(path, where, "effects", c.get("effects"), False, reaction)
     target = _target(effects)
     if target < 0:
-        raise _err(path, where, "effects", "a card can choose one target: an A card (work) or a player (another/any), not both")
+        raise _err(path, where, "effects", "a card can choose one target: an A card (work) or a player (another/any), not both", "effects with one kind of target")
     if reaction:
         target = C.TG_NONE  # reactions aim at the card reacted to; secondary choices follow fixed rules
     row = dict(name=c.get("name"), type=type_mask, count=count, react_mask=react_mask, react_event=react_event,
@@ -271,7 +285,7 @@ def _card(path, where, c, is_joe: bool) -> dict:
         if not isinstance(shift, int) or not (-10 <= shift <= 20):
             raise _err(path, where, "tiredness_shift", f"{shift!r} is not allowed", "an integer in -10..20")
         ab = c.get("ability", "none")
-        if ab not in ABILITIES:
+        if not isinstance(ab, str) or ab not in ABILITIES:
             raise _err(path, where, "ability", f"'{ab}' is not allowed", ", ".join(ABILITIES))
         uses = c.get("ability_uses_per_round", 0)
         if not isinstance(uses, int) or not (0 <= uses <= 10):
@@ -281,7 +295,7 @@ def _card(path, where, c, is_joe: bool) -> dict:
         if ab_reaction and c.get("ability_react_to") is None:
             raise _err(path, where, "ability_react_to", "a reaction ability needs what it reacts to", "W, R, E, S, B lists or 'completed'")
         ar_by = c.get("ability_react_by", "other")
-        if ar_by not in REACT_BY:
+        if not isinstance(ar_by, str) or ar_by not in REACT_BY:
             raise _err(path, where, "ability_react_by", f"'{ar_by}' is not allowed", ", ".join(REACT_BY))
         abil_eff = _effects(path, where, "ability_effects", c.get("ability_effects"), ab == "passive", ab_reaction)
         if ab == "action":
@@ -290,11 +304,11 @@ def _card(path, where, c, is_joe: bool) -> dict:
                     raise _err(path, where, "ability_effects", "action abilities choose no target (no work, another or any)",
                                "take_discard, draw, snooze self/all/others, tokens, ...")
         if ab != "none" and not abil_eff:
-            raise _err(path, where, "ability_effects", f"an '{ab}' ability needs effects")
+            raise _err(path, where, "ability_effects", f"an '{ab}' ability needs effects", "a list such as [{op = \"draw\", n = 1, who = \"self\"}]")
         row.update(stats=tuple(stats), shift=shift, ability=ABILITIES[ab], abil_uses=uses, abil_react_mask=ar_mask,
                    abil_react_event=ar_event, abil_react_by=REACT_BY[ar_by], abil_effects=abil_eff)
     elif any(k in c for k in ("stats", "ability", "ability_effects")):
-        raise _err(path, where, "stats" if "stats" in c else "ability", "only E cards have stats and abilities")
+        raise _err(path, where, "stats" if "stats" in c else "ability", "only E cards have stats and abilities", "type E, or drop the field")
     return row
 
 
@@ -306,8 +320,13 @@ def _react(path, where, field, raw) -> tuple[int, int]:
     return _types(path, where, field, raw), C.RE_CARD
 
 
+def cards_file(params: dict | None = None) -> Path:
+    """The card list in use: `--set cards=FILE`, else the game's own."""
+    return Path((params or {}).get("cards") or CARDS_FILE)
+
+
 def cards_data(params: dict | None = None) -> dict:
-    return _load_cards(str(CARDS_FILE))
+    return _load_cards(str(cards_file(params)))
 
 
 def card_names(params: dict | None = None) -> list[str]:
@@ -317,7 +336,7 @@ def card_names(params: dict | None = None) -> list[str]:
 
 def card_list_hash(params: dict) -> str:
     h = hashlib.sha256()
-    h.update(CARDS_FILE.read_bytes())
+    h.update(cards_file(params).read_bytes())
     h.update(RULES_FILE.read_bytes())
     h.update(json.dumps(params, sort_keys=True, default=str).encode())
     return h.hexdigest()[:16]

@@ -5,7 +5,6 @@ tokens, which W card a Lost File hits, ...) follow fixed rules documented in
 docs/assumptions.md (Overtime); the choices made when a card is played (the A
 card a W card goes on, the player an R card helps) are decisions.
 """
-import numpy as np
 
 from simcore.jit import jit
 from simcore.trace import emit

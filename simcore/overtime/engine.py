@@ -17,7 +17,7 @@ from simcore.trace import emit
 
 from .constants import *  # noqa: F401,F403
 from .effects import apply_effects, resolve_pile, set_entry
-from .state import (State, add_snooze, add_to_hand, allowed_actions, alloc, clone, die_target, draw_cards, emp_kind,
+from .state import (add_snooze, allowed_actions, alloc, die_target, draw_cards, emp_kind,
                     level, remaining_tasks, remove_from_hand, set_zone)
 
 
@@ -517,7 +517,6 @@ def use_ability(t, s, p, chosen_kind, rng, trace):
 
 @jit
 def react_card(t, s, q, slot, e, rng, trace):
-    kinds = t[1]
     c = remove_from_hand(t, s, q, slot)
     k = t[3][c]
     s.cc[q, k, CC_PLAYED] += 1

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..batch import BalanceError
-from ..spec import DATA_DIR, Param
+from ..spec import DATA_DIR, Param, cards_param
 from . import constants as K
 
 GAME_DIR = DATA_DIR / "youre-fired"
@@ -47,6 +47,7 @@ PARAMS = (
           "a failed attempt to fire a Boss makes its owner reshuffle hand, break room and deck and draw anew"),
     Param("spouse_revives_boss_in_teams", "bool", _D["spouse_revives_boss_in_teams"],
           "team variant: the Boss's Spouse may bring back a fired Boss (rulebook: no)"),
+    cards_param(CARDS_FILE),
 )
 
 
@@ -72,6 +73,10 @@ def load_cards(path: Path | str = CARDS_FILE) -> list[dict]:
         raise BalanceError(f"{path}: card file does not exist") from None
     except tomllib.TOMLDecodeError as exc:
         raise BalanceError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise BalanceError(f"{path}: not a text file (not UTF-8); allowed: a TOML card list") from None
+    except OSError as exc:
+        raise BalanceError(f"{path}: cannot read the card file ({exc.strerror or exc})") from None
     extra = set(data) - {"company", "consultant"}
     if extra:
         raise BalanceError(f"{path}: unknown section(s) {sorted(extra)}; allowed: company, consultant")
@@ -91,7 +96,7 @@ def load_cards(path: Path | str = CARDS_FILE) -> list[dict]:
                 f = sorted(unknown)[0]
                 raise _bad(path, label, f, "unknown field", ", ".join(sorted(_CARD_FIELDS)))
             effect = raw.get("effect")
-            if effect not in K.EFFECT_NAMES:
+            if not isinstance(effect, str) or effect not in K.EFFECT_NAMES:
                 raise _bad(path, label, "effect", f"unknown effect {effect!r}", ", ".join(K.EFFECT_NAMES))
             if kind == K.KIND_COMPANY:
                 count = raw.get("count")
@@ -113,7 +118,7 @@ def load_cards(path: Path | str = CARDS_FILE) -> list[dict]:
             trigger = raw.get("trigger")
             if effect in K.TRIGGERS:
                 allowed = K.TRIGGERS[effect]
-                if trigger not in allowed:
+                if not isinstance(trigger, str) or trigger not in allowed:
                     raise _bad(path, label, "trigger", f"bad trigger {trigger!r} for effect {effect}", ", ".join(allowed))
                 trig = allowed[trigger]
             elif trigger is not None:
@@ -134,8 +139,13 @@ def load_cards(path: Path | str = CARDS_FILE) -> list[dict]:
     return rows
 
 
-def compile_tables(params: dict, path: Path | str = CARDS_FILE) -> tuple:
-    rows = load_cards(path)
+def cards_file(params: dict | None, path: Path | str | None = None) -> Path:
+    """The card list in use: an explicit path, `--set cards=FILE`, else the game's own."""
+    return Path(path or (params or {}).get("cards") or CARDS_FILE)
+
+
+def compile_tables(params: dict, path: Path | str | None = None) -> tuple:
+    rows = load_cards(cards_file(params, path))
     cards = np.zeros((len(rows), K.CF_WIDTH), np.int64)
     for i, r in enumerate(rows):
         cards[i, K.CF_KIND] = r["kind"]
@@ -163,12 +173,12 @@ def compile_tables(params: dict, path: Path | str = CARDS_FILE) -> tuple:
     return (cards, rules)
 
 
-def card_names(params: dict, path: Path | str = CARDS_FILE) -> list[str]:
-    return [r["name"] for r in load_cards(path)]
+def card_names(params: dict, path: Path | str | None = None) -> list[str]:
+    return [r["name"] for r in load_cards(cards_file(params, path))]
 
 
-def card_list_hash(params: dict, path: Path | str = CARDS_FILE) -> str:
+def card_list_hash(params: dict, path: Path | str | None = None) -> str:
     h = hashlib.sha256()
-    h.update(Path(path).read_bytes())
+    h.update(cards_file(params, path).read_bytes())
     h.update(json.dumps(resolve_params(params), sort_keys=True, default=str).encode())
     return h.hexdigest()[:16]

@@ -1,5 +1,4 @@
 """The ladder fit, with the engine replaced by a known win-rate table."""
-import pytest
 
 from analysis import tune
 from analysis.stats import rate

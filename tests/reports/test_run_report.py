@@ -86,7 +86,6 @@ def test_stale_summary_is_recomputed(tmp_path):
 
 
 def test_cooperative_ladder_and_distribution_report(tmp_path):
-    from simcore.spec import Column
 
     def headline(games, seats, params):
         counts = games["total"].value_counts().sort("total")

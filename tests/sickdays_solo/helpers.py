@@ -4,7 +4,7 @@ import numpy as np
 from simcore import rng as R
 from simcore.sickdays_solo import SPEC
 from simcore.sickdays_solo import kernels as K
-from simcore.trace import new_trace, no_trace
+from simcore.trace import no_trace
 
 
 def tables_for(**params):

@@ -1,6 +1,5 @@
 """Rulebook scenarios on constructed calendars."""
 import numpy as np
-import pytest
 
 from simcore.sickdays_solo import kernels as K
 from sickdays_solo.helpers import (

@@ -4,10 +4,14 @@ Such a kernel must never hand an array back to its caller (the caller would
 release a reference it was never given) and a batch of games must free every
 array it allocates (a refless kernel that received a new array from a callee
 would leak it). Both are checked on every registered game and policy."""
+import json
+import os
+import subprocess
+import sys
+
 import numba
 import numpy as np
 import pytest
-from numba.core.runtime import rtsys
 
 from simcore import registry
 from simcore.batch import Engine, resolve_policy
@@ -31,21 +35,33 @@ def _play(name: str, policy: str, n: int):
         engine.replay(tables, players, 3, 1)
 
 
+_CHILD = """
+import json, sys
+from numba.core.runtime import rtsys
+sys.path[:0] = {path!r}
+from simcore import registry
+from test_refless import _play as play
+out = {{}}
+for policy, n in (("random", 40), ("greedy", 40), ("lookahead", 2)):
+    play({name!r}, policy, 4)  # compile or load first: that allocates too
+    before = rtsys.get_allocation_stats()
+    play({name!r}, policy, n)
+    after = rtsys.get_allocation_stats()
+    out[policy] = [after.alloc - before.alloc, after.free - before.free]
+print(json.dumps(out))
+"""
+
+
 @pytest.mark.parametrize("name", registry.names())
 def test_a_batch_frees_all_it_allocates(name):
-    rtsys.memsys_enable_stats()
-    try:
-        for policy, n in (("random", 40), ("greedy", 40), ("lookahead", 2)):
-            _play(name, policy, 4)  # compile / load first: that allocates too
-            before = rtsys.get_allocation_stats()
-            _play(name, policy, n)
-            after = rtsys.get_allocation_stats()
-            allocated = after.alloc - before.alloc
-            freed = after.free - before.free
-            assert allocated > 0
-            assert allocated == freed, f"{name}/{policy}: {allocated} arrays allocated, {freed} freed"
-    finally:
-        rtsys.memsys_disable_stats()
+    # numba counts allocations only when NUMBA_NRT_STATS is set before it starts: a child process
+    code = _CHILD.format(path=[os.path.dirname(__file__)] + sys.path, name=name)
+    env = {**os.environ, "NUMBA_NRT_STATS": "1"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=1500)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for policy, (allocated, freed) in json.loads(done.stdout.strip().splitlines()[-1]).items():
+        assert allocated > 0
+        assert allocated == freed, f"{name}/{policy}: {allocated} arrays allocated, {freed} freed"
 
 
 def test_no_refless_kernel_returns_an_array():

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from simcore.batch import BalanceError, Engine, resolve_policy
-from simcore.runner import END_CAP, GREEDY, LOOKAHEAD, P_EPSILON, P_ROLLOUTS
+from simcore.runner import END_CAP
 from toygame import SPEC
 
 TABLES = SPEC.compile_tables({})

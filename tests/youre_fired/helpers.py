@@ -2,7 +2,6 @@
 import numpy as np
 
 from simcore import rng as R
-from simcore.trace import new_trace
 from simcore.youre_fired import SPEC
 from simcore.youre_fired import constants as K
 from simcore.youre_fired.engine import encode, legal, new_game, step

@@ -4,14 +4,14 @@ import pytest
 
 from simcore import rng as R
 from simcore.youre_fired import constants as K
-from simcore.youre_fired.engine import new_game, to_move
+from simcore.youre_fired.engine import to_move
 from simcore.youre_fired.knowledge import determinise, prob_in_hand
 from simcore.youre_fired.policies import greedy
 from simcore.youre_fired.state import card_totals, clone
 from simcore.batch import policy_defaults
 from simcore.youre_fired import SPEC
 from youre_fired.helpers import (AXE, AUDITOR, BEAN, BOSS, C, DOWNSIZER, FALL, LAWYER, MANAGER, NONE, RECRUITER,
-                                 REORG, SECRETARY, SPOUSE, answer, encode, fresh, hand_list, options, play,
+                                 REORG, SECRETARY, SPOUSE, answer, encode, fresh, options, play,
                                  set_seat, turn_of)
 
 GREEDY = policy_defaults(SPEC, "greedy")
