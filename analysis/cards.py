@@ -21,18 +21,25 @@ DEAD_SHARE = 0.01  # played in fewer than 1% of seat-games
 ALPHA = 0.05
 
 
-def card_totals(cards: pl.DataFrame, by_variant: bool = False) -> pl.DataFrame:
-    """Sum the per-chunk counters: one row per (variant,) card and counter."""
+def card_totals(cards: pl.DataFrame | pl.LazyFrame | None, by_variant: bool = False) -> pl.DataFrame:
+    """Sum the per-chunk counters: one row per (variant,) card and counter.
+
+    `cards` may be lazy (analysis.frames.scan_parts): the sums then run on
+    polars' streaming engine, holding one row per card and counter, not the
+    rows of every chunk."""
     keys = (["variant"] if by_variant else []) + ["card_id", "card", "counter"]
-    if cards.is_empty():
-        return pl.DataFrame(schema={**{k: (pl.Int32 if k == "card_id" else pl.String) for k in keys},
-                                    "games_with": pl.Int64, "wins_with": pl.Int64, "total": pl.Int64,
-                                    "seat_games": pl.Int64, "seat_wins": pl.Int64})
-    return (
-        cards.group_by(keys)
+    empty = pl.DataFrame(schema={**{k: (pl.Int32 if k == "card_id" else pl.String) for k in keys},
+                                 "games_with": pl.Int64, "wins_with": pl.Int64, "total": pl.Int64,
+                                 "seat_games": pl.Int64, "seat_wins": pl.Int64})
+    if cards is None or (isinstance(cards, pl.DataFrame) and cards.is_empty()):
+        return empty
+    out = (
+        cards.lazy().group_by(keys)
         .agg(pl.col("games_with", "wins_with", "total", "seat_games", "seat_wins").cast(pl.Int64).sum())
         .sort(keys)
+        .collect(engine="streaming")
     )
+    return empty if out.is_empty() else out
 
 
 def card_impact(totals: pl.DataFrame, alpha: float = ALPHA) -> pl.DataFrame:
@@ -136,14 +143,15 @@ def _row(r: dict) -> dict:
     }
 
 
-def cards_to_dict(cards: pl.DataFrame, counters=(), k: int = 10, alpha: float = ALPHA,
+def cards_to_dict(cards: pl.DataFrame | pl.LazyFrame | None, counters=(), k: int = 10, alpha: float = ALPHA,
                   dead_threshold: float = DEAD_SHARE) -> dict:
     """Card impact for summary.json: every card and counter, the ranked top and
     bottom of the primary counter, and the dead cards."""
     counters = list(counters)
-    if not counters and not cards.is_empty():
-        counters = sorted(cards["counter"].unique().to_list())
-    impact = card_impact(card_totals(cards), alpha)
+    totals = card_totals(cards)
+    if not counters and not totals.is_empty():
+        counters = sorted(totals["counter"].unique().to_list())
+    impact = card_impact(totals, alpha)
     main = primary_counter(counters)
     if impact.is_empty() or main is None:
         return {"counters": counters, "primary_counter": main, "n_cards": 0, "n_in_play": 0, "never_drawn": [],

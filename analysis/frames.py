@@ -4,11 +4,17 @@ Only finished parts count: a part is renamed into place when its chunk is done,
 so anything not named `<kind>-<chunk id>.parquet` (temporary `.tmp` files) is ignored.
 With no parts, each loader returns an empty frame with the documented columns,
 so every analysis function works on an empty run too.
+
+`load_*` read every row into memory (fine for tests and small runs). The
+summary reads with bounded memory instead: `scan_parts` (lazy, only the
+columns asked for) and `windows`, which yields the games and seats of one
+range of game indices at a time, every variant of that range together.
 """
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -67,6 +73,77 @@ def load_seats(run_dir: str | Path, spec=None) -> pl.DataFrame:
 def load_cards(run_dir: str | Path) -> pl.DataFrame:
     """Per-card counters, one row per chunk, card and counter kind."""
     return _load(run_dir, "cards", CARD_COLUMNS)
+
+
+# ---------------------------------------------------------------- bounded-memory reading
+_RANGE_NAME = re.compile(r"^[a-z]+-v\d+-i(\d+)-n(\d+)\.parquet$")  # analysis.runs.part_name
+
+
+def scan_parts(files, columns=None) -> pl.LazyFrame | None:
+    """The parts as one LazyFrame (None when there are none), restricted to the
+    `columns` that exist. Relaxed like `_load`: a resumed run may have written
+    an int column as a wider type."""
+    files = list(files)
+    if not files:
+        return None
+    lf = pl.concat([pl.scan_parquet(f) for f in files], how="diagonal_relaxed")
+    if columns is not None:
+        have = lf.collect_schema().names()
+        lf = lf.select([c for c in have if c in set(columns)])
+    return lf
+
+
+def part_ranges(run_dir: str | Path, kind: str) -> list[tuple[Path, int, int]]:
+    """(part, first game index, last game index + 1) of each finished part.
+
+    Read from the name when analysis.runs wrote it; otherwise from the part's
+    `game_index` column (one column of one part at a time)."""
+    out = []
+    for f in part_files(run_dir, kind):
+        m = _RANGE_NAME.match(f.name)
+        if m:
+            first, count = int(m.group(1)), int(m.group(2))
+            out.append((f, first, first + count))
+            continue
+        r = pl.scan_parquet(f).select(pl.col("game_index").min().alias("lo"),
+                                      pl.col("game_index").max().alias("hi")).collect()
+        if r["lo"][0] is not None:
+            out.append((f, int(r["lo"][0]), int(r["hi"][0]) + 1))
+    return out
+
+
+def windows(run_dir: str | Path, width: int, game_columns=None, seat_columns=None,
+            games_schema=None, seats_schema=None) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
+    """(games, seats) of game indices [lo, lo + width), every variant together,
+    for consecutive windows covering every part: at most `width` game indices
+    per variant in memory at a time, whatever the number of games. Only parts
+    whose range overlaps the window are opened. A window with no part of a kind
+    gets an empty frame of that kind (`*_schema`, default the base columns)."""
+    ranges = {k: part_ranges(run_dir, k) for k in ("games", "seats")}
+    empty = {"games": pl.DataFrame(schema=games_schema or GAME_BASE),
+             "seats": pl.DataFrame(schema=seats_schema or SEAT_BASE)}
+    cols = {"games": game_columns, "seats": seat_columns}
+    spans = ranges["games"] + ranges["seats"]
+    if not spans:
+        return
+    lo, end = min(a for _, a, _ in spans), max(b for _, _, b in spans)
+    while lo < end:
+        hi = lo + width
+        if not any(a < hi and b > lo for _, a, b in spans):  # a gap in the indices: on to the next part
+            lo = min(a for _, a, _ in spans if a >= hi)
+            continue
+        in_window = pl.col("game_index").is_between(lo, hi, closed="left")
+        out = []
+        for kind in ("games", "seats"):
+            files = [f for f, a, b in ranges[kind] if a < hi and b > lo]
+            frame = scan_parts(files, cols[kind]).filter(in_window).collect() if files else None
+            if frame is None:
+                frame = empty[kind]
+                if cols[kind] is not None:
+                    frame = frame.select([c for c in frame.columns if c in set(cols[kind])])
+            out.append(frame)
+        yield out[0], out[1]
+        lo = hi
 
 
 def load_manifest(run_dir: str | Path) -> dict:

@@ -99,13 +99,93 @@ def bootstrap_quantile_ci(values, q: float = 0.5, n_boot: int = 1000, seed: int 
     if x.size == 0:
         return (float("nan"), float("nan"))
     uniq, counts = np.unique(x, return_counts=True)
-    if uniq.size > 5_000:
+    if uniq.size > MAX_DISTINCT_BOOT:
         return bootstrap_ci(x, stat=lambda v: np.quantile(v, q, method="inverted_cdf"), n_boot=min(n_boot, 400), seed=seed, level=level)
+    return bootstrap_quantile_ci_counts(uniq, counts, q, n_boot, seed, level)
+
+
+MAX_DISTINCT_BOOT = 5_000  # above this, bootstrap_quantile_ci resamples rows instead of counts
+
+
+def bootstrap_quantile_ci_counts(values: np.ndarray, counts: np.ndarray, q: float = 0.5, n_boot: int = 1000,
+                                 seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+    """`bootstrap_quantile_ci` of a sample given as sorted distinct values and
+    their counts (a value-count table read chunk by chunk): the same numbers as
+    from the rows, with no row in memory. With more than MAX_DISTINCT_BOOT
+    distinct values the rows are rebuilt (sorted) for the row bootstrap; the
+    summary never gets there for its integer length columns, whose values are
+    bounded by the turn cap."""
+    values = np.asarray(values, dtype=float)
+    counts = np.asarray(counts, dtype=np.int64)
+    total = int(counts.sum())
+    if total == 0:
+        return (float("nan"), float("nan"))
+    if values.size > MAX_DISTINCT_BOOT:
+        return bootstrap_quantile_ci(np.repeat(values, counts), q, n_boot, seed, level)
     rng = np.random.default_rng(seed)
-    draws = rng.multinomial(x.size, counts / x.size, size=n_boot)
-    boots = np.array([quantile_counts(uniq, d, q) for d in draws])
+    draws = rng.multinomial(total, counts / total, size=n_boot)
+    boots = np.array([quantile_counts(values, d, q) for d in draws])
     a = (1 - level) / 2
     return (float(np.quantile(boots, a)), float(np.quantile(boots, 1 - a)))
+
+
+class Moments:
+    """n, mean and sum of squared deviations (M2) of a column read chunk by
+    chunk, merged with Chan et al.'s pairwise update: the mean and interval of
+    `mean_ci` without holding the rows. One chunk gives exactly `mean_ci`'s
+    numbers; several agree with one pass over all rows to float rounding."""
+
+    __slots__ = ("m2", "mean", "n")
+
+    def __init__(self, n: int = 0, mean: float = 0.0, m2: float = 0.0):
+        self.n, self.mean, self.m2 = int(n), float(mean), float(m2)
+
+    @classmethod
+    def of(cls, values) -> Moments:
+        x = np.asarray(values, dtype=float)
+        if x.size == 0:
+            return cls()
+        m = x.mean()
+        d = x - m
+        return cls(x.size, float(m), float(np.sum(d * d)))
+
+    @classmethod
+    def of_counts(cls, values, counts) -> Moments:
+        """From distinct values and their counts (exactly rounded sums)."""
+        v = np.asarray(values, dtype=float)
+        c = np.asarray(counts, dtype=float)
+        n = int(c.sum())
+        if n == 0:
+            return cls()
+        m = math.fsum(v * c) / n
+        return cls(n, m, math.fsum(c * (v - m) ** 2))
+
+    def add(self, values) -> Moments:
+        return self.merge(Moments.of(values))
+
+    def merge(self, o: Moments) -> Moments:
+        if o.n == 0:
+            return self
+        if self.n == 0:
+            self.n, self.mean, self.m2 = o.n, o.mean, o.m2
+            return self
+        n = self.n + o.n
+        d = o.mean - self.mean
+        self.mean += d * o.n / n
+        self.m2 += o.m2 + d * d * self.n * o.n / n
+        self.n = n
+        return self
+
+    @property
+    def sd(self) -> float:
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
+
+    def ci(self, z: float = Z95) -> dict:
+        """The dict of `mean_ci`."""
+        if self.n == 0:
+            return {"value": None, "ci": [None, None], "n": 0}
+        se = self.sd / math.sqrt(self.n) if self.n > 1 else 0.0
+        return {"value": self.mean, "ci": [self.mean - z * se, self.mean + z * se], "n": self.n}
 
 
 def chi2_equal_rates(wins: list[float], n: list[float]) -> dict:
