@@ -5,6 +5,7 @@ from . import constants as K
 from .cards import CARDS_FILE, PARAMS, RULES_FILE, card_list_hash, card_names, compile_tables, resolve_params
 from .engine import card_counts, clone, determinise, legal, new_game, outcome, step, to_move, value
 from .headline import headline
+from .invariants import INVARIANTS, check
 from .policies import W_BONUS, W_DECLARE, W_DENY, W_KEEP, W_LOCK, W_TAKE, greedy
 from .transcript import decode_trace
 
@@ -60,7 +61,8 @@ SPEC = GameSpec(
         rollouts=8,
         horizon=8,
     ),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts),
+    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
+                    check=check),
     compile_tables=compile_tables,
     card_names=card_names,
     card_list_hash=card_list_hash,
@@ -69,4 +71,5 @@ SPEC = GameSpec(
     headline=headline,
     data_files=(str(CARDS_FILE), str(RULES_FILE)),
     notes="Card list is a reconstruction (data/four-day-weekend/cards.toml says so).",
+    invariants=INVARIANTS,
 )

@@ -13,6 +13,7 @@ import numpy as np
 from ..spec import Column, GameSpec, Kernels, common_policies
 from . import constants as C
 from .cards import PARAMS, card_list_hash, card_names, compile_tables, resolve_params
+from .invariants import INVARIANTS, check
 from .engine import card_counts, determinise, legal, new_game, outcome, step, to_move, value
 from .policies import GREEDY_PARAMS, greedy
 from .state import clone
@@ -96,7 +97,8 @@ SPEC = GameSpec(
     seat_columns=SEAT_COLUMNS,
     card_counters=C.CARD_COUNTERS,
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=40),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts),
+    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
+                    check=check),
     compile_tables=compile_tables,
     card_names=card_names,
     card_list_hash=card_list_hash,
@@ -105,4 +107,5 @@ SPEC = GameSpec(
     headline=headline,
     data_files=("overtime/rules.toml", "overtime/cards.toml"),
     notes="Reconstructed card list (data/overtime/cards.toml); readings in docs/assumptions.md (Overtime).",
+    invariants=INVARIANTS,
 )

@@ -11,6 +11,7 @@ from simcore.spec import Column, GameSpec, Kernels, Param, PolicyParam, common_p
 
 from . import kernels as K
 from . import policy as P
+from .invariants import INVARIANTS, check
 from .data import card_list_hash, card_names, compile_tables, level_name, load_levels, load_rules, resolve_params
 
 PARAMS = (
@@ -180,7 +181,7 @@ SPEC = GameSpec(
     card_counters=("drawn", "played", "noted", "discarded", "held_at_end"),
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
-                    P.greedy, K.card_counts),
+                    P.greedy, K.card_counts, check=check),
     compile_tables=compile_tables,
     card_names=card_names,
     card_list_hash=card_list_hash,
@@ -189,4 +190,5 @@ SPEC = GameSpec(
     headline=headline,
     data_files=("sickdays-solo/rules.toml", "sickdays-solo/levels.toml"),
     notes="Readings and what is not modelled: docs/assumptions.md (Sick Days solo)",
+    invariants=INVARIANTS,
 )

@@ -11,6 +11,7 @@ from ..runner import P_GAME
 from ..spec import Column, GameSpec, Kernels, PolicyParam, common_policies
 from . import constants as K
 from .cards import CARDS_FILE, PARAMS, RULES_FILE, card_list_hash, card_names, compile_tables, resolve_params
+from .invariants import INVARIANTS, check
 from .engine import card_counts, legal, new_game, outcome, step, to_move
 from .knowledge import determinise
 from .policies import greedy, value
@@ -109,7 +110,8 @@ SPEC = GameSpec(
     ),
     card_counters=K.COUNTER_NAMES,
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts),
+    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
+                    check=check),
     compile_tables=compile_tables,
     card_names=card_names,
     card_list_hash=card_list_hash,
@@ -120,4 +122,5 @@ SPEC = GameSpec(
                 str(CARDS_FILE.relative_to(CARDS_FILE.parent.parent.parent))),
     notes="Card list reconstructed (see data/youre-fired/cards.toml). Teams: set teams=true with 4 players; "
           "mode is duel with 2 players, ffa with 3-4, teams with 4 and teams=true.",
+    invariants=INVARIANTS,
 )

@@ -1,0 +1,254 @@
+"""Four Day Weekend's invariants, checked after the deal and after every step by `--check`.
+
+`check(tables, s)` returns 0 when every invariant holds, else the 1-based code
+of the first one broken; `INVARIANTS` words each code for a designer (the
+spec's `invariants`). It reads the arrays it is given and allocates nothing.
+
+"Each card in exactly one zone": every entry of the Draw pile, the Really
+Discarded pile, the hands, rows and sets must name a card whose zone (and
+owner) says it is there, the entries must number the cards of the game, and
+the multiset of (card, zone) pairs the lists hold must equal the one the zone
+array holds, compared by a sum of `mix64` hashes: mix64 is a bijection of
+64-bit words, so a card listed twice in place of another always changes the
+sum (several compensating errors would have to cancel a 64-bit hash sum).
+"""
+import numpy as np
+
+from simcore.jit import jit
+from simcore.rng import mix64
+
+from . import constants as K
+
+INV_RANGE = 1
+INV_TWO_PLACES = 2
+INV_CONSERVED = 3
+INV_SETS = 4
+INV_HAND_SIZE = 5
+INV_SEAT_COUNTERS = 6
+INV_ROUNDS = 7
+
+INVARIANTS = (
+    (
+        "a value is out of range: a seat, phase, zone, owner or card id out of range, a negative or "
+        "too large pile, hand, row or set count, or a used slot beyond a list's count"
+    ),
+    (
+        "a card is in two places: a pile, hand, row or set lists a card whose place is elsewhere "
+        "(or with another owner), or lists a card twice"
+    ),
+    (
+        "cards not conserved: the Draw pile, Really Discarded pile, hands, Personal Discard rows and "
+        "sets do not hold every card of the game exactly once in total"
+    ),
+    (
+        "a set breaks the set rules: a set without its Excuse, a card in the wrong slot of a set "
+        "(not an Activity in the Activity slot, a Necessity of another type), or a Necessity before "
+        "the Activity"
+    ),
+    "a hand holds more cards than the hand size",
+    (
+        "per-seat counters disagree: cards drawn, taken from rows, sets started, sets completed or "
+        "turns counted per seat do not add up to the cards and turns of the game"
+    ),
+    (
+        "round bookkeeping disagrees: rounds ended by each reason do not add up to the rounds played, "
+        "declarations do not match the rounds, or the game-over flag and the phase differ"
+    ),
+)
+
+
+@jit
+def _h(inst, z):
+    return mix64(np.uint64(inst * 8 + z) + np.uint64(1))
+
+
+@jit
+def check(tables, s):
+    a = s.a
+    counts = s.counts
+    cards = tables[K.T_CARDS]
+    inst_card = tables[K.T_INSTANCES]
+    rules = tables[K.T_RULES]
+    P = a[K.M_PLAYERS]
+    n_inst = a[K.M_N_INST]
+    max_sets = a[K.M_MAX_SETS]
+    o_zone = a[K.O_ZONE]
+    o_owner = a[K.O_OWNER]
+    o_draw = a[K.O_DRAW]
+    o_really = a[K.O_REALLY]
+    o_hand = a[K.O_HAND]
+    o_hand_n = a[K.O_HAND_N]
+    o_row = a[K.O_ROW]
+    o_row_n = a[K.O_ROW_N]
+    o_sets = a[K.O_SETS]
+    o_n_sets = a[K.O_N_SETS]
+    o_stats = a[K.O_SEAT_STATS]
+    ph = a[K.M_PHASE]
+
+    # 1. values in range
+    if P < 1 or P > counts.shape[0] or n_inst != inst_card.shape[0]:
+        return INV_RANGE
+    if ph < K.PH_START or ph > K.PH_OVER or a[K.M_CUR] < 0 or a[K.M_CUR] >= P:
+        return INV_RANGE
+    if a[K.M_DECLARER] < -1 or a[K.M_DECLARER] >= P:
+        return INV_RANGE
+    dn = a[K.M_DRAW_N]
+    rn = a[K.M_REALLY_N]
+    if dn < 0 or dn > n_inst or rn < 0 or rn > n_inst:
+        return INV_RANGE
+    for i in range(n_inst):
+        z = a[o_zone + i]
+        if z < K.Z_DRAW or z > K.Z_SET or a[o_owner + i] < -1 or a[o_owner + i] >= P:
+            return INV_RANGE
+        if (z == K.Z_DRAW or z == K.Z_REALLY) != (a[o_owner + i] == -1):
+            return INV_RANGE
+        x = a[o_draw + i]
+        if (i < dn and (x < 0 or x >= n_inst)) or (i >= dn and x != -1):
+            return INV_RANGE
+        x = a[o_really + i]
+        if (i < rn and (x < 0 or x >= n_inst)) or (i >= rn and x != -1):
+            return INV_RANGE
+    for p in range(P):
+        hn = a[o_hand_n + p]
+        if hn < 0 or hn > K.HAND_MAX:
+            return INV_RANGE
+        for k in range(K.HAND_MAX):
+            x = a[o_hand + p * K.HAND_MAX + k]
+            if (k < hn and (x < 0 or x >= n_inst)) or (k >= hn and x != -1):
+                return INV_RANGE
+        m = a[o_row_n + p]
+        if m < 0 or m > K.ROW_MAX:
+            return INV_RANGE
+        for j in range(K.ROW_MAX):
+            x = a[o_row + p * K.ROW_MAX + j]
+            if (j < m and (x < 0 or x >= n_inst)) or (j >= m and x != -1):
+                return INV_RANGE
+        ns = a[o_n_sets + p]
+        if ns < 0 or ns > max_sets:
+            return INV_RANGE
+        for i in range(max_sets):
+            for slot in range(K.N_SLOTS):
+                x = a[o_sets + (p * max_sets + i) * K.N_SLOTS + slot]
+                if x < -1 or x >= n_inst or (i >= ns and x != -1):
+                    return INV_RANGE
+        for k in range(K.N_SEAT_STATS):
+            if a[o_stats + p * K.N_SEAT_STATS + k] < 0:
+                return INV_RANGE
+        for c in range(counts.shape[1]):
+            for k in range(counts.shape[2]):
+                if k != K.CC_SCORED and counts[p, c, k] < 0:
+                    return INV_RANGE
+
+    # 2./3. every listed card is where its zone says, each card listed once
+    listed = 0
+    h = np.uint64(0)
+    for i in range(dn):
+        x = a[o_draw + i]
+        if a[o_zone + x] != K.Z_DRAW:
+            return INV_TWO_PLACES
+        listed += 1
+        h += _h(x, K.Z_DRAW)
+    for i in range(rn):
+        x = a[o_really + i]
+        if a[o_zone + x] != K.Z_REALLY:
+            return INV_TWO_PLACES
+        listed += 1
+        h += _h(x, K.Z_REALLY)
+    for p in range(P):
+        for k in range(a[o_hand_n + p]):
+            x = a[o_hand + p * K.HAND_MAX + k]
+            if a[o_zone + x] != K.Z_HAND or a[o_owner + x] != p:
+                return INV_TWO_PLACES
+            listed += 1
+            h += _h(x, K.Z_HAND)
+        for j in range(a[o_row_n + p]):
+            x = a[o_row + p * K.ROW_MAX + j]
+            if a[o_zone + x] != K.Z_ROW or a[o_owner + x] != p:
+                return INV_TWO_PLACES
+            listed += 1
+            h += _h(x, K.Z_ROW)
+        for i in range(a[o_n_sets + p]):
+            for slot in range(K.N_SLOTS):
+                x = a[o_sets + (p * max_sets + i) * K.N_SLOTS + slot]
+                if x >= 0:
+                    if a[o_zone + x] != K.Z_SET or a[o_owner + x] != p:
+                        return INV_TWO_PLACES
+                    listed += 1
+                    h += _h(x, K.Z_SET)
+    if listed != n_inst:
+        return INV_CONSERVED
+    for i in range(n_inst):
+        h -= _h(i, a[o_zone + i])
+    if h != np.uint64(0):
+        return INV_TWO_PLACES
+
+    # 4. set rules
+    for p in range(P):
+        for i in range(a[o_n_sets + p]):
+            base = o_sets + (p * max_sets + i) * K.N_SLOTS
+            e = a[base + K.S_EXCUSE]
+            if e < 0 or cards[inst_card[e], K.C_KIND] != K.EXCUSE:
+                return INV_SETS
+            act = a[base + K.S_ACTIVITY]
+            if act >= 0 and cards[inst_card[act], K.C_KIND] != K.ACTIVITY:
+                return INV_SETS
+            b = a[base + K.S_BONUS]
+            if b >= 0 and cards[inst_card[b], K.C_KIND] != K.BONUS:
+                return INV_SETS
+            for t in range(K.N_TYPES):
+                x = a[base + K.S_NEC + t]
+                if x >= 0:
+                    c = inst_card[x]
+                    if act < 0 or cards[c, K.C_KIND] != K.NECESSITY or cards[c, K.C_TYPE] != t:
+                        return INV_SETS
+
+    # 5. hand size
+    for p in range(P):
+        if a[o_hand_n + p] > rules[K.R_HAND_SIZE]:
+            return INV_HAND_SIZE
+
+    # 6. per-seat counters against the cards and turns
+    over = ph == K.PH_OVER
+    rnd = a[K.M_ROUND]
+    dealt_rounds = rnd if over else rnd + 1
+    turns = 0
+    for p in range(P):
+        st = o_stats + p * K.N_SEAT_STATS
+        drawn = 0
+        taken = 0
+        excuses = 0
+        for c in range(counts.shape[1]):
+            drawn += counts[p, c, K.CC_DRAWN]
+            taken += counts[p, c, K.CC_TAKEN]
+            if cards[c, K.C_KIND] == K.EXCUSE:
+                excuses += counts[p, c, K.CC_PLAYED]
+        if drawn != a[st + K.SS_DRAWN] + dealt_rounds * rules[K.R_HAND_SIZE]:
+            return INV_SEAT_COUNTERS
+        if taken != a[st + K.SS_TAKEN] or excuses != a[st + K.SS_SETS_STARTED]:
+            return INV_SEAT_COUNTERS
+        if a[st + K.SS_SETS_COMPLETED] > a[st + K.SS_SETS_STARTED] or a[o_n_sets + p] > a[st + K.SS_SETS_STARTED]:
+            return INV_SEAT_COUNTERS
+        turns += a[st + K.SS_TURNS]
+    if turns != a[K.M_TURNS]:
+        return INV_SEAT_COUNTERS
+
+    # 7. rounds
+    if over != (a[K.M_OVER] == 1):
+        return INV_ROUNDS
+    if (over and rnd != a[K.M_N_ROUNDS]) or (not over and (rnd < 0 or rnd >= a[K.M_N_ROUNDS])):
+        return INV_ROUNDS
+    if a[K.M_ROUNDS_BTW] + a[K.M_ROUNDS_EXHAUSTED] + a[K.M_ROUNDS_LIMIT] != rnd:
+        return INV_ROUNDS
+    declared = 0
+    won = 0
+    for p in range(P):
+        declared += a[o_stats + p * K.N_SEAT_STATS + K.SS_DECLARED]
+        won += a[o_stats + p * K.N_SEAT_STATS + K.SS_ROUNDS_WON]
+    current = 1 if (a[K.M_DECLARER] >= 0 and not over) else 0
+    if declared - current < a[K.M_ROUNDS_BTW] or declared - current > rnd or won < rnd:
+        return INV_ROUNDS
+    if a[K.M_DECLARED_TURN] != 0 and a[K.M_DECLARER] != a[K.M_CUR]:
+        return INV_ROUNDS
+    if a[K.M_ROUND_TURNS] < 0 or a[K.M_ROUND_TURNS] > rules[K.R_ROUND_TURN_LIMIT]:
+        return INV_ROUNDS
+    return 0

@@ -1,0 +1,294 @@
+"""Overtime's invariants, checked after the deal and after every step by `--check`.
+
+`check(t, s)` returns 0 when every invariant holds, else the 1-based code of
+the first one broken; `INVARIANTS` words each code for a designer (the spec's
+`invariants`). It only reads the arrays it is given and allocates nothing.
+
+Multisets (the deck list against the cards whose zone is "deck", a per-kind
+counter against the cards it counts) are compared by count and by a sum of
+`mix64` of each member. mix64 is a bijection of 64-bit words, so a list that
+holds one card twice and misses another (or a counter moved from one kind to
+another) always changes the sum; several compensating errors would have to
+cancel a 64-bit hash sum to go unseen.
+"""
+import numpy as np
+
+from simcore.jit import jit
+from simcore.rng import mix64
+
+from .constants import *
+
+INV_RANGE = 1
+INV_CONSERVED = 2
+INV_DECK = 3
+INV_HANDS = 4
+INV_PILE = 5
+INV_DISCARD_COUNTS = 6
+INV_HELD_COUNTS = 7
+INV_EMPLOYEE = 8
+INV_ASSIGN_COUNTS = 9
+INV_WORK = 10
+
+INVARIANTS = (
+    (
+        "a value is out of range: a negative count (snooze, tasks, hand, deck, counters), a seat, "
+        "zone or hand size beyond its limits"
+    ),
+    (
+        "cards not conserved: a main-deck card has left the game, or the Assignment and Average Joe cards "
+        "in play do not match the number of players"
+    ),
+    (
+        "a card is in two places: the deck list and the cards marked as in the deck differ "
+        "(a card missing, listed twice, or also somewhere else)"
+    ),
+    (
+        "a card is in two places: a player's hand and the cards marked as in that hand differ "
+        "(a card missing, listed twice, or also somewhere else)"
+    ),
+    (
+        "a card is in two places: the reaction pile and the cards marked as played into it differ, "
+        "or a card sits in a pile with no reaction window open"
+    ),
+    "the discard pile's per-card counts disagree with the cards in the discard pile",
+    "a player's held-card counters disagree with the cards in their hand",
+    "a player's Employee is not their one active E card",
+    (
+        "Assignment bookkeeping disagrees: a player's A-card count is not the A cards they hold "
+        "(or not start - completed - given + received), or completed / given / received totals differ"
+    ),
+    (
+        "attached Work is inconsistent: a W card on an A card not in play or of another player, "
+        "an A card with fewer tasks than its Work brought or already complete, or tasks on a loose card"
+    ),
+)
+
+
+@jit
+def _h(x):
+    return mix64(np.uint64(x) + np.uint64(1))
+
+
+@jit
+def check(t, s):
+    rules = t[0]
+    kinds = t[1]
+    ck = t[3]
+    g = s.g
+    zone = s.zone
+    owner = s.owner
+    n_inst = zone.shape[0]
+    n_main = rules[R_N_MAIN]
+    a0 = rules[R_A0]
+    j0 = rules[R_J0]
+    copies = rules[R_A_COPIES]
+    K = s.dk.shape[0]
+    n = g[G_NP]
+
+    # 1. values in range
+    if n < 1 or n > PMAX:
+        return INV_RANGE
+    ph = g[G_PHASE]
+    if ph < PH_ACTION or ph > PH_OVER:
+        return INV_RANGE
+    if g[G_CUR] < 0 or g[G_CUR] >= n:
+        return INV_RANGE
+    if ph == PH_REACT and (g[G_OFFER] < 0 or g[G_OFFER] >= n):
+        return INV_RANGE
+    if g[G_DECK_N] < 0 or g[G_DECK_N] > n_inst:
+        return INV_RANGE
+    if g[G_PILE_N] < 0 or g[G_PILE_N] > PILE_CAP or g[G_EV_N] < 0 or g[G_EV_N] > EVQ_CAP:
+        return INV_RANGE
+    for i in range(n_inst):
+        if zone[i] < Z_BOX or zone[i] > Z_OUT or owner[i] < -1 or owner[i] >= n or s.tasks[i] < 0:
+            return INV_RANGE
+    for p in range(PMAX):
+        hn = s.ps[p, P_HAND_N]
+        if hn < 0 or hn > HAND_CAP or (p >= n and hn != 0):
+            return INV_RANGE
+        for f in range(NPS):
+            if s.ps[p, f] < 0:
+                return INV_RANGE
+        for k in range(K):
+            for c in range(4):
+                if s.cc[p, k, c] < 0:
+                    return INV_RANGE
+    for k in range(K):
+        if s.dk[k] < 0:
+            return INV_RANGE
+
+    # 2. cards conserved: which zones each kind of instance may be in
+    for i in range(n_inst):
+        z = zone[i]
+        if i < n_main:
+            if z == Z_BOX or z == Z_OUT or z == Z_ASSIGN:
+                return INV_CONSERVED
+        elif i < j0:
+            in_game = (i - a0) % copies < n
+            if in_game and z != Z_ASSIGN and z != Z_OUT:
+                return INV_CONSERVED
+            if not in_game and z != Z_BOX:
+                return INV_CONSERVED
+        else:
+            if i - j0 < n:
+                if z == Z_BOX or z == Z_OUT or z == Z_ASSIGN or z == Z_ATTACHED:
+                    return INV_CONSERVED
+            elif z != Z_BOX:
+                return INV_CONSERVED
+
+    # 3. the deck list holds exactly the cards in the deck
+    dn = g[G_DECK_N]
+    cnt = 0
+    h = np.uint64(0)
+    for i in range(n_inst):
+        if zone[i] == Z_DECK:
+            cnt += 1
+            h += _h(i)
+    if cnt != dn:
+        return INV_DECK
+    for i in range(n_inst):
+        c = s.deck[i]
+        if i >= dn:
+            if c != -1:
+                return INV_DECK
+            continue
+        if c < 0 or c >= n_inst or zone[c] != Z_DECK:
+            return INV_DECK
+        h -= _h(c)
+    if h != np.uint64(0):
+        return INV_DECK
+
+    # 4. the hands hold exactly the cards in hands, each owned by its holder
+    cnt = 0
+    h = np.uint64(0)
+    for i in range(n_inst):
+        if zone[i] == Z_HAND:
+            cnt += 1
+            h += _h(i)
+    for p in range(PMAX):
+        hn = s.ps[p, P_HAND_N]
+        for j in range(HAND_CAP):
+            c = s.hand[p, j]
+            if j >= hn:
+                if c != -1:
+                    return INV_HANDS
+                continue
+            if c < 0 or c >= n_inst or zone[c] != Z_HAND or owner[c] != p:
+                return INV_HANDS
+            cnt -= 1
+            h -= _h(c)
+    if cnt != 0 or h != np.uint64(0):
+        return INV_HANDS
+
+    # 5. the reaction pile: its entries' cards are exactly the cards in the pile zone
+    pn = g[G_PILE_N]
+    if ph != PH_REACT and pn != 0:
+        return INV_PILE
+    cnt = 0
+    h = np.uint64(0)
+    for i in range(n_inst):
+        if zone[i] == Z_PILE:
+            cnt += 1
+            h += _h(i)
+    for e in range(PILE_CAP):
+        c = s.pile[e, PF_CARD]
+        if e >= pn:
+            if c != -1:
+                return INV_PILE
+            continue
+        if c < 0:
+            continue  # an event lead (an A card completed)
+        if c >= n_inst or zone[c] != Z_PILE or s.pile[e, PF_KIND] != ck[c]:
+            return INV_PILE
+        cnt -= 1
+        h -= _h(c)
+    if cnt != 0 or h != np.uint64(0):
+        return INV_PILE
+
+    # 6. per-kind discard counts
+    cnt = 0
+    h = np.uint64(0)
+    for i in range(n_inst):
+        if zone[i] == Z_DISCARD:
+            cnt += 1
+            h += _h(ck[i])
+    for k in range(K):
+        cnt -= s.dk[k]
+        h -= np.uint64(s.dk[k]) * _h(k)
+    if cnt != 0 or h != np.uint64(0):
+        return INV_DISCARD_COUNTS
+
+    # 7. held-card counters per seat and kind
+    for p in range(PMAX):
+        cnt = 0
+        h = np.uint64(0)
+        for j in range(s.ps[p, P_HAND_N]):
+            cnt += 1
+            h += _h(ck[s.hand[p, j]])
+        for k in range(K):
+            cnt -= s.cc[p, k, CC_HELD]
+            h -= np.uint64(s.cc[p, k, CC_HELD]) * _h(k)
+        if cnt != 0 or h != np.uint64(0):
+            return INV_HELD_COUNTS
+
+    # 8. one active Employee per player, theirs
+    emp = 0
+    for i in range(n_inst):
+        if zone[i] == Z_EMPLOYEE:
+            emp += 1
+    if emp != n:
+        return INV_EMPLOYEE
+    for p in range(n):
+        e = s.ps[p, P_EMP]
+        if e < 0 or e >= n_inst or zone[e] != Z_EMPLOYEE or owner[e] != p:
+            return INV_EMPLOYEE
+
+    # 9. Assignment bookkeeping
+    done = 0
+    for a in range(a0, j0):
+        if zone[a] == Z_OUT:
+            done += 1
+            if owner[a] != -1:
+                return INV_ASSIGN_COUNTS
+    completed = 0
+    given = 0
+    received = 0
+    for p in range(n):
+        held = 0
+        for a in range(a0, j0):
+            if zone[a] == Z_ASSIGN and owner[a] == p:
+                held += 1
+        na = s.ps[p, P_N_ASSIGN]
+        if na != held:
+            return INV_ASSIGN_COUNTS
+        if na != s.ps[p, P_START_ASSIGN] - s.ps[p, P_COMPLETED] - s.ps[p, P_GIVEN] + s.ps[p, P_RECEIVED]:
+            return INV_ASSIGN_COUNTS
+        completed += s.ps[p, P_COMPLETED]
+        given += s.ps[p, P_GIVEN]
+        received += s.ps[p, P_RECEIVED]
+    if completed != done or completed != g[G_COMPLETIONS] or given != received or given != g[G_GIVES]:
+        return INV_ASSIGN_COUNTS
+
+    # 10. attached Work and task tokens
+    attached = 0
+    for w in range(n_inst):
+        if zone[w] == Z_ATTACHED:
+            attached += 1
+            a = s.link[w]
+            if a < a0 or a >= j0 or zone[a] != Z_ASSIGN or owner[w] != owner[a] or s.tasks[w] > s.tasks[a]:
+                return INV_WORK
+        elif w < n_main and s.tasks[w] != 0:
+            return INV_WORK
+    for a in range(a0, j0):
+        if zone[a] != Z_ASSIGN:
+            continue
+        if s.tasks[a] >= kinds[ck[a], KF_TASKS]:
+            return INV_WORK
+        if attached > 1 and s.tasks[a] > 0:
+            on = 0
+            for w in range(n_main):
+                if zone[w] == Z_ATTACHED and s.link[w] == a:
+                    on += s.tasks[w]
+            if on > s.tasks[a]:
+                return INV_WORK
+    return 0

@@ -1,0 +1,163 @@
+"""`--check` for Four Day Weekend: the invariants hold in play, and each catches the bug it names."""
+import numpy as np
+import pytest
+from helpers import TABLES, fresh, hand
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simcore import rng as R
+from simcore.batch import Engine, resolve_policy
+from simcore.four_day_weekend import SPEC
+from simcore.four_day_weekend import constants as K
+from simcore.four_day_weekend import engine as E
+from simcore.four_day_weekend import invariants as I
+from simcore.four_day_weekend.invariants import check
+from simcore.four_day_weekend.policies import greedy
+from simcore.trace import no_trace
+
+N_CARDS = TABLES[0].shape[0]
+GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
+
+
+def played(seed=1, n_players=3, steps=20, use_greedy=True):
+    """A new game and some moves (checked as it goes)."""
+    s, rng = fresh(n_players, seed)
+    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    assert check(TABLES, s) == 0
+    for _ in range(steps):
+        seat = E.to_move(s)
+        if seat < 0:
+            break
+        n = E.legal(TABLES, s, out)
+        j = greedy(TABLES, s, seat, out, n, GREEDY, rng) if use_greedy else R.randint(rng, R.POLICY, n)
+        E.step(TABLES, s, out[j], rng, no_trace())
+        assert check(TABLES, s) == 0
+    return s
+
+
+def test_spec_names_every_code():
+    assert SPEC.kernels.check is check
+    assert len(SPEC.invariants) == I.INV_ROUNDS == 7
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("players", [SPEC.min_players, SPEC.max_players])
+def test_games_pass_with_checks_on(policy, players):
+    e = Engine(SPEC, [resolve_policy(SPEC, policy)])
+    r = e.run(TABLES, players, 17, np.arange(200), N_CARDS, check=True)  # raises InvariantBroken
+    assert r.game_out.shape[0] == 200
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31), n_players=st.integers(2, 6), steps=st.integers(0, 200),
+       use_greedy=st.booleans())
+def test_untouched_state_passes(seed, n_players, steps, use_greedy):
+    s = played(seed, n_players, steps, use_greedy)
+    assert check(TABLES, s) == 0
+
+
+def _ix_hand(a, p, k):
+    return a[K.O_HAND] + p * K.HAND_MAX + k
+
+
+def _ix_row(a, p, j):
+    return a[K.O_ROW] + p * K.ROW_MAX + j
+
+
+def test_hand_card_also_in_a_row():
+    s = played()
+    a = s.a
+    inst = hand(s, 0)[0]
+    m = a[a[K.O_ROW_N] + 1]
+    a[_ix_row(a, 1, m)] = inst  # still in P1's hand, also in P2's row
+    a[a[K.O_ROW_N] + 1] = m + 1
+    assert check(TABLES, s) == I.INV_TWO_PLACES
+
+
+def test_draw_pile_lists_a_card_twice():
+    s = played()
+    a = s.a
+    d0 = a[K.O_DRAW]
+    a[d0] = a[d0 + 1]
+    assert check(TABLES, s) == I.INV_TWO_PLACES
+
+
+def test_card_dropped_from_a_hand():
+    s = played()
+    a = s.a
+    n = a[a[K.O_HAND_N] + 1]
+    a[_ix_hand(a, 1, n - 1)] = -1  # the card still says "in P2's hand"
+    a[a[K.O_HAND_N] + 1] = n - 1
+    assert check(TABLES, s) == I.INV_CONSERVED
+
+
+def test_card_drawn_into_nowhere():
+    s = played()
+    a = s.a
+    inst = E._pop_draw(a)
+    a[a[K.O_ZONE] + inst] = K.Z_HAND  # marked as held by P1, never put in the hand
+    a[a[K.O_OWNER] + inst] = 0
+    assert check(TABLES, s) == I.INV_CONSERVED
+
+
+def test_set_slots_swapped():
+    for seed in range(40):
+        s = played(seed, 2, 300)
+        a = s.a
+        for p in range(2):
+            for i in range(a[a[K.O_N_SETS] + p]):
+                e, act = E.ix_set(a, p, i, K.S_EXCUSE), E.ix_set(a, p, i, K.S_ACTIVITY)
+                if a[act] >= 0:
+                    a[e], a[act] = a[act], a[e]
+                    assert check(TABLES, s) == I.INV_SETS
+                    return
+    raise AssertionError("no set with an Activity found")
+
+
+def test_hand_over_the_hand_size():
+    s, _ = fresh(3, 4)
+    a = s.a
+    p = 0
+    assert a[a[K.O_HAND_N] + p] == TABLES[K.T_RULES][K.R_HAND_SIZE]
+    E._hand_add(a, p, E._pop_draw(a))  # a draw the rules do not allow
+    assert check(TABLES, s) == I.INV_HAND_SIZE
+
+
+def test_seat_counters_desynced():
+    s = played()
+    s.a[E.ix_stat(s.a, 2, K.SS_TAKEN)] += 1  # a take counted on the seat but not on the card
+    assert check(TABLES, s) == I.INV_SEAT_COUNTERS
+    s = played()
+    s.a[K.M_TURNS] += 1
+    assert check(TABLES, s) == I.INV_SEAT_COUNTERS
+
+
+def test_game_over_flag_without_the_phase():
+    s = played()
+    s.a[K.M_OVER] = 1
+    assert check(TABLES, s) == I.INV_ROUNDS
+
+
+def test_seat_out_of_range():
+    s = played(n_players=3)
+    s.a[K.M_CUR] = 3
+    assert check(TABLES, s) == I.INV_RANGE
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), n_players=st.integers(2, 6), steps=st.integers(0, 100),
+       which=st.integers(0, 10_000))
+def test_any_card_copied_over_a_draw_pile_card_is_caught(seed, n_players, steps, which):
+    s = played(seed, n_players, steps, use_greedy=False)
+    a = s.a
+    if E.to_move(s) < 0 or a[K.M_DRAW_N] == 0:
+        return
+    n_inst = a[K.M_N_INST]
+    a[a[K.O_DRAW] + which % a[K.M_DRAW_N]] = which % n_inst  # one card lost, another listed twice
+    code = check(TABLES, s)
+    assert code == I.INV_TWO_PLACES or (code == 0 and _unchanged(s, seed, n_players, steps))
+
+
+def _unchanged(s, seed, n_players, steps):
+    """The 'corruption' wrote a card over itself."""
+    return np.array_equal(s.a, played(seed, n_players, steps, use_greedy=False).a)

@@ -1,0 +1,166 @@
+"""`--check` for Overtime: the invariants hold in play, and each catches the bug it names."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simcore import rng as R
+from simcore.batch import Engine, resolve_policy
+from simcore.overtime import SPEC
+from simcore.overtime import constants as C
+from simcore.overtime import invariants as I
+from simcore.overtime.engine import legal, new_game, step, to_move
+from simcore.overtime.invariants import check
+from simcore.trace import no_trace
+
+from .helpers import NAMES, TABLES
+
+INST = TABLES[3]
+
+
+def played(seed=1, n_players=4, steps=12):
+    """A new game and a few random moves (checked as it goes)."""
+    rng = R.new_streams(seed, 0)
+    s = new_game(TABLES, n_players, rng, no_trace())
+    out = np.zeros(C.MAX_OPTIONS, np.int64)
+    for _ in range(steps):
+        if to_move(s) < 0:
+            break
+        n = legal(TABLES, s, out)
+        step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
+        assert check(TABLES, s) == 0
+    return s
+
+
+def test_spec_names_every_code():
+    assert SPEC.kernels.check is check
+    assert len(SPEC.invariants) == I.INV_WORK == 10
+    assert all(isinstance(x, str) and len(x) > 20 for x in SPEC.invariants)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("players", [SPEC.min_players, SPEC.max_players])
+def test_games_pass_with_checks_on(policy, players):
+    e = Engine(SPEC, [resolve_policy(SPEC, policy)])
+    r = e.run(TABLES, players, 11, np.arange(200), len(NAMES), check=True)  # raises InvariantBroken
+    assert r.game_out.shape[0] == 200
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), n_players=st.integers(2, 6), steps=st.integers(0, 60))
+def test_untouched_state_passes(seed, n_players, steps):
+    s = played(seed, n_players, steps)
+    assert check(TABLES, s) == 0
+
+
+def _first_in(s, z):
+    return int(np.flatnonzero(s.zone == z)[0])
+
+
+def test_card_duplicated_into_the_deck():
+    s = played()
+    c = int(s.hand[0, 0])  # the card stays in P1's hand and is also put on the deck
+    s.deck[s.g[C.G_DECK_N]] = c
+    s.g[C.G_DECK_N] += 1
+    assert check(TABLES, s) == I.INV_DECK
+
+
+def test_deck_lists_one_card_twice_and_misses_another():
+    s = played()
+    s.deck[0] = s.deck[1]
+    assert check(TABLES, s) == I.INV_DECK
+
+
+def test_card_dropped_from_a_hand():
+    s = played()
+    n = s.ps[1, C.P_HAND_N] - 1  # the slot is emptied, the card still says "in P2's hand"
+    c = s.hand[1, n]
+    s.hand[1, n] = -1
+    s.ps[1, C.P_HAND_N] = n
+    s.cc[1, INST[c], C.CC_HELD] -= 1
+    assert check(TABLES, s) == I.INV_HANDS
+
+
+def test_card_lost_from_the_game():
+    s = played()
+    dn = s.g[C.G_DECK_N] - 1  # drawn off the deck into nowhere
+    c = s.deck[dn]
+    s.deck[dn] = -1
+    s.g[C.G_DECK_N] = dn
+    s.zone[c] = C.Z_BOX
+    assert check(TABLES, s) == I.INV_CONSERVED
+
+
+def test_discard_count_desynced():
+    s = played()
+    s.dk[INST[s.hand[0, 0]]] += 1
+    assert check(TABLES, s) == I.INV_DISCARD_COUNTS
+
+
+def test_card_moved_to_discard_without_its_count():
+    s = played()
+    dn = s.g[C.G_DECK_N] - 1
+    c = s.deck[dn]
+    s.deck[dn] = -1
+    s.g[C.G_DECK_N] = dn
+    s.zone[c] = C.Z_DISCARD  # bypassing set_zone: dk not updated
+    assert check(TABLES, s) == I.INV_DISCARD_COUNTS
+
+
+def test_held_counter_moved_to_another_kind():
+    s = played()
+    k = INST[s.hand[2, 0]]
+    s.cc[2, k, C.CC_HELD] -= 1
+    s.cc[2, (k + 1) % s.dk.shape[0], C.CC_HELD] += 1
+    assert check(TABLES, s) == I.INV_HELD_COUNTS
+
+
+def test_assignment_count_desynced():
+    s = played()
+    s.ps[0, C.P_N_ASSIGN] -= 1
+    assert check(TABLES, s) == I.INV_ASSIGN_COUNTS
+
+
+def test_assignment_changes_owner_without_the_counters():
+    s = played()
+    a = int(np.flatnonzero((s.zone == C.Z_ASSIGN) & (s.owner == 0))[0])
+    s.owner[a] = 1
+    assert check(TABLES, s) == I.INV_ASSIGN_COUNTS
+
+
+def test_second_employee():
+    s = played()
+    dn = s.g[C.G_DECK_N] - 1
+    c = s.deck[dn]
+    s.deck[dn] = -1
+    s.g[C.G_DECK_N] = dn
+    s.zone[c] = C.Z_EMPLOYEE
+    s.owner[c] = 0
+    assert check(TABLES, s) == I.INV_EMPLOYEE
+
+
+def test_negative_snooze_and_bad_seat():
+    s = played()
+    s.ps[3, C.P_SNOOZE] = -1
+    assert check(TABLES, s) == I.INV_RANGE
+    s = played()
+    s.g[C.G_CUR] = 4
+    assert check(TABLES, s) == I.INV_RANGE
+
+
+def test_assignment_over_complete():
+    s = played()
+    a = int(np.flatnonzero(s.zone == C.Z_ASSIGN)[0])
+    s.tasks[a] = TABLES[1][INST[a], C.KF_TASKS]
+    assert check(TABLES, s) == I.INV_WORK
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 40), which=st.integers(0, 10_000))
+def test_any_hand_card_copied_onto_the_deck_is_caught(seed, steps, which):
+    s = played(seed, 4, steps)
+    held = [int(c) for p in range(4) for c in s.hand[p, : s.ps[p, C.P_HAND_N]]]
+    if not held or s.g[C.G_DECK_N] == 0:
+        return
+    s.deck[which % s.g[C.G_DECK_N]] = held[which % len(held)]  # overwrites a deck card: lost and duplicated
+    assert check(TABLES, s) == I.INV_DECK

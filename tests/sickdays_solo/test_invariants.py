@@ -1,0 +1,180 @@
+"""`--check` for Sick Days solo: the invariants hold in play, and each catches the bug it names."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sickdays_solo.helpers import tables_for
+from simcore import rng as R
+from simcore.batch import Engine, resolve_policy
+from simcore.sickdays_solo import SPEC
+from simcore.sickdays_solo import invariants as I
+from simcore.sickdays_solo import kernels as K
+from simcore.sickdays_solo import policy as P
+from simcore.sickdays_solo.invariants import check
+from simcore.trace import no_trace
+
+N_CARDS = len(SPEC.card_names({}))
+GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
+
+
+def played(seed=2, players=2, steps=12, use_greedy=False, **params):
+    """A new game and some moves (checked as it goes)."""
+    t = tables_for(**({"level": 4, "events": 3} | params))
+    rng = R.new_streams(seed, 0)
+    s = K.new_game(t, np.int64(players), rng, no_trace())
+    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    assert check(t, s) == 0
+    for _ in range(steps):
+        seat = K.to_move(s)
+        if seat < 0:
+            break
+        n = K.legal(t, s, out)
+        j = P.greedy(t, s, seat, out, n, GREEDY, rng) if use_greedy else R.randint(rng, R.POLICY, n)
+        K.step(t, s, out[j], rng, no_trace())
+        assert check(t, s) == 0
+    return t, s
+
+
+def live():
+    for seed in range(50):
+        t, s = played(seed)
+        if K.to_move(s) >= 0 and s[K.O_HANDN] > 0 and (s[K.O_ZONE:K.O_ZONE + K.NCARDS] == K.Z_FACEUP).any():
+            return t, s
+    raise AssertionError("no live state with a face-up card")
+
+
+def test_spec_names_every_code():
+    assert SPEC.kernels.check is check
+    assert len(SPEC.invariants) == I.INV_COUNTERS == 8
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("players", [SPEC.min_players, SPEC.max_players])
+@pytest.mark.parametrize("level", [1, 8])
+def test_games_pass_with_checks_on(policy, players, level):
+    t = SPEC.compile_tables(SPEC.resolve_params({"level": level, "events": 7}))
+    e = Engine(SPEC, [resolve_policy(SPEC, policy)])
+    r = e.run(t, players, 19, np.arange(200), N_CARDS, check=True)  # raises InvariantBroken
+    assert r.game_out.shape[0] == 200
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(1, 6), level=st.integers(1, 11), events=st.integers(0, 7),
+       steps=st.integers(0, 150), use_greedy=st.booleans())
+def test_untouched_state_passes(seed, players, level, events, steps, use_greedy):
+    t, s = played(seed, players, steps, use_greedy, level=level, events=events)
+    assert check(t, s) == 0
+
+
+def test_hand_card_also_in_the_discard_pile():
+    t, s = live()
+    s[K.O_DISC + s[K.H_DISC_N]] = s[K.O_HAND]  # P1's first card, still in the hand
+    s[K.H_DISC_N] += 1
+    assert check(t, s) == I.INV_TWO_PLACES
+
+
+def test_deck_lists_a_card_twice():
+    t, s = live()
+    s[K.O_DECK] = s[K.O_DECK + 1]
+    assert check(t, s) == I.INV_TWO_PLACES
+
+
+def test_card_dropped_from_a_hand():
+    t, s = live()
+    n = s[K.O_HANDN] - 1
+    s[K.O_HAND + n] = -1  # the card still says "in P1's hand"
+    s[K.O_HANDN] = n
+    assert check(t, s) == I.INV_CONSERVED
+
+
+def test_card_of_a_worker_not_kept_in_play():
+    t, s = live()
+    kept = s[K.H_KEPT]
+    assert kept < K.NSUITS
+    c = kept * 7  # not in this game
+    s[K.O_DECK + s[K.H_DECK_N]] = c
+    s[K.H_DECK_N] += 1
+    s[K.O_ZONE + c] = K.Z_DECK
+    s[K.H_INGAME] += 1
+    assert check(t, s) == I.INV_CONSERVED
+
+
+def test_week_fill_count_desynced():
+    t, s = live()
+    s[K.o_rowfill(s)] += 1
+    assert check(t, s) == I.INV_CALENDAR
+
+
+def test_worker_in_another_days_column():
+    t, s = live()
+    i = int(np.flatnonzero(s[K.o_kind(s):K.o_kind(s) + s[K.H_ROWS] * K.NCOL] == K.K_FACEUP)[0])
+    x = s[K.O_GRID + i]
+    c = x % 7
+    other = (x // 7) * 7 + (c + 1) % 7  # the same worker, another day
+    if s[K.O_ZONE + other] == K.Z_OUT:
+        pytest.skip("card not in the game")
+    # swap the two cards' places: zones and containers stay consistent, the calendar does not
+    z = s[K.O_ZONE + other]
+    for base, n in ((K.O_DECK, s[K.H_DECK_N]), (K.O_DISC, s[K.H_DISC_N]), (K.O_REM, s[K.H_REM_N]),
+                    (K.O_HAND, K.MAXP * K.HAND_CAP)):
+        for j in range(n):
+            if s[base + j] == other:
+                s[base + j] = x
+    if s[K.H_AUT_CARD] == other:
+        s[K.H_AUT_CARD] = x
+    s[K.O_GRID + i] = other
+    s[K.O_ZONE + other] = K.Z_FACEUP
+    s[K.O_ZONE + x] = z
+    assert check(t, s) in (I.INV_CALENDAR, I.INV_TWO_PLACES)
+    if z not in (K.Z_FACEUP, K.Z_NOTE):  # it was off the calendar: the swap is consistent but for the day
+        assert check(t, s) == I.INV_CALENDAR
+
+
+def test_line_count_desynced():
+    t, s = live()
+    i = int(np.flatnonzero(s[K.o_kind(s):K.o_kind(s) + s[K.H_ROWS] * K.NCOL] == K.K_FACEUP)[0])
+    w = s[K.O_GRID + i] // 7
+    r = i // K.NCOL
+    s[K.o_rowcnt(s) + w * s[K.H_ROWS] + r] -= 1
+    s[K.o_rowcnt(s) + ((w + 1) % K.NSUITS) * s[K.H_ROWS] + r] += 1  # counted for the wrong worker
+    assert check(t, s) == I.INV_LINES
+
+
+def test_happy_count_desynced():
+    t, s = live()
+    s[K.H_HAPPY_N] += 1
+    assert check(t, s) == I.INV_HAPPY
+
+
+def test_pizza_token_appears():
+    t, s = live()
+    s[K.H_READY] += 1
+    assert check(t, s) == I.INV_PIZZAS
+
+
+def test_note_counter_desynced():
+    t, s = live()
+    s[K.H_NOTES] += 1
+    assert check(t, s) == I.INV_COUNTERS
+
+
+def test_seat_out_of_range():
+    t, s = live()
+    s[K.H_CUR] = s[K.H_NP]
+    assert check(t, s) == I.INV_RANGE
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(1, 6), steps=st.integers(0, 60),
+       which=st.integers(0, 10_000))
+def test_any_card_copied_over_a_deck_card_is_caught(seed, players, steps, which):
+    t, s = played(seed, players, steps)
+    if s[K.H_DECK_N] == 0:
+        return
+    slot = K.O_DECK + which % s[K.H_DECK_N]
+    card = which % K.NCARDS
+    if s[slot] == card:
+        return
+    s[slot] = card  # the deck card there is lost, `card` is listed twice (or is not in the game)
+    assert check(t, s) == I.INV_TWO_PLACES
