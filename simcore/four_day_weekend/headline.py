@@ -35,8 +35,8 @@ def headline(games, seats, params) -> dict:
     for name, c in zip(K.ROUND_END_NAMES, cols):
         r = rate(float(g[c].sum()), total)
         out[f"round_end_{c[len('rounds_'):]}"] = {"label": f"Rounds ending by {name}", **r}
-        dist[name] = r["value"] if r["value"] is not None else 0.0
-    out["round_ends"] = {"label": "How rounds end", "value": total, "distribution": dist}
+        dist[name] = int(g[c].sum())  # counts: they add up across windows of games (flat memory)
+    out["round_ends"] = {"label": "How rounds end (rounds)", "distribution": dist}
     taken = float(s["taken_from_rows"].sum())
     drawn = float(s["drawn_from_pile"].sum())
     out["refills_from_rows"] = {"label": "Share of refills taken from other players' rows", **rate(taken, taken + drawn)}

@@ -69,14 +69,13 @@ def headline(games, seats, params: dict) -> dict:
         "turns_exhausted": {"label": "turns lost to exhaustion per seat", **mean_ci(seats["turns_exhausted"].to_numpy())},
         "reaction_piles": {"label": "reaction piles per game", **mean_ci(games["reaction_piles"].to_numpy())},
     }
-    snz = {}
+    # one mean (with its interval and n: the games that reached that round) per round, so that
+    # the summary can merge it across windows of games and memory stays flat as -n grows
+    snz = {"label": "snooze per player at the end of round"}
     for r in range(1, C.SNOOZE_COLS + 1):
         col = games[f"snooze_r{r}"].to_numpy().astype(float)
-        col = col[~np.isnan(col)]
-        if col.size:
-            snz[f"round {r}"] = float(col.mean())
-    out["snooze_by_round"] = {"label": "mean snooze per player at the end of each round", "value": None,
-                              "distribution": snz}
+        snz[str(r)] = mean_ci(col[~np.isnan(col)])
+    out["snooze_by_round"] = snz
     return out
 
 
