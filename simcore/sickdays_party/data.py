@@ -135,18 +135,12 @@ def load_rules(path: Path = RULES_FILE) -> dict:
 
 
 def load_deck(path: Path = DECK_FILE) -> dict:
-    """Names of the days, workers and events of the Sick Days deck."""
-    raw = _read(path)
-    out = {}
-    for field, n in (("day_names", K.NDAYS), ("suits", K.NSUITS), ("events", K.NEVENTS)):
-        v = raw.get(field)
-        if not isinstance(v, list) or len(v) != n or not all(isinstance(x, str) and x for x in v) or len(set(v)) != n:
-            raise BalanceError(f"{path}: field '{field}' = {v!r}; allowed: a list of {n} distinct non-empty names")
-        out[field] = list(v)
-    if out["events"] != list(K.EVENT_NAMES):
-        raise BalanceError(f"{path}: field 'events' = {out['events']!r}; allowed: exactly {list(K.EVENT_NAMES)} "
-                           "(each event's effect is an engine rule)")
-    return out
+    """Names of the days, workers and events of the Sick Days deck: the solo
+    game's rules file, read and checked by the solo game's own loader."""
+    from ..sickdays_solo import data as solo
+
+    rules = solo.load_rules(path.parent, path.name)
+    return {k: rules[k] for k in ("day_names", "suits", "events")}
 
 
 def resolve_params(user: dict) -> dict:

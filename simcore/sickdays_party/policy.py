@@ -5,7 +5,6 @@ profile (game parameters), not here. The policy only decides what a seat does
 at its moment: which legal card to play, whether to make or play a Doctor's
 note (advanced flow), whether to spend a pizza slice, which card to stall with.
 """
-import numpy as np
 
 from simcore import rng as R
 from simcore.jit import jit

@@ -12,7 +12,7 @@ from simcore.spec import Column, GameSpec, Kernels, Param, PolicyParam, common_p
 from . import kernels as K
 from . import policy as P
 from .invariants import INVARIANTS, check
-from .data import card_list_hash, card_names, compile_tables, level_name, load_levels, load_rules, resolve_params
+from .data import card_list_hash, card_names, compile_tables, load_rules, resolve_params
 
 PARAMS = (
     Param("level", "int", 4, "difficulty level 1..11 as the rulebook lists them; fills the other defaults", 1, 11),

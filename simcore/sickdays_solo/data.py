@@ -39,8 +39,8 @@ def _int(path, where, row, field, lo, hi):
     return v
 
 
-def load_rules(game_dir: Path = GAME_DIR) -> dict:
-    path = game_dir / RULES_FILE
+def load_rules(game_dir: Path = GAME_DIR, name: str = RULES_FILE) -> dict:
+    path = game_dir / name
     raw = _read(path)
     out = {
         "hand_size": _int(path, "rules", raw, "hand_size", 1, K.HAND_CAP - 1),

@@ -4,7 +4,7 @@ import numpy as np
 from simcore import rng as R
 from simcore.sickdays_party import SPEC
 from simcore.sickdays_party import kernels as K
-from simcore.trace import events, new_trace, no_trace
+from simcore.trace import no_trace
 
 # deterministic reactions: spread 0 means every delay is exactly the median
 CALM = {"wrong_play": [0.0], "forget_celebrate": [0.0], "wrong_accusation": [0.0], "reaction_spread": [0.0]}

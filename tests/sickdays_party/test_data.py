@@ -17,6 +17,12 @@ def test_defaults_come_from_the_rules_file():
     assert load_deck()["events"] == list(K.EVENT_NAMES)
 
 
+def test_the_party_deck_is_the_solo_deck():
+    from simcore.sickdays_solo import kernels as solo
+
+    assert (K.NDAYS, K.NSUITS, K.NEVENTS, list(K.EVENT_NAMES)) == (7, solo.NSUITS, solo.NEVENTS, list(solo.EVENT_NAMES))
+
+
 def _write(tmp_path, old, new):
     text = RULES_FILE.read_text()
     assert old in text

@@ -85,9 +85,7 @@ def test_note_cannot_touch_a_note_orthogonally():
 
 def test_full_week_readies_a_pizza():
     s, rng = fresh(T8)
-    ready, used = s[K.H_READY], s[K.H_USED]
-    assert used > 0 or True
-    s[K.H_READY], s[K.H_USED] = 0, 6
+    s[K.H_READY], s[K.H_USED] = 0, 6  # no pizza ready, six spent: the full week must ready one
     for col in range(6):
         put(s, card(9, col + 1), col)
     assert s[K.H_READY] == 0
@@ -154,7 +152,6 @@ def test_automa_draws_after_a_play_not_after_a_discard():
     deck = s[K.H_DECK_N]
     do(T_AUT, s, op(K.OP_DISCARD, 0), rng)
     assert s[K.H_DECK_N] == deck - 1  # only the player's draw back up
-    hand_card = s[K.O_HAND]
     do(T_AUT, s, [o for o in options(T_AUT, s) if o // 10000 == K.OP_PLAY][0], rng)
     assert s[K.H_AUT_CARD] >= 0 or s[K.H_AUT_DISC] == 1
     if s[K.H_PHASE] == K.PH_AUTOMA:
@@ -225,7 +222,7 @@ def test_new_years_needs_two_real_cards():
 def test_valentines_is_a_line_wild_for_one_worker_only():
     t = tables_for(level=5, removed_cards=0, events=7)
     s, rng = fresh(t)
-    f = fillers(s)
+    fillers(s)
     # worker 0 two in row 1; worker 1 two on the diagonal r - c = 0 through (0, 0)...
     put(s, card(0, 2), 1)  # (0, 1)
     put(s, card(0, 3), 2)  # (0, 2)
@@ -295,7 +292,6 @@ def test_coffee_break_everyone_returns_and_redraws():
     do(t, s, op(K.OP_CB_DONE), rng)
     assert s[K.O_HANDN] == 4
     assert K.to_move(s) == 1  # the other player chooses too
-    other = list(s[K.O_HAND + K.HAND_CAP:K.O_HAND + K.HAND_CAP + 4])
     do(t, s, op(K.OP_CB_RETURN, 1), rng)
     do(t, s, op(K.OP_CB_RETURN, 0), rng)
     do(t, s, op(K.OP_CB_DONE), rng)
