@@ -55,7 +55,7 @@ def ix_hand(a, p, k):
 
 @jit
 def hand_at(a, p, k):
-    return a[a[K.O_HAND] + p * K.HAND_MAX + k]
+    return a[ix_hand(a, p, k)]
 
 
 @jit
@@ -70,7 +70,7 @@ def ix_row(a, p, j):
 
 @jit
 def row_at(a, p, j):
-    return a[a[K.O_ROW] + p * K.ROW_MAX + j]
+    return a[ix_row(a, p, j)]
 
 
 @jit
@@ -85,7 +85,7 @@ def ix_set(a, p, i, slot):
 
 @jit
 def set_at(a, p, i, slot):
-    return a[a[K.O_SETS] + (p * a[K.M_MAX_SETS] + i) * K.N_SLOTS + slot]
+    return a[ix_set(a, p, i, slot)]
 
 
 @jit
@@ -105,7 +105,7 @@ def ix_stat(a, p, k):
 
 @jit
 def stat(a, p, k):
-    return a[a[K.O_SEAT_STATS] + p * K.N_SEAT_STATS + k]
+    return a[ix_stat(a, p, k)]
 
 
 @jit(inline=True)

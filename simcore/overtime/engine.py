@@ -131,6 +131,13 @@ def begin_turn(t, s, rng, trace):
         s.ps[p, P_SKIP_NEXT] = 0
         s.g[G_IN_TURN] = 0
         return do_skip(t, s, p, rng, trace, 0)
+    return play_on(t, s, p, rng, trace)
+
+
+@jit
+def play_on(t, s, p, rng, trace):
+    """p may act: unless exhausted (10+) or out of actions (then draw and
+    discard). True if the turn is over."""
     if level(t, s, p) >= 3:
         s.g[G_IN_TURN] = 0
         return exhaust(t, s, p, rng, trace)
@@ -192,12 +199,7 @@ def after_action(t, s, rng, trace):
         s.g[G_SKIP_NOW] = 0
         s.g[G_IN_TURN] = 0
         return do_skip(t, s, p, rng, trace, 2)
-    if level(t, s, p) >= 3:
-        s.g[G_IN_TURN] = 0
-        return exhaust(t, s, p, rng, trace)
-    if not has_action(t, s, p):
-        return finish_actions(t, s, p, rng, trace)
-    return False
+    return play_on(t, s, p, rng, trace)
 
 
 @jit

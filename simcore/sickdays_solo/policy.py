@@ -188,6 +188,27 @@ def scaffold(s, seat, r, c, params):
 
 
 @jit
+def worker_block(pen, s, w, r, c, rows, w2, brow, bd1, bd2, wilds, params):
+    """`pen` plus worker w's penalty for (r, c) on its row and two diagonals:
+    w_block for a line where it has two cards, a quarter for one (added in
+    this order, so every caller sums the same floats)."""
+    for kind in range(3):
+        if kind == 0:
+            k = s[brow + w * rows + r]
+        elif kind == 1:
+            k = s[bd1 + w * w2 + r - c + 6]
+        else:
+            k = s[bd2 + w * w2 + r + c]
+        if wilds:
+            k += wild_on_line(s, w, kind, r, c)
+        if k >= 2:
+            pen += params[P_GAME + W_BLOCK]
+        elif k == 1:
+            pen += 0.25 * params[P_GAME + W_BLOCK]
+    return pen
+
+
+@jit
 def block(s, r, c, self_w, params):
     """Penalty for filling (r, c) with something other than these workers' cards."""
     pen = 0.0
@@ -200,19 +221,7 @@ def block(s, r, c, self_w, params):
     for w in range(NSUITS):
         if w == self_w or s[O_HAPPY + w] != 0 or not still_to_come(s, w, c):
             continue
-        for kind in range(3):
-            if kind == 0:
-                k = s[brow + w * rows + r]
-            elif kind == 1:
-                k = s[bd1 + w * w2 + r - c + 6]
-            else:
-                k = s[bd2 + w * w2 + r + c]
-            if wilds:
-                k += wild_on_line(s, w, kind, r, c)
-            if k >= 2:
-                pen += params[P_GAME + W_BLOCK]
-            elif k == 1:
-                pen += 0.25 * params[P_GAME + W_BLOCK]
+        pen = worker_block(pen, s, w, r, c, rows, w2, brow, bd1, bd2, wilds, params)
     return pen
 
 
@@ -507,19 +516,7 @@ def _block_seq(s, r, c, self_w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
     for w in range(NSUITS):
         if w == self_w or (_mask(lo, hi, w) >> c) & 1 == 0:
             continue  # (happy workers have no bits)
-        for kind in range(3):
-            if kind == 0:
-                k = s[brow + w * rows + r]
-            elif kind == 1:
-                k = s[bd1 + w * w2 + r - c + 6]
-            else:
-                k = s[bd2 + w * w2 + r + c]
-            if wilds:
-                k += wild_on_line(s, w, kind, r, c)
-            if k >= 2:
-                pen += params[P_GAME + W_BLOCK]
-            elif k == 1:
-                pen += 0.25 * params[P_GAME + W_BLOCK]
+        pen = worker_block(pen, s, w, r, c, rows, w2, brow, bd1, bd2, wilds, params)
     return pen
 
 
