@@ -198,7 +198,14 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
             if n == 0:
                 stuck = True
                 break
-            j = choose(tables, state, seat, options, n, kinds[seat], params[seat], rng, buf)
+            kind = kinds[seat]
+            if n == 1:
+                j = 0
+            elif kind == RANDOM and params[seat, P_EPSILON] <= 0.0:
+                # what `choose` does for these, without passing it the whole state
+                j = R.randint(rng, R.POLICY, n)
+            else:
+                j = choose(tables, state, seat, options, n, kind, params[seat], rng, buf)
             if j < 0 or j >= n:
                 bad_choice = True  # a user policy answered outside 0..n-1
                 break

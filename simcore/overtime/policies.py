@@ -23,7 +23,7 @@ from simcore.runner import P_GAME
 from simcore.spec import PolicyParam
 
 from .constants import *  # noqa: F401,F403
-from .state import emp_kind, level, remaining, remaining_tasks, tired_level
+from .state import emp_kind, level, remaining, tasks_left_all, tired_level
 
 W_TASK = P_GAME + 0
 W_COMPLETE = P_GAME + 1
@@ -57,7 +57,7 @@ GREEDY_PARAMS = (
 # Helpers that branch take the few arrays they read rather than (t, s): numba
 # increfs every array of every argument on entering such a function (an atomic
 # add each, 17 for `t` and the state), and greedy calls them per option.
-@jit
+@jit(inline=True)
 def snooze_cost(rules, kinds, ek, old, d, w):
     """Cost of gaining d (d < 0: losing -d) snooze tokens from `old`, under an employee of kind ek."""
     if d == 0:
@@ -73,7 +73,7 @@ def snooze_cost(rules, kinds, ek, old, d, w):
     return c
 
 
-@jit
+@jit(inline=True)
 def lead_weight(rem, me, q, w):
     """How much harming q is worth to me: more when q is ahead (rem: tasks left per seat)."""
     diff = rem[me] - rem[q]
@@ -81,7 +81,7 @@ def lead_weight(rem, me, q, w):
     return min(3.0, max(0.2, v))
 
 
-@jit
+@jit(inline=True)
 def hurt(rem, me, q, amount, w):
     """Value to me of q suffering `amount` (in q's task units)."""
     if q == me:
@@ -89,7 +89,7 @@ def hurt(rem, me, q, amount, w):
     return w[W_HURT] * amount * lead_weight(rem, me, q, w)
 
 
-@jit
+@jit(inline=True)
 def p_die(rules, kinds, lv, k):
     """Chance that a card of kind k gets past the Work die at tiredness level lv."""
     if (kinds[k, KF_TYPE] & T_W) == 0:
@@ -101,7 +101,7 @@ def p_die(rules, kinds, lv, k):
     return max(0.0, min(1.0, (sides - need + 1) / sides))
 
 
-@jit
+@jit(inline=True)
 def who_player(g, ps, who, actor, arg_p, towner):
     n = g[G_NP]
     if who == W_SELF:
@@ -125,7 +125,7 @@ def who_player(g, ps, who, actor, arg_p, towner):
     return -1
 
 
-@jit
+@jit(inline=True)
 def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
     """One effect's value to `me` (no recursion: cancel/copy read one level)."""
     npl = s.g[G_NP]
@@ -188,7 +188,7 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
     return 0.0
 
 
-@jit
+@jit(inline=True)
 def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w, rem):
     """Value to `me` of kind k's effects other than cancel and copy."""
     eff = t[2]
@@ -212,34 +212,44 @@ def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
         op = eff[k, j, EF_OP]
         if op == OP_NONE:
             break
-        if op == OP_CANCEL:
-            if depth == 0 and te >= 0 and s.pile[te, PF_KIND] >= 0 and \
-                    (t[1][s.pile[te, PF_KIND], KF_TYPE] & eff[k, j, EF_MASK]) != 0 and s.pile[te, PF_CANCELLED] == 0:
-                k2 = s.pile[te, PF_KIND]
-                tg = t[1][k2, KF_TARGET]
-                arg = s.pile[te, PF_ARG]
-                v -= kind_value_flat(t, s, me, k2, 0, s.pile[te, PF_PLAYER], arg if tg == TG_ASSIGNMENT else -1,
-                                     arg if tg >= TG_ANOTHER else -1, s.pile[te, PF_TARGET], w, rem) + \
-                    (0.0 if s.pile[te, PF_PLAYER] == me else 0.1)
-                if s.pile[te, PF_PLAYER] == me:
-                    v -= 1.0  # never cancel your own card
+        if op != OP_CANCEL and op != OP_COPY:
+            v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w, rem)
             continue
-        if op == OP_COPY:
-            if depth == 0 and te >= 0 and s.pile[te, PF_KIND] >= 0:
-                v += kind_value_flat(t, s, me, s.pile[te, PF_KIND], 0, actor, -1, -1, s.pile[te, PF_TARGET], w, rem)
+        # cancel and copy read the card they act on, one level deep (one call site of kind_value_flat)
+        if depth != 0 or te < 0 or s.pile[te, PF_KIND] < 0:
             continue
-        v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w, rem)
+        k2 = s.pile[te, PF_KIND]
+        cancel = op == OP_CANCEL
+        if cancel:
+            if (t[1][k2, KF_TYPE] & eff[k, j, EF_MASK]) == 0 or s.pile[te, PF_CANCELLED] != 0:
+                continue
+            tg = t[1][k2, KF_TARGET]
+            arg = s.pile[te, PF_ARG]
+            by = s.pile[te, PF_PLAYER]
+            arg_a2 = arg if tg == TG_ASSIGNMENT else -1
+            arg_p2 = arg if tg >= TG_ANOTHER else -1
+        else:
+            by = actor
+            arg_a2 = -1
+            arg_p2 = -1
+        x = kind_value_flat(t, s, me, k2, 0, by, arg_a2, arg_p2, s.pile[te, PF_TARGET], w, rem)
+        if cancel:
+            v -= x + (0.0 if s.pile[te, PF_PLAYER] == me else 0.1)
+            if s.pile[te, PF_PLAYER] == me:
+                v -= 1.0  # never cancel your own card
+        else:
+            v += x
     return v
 
 
-@jit
+@jit(inline=True)
 def emp_value(t, k, w):
     kinds = t[1]
     return w[W_EMP] * (kinds[k, KF_P] + 0.4 * kinds[k, KF_L] + 0.15 * kinds[k, KF_D] + 0.3 * kinds[k, KF_SHIFT]) + \
         (0.3 if kinds[k, KF_ABIL] != AB_NONE else 0.0)
 
 
-@jit
+@jit(inline=True)
 def hold_value(t, s, me, k, w, rem):
     """Worth of keeping kind k in hand (for the discard phase)."""
     kinds = t[1]
@@ -260,8 +270,7 @@ def greedy(t, s, seat, options, n, params, rng):
     ph = s.g[G_PHASE]
     # tasks left per seat, read by every `hurt`: computed once per decision
     rem = s.scratch
-    for q in range(s.g[G_NP]):
-        rem[q] = remaining_tasks(t, s, q)
+    tasks_left_all(t[1], t[3], s.zone, s.owner, s.tasks, t[0][R_A0], t[0][R_J0], rem)
     if ph == PH_DISCARD:
         best_v = 1e300
         for i in range(n):
@@ -311,7 +320,7 @@ def greedy(t, s, seat, options, n, params, rng):
     return best
 
 
-@jit
+@jit(inline=True)
 def level_at_shift(t, s, p, shift):
     rules = t[0]
     sn = s.ps[p, P_SNOOZE]

@@ -252,7 +252,7 @@ def actor_boss_fails(rules, s, a, rng, trace):
 
 
 # ------------------------------------------------------------------ turns
-@jit
+@jit(inline=True)
 def start_turn(rules, s, first, rng, trace):
     """Draw 1, then up to the hand size; a seat with nothing to play passes."""
     P = s.g[K.G_NP]

@@ -11,7 +11,7 @@ from ..jit import jit
 from . import constants as K
 
 
-@jit
+@jit(inline=True)
 def public_leave(cards, s, t, c):
     """Card c left t's hand in view of everyone (played, fired, discarded)."""
     P = s.hand.shape[0]
