@@ -19,7 +19,17 @@ for a game loop written once and handed each game's kernels. So:
   refuses at compile time to allocate an array without reference counting,
   so a kernel that allocates (or returns an array) must say `refs=True`;
   `REFLESS` lists the others so tests can check that none returns an array
-  and that a batch of games frees everything it allocates.
+  and that a batch of games frees everything it allocates;
+* a call between kernels passes every array of every argument field by
+  field (7-11 words each: pointers, shape, strides) through the stack, and
+  numba compiles each kernel before its callees are linked in, so LLVM does
+  not inline across kernels on its own. A kernel called per decision or per
+  option (a game's `legal`, `step`, `greedy` and their hot helpers) says
+  `@jit(force=True)`: LLVM inlines it into its callers (numba's
+  `forceinline`). That doubled Overtime's and Four Day Weekend's speed; each
+  forced kernel is compiled once per call site, so keep call sites few.
+  (`inline=True`, numba's own IR inlining, is for tiny view accessors: it
+  re-types the body at every call site and costs far more compile time.)
 """
 from __future__ import annotations
 
@@ -80,7 +90,8 @@ def stable_uuid(dispatcher, key: str):
 REFLESS: list = []  # dispatchers compiled without reference counting
 
 
-def njit_cached(f, module: str, name: str, parallel: bool = False, refs: bool = True, inline: bool = False):
+def njit_cached(f, module: str, name: str, parallel: bool = False, refs: bool = True, inline: bool = False,
+                force: bool = False):
     """Compile-on-call dispatcher cached under `module`'s source key."""
     key = source_key(module)
     old = numba.config.CACHE_DIR
@@ -88,6 +99,8 @@ def njit_cached(f, module: str, name: str, parallel: bool = False, refs: bool = 
     opts = {"_nrt": refs}  # explicit: numba would otherwise inherit it from the first caller
     if inline:
         opts["inline"] = "always"
+    if force:
+        opts["forceinline"] = True
     try:
         d = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy", **opts)(f)
     finally:
@@ -97,14 +110,16 @@ def njit_cached(f, module: str, name: str, parallel: bool = False, refs: bool = 
     return stable_uuid(d, f"{module}.{name}@{key}")
 
 
-def jit(fn=None, *, parallel: bool = False, refs: bool = False, inline: bool = False):
+def jit(fn=None, *, parallel: bool = False, refs: bool = False, inline: bool = False, force: bool = False):
     """`numba.njit(cache=True)` with the project's options and a stable uuid.
 
     `refs=True` for a kernel that allocates an array or returns a new one;
     `inline=True` for a small accessor that returns a view of its argument
-    (inlined into its callers, it needs no reference counting)."""
+    (inlined into its callers, it needs no reference counting);
+    `force=True` for a kernel called per decision or per option, to have LLVM
+    inline it into its callers (see the module docstring)."""
 
     def wrap(f):
-        return njit_cached(f, f.__module__, f.__qualname__, parallel, refs or parallel, inline)
+        return njit_cached(f, f.__module__, f.__qualname__, parallel, refs or parallel, inline, force)
 
     return wrap(fn) if fn is not None else wrap

@@ -84,12 +84,30 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
     user = user_policy if user_policy is not None else _no_user_policy
     module = getattr(getattr(new_game, "py_func", None), "__module__", "simcore.runner")
 
-    def _jit(f, parallel=False, refs=True):
-        return njit_cached(f, module, f"runner[{name}|{user_key}].{f.__name__}", parallel, refs)
+    def _jit(f, parallel=False, refs=True, force=False):
+        return njit_cached(f, module, f"runner[{name}|{user_key}].{f.__name__}", parallel, refs, force=force)
+
+    # A game may compile its per-decision kernels (legal, step, greedy) to be
+    # inlined where they are called (`@jit(force=True)`): calling them copies
+    # every array of the tables and the state onto the stack. The game loop
+    # below inlines them; lookahead's rollouts call them through these
+    # wrappers, so that each is compiled twice, not once per call site.
+    def legal_call(tables, state, out):
+        return legal(tables, state, out)
+
+    def step_call(tables, state, option, rng, trace):
+        step(tables, state, option, rng, trace)
+
+    def greedy_call(tables, state, seat, options, n, params, rng):
+        return greedy(tables, state, seat, options, n, params, rng)
+
+    legal_call = _jit(legal_call, refs=False)
+    step_call = _jit(step_call, refs=False)
+    greedy_call = _jit(greedy_call, refs=False)
 
     def simple_choice(tables, state, seat, options, n, kind, params, rng):
         if kind == GREEDY:
-            return greedy(tables, state, seat, options, n, params, rng)
+            return greedy_call(tables, state, seat, options, n, params, rng)
         return R.randint(rng, R.POLICY, n)
 
     simple_choice = _jit(simple_choice, refs=False)
@@ -103,11 +121,11 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
             s = to_move(state)
             if s < 0:
                 break
-            n = legal(tables, state, buf)
+            n = legal_call(tables, state, buf)
             if n == 0:
                 break
             j = simple_choice(tables, state, s, buf, n, kind, params, rng)
-            step(tables, state, buf[j], rng, notrace)
+            step_call(tables, state, buf[j], rng, notrace)
         return value(tables, state, seat)
 
     playout = _jit(playout)
@@ -126,7 +144,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
         """
         rollouts = max(1, np.int64(params[P_ROLLOUTS]))
         z = params[P_CONFIDENCE]
-        g = greedy(tables, state, seat, options, n, params, rng)
+        g = greedy_call(tables, state, seat, options, n, params, rng)
         base = R.next_u64(rng, R.POLICY)
         notrace = np.zeros(0, np.int32)
         r2 = np.zeros(R.N_STREAMS, np.uint64)
@@ -137,7 +155,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
                     r2[j] = R.mix64(base + np.uint64(r * 7919 + j))
                 s2 = clone(state)
                 determinise(tables, s2, seat, r2)
-                step(tables, s2, options[i], r2, notrace)
+                step_call(tables, s2, options[i], r2, notrace)
                 vals[i, r] = playout(tables, s2, seat, params, r2, buf)
         best = g
         best_v = vals[g].mean()

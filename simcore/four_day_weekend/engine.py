@@ -543,7 +543,7 @@ def to_move(s):
     return s.a[K.M_CUR]
 
 
-@jit
+@jit(force=True)
 def legal(tables, s, out):
     a = s.a
     ph = a[K.M_PHASE]
@@ -585,7 +585,7 @@ def legal(tables, s, out):
     return n
 
 
-@jit
+@jit(force=True)
 def step(tables, s, option, rng, trace):
     a = s.a
     seat = a[K.M_CUR]

@@ -176,7 +176,7 @@ def _find(options, n, code):
     return -1
 
 
-@jit
+@jit(force=True)
 def _greedy(tables, s, seat, options, n, params):
     a = s.a
     ph = a[K.M_PHASE]
@@ -296,7 +296,7 @@ def _greedy(tables, s, seat, options, n, params):
     return _find(options, n, K.OPT_CONTINUE)
 
 
-@jit
+@jit(force=True)
 def greedy(tables, s, seat, options, n, params, rng):
     i = _greedy(tables, s, seat, options, n, params)
     return i if i >= 0 else 0

@@ -449,7 +449,7 @@ def to_move(s):
     return s.g[G_CUR]
 
 
-@jit
+@jit(force=True)
 def legal(t, s, out):
     ph = s.g[G_PHASE]
     if ph == PH_OVER:
@@ -553,7 +553,7 @@ def react_ability(t, s, q, e, rng, trace):
     apply_effects(t, s, rng, trace, ek, MAX_EFF, q, -1, -1, -1, e, -1)
 
 
-@jit
+@jit(force=True)
 def step(t, s, option, rng, trace):
     kind = option >> 24
     a = (option >> 12) & 0xFFF

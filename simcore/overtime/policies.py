@@ -57,7 +57,7 @@ GREEDY_PARAMS = (
 # Helpers that branch take the few arrays they read rather than (t, s): numba
 # increfs every array of every argument on entering such a function (an atomic
 # add each, 17 for `t` and the state), and greedy calls them per option.
-@jit(inline=True)
+@jit(force=True)
 def snooze_cost(rules, kinds, ek, old, d, w):
     """Cost of gaining d (d < 0: losing -d) snooze tokens from `old`, under an employee of kind ek."""
     if d == 0:
@@ -73,7 +73,7 @@ def snooze_cost(rules, kinds, ek, old, d, w):
     return c
 
 
-@jit(inline=True)
+@jit(force=True)
 def lead_weight(rem, me, q, w):
     """How much harming q is worth to me: more when q is ahead (rem: tasks left per seat)."""
     diff = rem[me] - rem[q]
@@ -81,7 +81,7 @@ def lead_weight(rem, me, q, w):
     return min(3.0, max(0.2, v))
 
 
-@jit(inline=True)
+@jit(force=True)
 def hurt(rem, me, q, amount, w):
     """Value to me of q suffering `amount` (in q's task units)."""
     if q == me:
@@ -89,7 +89,7 @@ def hurt(rem, me, q, amount, w):
     return w[W_HURT] * amount * lead_weight(rem, me, q, w)
 
 
-@jit(inline=True)
+@jit(force=True)
 def p_die(rules, kinds, lv, k):
     """Chance that a card of kind k gets past the Work die at tiredness level lv."""
     if (kinds[k, KF_TYPE] & T_W) == 0:
@@ -101,7 +101,7 @@ def p_die(rules, kinds, lv, k):
     return max(0.0, min(1.0, (sides - need + 1) / sides))
 
 
-@jit(inline=True)
+@jit(force=True)
 def who_player(g, ps, who, actor, arg_p, towner):
     n = g[G_NP]
     if who == W_SELF:
@@ -125,7 +125,7 @@ def who_player(g, ps, who, actor, arg_p, towner):
     return -1
 
 
-@jit(inline=True)
+@jit(force=True)
 def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
     """One effect's value to `me` (no recursion: cancel/copy read one level)."""
     npl = s.g[G_NP]
@@ -188,7 +188,7 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
     return 0.0
 
 
-@jit(inline=True)
+@jit(force=True)
 def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w, rem):
     """Value to `me` of kind k's effects other than cancel and copy."""
     eff = t[2]
@@ -203,7 +203,7 @@ def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w, rem):
     return v
 
 
-@jit
+@jit(force=True)
 def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
     """Value to `me` of kind k's effects resolving for `actor`."""
     eff = t[2]
@@ -242,14 +242,14 @@ def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
     return v
 
 
-@jit(inline=True)
+@jit(force=True)
 def emp_value(t, k, w):
     kinds = t[1]
     return w[W_EMP] * (kinds[k, KF_P] + 0.4 * kinds[k, KF_L] + 0.15 * kinds[k, KF_D] + 0.3 * kinds[k, KF_SHIFT]) + \
         (0.3 if kinds[k, KF_ABIL] != AB_NONE else 0.0)
 
 
-@jit(inline=True)
+@jit(force=True)
 def hold_value(t, s, me, k, w, rem):
     """Worth of keeping kind k in hand (for the discard phase)."""
     kinds = t[1]
@@ -262,7 +262,7 @@ def hold_value(t, s, me, k, w, rem):
     return v + max(0.0, kind_value_flat(t, s, me, k, 0, me, -1, me, -1, w, rem)) * p_die(t[0], t[1], level(t, s, me), k)
 
 
-@jit
+@jit(force=True)
 def greedy(t, s, seat, options, n, params, rng):
     w = params
     best = 0
@@ -320,7 +320,7 @@ def greedy(t, s, seat, options, n, params, rng):
     return best
 
 
-@jit(inline=True)
+@jit(force=True)
 def level_at_shift(t, s, p, shift):
     rules = t[0]
     sn = s.ps[p, P_SNOOZE]

@@ -207,12 +207,12 @@ def add_snooze(t, s, p, n, trace):
         emit(trace, EV_SNOOZE, p, new - old, new, 0)
 
 
-@jit(inline=True)
+@jit(force=True)
 def remaining(t, s, a):
     return t[1][t[3][a], KF_TASKS] - s.tasks[a]
 
 
-@jit(inline=True)
+@jit(force=True)
 def tasks_left_of(kinds, ck, zone, owner, tasks, a0, j0, p):
     """Tasks left on all of p's A cards."""
     r = 0
@@ -222,7 +222,7 @@ def tasks_left_of(kinds, ck, zone, owner, tasks, a0, j0, p):
     return r
 
 
-@jit(inline=True)
+@jit(force=True)
 def tasks_left_all(kinds, ck, zone, owner, tasks, a0, j0, rem):
     """Tasks left on the A cards of every seat, in one pass: rem[p] for each p."""
     for p in range(rem.shape[0]):
@@ -232,7 +232,7 @@ def tasks_left_all(kinds, ck, zone, owner, tasks, a0, j0, rem):
             rem[owner[a]] += kinds[ck[a], KF_TASKS] - tasks[a]
 
 
-@jit(inline=True)
+@jit(force=True)
 def remaining_tasks(t, s, p):
     return tasks_left_of(t[1], t[3], s.zone, s.owner, s.tasks, t[0][R_A0], t[0][R_J0], p)
 

@@ -553,7 +553,7 @@ def to_move(s):
     return s[H_TO_MOVE]
 
 
-@jit
+@jit(force=True)
 def legal(tables, s, out):
     ph = s[H_PHASE]
     seat = s[H_TO_MOVE]
@@ -851,7 +851,7 @@ def after_penalties(tables, s, rng, trace):
     next_moment(tables, s, rng, trace)
 
 
-@jit
+@jit(force=True)
 def step(tables, s, option, rng, trace):
     ph = s[H_PHASE]
     if ph == PH_ACT:

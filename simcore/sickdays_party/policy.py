@@ -44,7 +44,7 @@ def card_score(s, seat, c, params):
     return -float(links(s, seat, c))
 
 
-@jit
+@jit(force=True)
 def greedy(tables, s, seat, options, n, params, rng):
     ph = s[K.H_PHASE]
     if ph == K.PH_SLICE:
