@@ -280,11 +280,10 @@ def work_die_ok(t, s, p, k, rng, trace):
 
 
 # ------------------------------------------------------------------ options
-# Why the enumerators take single arrays: numba increfs (an atomic add) every
-# array of every argument when a function with loops or branches is entered,
-# and decrefs it on the way out. Passing `t` and the state costs 17 such pairs
-# per call; these run for every seat of every reaction window, so the thin
-# (t, s) wrappers below unpack the few arrays the loops read.
+# Why the enumerators take single arrays: a call passes every array of every
+# argument field by field on the stack (about 150 words for `t` and the state,
+# see simcore/jit.py); these run for every seat of every reaction window, so
+# the thin (t, s) wrappers below unpack the few arrays the loops read.
 @jit
 def can_react(kinds, pile, q, e, mask, event, by):
     """Seat q may react with (mask, event, by) to pile entry e: it is neither

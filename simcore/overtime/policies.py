@@ -54,9 +54,9 @@ GREEDY_PARAMS = (
 )
 
 
-# Helpers that branch take the few arrays they read rather than (t, s): numba
-# increfs every array of every argument on entering such a function (an atomic
-# add each, 17 for `t` and the state), and greedy calls them per option.
+# greedy calls these per option and per effect: they are inlined into their
+# callers (`force=True`, see simcore/jit.py), as a call would copy every array
+# of `t` and the state onto the stack.
 @jit(force=True)
 def snooze_cost(rules, kinds, ek, old, d, w):
     """Cost of gaining d (d < 0: losing -d) snooze tokens from `old`, under an employee of kind ek."""

@@ -143,9 +143,8 @@ def passive(t, s, p, op):
 
 
 # The helpers below that loop or branch come in two layers: `*_of` / `*_arr`
-# kernels over the few arrays they read, and thin (t, s) wrappers. Numba
-# increfs every array of every argument on entering a function with branches
-# (an atomic add each, 17 for `t` and the state), which dominated the run time.
+# kernels over the few arrays they read, and thin (t, s) wrappers: a call
+# copies every array of its arguments onto the stack (see simcore/jit.py).
 @jit
 def tired_level(rules, kinds, ek, snooze):
     """Tiredness level 0..3 for a snooze count under an employee of kind ek."""
