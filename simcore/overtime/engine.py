@@ -283,7 +283,8 @@ def work_die_ok(t, s, p, k, rng, trace):
 # Why the enumerators take single arrays: a call passes every array of every
 # argument field by field on the stack (about 150 words for `t` and the state,
 # see simcore/jit.py); these run for every seat of every reaction window, so
-# the thin (t, s) wrappers below unpack the few arrays the loops read.
+# the thin (t, s) wrappers below, inlined where they are called, unpack the few
+# arrays the loops read.
 @jit
 def can_react(kinds, pile, q, e, mask, event, by):
     """Seat q may react with (mask, event, by) to pile entry e: it is neither
@@ -352,7 +353,7 @@ def enum_reactions_arr(kinds, ck, hand, ps, pile, npile, q, out, limit):
     return found
 
 
-@jit
+@jit(force=True)
 def enum_reactions(t, s, q, out, limit):
     return enum_reactions_arr(t[1], t[3], s.hand, s.ps, s.pile, s.g[G_PILE_N], q, out, limit)
 
@@ -428,12 +429,12 @@ def enum_actions_arr(rules, kinds, ck, g, ps, hand, zone, owner, dk, p, out, lim
     return found
 
 
-@jit
+@jit(force=True)
 def enum_actions(t, s, p, out, limit):
     return enum_actions_arr(t[0], t[1], t[3], s.g, s.ps, s.hand, s.zone, s.owner, s.dk, p, out, limit)
 
 
-@jit
+@jit(force=True)
 def has_action(t, s, p):
     return enum_actions(t, s, p, s.empty, 1) > 0
 

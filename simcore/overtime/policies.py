@@ -133,12 +133,7 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
     if op == OP_WORK or op == OP_TOKENS:
         a = arg_a
         if a < 0:
-            a = -1
-            best = 1 << 30
-            for x in range(t[0][R_A0], t[0][R_J0]):
-                if s.zone[x] == Z_ASSIGN and s.owner[x] == actor and remaining(t, s, x) < best:
-                    best = remaining(t, s, x)
-                    a = x
+            a = rem[PMAX + actor] if actor >= 0 else -1  # actor's A card nearest completion (tasks_left_all)
         if a < 0:
             return 0.0
         gain = w[W_TASK] * n + w[W_COMPLETE] * (1.0 if remaining(t, s, a) <= n else 0.0)
@@ -268,7 +263,8 @@ def greedy(t, s, seat, options, n, params, rng):
     best = 0
     best_v = 0.0
     ph = s.g[G_PHASE]
-    # tasks left per seat, read by every `hurt`: computed once per decision
+    # tasks left per seat (read by every `hurt`) and each seat's A card nearest
+    # completion: computed once per decision
     rem = s.scratch
     tasks_left_all(t[1], t[3], s.zone, s.owner, s.tasks, t[0][R_A0], t[0][R_J0], rem)
     if ph == PH_DISCARD:

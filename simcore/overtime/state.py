@@ -37,7 +37,7 @@ def alloc(t, n_players):
     evq = np.full(EVQ_CAP, -1, np.int64)
     dk = np.zeros(K, np.int64)
     empty = np.zeros(0, np.int64)  # for counting-only calls of the option enumerators
-    scratch = np.zeros(PMAX, np.int64)  # a policy's working space (no allocation per decision)
+    scratch = np.zeros(2 * PMAX, np.int64)  # a policy's working space (no allocation per decision)
     return State(g, zone, owner, link, tasks, deck, hand, ps, pile, cc, evq, dk, empty, scratch)
 
 
@@ -124,7 +124,7 @@ def draw_cards(t, s, p, n, rng, trace):
     return got
 
 
-@jit
+@jit(force=True)
 def emp_kind(t, s, p):
     return t[3][s.ps[p, P_EMP]]
 
@@ -145,7 +145,7 @@ def passive(t, s, p, op):
 # The helpers below that loop or branch come in two layers: `*_of` / `*_arr`
 # kernels over the few arrays they read, and thin (t, s) wrappers: a call
 # copies every array of its arguments onto the stack (see simcore/jit.py).
-@jit
+@jit(force=True)
 def tired_level(rules, kinds, ek, snooze):
     """Tiredness level 0..3 for a snooze count under an employee of kind ek."""
     sh = kinds[ek, KF_SHIFT]
@@ -164,7 +164,7 @@ def level_at(t, s, p, snooze):
     return tired_level(t[0], t[1], t[3][s.ps[p, P_EMP]], snooze)
 
 
-@jit
+@jit(force=True)
 def level(t, s, p):
     return tired_level(t[0], t[1], t[3][s.ps[p, P_EMP]], s.ps[p, P_SNOOZE])
 
@@ -223,12 +223,20 @@ def tasks_left_of(kinds, ck, zone, owner, tasks, a0, j0, p):
 
 @jit(force=True)
 def tasks_left_all(kinds, ck, zone, owner, tasks, a0, j0, rem):
-    """Tasks left on the A cards of every seat, in one pass: rem[p] for each p."""
-    for p in range(rem.shape[0]):
+    """In one pass over the A cards: rem[p] = tasks left on all of p's A cards,
+    rem[PMAX + p] = p's A card nearest completion (the first in instance
+    order on ties; -1 if p has none). rem has 2 * PMAX slots."""
+    for p in range(PMAX):
         rem[p] = 0
+        rem[PMAX + p] = -1
     for a in range(a0, j0):
-        if zone[a] == Z_ASSIGN and owner[a] >= 0:
-            rem[owner[a]] += kinds[ck[a], KF_TASKS] - tasks[a]
+        p = owner[a]
+        if zone[a] == Z_ASSIGN and p >= 0:
+            r = kinds[ck[a], KF_TASKS] - tasks[a]
+            rem[p] += r
+            b = rem[PMAX + p]
+            if b < 0 or r < kinds[ck[b], KF_TASKS] - tasks[b]:
+                rem[PMAX + p] = a
 
 
 @jit(force=True)
