@@ -248,6 +248,15 @@ def _parse_cards(path_s: str, digest: str) -> dict:
         names.add(c["name"])
         kinds.append(_card(path, where, c, is_joe=False))
     kinds.append(_card(path, f"starting_employee '{joe.get('name', '?')}'", dict(joe, type="E"), is_joe=True))
+    # the state has room for NINST_MAX card instances and NKINDS_MAX kinds (state.py)
+    n_kinds = len(kinds) + len(assigns)
+    if n_kinds > C.NKINDS_MAX:
+        raise _err(path, "card", "card", f"{len(kinds) - 1} cards and {len(assigns)} assignments make "
+                   f"{n_kinds} kinds (the starting employee included)", f"at most {C.NKINDS_MAX} kinds in all")
+    n_inst = sum(k["count"] for k in kinds[:-1]) + len(assigns) * copies + joe.get("copies", C.PMAX)
+    if n_inst > C.NINST_MAX:
+        raise _err(path, "card", "count", f"the counts add up to {n_inst} cards (assignment copies and "
+                   "starting employees included)", f"at most {C.NINST_MAX} cards in all")
     return {"cards": kinds, "assignments": [(a["name"], a["tasks"]) for a in assigns], "copies": copies,
             "joe_copies": joe.get("copies", C.PMAX)}
 

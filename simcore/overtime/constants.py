@@ -11,6 +11,9 @@ MAX_EFF = 6  # effects per card; ability effects follow at MAX_EFF..2*MAX_EFF
 MAX_ROUNDS = 12
 SNOOZE_COLS = 8  # snooze_r1..snooze_r8 recorded
 MAX_OPTIONS = 512
+# The state is one record of fixed size (see state.py), so these bound a card list:
+NINST_MAX = 512  # card instances: the main deck, the assignments and the Average Joes
+NKINDS_MAX = 128  # card kinds, assignments and the Average Joe included
 
 # zones
 Z_BOX = 0  # not in this game (assignments / Joes of absent seats)
@@ -160,7 +163,9 @@ G_GIVES = 20
 G_WINDOWS = 21
 G_PILES_RESOLVED = 22  # windows in which at least one reaction was played
 G_SNZ = 23  # sum of snooze at the end of round r (SNOOZE_COLS slots)
-NG = G_SNZ + SNOOZE_COLS
+G_NINST = G_SNZ + SNOOZE_COLS  # card instances in this game (rules[R_N_INST])
+G_NKINDS = G_NINST + 1  # card kinds in this game (rules[R_N_KINDS])
+NG = G_NKINDS + 1
 
 # phases
 PH_ACTION = 0

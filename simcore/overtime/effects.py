@@ -64,7 +64,7 @@ def best_discard_kind(t, s, mask):
     kinds = t[1]
     best = -1
     best_v = -1
-    for k in range(s.dk.shape[0]):
+    for k in range(s.g[G_NKINDS]):
         if s.dk[k] > 0 and (kinds[k, KF_TYPE] & mask) != 0:
             v = kinds[k, KF_WORK] * 4 + (2 if kinds[k, KF_IS_REACTION] else 1)
             if v > best_v:
@@ -75,7 +75,7 @@ def best_discard_kind(t, s, mask):
 
 @jit
 def take_from_discard(t, s, p, k, trace):
-    for i in range(s.zone.shape[0]):
+    for i in range(s.g[G_NINST]):
         if s.zone[i] == Z_DISCARD and t[3][i] == k:
             add_to_hand(t, s, p, i)
             emit(trace, EV_TAKE_DISCARD, p, k, 0, 0)

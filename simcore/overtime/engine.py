@@ -25,7 +25,8 @@ from .state import (add_snooze, allowed_actions, alloc, die_target, draw_cards, 
 @jit(refs=True)
 def new_game(t, n_players, rng, trace):
     rules = t[0]
-    s = alloc(t, n_players)
+    S = alloc(t, n_players)
+    s = S[0]
     n_main = rules[R_N_MAIN]
     for i in range(n_main):
         s.deck[i] = i
@@ -54,7 +55,7 @@ def new_game(t, n_players, rng, trace):
     s.g[G_CUR] = 0
     emit(trace, EV_ROUND, 1, 0, 0, 0)
     advance(t, s, rng, trace, 3)
-    return s
+    return S
 
 
 # ------------------------------------------------------------------ turn flow
@@ -226,7 +227,7 @@ def advance(t, s, rng, trace, mode):
             waiting = False
             while s.g[G_PASSES] < n:
                 q = s.g[G_OFFER]
-                if enum_reactions(t, s, q, s.empty, 1) > 0:
+                if enum_reactions(t, s, q, s.evq[:0], 1) > 0:
                     waiting = True
                     break
                 s.g[G_PASSES] += 1
@@ -418,7 +419,7 @@ def enum_actions_arr(rules, kinds, ck, g, ps, hand, zone, owner, dk, p, out, lim
                 out[n] = O_ABILITY << 24
                 n += 1
         else:
-            for k in range(dk.shape[0]):
+            for k in range(g[G_NKINDS]):
                 if dk[k] > 0 and (kinds[k, KF_TYPE] & mask) != 0:
                     found += 1
                     if write and n < cap:
@@ -436,11 +437,12 @@ def enum_actions(t, s, p, out, limit):
 
 @jit(force=True)
 def has_action(t, s, p):
-    return enum_actions(t, s, p, s.empty, 1) > 0
+    return enum_actions(t, s, p, s.evq[:0], 1) > 0
 
 
 @jit
-def to_move(s):
+def to_move(S):
+    s = S[0]
     ph = s.g[G_PHASE]
     if ph == PH_OVER:
         return -1
@@ -450,7 +452,8 @@ def to_move(s):
 
 
 @jit(force=True)
-def legal(t, s, out):
+def legal(t, S, out):
+    s = S[0]
     ph = s.g[G_PHASE]
     if ph == PH_OVER:
         return 0
@@ -554,7 +557,8 @@ def react_ability(t, s, q, e, rng, trace):
 
 
 @jit(force=True)
-def step(t, s, option, rng, trace):
+def step(t, S, option, rng, trace):
+    s = S[0]
     kind = option >> 24
     a = (option >> 12) & 0xFFF
     b = option & 0xFFF
@@ -595,7 +599,8 @@ def step(t, s, option, rng, trace):
 
 # ------------------------------------------------------------------ results
 @jit
-def outcome(t, s, game_row, seat_rows):
+def outcome(t, S, game_row, seat_rows):
+    s = S[0]
     n = s.g[G_NP]
     game_row[0] = s.g[G_END]
     c = 2
@@ -631,16 +636,18 @@ def outcome(t, s, game_row, seat_rows):
 
 
 @jit(refs=True)
-def card_counts(s):
+def card_counts(S):
     """(seats, kinds, 4): drawn, played, cancelled, held at the end."""
-    return s.cc[:s.g[G_NP]].copy()
+    s = S[0]
+    return s.cc[:s.g[G_NP], :s.g[G_NKINDS]].copy()
 
 
 @jit(refs=True)
-def determinise(t, s, seat, rng):
+def determinise(t, S, seat, rng):
     """Redraw what `seat` cannot see: the deck order and the other hands."""
+    s = S[0]
     n = s.g[G_NP]
-    pool = np.empty(s.zone.shape[0], np.int64)
+    pool = np.empty(s.g[G_NINST], np.int64)
     m = 0
     for i in range(s.g[G_DECK_N]):
         pool[m] = s.deck[i]
@@ -671,7 +678,8 @@ def determinise(t, s, seat, rng):
 
 
 @jit
-def value(t, s, seat):
+def value(t, S, seat):
+    s = S[0]
     if s.g[G_PHASE] == PH_OVER:
         if s.ps[seat, P_WON] != 0:
             return 1.0

@@ -70,23 +70,26 @@ def _h(x):
 
 
 @jit
-def check(t, s):
+def check(t, S):
+    s = S[0]
     rules = t[0]
     kinds = t[1]
     ck = t[3]
     g = s.g
     zone = s.zone
     owner = s.owner
-    n_inst = zone.shape[0]
+    n_inst = g[G_NINST]
     n_main = rules[R_N_MAIN]
     a0 = rules[R_A0]
     j0 = rules[R_J0]
     copies = rules[R_A_COPIES]
-    K = s.dk.shape[0]
+    K = g[G_NKINDS]
     n = g[G_NP]
 
     # 1. values in range
     if n < 1 or n > PMAX:
+        return INV_RANGE
+    if n_inst != rules[R_N_INST] or K != rules[R_N_KINDS]:
         return INV_RANGE
     ph = g[G_PHASE]
     if ph < PH_ACTION or ph > PH_OVER:

@@ -258,7 +258,8 @@ def hold_value(t, s, me, k, w, rem):
 
 
 @jit(force=True)
-def greedy(t, s, seat, options, n, params, rng):
+def greedy(t, S, seat, options, n, params, rng):
+    s = S[0]
     w = params
     best = 0
     best_v = 0.0

@@ -1,11 +1,21 @@
 """Overtime state and the small helpers every rule uses (zones, hands, snooze).
 
-State: a namedtuple of int64 arrays (see constants for offsets); card
-instances move between zones only through `set_zone`, which also keeps the
-per-kind count of the discard pile.
-"""
-from collections import namedtuple
+State: one numpy record (`STATE_DTYPE`) of int64 fields (see constants for
+offsets); card instances move between zones only through `set_zone`, which
+also keeps the per-kind count of the discard pile.
 
+Why a record: the game loop and the kernels pass a record as one pointer,
+where a tuple of arrays went field by field (7-11 words per array, about
+110 words for the 14 arrays of this state) on every call between kernels
+(see simcore/jit.py). A record has fixed sizes, so a card list may hold up
+to NINST_MAX card instances and NKINDS_MAX kinds (cards.py checks); the
+loops run to the game's own counts (rules[R_N_INST], rules[R_N_KINDS]).
+
+The kernels the shared loop calls (new_game, to_move, legal, step, ...) take
+the one-element record array `S` that `new_game` returns and work on its
+record `s = S[0]`; every other kernel takes the record. In Python, `view(S)`
+gives `s.hand[p, i]`-style access to the same memory (tests, debugging).
+"""
 import numpy as np
 
 from simcore import rng as R
@@ -14,38 +24,72 @@ from simcore.trace import emit
 
 from .constants import *  # noqa: F401,F403
 
-State = namedtuple("State", ["g", "zone", "owner", "link", "tasks", "deck", "hand", "ps", "pile", "cc", "evq", "dk", "empty",
-                             "scratch"])
+STATE_DTYPE = np.dtype([
+    ("g", np.int64, (NG,)),
+    ("zone", np.int64, (NINST_MAX,)),
+    ("owner", np.int64, (NINST_MAX,)),
+    ("link", np.int64, (NINST_MAX,)),
+    ("tasks", np.int64, (NINST_MAX,)),
+    ("deck", np.int64, (NINST_MAX,)),
+    ("hand", np.int64, (PMAX, HAND_CAP)),
+    ("ps", np.int64, (PMAX, NPS)),
+    ("pile", np.int64, (PILE_CAP, NPF)),
+    ("cc", np.int64, (PMAX, NKINDS_MAX, 4)),
+    ("evq", np.int64, (EVQ_CAP,)),
+    ("dk", np.int64, (NKINDS_MAX,)),
+    ("scratch", np.int64, (2 * PMAX,)),  # a policy's working space (no allocation per decision)
+])
+
+
+_PER_CARD = ("zone", "owner", "link", "tasks", "deck")
+
+
+class StateView(np.ndarray):
+    """A state record array with its fields as attributes: `view(S).hand[p, i]`.
+
+    Per-card fields are cut to the game's card instances and kinds (the
+    shapes of its tables); they stay views of the record. It is still the
+    one-element array the kernels take, so it may be passed to them."""
+
+    def __getattr__(self, name):
+        if name not in STATE_DTYPE.names:
+            raise AttributeError(name)
+        rec = self.view(np.ndarray)
+        f = rec[name][0]
+        g = rec["g"][0]
+        if name in _PER_CARD:
+            return f[:g[G_NINST]]
+        if name == "dk":
+            return f[:g[G_NKINDS]]
+        if name == "cc":
+            return f[:, :g[G_NKINDS]]
+        return f
+
+
+def view(S) -> StateView:
+    return np.asarray(S).view(StateView)
 
 
 @jit(refs=True)
 def alloc(t, n_players):
     rules = t[0]
-    n_inst = rules[R_N_INST]
-    K = rules[R_N_KINDS]
-    g = np.zeros(NG, np.int64)
-    g[G_NP] = n_players
-    zone = np.zeros(n_inst, np.int64)
-    owner = np.full(n_inst, -1, np.int64)
-    link = np.full(n_inst, -1, np.int64)
-    tasks = np.zeros(n_inst, np.int64)
-    deck = np.full(n_inst, -1, np.int64)
-    hand = np.full((PMAX, HAND_CAP), -1, np.int64)
-    ps = np.zeros((PMAX, NPS), np.int64)
-    pile = np.full((PILE_CAP, NPF), -1, np.int64)
-    cc = np.zeros((PMAX, K, 4), np.int64)
-    evq = np.full(EVQ_CAP, -1, np.int64)
-    dk = np.zeros(K, np.int64)
-    empty = np.zeros(0, np.int64)  # for counting-only calls of the option enumerators
-    scratch = np.zeros(2 * PMAX, np.int64)  # a policy's working space (no allocation per decision)
-    return State(g, zone, owner, link, tasks, deck, hand, ps, pile, cc, evq, dk, empty, scratch)
+    S = np.zeros(1, STATE_DTYPE)
+    s = S[0]
+    s.g[G_NP] = n_players
+    s.g[G_NINST] = rules[R_N_INST]
+    s.g[G_NKINDS] = rules[R_N_KINDS]
+    s.owner[:] = -1
+    s.link[:] = -1
+    s.deck[:] = -1
+    s.hand[:] = -1
+    s.pile[:] = -1
+    s.evq[:] = -1
+    return S
 
 
 @jit(refs=True)
-def clone(s):
-    return State(s.g.copy(), s.zone.copy(), s.owner.copy(), s.link.copy(), s.tasks.copy(), s.deck.copy(),
-                 s.hand.copy(), s.ps.copy(), s.pile.copy(), s.cc.copy(), s.evq.copy(), s.dk.copy(), s.empty,
-                 s.scratch.copy())
+def clone(S):
+    return S.copy()
 
 
 @jit
@@ -92,7 +136,7 @@ def remove_from_hand(t, s, p, slot):
 def reshuffle(t, s, rng, trace):
     """The deck ran out: shuffle the discard pile to make a new deck."""
     n = s.g[G_DECK_N]
-    for i in range(s.zone.shape[0]):
+    for i in range(s.g[G_NINST]):
         if s.zone[i] == Z_DISCARD:
             set_zone(t, s, i, Z_DECK)
             s.deck[n] = i

@@ -5,6 +5,7 @@ from simcore import rng as R
 from simcore.overtime import constants as C
 from simcore.overtime.cards import card_names, compile_tables, resolve_params
 from simcore.overtime.engine import legal, new_game, step, to_move
+from simcore.overtime.state import view
 from simcore.trace import events, new_trace, no_trace
 
 PARAMS = resolve_params({})
@@ -19,7 +20,7 @@ def kind(name):
 def fresh(n_players=4, seed=3):
     """A new game, then everybody's hand put back and P1 to act with 0 snooze."""
     rng = R.new_streams(seed, 0)
-    s = new_game(TABLES, n_players, rng, no_trace())
+    s = view(new_game(TABLES, n_players, rng, no_trace()))
     for p in range(n_players):
         while s.ps[p, C.P_HAND_N] > 0:
             n = s.ps[p, C.P_HAND_N] - 1

@@ -11,6 +11,7 @@ from simcore.overtime import constants as C
 from simcore.overtime import invariants as I
 from simcore.overtime.engine import legal, new_game, step, to_move
 from simcore.overtime.invariants import check
+from simcore.overtime.state import view
 from simcore.trace import no_trace
 
 from .helpers import NAMES, TABLES
@@ -21,7 +22,7 @@ INST = TABLES[3]
 def played(seed=1, n_players=4, steps=12):
     """A new game and a few random moves (checked as it goes)."""
     rng = R.new_streams(seed, 0)
-    s = new_game(TABLES, n_players, rng, no_trace())
+    s = view(new_game(TABLES, n_players, rng, no_trace()))
     out = np.zeros(C.MAX_OPTIONS, np.int64)
     for _ in range(steps):
         if to_move(s) < 0:

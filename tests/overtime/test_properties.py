@@ -7,6 +7,7 @@ from simcore.batch import Engine, resolve_policy
 from simcore.overtime import SPEC
 from simcore.overtime import constants as C
 from simcore.overtime.engine import legal, new_game, step, to_move
+from simcore.overtime.state import view
 from simcore.trace import no_trace
 
 from .helpers import NAMES, TABLES
@@ -53,7 +54,7 @@ def check(s):
 @given(seed=st.integers(0, 2**32), n_players=st.integers(2, 6))
 def test_random_games_conserve_cards(seed, n_players):
     rng = R.new_streams(seed, 0)
-    s = new_game(TABLES, n_players, rng, no_trace())
+    s = view(new_game(TABLES, n_players, rng, no_trace()))
     out = np.zeros(C.MAX_OPTIONS, np.int64)
     check(s)
     for _ in range(SPEC.max_decisions):
