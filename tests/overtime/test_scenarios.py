@@ -152,7 +152,7 @@ def test_tired_work_needs_the_die_and_exhaustion_skips():
     give(s, 0, "Burning the Midnight Oil")
     give(s, 0, "Coffee Break")
     for _ in range(50):  # find a die roll that succeeds (5+)
-        s2 = type(s)(*[a.copy() for a in s])
+        s2 = s.copy()
         r2 = rng.copy()
         play(s2, r2, opt(C.O_PLAY, slot(s2, 0, "Burning the Midnight Oil"), assignment(s2, 0, LGR)))
         if s2.ps[0, C.P_EXHAUSTED] == 1:
