@@ -64,3 +64,17 @@ def test_every_param_has_a_default_in_rules_toml():
     data = tomllib.loads(RULES_FILE.read_text())
     # every rule parameter; `cards` (which card list) is the data file itself
     assert set(data) == {p.name for p in SPEC.params if p.kind != "file"}
+
+
+
+def test_card_list_larger_than_the_state_is_refused(tmp_path):
+    # the state record holds at most NINST_MAX card instances (158 in the default list)
+    from simcore.overtime import constants as C
+    text = CARDS_FILE.read_text()
+    assert text.count("count = 6\n") >= 2
+    path = tmp_path / "big.toml"
+    path.write_text(text.replace("count = 6\n", "count = 200\n", 2))  # 158 - 12 + 400 = 546 cards
+    with pytest.raises(BalanceError) as e:
+        _load_cards(str(path))
+    msg = str(e.value)
+    assert "big.toml" in msg and "'count'" in msg and "546 cards" in msg and f"at most {C.NINST_MAX} cards" in msg
