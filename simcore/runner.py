@@ -27,7 +27,7 @@ import numpy as np
 from numba import prange
 
 from . import rng as R
-from .jit import jit, njit_cached
+from .jit import njit_cached
 from .trace import emit
 
 # Policy kinds: an integer per seat; the rest is its parameter vector.
@@ -65,27 +65,27 @@ EV_CAP = -2  # trace code: the turn cap stopped the game
 BAD_CHOICE = -1  # written as the decision count when a policy chose an illegal option
 
 
-@jit
-def _no_user_policy(tables, state, seat, options, n, params, rng):
-    return 0
-
-
-@jit
-def _no_check(tables, state):
-    return 0
-
-
 def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
     """Build the jitted loop for one game (and optional user policy).
 
     The loop is cached beside the game's own kernels (same source key)."""
     new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts = kernels[:10]
-    check = kernels.check if getattr(kernels, "check", None) is not None else _no_check
-    user = user_policy if user_policy is not None else _no_user_policy
     module = getattr(getattr(new_game, "py_func", None), "__module__", "simcore.runner")
 
     def _jit(f, parallel=False, refs=True, force=False):
         return njit_cached(f, module, f"runner[{name}|{user_key}].{f.__name__}", parallel, refs, force=force)
+
+    # Everything compiled for a game's types is cached under the game's own key
+    # (these stand-ins too): a cache shared by all games would keep the types
+    # of a game's old version, and loading it fails once they are gone.
+    def no_user_policy(tables, state, seat, options, n, params, rng):
+        return 0
+
+    def no_check(tables, state):
+        return 0
+
+    check = kernels.check if getattr(kernels, "check", None) is not None else _jit(no_check, refs=False)
+    user = user_policy if user_policy is not None else _jit(no_user_policy, refs=False)
 
     # A game may compile its per-decision kernels (legal, step, greedy) to be
     # inlined where they are called (`@jit(force=True)`): calling them copies

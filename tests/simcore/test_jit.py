@@ -12,3 +12,20 @@ def test_every_core_file_with_a_kernel_is_in_the_cache_key():
                if "@jit" in p.read_text() or "njit_cached(" in p.read_text().replace("def njit_cached(", "")}
     assert holding <= set(KERNEL_FILES), f"add {sorted(holding - set(KERNEL_FILES))} to simcore.jit.KERNEL_FILES"
     assert all((CORE / f).is_file() for f in KERNEL_FILES)
+
+
+def test_no_core_kernel_takes_a_games_tables_or_state():
+    # core kernels are cached once for all games: one compiled for a game's
+    # tables or state would keep that game's types in the shared cache, and
+    # loading it fails once a new version of the game drops them
+    import importlib
+    import inspect
+
+    for name in KERNEL_FILES:
+        mod = importlib.import_module(f"simcore.{name[:-3]}")
+        for attr, obj in vars(mod).items():
+            f = getattr(obj, "py_func", None)
+            if f is None or f.__module__ != mod.__name__:
+                continue
+            params = set(inspect.signature(f).parameters)
+            assert not params & {"tables", "state", "t", "s"}, f"{mod.__name__}.{attr} takes a game's tables or state"
