@@ -149,6 +149,7 @@ CAUSE_BLUFF = 2
 
 DECK_CAP = 64  # any seat's deck can hold every card of two companies plus consultants
 MAX_PLAYERS = 4
+MAX_CARD_TYPES = 32  # the card file allows at most 24 company cards and 8 consultants
 NAME_NONE_OFFSET = 0  # option field "name" == n_cards means "no card"
 
 # ---- trace event codes ----

@@ -109,7 +109,7 @@ def draw_hand(rules, s, t, k, reveal, rng, stream, trace):
 @jit
 def break_into_deck(s, t, rng):
     break_becomes_hidden(s, t)
-    C = s.hand.shape[1]
+    C = s.g[K.G_NCARDS]
     for c in range(C):
         for _ in range(s.brk[t, c]):
             s.deck[t, s.deck_n[t]] = c
@@ -122,7 +122,7 @@ def break_into_deck(s, t, rng):
 def full_reshuffle(rules, s, t, rng, trace):
     """Hand, break room and deck together, then a new hand. In teams the hand
     (all but the Boss) goes to the partner first."""
-    C = s.hand.shape[1]
+    C = s.g[K.G_NCARDS]
     boss = rules[K.R_BOSS_ID]
     if s.g[K.G_TEAMS] == 1:
         partner = (t + 2) % 4
@@ -236,7 +236,7 @@ def fire_from_hand(cards, rules, s, t, c, by, rng, trace):
 @jit
 def find_reactive(cards, s, t, op, trig_a, trig_b, exclude):
     """A card in t's hand with opcode op and one of the triggers, or -1."""
-    for c in range(s.hand.shape[1]):
+    for c in range(s.g[K.G_NCARDS]):
         if c != exclude and s.hand[t, c] > 0 and cards[c, K.CF_EFFECT] == op:
             tr = cards[c, K.CF_TRIGGER]
             if tr == trig_a or tr == trig_b:
@@ -288,7 +288,8 @@ def new_game(tables, n_players, rng, trace):
     cards, rules = tables
     C = cards.shape[0]
     P = n_players
-    s = empty_state(P, C)
+    S = empty_state(P, C)
+    s = S[0]
     s.g[K.G_NP] = P
     s.g[K.G_TEAMS] = 1 if (rules[K.R_TEAMS] == 1 and P == 4) else 0
     s.g[K.G_WINNER] = -1
@@ -344,11 +345,12 @@ def new_game(tables, n_players, rng, trace):
         draw_hand(rules, s, t, rules[K.R_START_HAND], rules[K.R_BOSS_REVEAL_DEAL] == 1, rng, R.DEAL, trace)
     # "The player with the most soul crushing job goes first": seat 1
     start_turn(rules, s, 0, rng, trace)
-    return s
+    return S
 
 
 @jit
-def to_move(s):
+def to_move(S):
+    s = S[0]
     if s.g[K.G_OVER] == 1:
         return -1
     return s.g[K.G_DECIDER]
@@ -382,7 +384,8 @@ def publicly_possible(cards, rules, teams, seat, brk, unemp, t, c):
 
 
 @jit
-def legal(tables, s, out):
+def legal(tables, S, out):
+    s = S[0]
     cards, rules = tables
     C = cards.shape[0]
     P = s.g[K.G_NP]
@@ -480,7 +483,7 @@ def any_reaction(cards, rules, s, t, phase):
     s.g[K.G_PHASE] = phase
     op = K.OP_CANCEL if phase == K.PH_CANCEL else K.OP_REDIRECT
     found = False
-    for c in range(s.hand.shape[1]):
+    for c in range(s.g[K.G_NCARDS]):
         if s.hand[t, c] > 0 and cards[c, K.CF_EFFECT] == op and reaction_fits(cards, rules, s, c):
             found = True
             break
@@ -601,7 +604,8 @@ def resolve(cards, rules, s, rng, trace):
 
 
 @jit
-def step(tables, s, option, rng, trace):
+def step(tables, S, option, rng, trace):
+    s = S[0]
     cards, rules = tables
     C = cards.shape[0]
     boss = rules[K.R_BOSS_ID]
@@ -714,7 +718,8 @@ def step(tables, s, option, rng, trace):
 
 # ------------------------------------------------------------------ results
 @jit
-def outcome(tables, s, game_row, seat_rows):
+def outcome(tables, S, game_row, seat_rows):
+    s = S[0]
     P = s.g[K.G_NP]
     teams = s.g[K.G_TEAMS] == 1
     game_row[0] = s.g[K.G_END] if s.g[K.G_OVER] == 1 else 0
@@ -752,8 +757,9 @@ def outcome(tables, s, game_row, seat_rows):
 
 
 @jit(refs=True)
-def card_counts(s):
-    out = s.counts.copy()
+def card_counts(S):
+    s = S[0]
+    out = s.counts[:s.g[K.G_NP], :s.g[K.G_NCARDS]].copy()
     for p in range(out.shape[0]):
         for c in range(out.shape[1]):
             out[p, c, K.K_HELD_AT_END] = s.hand[p, c]

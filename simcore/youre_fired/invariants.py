@@ -55,7 +55,8 @@ INVARIANTS = (
 
 
 @jit
-def check(tables, s):
+def check(tables, S):
+    s = S[0]
     cards = tables[0]
     rules = tables[1]
     C = cards.shape[0]
@@ -63,7 +64,7 @@ def check(tables, s):
     boss = rules[K.R_BOSS_ID]
 
     # 1. values in range
-    if P < 2 or P > K.MAX_PLAYERS or P > s.hand.shape[0]:
+    if P < 2 or P > K.MAX_PLAYERS or s.g[K.G_NCARDS] != C:
         return INV_RANGE
     ph = s.g[K.G_PHASE]
     if ph < K.PH_PLAY or ph > K.PH_OVER:
@@ -81,9 +82,9 @@ def check(tables, s):
                 if s.counts[t, c, k] < 0:
                     return INV_RANGE
         dn = s.deck_n[t]
-        if dn < 0 or dn > s.deck.shape[1]:
+        if dn < 0 or dn > K.DECK_CAP:
             return INV_RANGE
-        for i in range(s.deck.shape[1]):
+        for i in range(K.DECK_CAP):
             x = s.deck[t, i]
             if i < dn:
                 if x < 0 or x >= C:

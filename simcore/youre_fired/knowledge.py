@@ -14,7 +14,7 @@ from . import constants as K
 @jit(inline=True)
 def public_leave(cards, s, t, c):
     """Card c left t's hand in view of everyone (played, fired, discarded)."""
-    P = s.hand.shape[0]
+    P = s.g[K.G_NP]
     consultant = cards[c, K.CF_KIND] == K.KIND_CONSULTANT
     for o in range(P):
         if o == t:
@@ -32,7 +32,7 @@ def public_leave(cards, s, t, c):
 @jit
 def public_enter_hand(s, t, c):
     """Card c entered t's hand from a public zone (revived, swapped in)."""
-    for o in range(s.hand.shape[0]):
+    for o in range(s.g[K.G_NP]):
         if o != t:
             s.known[o, t, c] += 1
             s.belief[o, t, c] += 1.0
@@ -41,24 +41,24 @@ def public_enter_hand(s, t, c):
 @jit
 def break_becomes_hidden(s, t):
     """t's break room goes into the deck: everyone adds it to t's hidden pool."""
-    for o in range(s.hand.shape[0]):
+    for o in range(s.g[K.G_NP]):
         if o != t:
-            for c in range(s.hand.shape[1]):
+            for c in range(s.g[K.G_NCARDS]):
                 s.belief[o, t, c] += s.brk[t, c]
 
 
 @jit
 def forget_hand(s, t):
-    for o in range(s.hand.shape[0]):
-        for c in range(s.hand.shape[1]):
+    for o in range(s.g[K.G_NP]):
+        for c in range(s.g[K.G_NCARDS]):
             s.known[o, t, c] = 0
         s.known_top[o, t] = 0
 
 
 @jit
 def reveal_hand_to(cards, s, o, t):
-    P = s.hand.shape[0]
-    for c in range(s.hand.shape[1]):
+    P = s.g[K.G_NP]
+    for c in range(s.g[K.G_NCARDS]):
         s.known[o, t, c] = s.hand[t, c]
         if s.hand[t, c] > 0:
             if s.belief[o, t, c] < s.hand[t, c]:
@@ -73,8 +73,8 @@ def reveal_hand_to(cards, s, o, t):
 def pass_hand_knowledge(s, t, partner, passed):
     """t passes `passed` (counts) to partner. Partner knows exactly what came;
     the others move what they knew and a proportional share of the rest."""
-    P = s.hand.shape[0]
-    C = s.hand.shape[1]
+    P = s.g[K.G_NP]
+    C = s.g[K.G_NCARDS]
     total = 0
     for c in range(C):
         total += passed[c]
@@ -114,7 +114,7 @@ def pass_hand_knowledge(s, t, partner, passed):
 @jit
 def on_draw(s, t, c):
     """t drew its top card c: anyone who had seen it now knows it is in hand."""
-    for o in range(s.hand.shape[0]):
+    for o in range(s.g[K.G_NP]):
         if o != t and s.known_top[o, t] > 0:
             s.known_top[o, t] -= 1
             s.known[o, t, c] += 1
@@ -133,7 +133,7 @@ def prob_in_hand(cards, rules, s, o, t, c):
     """How likely seat o thinks card c is in t's hand, from what o has seen."""
     if s.known[o, t, c] > 0:
         return 1.0
-    C = s.hand.shape[1]
+    C = s.g[K.G_NCARDS]
     boss = rules[K.R_BOSS_ID]
     known_n = 0
     for x in range(C):
@@ -174,7 +174,7 @@ def prob_in_hand(cards, rules, s, o, t, c):
 @jit
 def hand_probs(cards, rules, s, o, t, out):
     """prob_in_hand for every card at once: out[c] for c in 0..C-1."""
-    C = s.hand.shape[1]
+    C = s.g[K.G_NCARDS]
     boss = rules[K.R_BOSS_ID]
     known_n = 0
     for x in range(C):
@@ -206,7 +206,7 @@ def hand_probs(cards, rules, s, o, t, out):
 
 
 @jit(refs=True)
-def determinise(tables, s, o, rng):
+def determinise(tables, S, o, rng):
     """Redraw everything seat o cannot see, keeping what o knows.
 
     For every other seat, the cards o has not seen (hand minus known, deck
@@ -215,9 +215,10 @@ def determinise(tables, s, o, rng):
     shuffled across all those slots and the removed pile, since o does not
     know who got which consultant or which was removed.
     """
+    s = S[0]
     cards = tables[0]
-    P = s.hand.shape[0]
-    C = s.hand.shape[1]
+    P = s.g[K.G_NP]
+    C = s.g[K.G_NCARDS]
     pools = np.full((P, 2 * K.DECK_CAP), -1, np.int64)
     n_pool = np.zeros(P, np.int64)
     n_hand = np.zeros(P, np.int64)

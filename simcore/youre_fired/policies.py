@@ -118,7 +118,8 @@ def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_t
 
 
 @jit(refs=True)
-def greedy(tables, s, seat, options, n, params, rng):
+def greedy(tables, S, seat, options, n, params, rng):
+    s = S[0]
     cards, rules = tables
     boss = rules[K.R_BOSS_ID]
     ph = s.g[K.G_PHASE]
@@ -181,7 +182,8 @@ def greedy(tables, s, seat, options, n, params, rng):
 
 
 @jit
-def value(tables, s, seat):
+def value(tables, S, seat):
+    s = S[0]
     P = s.g[K.G_NP]
     teams = s.g[K.G_TEAMS] == 1
     if s.g[K.G_OVER] == 1:

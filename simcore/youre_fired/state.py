@@ -1,4 +1,4 @@
-"""The state of one game: a NamedTuple of plain arrays (-1 = empty).
+"""The state of one game: one numpy record of fixed-size arrays (-1 = empty).
 
 Zones are per seat: `deck` is ordered (top = index deck_n-1), hand, break
 room and unemployment line are counts per card type (order never matters
@@ -12,62 +12,79 @@ policy reads only what its player has seen:
                        from the fixed company set, public plays and fires,
                        and the consultants o does not hold
 """
-from typing import NamedTuple
-
 import numpy as np
 
 from ..jit import jit
 from . import constants as K
 
 
-class State(NamedTuple):
-    g: np.ndarray  # int64 (G_WIDTH,)
-    hand: np.ndarray  # int64 (P, C)
-    brk: np.ndarray  # int64 (P, C) break room
-    unemp: np.ndarray  # int64 (P, C) unemployment line
-    deck: np.ndarray  # int64 (P, DECK_CAP)
-    deck_n: np.ndarray  # int64 (P,)
-    removed: np.ndarray  # int64 (C,) consultants removed unseen
-    seat: np.ndarray  # int64 (P, S_WIDTH)
-    known: np.ndarray  # int64 (P, P, C)
-    known_top: np.ndarray  # int64 (P, P)
-    belief: np.ndarray  # float64 (P, P, C)
-    counts: np.ndarray  # int64 (P, C, N_COUNTERS)
+P_MAX = K.MAX_PLAYERS
+C_MAX = K.MAX_CARD_TYPES
+
+# One record, passed between kernels as one pointer (a tuple of 12 arrays went
+# field by field, about 100 words per call: see simcore/jit.py). Fields are
+# sized for 4 players and 32 card types; loops run to g[G_NP] and g[G_NCARDS].
+STATE_DTYPE = np.dtype([
+    ("g", np.int64, (K.G_WIDTH,)),
+    ("hand", np.int64, (P_MAX, C_MAX)),
+    ("brk", np.int64, (P_MAX, C_MAX)),  # break room
+    ("unemp", np.int64, (P_MAX, C_MAX)),  # unemployment line
+    ("deck", np.int64, (P_MAX, K.DECK_CAP)),
+    ("deck_n", np.int64, (P_MAX,)),
+    ("removed", np.int64, (C_MAX,)),  # consultants removed unseen
+    ("seat", np.int64, (P_MAX, K.S_WIDTH)),
+    ("known", np.int64, (P_MAX, P_MAX, C_MAX)),
+    ("known_top", np.int64, (P_MAX, P_MAX)),
+    ("belief", np.float64, (P_MAX, P_MAX, C_MAX)),
+    ("counts", np.int64, (P_MAX, C_MAX, K.N_COUNTERS)),
+])
+
+# Python view: each field cut to the game's players (axes "P") and card types ("C")
+_AXES = {"hand": "PC", "brk": "PC", "unemp": "PC", "deck": "P", "deck_n": "P", "removed": "C", "seat": "P",
+         "known": "PPC", "known_top": "PP", "belief": "PPC", "counts": "PC"}
+
+
+class StateView(np.ndarray):
+    """A state record array with its fields as attributes: `view(S).hand[p, c]`,
+    cut to the game's players and card types (views of the record). It is
+    still the one-element array the kernels take."""
+
+    def __getattr__(self, name):
+        if name not in STATE_DTYPE.names:
+            raise AttributeError(name)
+        rec = self.view(np.ndarray)
+        f = rec[name][0]
+        g = rec["g"][0]
+        size = {"P": int(g[K.G_NP]), "C": int(g[K.G_NCARDS])}
+        return f[tuple(slice(0, size[x]) for x in _AXES.get(name, ""))]
+
+
+def view(S) -> StateView:
+    return np.asarray(S).view(StateView)
 
 
 @jit(refs=True)
 def empty_state(n_players, n_cards):
-    P = n_players
-    C = n_cards
-    return State(
-        np.zeros(K.G_WIDTH, np.int64),
-        np.zeros((P, C), np.int64),
-        np.zeros((P, C), np.int64),
-        np.zeros((P, C), np.int64),
-        np.full((P, K.DECK_CAP), -1, np.int64),
-        np.zeros(P, np.int64),
-        np.zeros(C, np.int64),
-        np.zeros((P, K.S_WIDTH), np.int64),
-        np.zeros((P, P, C), np.int64),
-        np.zeros((P, P), np.int64),
-        np.zeros((P, P, C), np.float64),
-        np.zeros((P, C, K.N_COUNTERS), np.int64),
-    )
+    S = np.zeros(1, STATE_DTYPE)
+    s = S[0]
+    s.g[K.G_NP] = n_players
+    s.g[K.G_NCARDS] = n_cards
+    s.deck[:] = -1
+    return S
 
 
 @jit(refs=True)
-def clone(s):
-    return State(s.g.copy(), s.hand.copy(), s.brk.copy(), s.unemp.copy(), s.deck.copy(), s.deck_n.copy(),
-                 s.removed.copy(), s.seat.copy(), s.known.copy(), s.known_top.copy(), s.belief.copy(),
-                 s.counts.copy())
+def clone(S):
+    return S.copy()
 
 
 @jit(refs=True)
-def card_totals(s):
+def card_totals(S):
     """Copies of each card type in all zones (for the conservation check)."""
-    C = s.hand.shape[1]
-    out = s.removed.copy()
-    for p in range(s.hand.shape[0]):
+    s = S[0]
+    C = s.g[K.G_NCARDS]
+    out = s.removed[:C].copy()
+    for p in range(s.g[K.G_NP]):
         for c in range(C):
             out[c] += s.hand[p, c] + s.brk[p, c] + s.unemp[p, c]
         for i in range(s.deck_n[p]):

@@ -5,6 +5,7 @@ from simcore import rng as R
 from simcore.youre_fired import SPEC
 from simcore.youre_fired import constants as K
 from simcore.youre_fired.engine import encode, legal, new_game, step
+from simcore.youre_fired.state import view
 
 NAMES = SPEC.card_names({})
 ID = {n: i for i, n in enumerate(NAMES)}
@@ -23,7 +24,7 @@ def tables(**params):
 def fresh(n_players=2, seed=1, index=0, **params):
     t = tables(**params)
     rng = R.new_streams(seed, index)
-    s = new_game(t, np.int64(n_players), rng, np.zeros(0, np.int32))
+    s = view(new_game(t, np.int64(n_players), rng, np.zeros(0, np.int32)))
     return t, s, rng
 
 

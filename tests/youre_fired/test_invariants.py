@@ -10,6 +10,7 @@ from simcore.youre_fired import SPEC
 from simcore.youre_fired import constants as K
 from simcore.youre_fired import invariants as I
 from simcore.youre_fired.engine import legal, new_game, step, to_move
+from simcore.youre_fired.state import view
 from simcore.youre_fired.invariants import check
 
 from .helpers import BOSS, C, tables
@@ -21,7 +22,7 @@ def played(seed=1, n_players=3, steps=6, **params):
     """A new game and a few random moves (checked as it goes); a live state."""
     t = tables(**params)
     rng = R.new_streams(seed, 0)
-    s = new_game(t, np.int64(n_players), rng, NOTRACE)
+    s = view(new_game(t, np.int64(n_players), rng, NOTRACE))
     out = np.zeros(SPEC.max_options, np.int64)
     pick = np.random.default_rng(seed)
     for _ in range(steps):

@@ -9,6 +9,7 @@ from simcore.batch import Engine, resolve_policy
 from simcore.youre_fired import SPEC
 from simcore.youre_fired import constants as K
 from simcore.youre_fired.engine import legal, new_game, step, to_move
+from simcore.youre_fired.state import view
 from simcore.youre_fired.state import card_totals
 
 N_CARDS = len(SPEC.card_names({}))
@@ -26,7 +27,7 @@ def expected_totals(tables, n_players):
 def test_cards_conserved_every_step(seed, players, teams, hand):
     tables = SPEC.compile_tables({"teams": teams, "hand_size": hand})
     rng = R.new_streams(seed, 0)
-    s = new_game(tables, np.int64(players), rng, np.zeros(0, np.int32))
+    s = view(new_game(tables, np.int64(players), rng, np.zeros(0, np.int32)))
     want = expected_totals(tables, players)
     out = np.zeros(SPEC.max_options, np.int64)
     pick = np.random.default_rng(seed)

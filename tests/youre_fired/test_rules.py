@@ -7,7 +7,7 @@ from simcore.youre_fired import constants as K
 from simcore.youre_fired.engine import to_move
 from simcore.youre_fired.knowledge import determinise, prob_in_hand
 from simcore.youre_fired.policies import greedy
-from simcore.youre_fired.state import card_totals, clone
+from simcore.youre_fired.state import card_totals, clone, view
 from simcore.batch import policy_defaults
 from simcore.youre_fired import SPEC
 from youre_fired.helpers import (AXE, AUDITOR, BEAN, BOSS, C, DOWNSIZER, FALL, LAWYER, MANAGER, NONE, RECRUITER,
@@ -199,8 +199,8 @@ def test_secretary_reveals_to_the_player_only():
     play(t, s, rng, SECRETARY, target=1)
     assert list(s.known[0, 1]) == list(shown)
     assert s.known[2, 1].sum() == 0
-    assert prob_in_hand(t[0], t[1], s, 0, 1, BOSS) == 1.0
-    assert prob_in_hand(t[0], t[1], s, 2, 1, BOSS) < 1.0
+    assert prob_in_hand(t[0], t[1], s[0], 0, 1, BOSS) == 1.0
+    assert prob_in_hand(t[0], t[1], s[0], 2, 1, BOSS) < 1.0
 
 
 def test_spouse_brings_back_from_unemployment_line():
@@ -299,7 +299,7 @@ def test_recruiter_reorg_auditor():
     play(t, s, rng, AUDITOR, target=1)
     # seat 2's turn started: it drew MANAGER and BOSS that seat 1 had seen on top
     assert s.known[0, 1, MANAGER] == 1 and s.known[0, 1, BOSS] == 1
-    assert prob_in_hand(t[0], t[1], s, 0, 1, BOSS) == 1.0
+    assert prob_in_hand(t[0], t[1], s[0], 0, 1, BOSS) == 1.0
 
 
 # ---------------------------------------------------------------- 3-4 players
@@ -391,7 +391,7 @@ def test_determinise_keeps_what_the_seat_knows():
     before = card_totals(s).copy()
     seen = s.known[0, 1].copy()
     for k in range(20):
-        s2 = clone(s)
+        s2 = view(clone(s))
         determinise(t, s2, 0, R.new_streams(k, 2))
         assert (card_totals(s2) == before).all()
         assert (s2.hand[0] == s.hand[0]).all() and (s2.deck[0] == s.deck[0]).all()
