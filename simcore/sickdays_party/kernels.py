@@ -25,6 +25,7 @@ The flow of a game, in engine terms:
     slice decides whether to spend it), emptied hands (token -> draw 7, or
     win), the end check, and a new schedule.
 """
+import numba
 import numpy as np
 
 from simcore import rng as R
@@ -220,12 +221,98 @@ def has_cards(s, seat):
     return s[O_HANDN + seat] > 0 or s[O_NOTE + seat] >= 0
 
 
+# ---- card sets as bits ----------------------------------------------------
+# A set of cards is two int64 words: bit c of `lo` for cards 0..63, bit c - 64
+# of `hi` for cards 64..76. Scanning a set's bits from `lo` to `hi`, low bit
+# first, visits its cards in card-id order, the order of a scan of all cards.
+if numba.config.DISABLE_JIT:
+    def popcount(x):
+        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+
+    def lowbit(x):
+        """Index of the lowest set bit (x != 0)."""
+        x = int(x) & 0xFFFFFFFFFFFFFFFF
+        return (x & -x).bit_length() - 1
+else:
+    from llvmlite import ir as _ir
+    from numba.core import types as _nt
+    from numba.core.extending import intrinsic
+
+    @intrinsic
+    def popcount(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return builder.ctpop(args[0])
+
+        return _nt.int64(_nt.int64), codegen
+
+    @intrinsic
+    def lowbit(typingctx, x):
+        """Index of the lowest set bit (x != 0)."""
+        def codegen(context, builder, sig, args):
+            return builder.cttz(args[0], _ir.Constant(_ir.IntType(1), 0))
+
+        return _nt.int64(_nt.int64), codegen
+
+
+def _bits(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    lo = m & 0xFFFFFFFFFFFFFFFF
+    return (lo - (1 << 64) if lo >= 1 << 63 else lo), m >> 64
+
+
+def _set_tables():
+    """Per card: the cards that may be played on it (MATCH), and for a day card
+    the other day cards sharing its worker or its day (LINK, greedy's links)."""
+    m = np.zeros((2, NCARDS), np.int64)
+    k = np.zeros((2, NCARDS), np.int64)
+    for x in range(NCARDS):
+        m[0, x], m[1, x] = _bits(c for c in range(NCARDS) if matches.py_func(c, x))
+        if x < NWORK:
+            k[0, x], k[1, x] = _bits(d for d in range(NWORK) if d != x and (
+                d // NDAYS == x // NDAYS or d % NDAYS == x % NDAYS))
+    return m[0].copy(), m[1].copy(), k[0].copy(), k[1].copy()
+
+
+MATCH_LO, MATCH_HI, LINK_LO, LINK_HI = _set_tables()
+
+
+@jit
+def hand_bits(s, seat):
+    """The cards in seat's hand, as a set (lo, hi)."""
+    z = Z_HAND0 + seat
+    lo = np.int64(0)
+    hi = np.int64(0)
+    for c in range(64):
+        if s[O_ZONE + c] == z:
+            lo |= np.int64(1) << c
+    for c in range(64, NCARDS):
+        if s[O_ZONE + c] == z:
+            hi |= np.int64(1) << (c - 64)
+    return lo, hi
+
+
+@jit
+def nth_card(lo, hi, j):
+    """The j-th card (from 0, in card-id order) of the set (lo, hi)."""
+    k = popcount(lo)
+    if j >= k:
+        j -= k
+        lo = hi
+        base = 64
+    else:
+        base = 0
+    for _ in range(j):
+        lo &= lo - 1
+    return base + lowbit(lo)
+
+
 @jit
 def has_legal(tables, s, seat, top):
-    z = Z_HAND0 + seat
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == z and matches(c, top):
-            return True
+    lo, hi = hand_bits(s, seat)
+    if (lo & MATCH_LO[top]) != 0 or (hi & MATCH_HI[top]) != 0:
+        return True
     if tables[0][C_ADVANCED] == 1:
         note = s[O_NOTE + seat]
         if note >= 0 and matches(note, top):
@@ -237,20 +324,15 @@ def has_legal(tables, s, seat, top):
 def random_hand_card(s, seat, rng, want_wrong, top):
     """A random hand card (CHANCE); with want_wrong, one that does not match top
     (-1 if none qualifies)."""
-    z = Z_HAND0 + seat
-    k = 0
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == z and (not want_wrong or not matches(c, top)):
-            k += 1
+    lo, hi = hand_bits(s, seat)
+    if want_wrong:
+        lo &= ~MATCH_LO[top]
+        hi &= ~MATCH_HI[top]
+    k = popcount(lo) + popcount(hi)
     if k == 0:
         return -1
     j = R.randint(rng, R.CHANCE, k)
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == z and (not want_wrong or not matches(c, top)):
-            if j == 0:
-                return c
-            j -= 1
-    return -1
+    return nth_card(lo, hi, j)
 
 
 @jit
@@ -553,6 +635,20 @@ def to_move(s):
     return s[H_TO_MOVE]
 
 
+@jit
+def put_cards(out, n, code, lo, hi):
+    """Append code + c for every card c of the set (lo, hi), in card-id order."""
+    while lo != 0:
+        out[n] = code + lowbit(lo)
+        n += 1
+        lo &= lo - 1
+    while hi != 0:
+        out[n] = code + 64 + lowbit(hi)
+        n += 1
+        hi &= hi - 1
+    return n
+
+
 @jit(force=True)
 def legal(tables, s, out):
     ph = s[H_PHASE]
@@ -564,10 +660,8 @@ def legal(tables, s, out):
         return 2
     z = Z_HAND0 + seat
     if ph == PH_STALL:
-        for c in range(NCARDS):
-            if s[O_ZONE + c] == z:
-                out[n] = OP_STALL * 100 + c
-                n += 1
+        lo, hi = hand_bits(s, seat)
+        n = put_cards(out, n, OP_STALL * 100, lo, hi)
         if s[O_NOTE + seat] >= 0:
             out[n] = OP_STALL * 100 + s[O_NOTE + seat]
             n += 1
@@ -583,28 +677,22 @@ def legal(tables, s, out):
     top = s[H_G_TOP]
     adv = tables[0][C_ADVANCED] == 1
     note = s[O_NOTE + seat]
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == z and matches(c, top):
-            out[n] = OP_PLAY * 100 + c
-            n += 1
+    hlo, hhi = hand_bits(s, seat)
+    lo = hlo & MATCH_LO[top]
+    hi = hhi & MATCH_HI[top]
+    n = put_cards(out, n, OP_PLAY * 100, lo, hi)
     if adv:
         # "you cannot make and then immediately play a doctor's note, and you
         # cannot make or play one after you played a card": both follow from
         # nobody acting twice in a row (a seat is never asked right after itself)
         if note < 0 and s[O_HANDN + seat] > 1:
-            for c in range(NCARDS):
-                if s[O_ZONE + c] == z and matches(c, top):
-                    out[n] = OP_MAKE_NOTE * 100 + c
-                    n += 1
+            n = put_cards(out, n, OP_MAKE_NOTE * 100, lo, hi)
         if note >= 0 and matches(note, top):
             out[n] = OP_PLAY_NOTE * 100 + note
             n += 1
     if n == 0:
         # only in a determinised state (lookahead): the hand changed under a reaction
-        for c in range(NCARDS):
-            if s[O_ZONE + c] == z:
-                out[n] = OP_PLAY * 100 + c
-                n += 1
+        n = put_cards(out, n, OP_PLAY * 100, hlo, hhi)
         if n == 0:
             out[0] = OP_PASS * 100
             n = 1
