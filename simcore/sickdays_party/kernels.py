@@ -29,7 +29,7 @@ import numba
 import numpy as np
 
 from simcore import rng as R
-from simcore.jit import jit
+from simcore.jit import jit, source_key, stable_uuid
 from simcore.trace import emit
 
 # ---- cards -------------------------------------------------------------
@@ -252,6 +252,12 @@ else:
             return builder.cttz(args[0], _ir.Constant(_ir.IntType(1), 0))
 
         return _nt.int64(_nt.int64), codegen
+
+    # an intrinsic's uuid is random per process and is pickled into the cache
+    # key of every runner closure that reaches it: give it a stable one, as
+    # `jit` does for dispatchers, or the game loop recompiles in every process
+    for _f in (popcount, lowbit):
+        stable_uuid(_f, f"{__name__}.{_f._name}@{source_key(__name__)}")
 
 
 def _bits(cards):
