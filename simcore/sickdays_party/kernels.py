@@ -284,18 +284,17 @@ def _set_tables():
 MATCH_LO, MATCH_HI, LINK_LO, LINK_HI = _set_tables()
 
 
-@jit
+@jit(force=True)
 def hand_bits(s, seat):
-    """The cards in seat's hand, as a set (lo, hi)."""
+    """The cards in seat's hand, as a set (lo, hi). Branch-free, so that LLVM
+    vectorises the scan of the zones."""
     z = Z_HAND0 + seat
     lo = np.int64(0)
     hi = np.int64(0)
     for c in range(64):
-        if s[O_ZONE + c] == z:
-            lo |= np.int64(1) << c
+        lo |= np.int64(s[O_ZONE + c] == z) << c
     for c in range(64, NCARDS):
-        if s[O_ZONE + c] == z:
-            hi |= np.int64(1) << (c - 64)
+        hi |= np.int64(s[O_ZONE + c] == z) << (c - 64)
     return lo, hi
 
 
@@ -314,7 +313,7 @@ def nth_card(lo, hi, j):
     return base + lowbit(lo)
 
 
-@jit
+@jit(force=True)
 def has_legal(tables, s, seat, top):
     lo, hi = hand_bits(s, seat)
     if (lo & MATCH_LO[top]) != 0 or (hi & MATCH_HI[top]) != 0:
@@ -341,7 +340,7 @@ def random_hand_card(s, seat, rng, want_wrong, top):
     return nth_card(lo, hi, j)
 
 
-@jit
+@jit(force=True)
 def reaction_ms(tables, seat, rng):
     """Lognormal reaction delay: median * exp(spread * N(0, 1)), at least 1 ms."""
     prof = tables[1]
@@ -488,7 +487,7 @@ def new_game(tables, n_players, rng, trace):
 
 
 # ---- scheduling ----------------------------------------------------------
-@jit
+@jit(force=True)
 def schedule_seat(tables, s, p, rng):
     """Sample whether and when seat p reacts to the current top card."""
     prof = tables[1]
