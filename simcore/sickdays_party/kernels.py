@@ -537,7 +537,7 @@ def schedule_seat(tables, s, p, rng):
             s[O_RT + p] = start + reaction_ms(tables, p, rng)
 
 
-@jit
+@jit(force=True)
 def schedule(tables, s, rng):
     for p in range(s[H_NP]):
         schedule_seat(tables, s, p, rng)
@@ -564,7 +564,7 @@ def staller(s):
     return -1
 
 
-@jit
+@jit(force=True)
 def next_moment(tables, s, rng, trace):
     """Find what happens next: a group of reactions, or the stall rule."""
     n = s[H_NP]
@@ -872,7 +872,7 @@ def stall(tables, s, option, rng, trace):
     settle(tables, s, rng, trace)
 
 
-@jit
+@jit(force=True)
 def settle(tables, s, rng, trace):
     """Pay the draw-2 queue (asking slice holders), then emptied hands, the end
     check, and the next schedule."""
@@ -907,7 +907,7 @@ def slice_choice(tables, s, option, rng, trace):
     settle(tables, s, rng, trace)
 
 
-@jit
+@jit(force=True)
 def after_penalties(tables, s, rng, trace):
     n = s[H_NP]
     cfg = tables[0]
