@@ -282,6 +282,9 @@ def _set_tables():
 
 
 MATCH_LO, MATCH_HI, LINK_LO, LINK_HI = _set_tables()
+# per zone: bit p for seat p's hand, else 0 (no branch on where a card is)
+ZONE_SEAT_BIT = np.array([1 << (z - Z_HAND0) if Z_HAND0 <= z < Z_HAND0 + MAXP else 0
+                          for z in range(Z_NOTE0 + MAXP)], np.int64)
 
 
 @jit(force=True)
@@ -323,6 +326,27 @@ def has_legal(tables, s, seat, top):
         if note >= 0 and matches(note, top):
             return True
     return False
+
+
+@jit(force=True)
+def legal_seats(tables, s, top):
+    """The seats that could play on top (bit p: has_legal(seat p)), from one
+    look at where each card that matches top is, not a scan of every hand."""
+    m = np.int64(0)
+    lo = MATCH_LO[top]
+    while lo != 0:
+        m |= ZONE_SEAT_BIT[s[O_ZONE + lowbit(lo)]]
+        lo &= lo - 1
+    hi = MATCH_HI[top]
+    while hi != 0:
+        m |= ZONE_SEAT_BIT[s[O_ZONE + 64 + lowbit(hi)]]
+        hi &= hi - 1
+    if tables[0][C_ADVANCED] == 1:
+        for p in range(s[H_NP]):
+            note = s[O_NOTE + p]
+            if note >= 0 and matches(note, top):
+                m |= np.int64(1) << p
+    return m
 
 
 @jit
@@ -488,8 +512,9 @@ def new_game(tables, n_players, rng, trace):
 
 # ---- scheduling ----------------------------------------------------------
 @jit(force=True)
-def schedule_seat(tables, s, p, rng):
-    """Sample whether and when seat p reacts to the current top card."""
+def schedule_seat(tables, s, p, rng, legal_mask):
+    """Sample whether and when seat p reacts to the current top card
+    (`legal_mask`: `legal_seats` of it)."""
     prof = tables[1]
     s[O_RT + p] = -1
     s[O_RK + p] = RK_NONE
@@ -511,7 +536,7 @@ def schedule_seat(tables, s, p, rng):
                 s[O_RCARD + p] = c
                 s[O_RT + p] = t0 + reaction_ms(tables, p, rng)
         return
-    legal = has_legal(tables, s, p, top)
+    legal = (legal_mask >> p) & 1 == 1
     if legal:
         impatient = p_wrong > 0.0 and R.uniform(rng, R.CHANCE) < p_wrong
         if impatient and start > t0:
@@ -539,8 +564,9 @@ def schedule_seat(tables, s, p, rng):
 
 @jit(force=True)
 def schedule(tables, s, rng):
+    legal_mask = legal_seats(tables, s, s[H_TOP])
     for p in range(s[H_NP]):
-        schedule_seat(tables, s, p, rng)
+        schedule_seat(tables, s, p, rng, legal_mask)
 
 
 @jit
@@ -939,8 +965,9 @@ def after_penalties(tables, s, rng, trace):
     else:
         # only Doctor's notes were made: the top card is the same, the others'
         # reactions stand; the note maker is now the last player
+        legal_mask = legal_seats(tables, s, s[H_TOP])
         for i in range(s[H_G_N]):
-            schedule_seat(tables, s, s[O_G_SEAT + i], rng)
+            schedule_seat(tables, s, s[O_G_SEAT + i], rng, legal_mask)
     next_moment(tables, s, rng, trace)
 
 
