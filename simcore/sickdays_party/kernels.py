@@ -268,13 +268,16 @@ def _bits(cards):
     return (lo - (1 << 64) if lo >= 1 << 63 else lo), m >> 64
 
 
+_matches_py = getattr(matches, "py_func", matches)  # (NUMBA_DISABLE_JIT=1: no dispatcher)
+
+
 def _set_tables():
     """Per card: the cards that may be played on it (MATCH), and for a day card
     the other day cards sharing its worker or its day (LINK, greedy's links)."""
     m = np.zeros((2, NCARDS), np.int64)
     k = np.zeros((2, NCARDS), np.int64)
     for x in range(NCARDS):
-        m[0, x], m[1, x] = _bits(c for c in range(NCARDS) if matches.py_func(c, x))
+        m[0, x], m[1, x] = _bits(c for c in range(NCARDS) if _matches_py(c, x))
         if x < NWORK:
             k[0, x], k[1, x] = _bits(d for d in range(NWORK) if d != x and (
                 d // NDAYS == x // NDAYS or d % NDAYS == x % NDAYS))
