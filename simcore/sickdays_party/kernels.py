@@ -25,10 +25,11 @@ The flow of a game, in engine terms:
     slice decides whether to spend it), emptied hands (token -> draw 7, or
     win), the end check, and a new schedule.
 """
+import numba
 import numpy as np
 
 from simcore import rng as R
-from simcore.jit import jit
+from simcore.jit import jit, source_key, stable_uuid
 from simcore.trace import emit
 
 # ---- cards -------------------------------------------------------------
@@ -220,12 +221,109 @@ def has_cards(s, seat):
     return s[O_HANDN + seat] > 0 or s[O_NOTE + seat] >= 0
 
 
-@jit
-def has_legal(tables, s, seat, top):
+# ---- card sets as bits ----------------------------------------------------
+# A set of cards is two int64 words: bit c of `lo` for cards 0..63, bit c - 64
+# of `hi` for cards 64..76. Scanning a set's bits from `lo` to `hi`, low bit
+# first, visits its cards in card-id order, the order of a scan of all cards.
+if numba.config.DISABLE_JIT:
+    def popcount(x):
+        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+
+    def lowbit(x):
+        """Index of the lowest set bit (x != 0)."""
+        x = int(x) & 0xFFFFFFFFFFFFFFFF
+        return (x & -x).bit_length() - 1
+else:
+    from llvmlite import ir as _ir
+    from numba.core import types as _nt
+    from numba.core.extending import intrinsic
+
+    @intrinsic
+    def popcount(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return builder.ctpop(args[0])
+
+        return _nt.int64(_nt.int64), codegen
+
+    @intrinsic
+    def lowbit(typingctx, x):
+        """Index of the lowest set bit (x != 0)."""
+        def codegen(context, builder, sig, args):
+            return builder.cttz(args[0], _ir.Constant(_ir.IntType(1), 0))
+
+        return _nt.int64(_nt.int64), codegen
+
+    # an intrinsic's uuid is random per process and is pickled into the cache
+    # key of every runner closure that reaches it: give it a stable one, as
+    # `jit` does for dispatchers, or the game loop recompiles in every process
+    for _f in (popcount, lowbit):
+        stable_uuid(_f, f"{__name__}.{_f._name}@{source_key(__name__)}")
+
+
+def _bits(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    lo = m & 0xFFFFFFFFFFFFFFFF
+    return (lo - (1 << 64) if lo >= 1 << 63 else lo), m >> 64
+
+
+_matches_py = getattr(matches, "py_func", matches)  # (NUMBA_DISABLE_JIT=1: no dispatcher)
+
+
+def _set_tables():
+    """Per card: the cards that may be played on it (MATCH), and for a day card
+    the other day cards sharing its worker or its day (LINK, greedy's links)."""
+    m = np.zeros((2, NCARDS), np.int64)
+    k = np.zeros((2, NCARDS), np.int64)
+    for x in range(NCARDS):
+        m[0, x], m[1, x] = _bits(c for c in range(NCARDS) if _matches_py(c, x))
+        if x < NWORK:
+            k[0, x], k[1, x] = _bits(d for d in range(NWORK) if d != x and (
+                d // NDAYS == x // NDAYS or d % NDAYS == x % NDAYS))
+    return m[0].copy(), m[1].copy(), k[0].copy(), k[1].copy()
+
+
+MATCH_LO, MATCH_HI, LINK_LO, LINK_HI = _set_tables()
+# per zone: bit p for seat p's hand, else 0 (no branch on where a card is)
+ZONE_SEAT_BIT = np.array([1 << (z - Z_HAND0) if Z_HAND0 <= z < Z_HAND0 + MAXP else 0
+                          for z in range(Z_NOTE0 + MAXP)], np.int64)
+
+
+@jit(force=True)
+def hand_bits(s, seat):
+    """The cards in seat's hand, as a set (lo, hi). Branch-free, so that LLVM
+    vectorises the scan of the zones."""
     z = Z_HAND0 + seat
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == z and matches(c, top):
-            return True
+    lo = np.int64(0)
+    hi = np.int64(0)
+    for c in range(64):
+        lo |= np.int64(s[O_ZONE + c] == z) << c
+    for c in range(64, NCARDS):
+        hi |= np.int64(s[O_ZONE + c] == z) << (c - 64)
+    return lo, hi
+
+
+@jit
+def nth_card(lo, hi, j):
+    """The j-th card (from 0, in card-id order) of the set (lo, hi)."""
+    k = popcount(lo)
+    if j >= k:
+        j -= k
+        lo = hi
+        base = 64
+    else:
+        base = 0
+    for _ in range(j):
+        lo &= lo - 1
+    return base + lowbit(lo)
+
+
+@jit(force=True)
+def has_legal(tables, s, seat, top):
+    lo, hi = hand_bits(s, seat)
+    if (lo & MATCH_LO[top]) != 0 or (hi & MATCH_HI[top]) != 0:
+        return True
     if tables[0][C_ADVANCED] == 1:
         note = s[O_NOTE + seat]
         if note >= 0 and matches(note, top):
@@ -233,27 +331,43 @@ def has_legal(tables, s, seat, top):
     return False
 
 
+@jit(force=True)
+def legal_seats(tables, s, top):
+    """The seats that could play on top (bit p: has_legal(seat p)), from one
+    look at where each card that matches top is, not a scan of every hand."""
+    m = np.int64(0)
+    lo = MATCH_LO[top]
+    while lo != 0:
+        m |= ZONE_SEAT_BIT[s[O_ZONE + lowbit(lo)]]
+        lo &= lo - 1
+    hi = MATCH_HI[top]
+    while hi != 0:
+        m |= ZONE_SEAT_BIT[s[O_ZONE + 64 + lowbit(hi)]]
+        hi &= hi - 1
+    if tables[0][C_ADVANCED] == 1:
+        for p in range(s[H_NP]):
+            note = s[O_NOTE + p]
+            if note >= 0 and matches(note, top):
+                m |= np.int64(1) << p
+    return m
+
+
 @jit
 def random_hand_card(s, seat, rng, want_wrong, top):
     """A random hand card (CHANCE); with want_wrong, one that does not match top
     (-1 if none qualifies)."""
-    z = Z_HAND0 + seat
-    k = 0
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == z and (not want_wrong or not matches(c, top)):
-            k += 1
+    lo, hi = hand_bits(s, seat)
+    if want_wrong:
+        lo &= ~MATCH_LO[top]
+        hi &= ~MATCH_HI[top]
+    k = popcount(lo) + popcount(hi)
     if k == 0:
         return -1
     j = R.randint(rng, R.CHANCE, k)
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == z and (not want_wrong or not matches(c, top)):
-            if j == 0:
-                return c
-            j -= 1
-    return -1
+    return nth_card(lo, hi, j)
 
 
-@jit
+@jit(force=True)
 def reaction_ms(tables, seat, rng):
     """Lognormal reaction delay: median * exp(spread * N(0, 1)), at least 1 ms."""
     prof = tables[1]
@@ -400,9 +514,10 @@ def new_game(tables, n_players, rng, trace):
 
 
 # ---- scheduling ----------------------------------------------------------
-@jit
-def schedule_seat(tables, s, p, rng):
-    """Sample whether and when seat p reacts to the current top card."""
+@jit(force=True)
+def schedule_seat(tables, s, p, rng, legal_mask):
+    """Sample whether and when seat p reacts to the current top card
+    (`legal_mask`: `legal_seats` of it)."""
     prof = tables[1]
     s[O_RT + p] = -1
     s[O_RK + p] = RK_NONE
@@ -424,7 +539,7 @@ def schedule_seat(tables, s, p, rng):
                 s[O_RCARD + p] = c
                 s[O_RT + p] = t0 + reaction_ms(tables, p, rng)
         return
-    legal = has_legal(tables, s, p, top)
+    legal = (legal_mask >> p) & 1 == 1
     if legal:
         impatient = p_wrong > 0.0 and R.uniform(rng, R.CHANCE) < p_wrong
         if impatient and start > t0:
@@ -450,10 +565,11 @@ def schedule_seat(tables, s, p, rng):
             s[O_RT + p] = start + reaction_ms(tables, p, rng)
 
 
-@jit
+@jit(force=True)
 def schedule(tables, s, rng):
+    legal_mask = legal_seats(tables, s, s[H_TOP])
     for p in range(s[H_NP]):
-        schedule_seat(tables, s, p, rng)
+        schedule_seat(tables, s, p, rng, legal_mask)
 
 
 @jit
@@ -477,7 +593,7 @@ def staller(s):
     return -1
 
 
-@jit
+@jit(force=True)
 def next_moment(tables, s, rng, trace):
     """Find what happens next: a group of reactions, or the stall rule."""
     n = s[H_NP]
@@ -553,6 +669,20 @@ def to_move(s):
     return s[H_TO_MOVE]
 
 
+@jit
+def put_cards(out, n, code, lo, hi):
+    """Append code + c for every card c of the set (lo, hi), in card-id order."""
+    while lo != 0:
+        out[n] = code + lowbit(lo)
+        n += 1
+        lo &= lo - 1
+    while hi != 0:
+        out[n] = code + 64 + lowbit(hi)
+        n += 1
+        hi &= hi - 1
+    return n
+
+
 @jit(force=True)
 def legal(tables, s, out):
     ph = s[H_PHASE]
@@ -564,10 +694,8 @@ def legal(tables, s, out):
         return 2
     z = Z_HAND0 + seat
     if ph == PH_STALL:
-        for c in range(NCARDS):
-            if s[O_ZONE + c] == z:
-                out[n] = OP_STALL * 100 + c
-                n += 1
+        lo, hi = hand_bits(s, seat)
+        n = put_cards(out, n, OP_STALL * 100, lo, hi)
         if s[O_NOTE + seat] >= 0:
             out[n] = OP_STALL * 100 + s[O_NOTE + seat]
             n += 1
@@ -583,28 +711,22 @@ def legal(tables, s, out):
     top = s[H_G_TOP]
     adv = tables[0][C_ADVANCED] == 1
     note = s[O_NOTE + seat]
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == z and matches(c, top):
-            out[n] = OP_PLAY * 100 + c
-            n += 1
+    hlo, hhi = hand_bits(s, seat)
+    lo = hlo & MATCH_LO[top]
+    hi = hhi & MATCH_HI[top]
+    n = put_cards(out, n, OP_PLAY * 100, lo, hi)
     if adv:
         # "you cannot make and then immediately play a doctor's note, and you
         # cannot make or play one after you played a card": both follow from
         # nobody acting twice in a row (a seat is never asked right after itself)
         if note < 0 and s[O_HANDN + seat] > 1:
-            for c in range(NCARDS):
-                if s[O_ZONE + c] == z and matches(c, top):
-                    out[n] = OP_MAKE_NOTE * 100 + c
-                    n += 1
+            n = put_cards(out, n, OP_MAKE_NOTE * 100, lo, hi)
         if note >= 0 and matches(note, top):
             out[n] = OP_PLAY_NOTE * 100 + note
             n += 1
     if n == 0:
         # only in a determinised state (lookahead): the hand changed under a reaction
-        for c in range(NCARDS):
-            if s[O_ZONE + c] == z:
-                out[n] = OP_PLAY * 100 + c
-                n += 1
+        n = put_cards(out, n, OP_PLAY * 100, hlo, hhi)
         if n == 0:
             out[0] = OP_PASS * 100
             n = 1
@@ -779,7 +901,7 @@ def stall(tables, s, option, rng, trace):
     settle(tables, s, rng, trace)
 
 
-@jit
+@jit(force=True)
 def settle(tables, s, rng, trace):
     """Pay the draw-2 queue (asking slice holders), then emptied hands, the end
     check, and the next schedule."""
@@ -814,7 +936,7 @@ def slice_choice(tables, s, option, rng, trace):
     settle(tables, s, rng, trace)
 
 
-@jit
+@jit(force=True)
 def after_penalties(tables, s, rng, trace):
     n = s[H_NP]
     cfg = tables[0]
@@ -846,8 +968,9 @@ def after_penalties(tables, s, rng, trace):
     else:
         # only Doctor's notes were made: the top card is the same, the others'
         # reactions stand; the note maker is now the last player
+        legal_mask = legal_seats(tables, s, s[H_TOP])
         for i in range(s[H_G_N]):
-            schedule_seat(tables, s, s[O_G_SEAT + i], rng)
+            schedule_seat(tables, s, s[O_G_SEAT + i], rng, legal_mask)
     next_moment(tables, s, rng, trace)
 
 

@@ -27,21 +27,18 @@ def links(s, seat, c):
     to what the seat still holds."""
     if c >= K.NWORK:
         return 0
-    z = K.Z_HAND0 + seat
-    k = 0
-    for d in range(K.NWORK):
-        if d != c and s[K.O_ZONE + d] == z and (d // K.NDAYS == c // K.NDAYS or d % K.NDAYS == c % K.NDAYS):
-            k += 1
-    return k
+    lo, hi = K.hand_bits(s, seat)
+    return K.popcount(lo & K.LINK_LO[c]) + K.popcount(hi & K.LINK_HI[c])
 
 
 @jit
-def card_score(s, seat, c, params):
+def card_score(lo, hi, c, params):
     """Higher = play it sooner: the least connected card first (keep the ones
-    that many of your cards could follow), events last when keep_events."""
+    that many of your cards could follow: `links`, counted on the hand set
+    (lo, hi)), events last when keep_events."""
     if c >= K.NWORK:
         return -1000.0 * params[W_KEEP_EVENTS]
-    return -float(links(s, seat, c))
+    return -float(K.popcount(lo & K.LINK_LO[c]) + K.popcount(hi & K.LINK_HI[c]))
 
 
 @jit(force=True)
@@ -57,6 +54,7 @@ def greedy(tables, s, seat, options, n, params, rng):
     best_v = -1e18
     note_i = -1
     n_play = 0
+    lo, hi = K.hand_bits(s, seat)
     for i in range(n):
         kind = options[i] // 100
         if kind == K.OP_PLAY_NOTE or (kind == K.OP_STALL and options[i] % 100 == s[K.O_NOTE + seat]):
@@ -64,7 +62,7 @@ def greedy(tables, s, seat, options, n, params, rng):
             continue
         if kind == K.OP_PLAY or kind == K.OP_STALL:
             n_play += 1
-            v = card_score(s, seat, options[i] % 100, params)
+            v = card_score(lo, hi, options[i] % 100, params)
             if v > best_v:
                 best_v = v
                 best = i
