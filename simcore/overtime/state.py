@@ -16,6 +16,7 @@ the one-element record array `S` that `new_game` returns and work on its
 record `s = S[0]`; every other kernel takes the record. In Python, `view(S)`
 gives `s.hand[p, i]`-style access to the same memory (tests, debugging).
 """
+import numba
 import numpy as np
 
 from simcore import rng as R
@@ -39,6 +40,8 @@ STATE_DTYPE = np.dtype([
     ("dk", np.int64, (NKINDS_MAX,)),
     ("scratch", np.int64, (2 * PMAX,)),  # a policy's working space (no allocation per decision)
 ])
+if numba.config.DISABLE_JIT:  # plain Python: S[0] must be an np.record, which has the fields as attributes
+    STATE_DTYPE = np.dtype((np.record, STATE_DTYPE))
 
 
 _PER_CARD = ("zone", "owner", "link", "tasks", "deck")

@@ -227,7 +227,7 @@ def has_cards(s, seat):
 # first, visits its cards in card-id order, the order of a scan of all cards.
 if numba.config.DISABLE_JIT:
     def popcount(x):
-        return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+        return (int(x) & 0xFFFFFFFFFFFFFFFF).bit_count()
 
     def lowbit(x):
         """Index of the lowest set bit (x != 0)."""

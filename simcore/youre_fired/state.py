@@ -12,11 +12,11 @@ policy reads only what its player has seen:
                        from the fixed company set, public plays and fires,
                        and the consultants o does not hold
 """
+import numba
 import numpy as np
 
 from ..jit import jit
 from . import constants as K
-
 
 P_MAX = K.MAX_PLAYERS
 C_MAX = K.MAX_CARD_TYPES
@@ -38,6 +38,8 @@ STATE_DTYPE = np.dtype([
     ("belief", np.float64, (P_MAX, P_MAX, C_MAX)),
     ("counts", np.int64, (P_MAX, C_MAX, K.N_COUNTERS)),
 ])
+if numba.config.DISABLE_JIT:  # plain Python: S[0] must be an np.record, which has the fields as attributes
+    STATE_DTYPE = np.dtype((np.record, STATE_DTYPE))
 
 # Python view: each field cut to the game's players (axes "P") and card types ("C")
 _AXES = {"hand": "PC", "brk": "PC", "unemp": "PC", "deck": "P", "deck_n": "P", "removed": "C", "seat": "P",

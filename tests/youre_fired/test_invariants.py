@@ -10,8 +10,8 @@ from simcore.youre_fired import SPEC
 from simcore.youre_fired import constants as K
 from simcore.youre_fired import invariants as I
 from simcore.youre_fired.engine import legal, new_game, step, to_move
-from simcore.youre_fired.state import view
 from simcore.youre_fired.invariants import check
+from simcore.youre_fired.state import view
 
 from .helpers import BOSS, C, tables
 

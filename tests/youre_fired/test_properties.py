@@ -9,8 +9,7 @@ from simcore.batch import Engine, resolve_policy
 from simcore.youre_fired import SPEC
 from simcore.youre_fired import constants as K
 from simcore.youre_fired.engine import legal, new_game, step, to_move
-from simcore.youre_fired.state import view
-from simcore.youre_fired.state import card_totals
+from simcore.youre_fired.state import card_totals, view
 
 N_CARDS = len(SPEC.card_names({}))
 

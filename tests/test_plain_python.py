@@ -1,0 +1,42 @@
+"""The same rules in plain Python (`NUMBA_DISABLE_JIT=1`, which `balance bench`
+times for its speed-up column) play exactly the games the compiled engine plays."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from simcore import registry
+
+SCRIPT = """
+import json, sys
+import numpy as np
+from simcore.batch import Engine, resolve_policy
+from simcore.params import resolve
+from simcore.registry import get
+spec = get(sys.argv[1])
+params = resolve(spec, {})
+tables = spec.compile_tables(params)
+out = []
+for policy in ("random", "greedy"):
+    eng = Engine(spec, [resolve_policy(spec, policy)])
+    r = eng.run(tables, spec.default_players, 7, np.arange(2, dtype=np.int64), len(spec.card_names(params)))
+    out.append([r.game_out.tolist(), r.seat_out.tolist(), r.card_stats.sum(axis=0).tolist()])
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_plain_python_plays_the_compiled_games(game):
+    got = {}
+    for mode in ("0", "1"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=mode)
+        p = subprocess.run([sys.executable, "-c", SCRIPT, game], env=env, capture_output=True, text=True,
+                           timeout=1800, check=False)
+        assert p.returncode == 0, p.stderr[-3000:]
+        got[mode] = json.loads(p.stdout.strip().splitlines()[-1])
+    for compiled, plain in zip(got["0"], got["1"], strict=True):
+        for a, b in zip(compiled, plain, strict=True):
+            np.testing.assert_array_equal(np.array(a, float), np.array(b, float))
