@@ -16,16 +16,16 @@ the one-element record array `S` that `new_game` returns and work on its
 record `s = S[0]`; every other kernel takes the record. In Python, `view(S)`
 gives `s.hand[p, i]`-style access to the same memory (tests, debugging).
 """
-import numba
 import numpy as np
 
 from simcore import rng as R
 from simcore.jit import jit
+from simcore.records import RecordView, record_dtype
 from simcore.trace import emit
 
 from .constants import *  # noqa: F401,F403
 
-STATE_DTYPE = np.dtype([
+STATE_DTYPE = record_dtype([
     ("g", np.int64, (NG,)),
     ("zone", np.int64, (NINST_MAX,)),
     ("owner", np.int64, (NINST_MAX,)),
@@ -40,33 +40,16 @@ STATE_DTYPE = np.dtype([
     ("dk", np.int64, (NKINDS_MAX,)),
     ("scratch", np.int64, (2 * PMAX,)),  # a policy's working space (no allocation per decision)
 ])
-if numba.config.DISABLE_JIT:  # plain Python: S[0] must be an np.record, which has the fields as attributes
-    STATE_DTYPE = np.dtype((np.record, STATE_DTYPE))
 
 
-_PER_CARD = ("zone", "owner", "link", "tasks", "deck")
+class StateView(RecordView):
+    """`view(S).hand[p, i]`: per-card fields cut to the game's card instances (N) and kinds (K)."""
 
+    AXES = {"zone": "N", "owner": "N", "link": "N", "tasks": "N", "deck": "N", "dk": "K", "cc": ".K"}
 
-class StateView(np.ndarray):
-    """A state record array with its fields as attributes: `view(S).hand[p, i]`.
-
-    Per-card fields are cut to the game's card instances and kinds (the
-    shapes of its tables); they stay views of the record. It is still the
-    one-element array the kernels take, so it may be passed to them."""
-
-    def __getattr__(self, name):
-        if name not in STATE_DTYPE.names:
-            raise AttributeError(name)
-        rec = self.view(np.ndarray)
-        f = rec[name][0]
-        g = rec["g"][0]
-        if name in _PER_CARD:
-            return f[:g[G_NINST]]
-        if name == "dk":
-            return f[:g[G_NKINDS]]
-        if name == "cc":
-            return f[:, :g[G_NKINDS]]
-        return f
+    @staticmethod
+    def sizes(g):
+        return {"N": g[G_NINST], "K": g[G_NKINDS]}
 
 
 def view(S) -> StateView:

@@ -12,10 +12,10 @@ policy reads only what its player has seen:
                        from the fixed company set, public plays and fires,
                        and the consultants o does not hold
 """
-import numba
 import numpy as np
 
 from ..jit import jit
+from ..records import RecordView, record_dtype
 from . import constants as K
 
 P_MAX = K.MAX_PLAYERS
@@ -24,7 +24,7 @@ C_MAX = K.MAX_CARD_TYPES
 # One record, passed between kernels as one pointer (a tuple of 12 arrays went
 # field by field, about 100 words per call: see simcore/jit.py). Fields are
 # sized for 4 players and 32 card types; loops run to g[G_NP] and g[G_NCARDS].
-STATE_DTYPE = np.dtype([
+STATE_DTYPE = record_dtype([
     ("g", np.int64, (K.G_WIDTH,)),
     ("hand", np.int64, (P_MAX, C_MAX)),
     ("brk", np.int64, (P_MAX, C_MAX)),  # break room
@@ -38,27 +38,16 @@ STATE_DTYPE = np.dtype([
     ("belief", np.float64, (P_MAX, P_MAX, C_MAX)),
     ("counts", np.int64, (P_MAX, C_MAX, K.N_COUNTERS)),
 ])
-if numba.config.DISABLE_JIT:  # plain Python: S[0] must be an np.record, which has the fields as attributes
-    STATE_DTYPE = np.dtype((np.record, STATE_DTYPE))
 
-# Python view: each field cut to the game's players (axes "P") and card types ("C")
-_AXES = {"hand": "PC", "brk": "PC", "unemp": "PC", "deck": "P", "deck_n": "P", "removed": "C", "seat": "P",
-         "known": "PPC", "known_top": "PP", "belief": "PPC", "counts": "PC"}
+class StateView(RecordView):
+    """`view(S).hand[p, c]`: fields cut to the game's players (P) and card types (C)."""
 
+    AXES = {"hand": "PC", "brk": "PC", "unemp": "PC", "deck": "P", "deck_n": "P", "removed": "C", "seat": "P",
+            "known": "PPC", "known_top": "PP", "belief": "PPC", "counts": "PC"}
 
-class StateView(np.ndarray):
-    """A state record array with its fields as attributes: `view(S).hand[p, c]`,
-    cut to the game's players and card types (views of the record). It is
-    still the one-element array the kernels take."""
-
-    def __getattr__(self, name):
-        if name not in STATE_DTYPE.names:
-            raise AttributeError(name)
-        rec = self.view(np.ndarray)
-        f = rec[name][0]
-        g = rec["g"][0]
-        size = {"P": int(g[K.G_NP]), "C": int(g[K.G_NCARDS])}
-        return f[tuple(slice(0, size[x]) for x in _AXES.get(name, ""))]
+    @staticmethod
+    def sizes(g):
+        return {"P": g[K.G_NP], "C": g[K.G_NCARDS]}
 
 
 def view(S) -> StateView:

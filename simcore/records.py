@@ -1,0 +1,36 @@
+"""Game states kept as one numpy record (docs/adding-a-game.md, "Calls between kernels").
+
+Kernels see the record's fields at their fixed sizes. Python (tests, debugging)
+reads a state through a `RecordView`, with each field cut to the game's sizes.
+"""
+import numba
+import numpy as np
+
+
+def record_dtype(fields) -> np.dtype:
+    """A state's dtype. In plain Python (NUMBA_DISABLE_JIT=1) it is an np.record
+    dtype, so that `S[0].hand` works there as it does in the kernels."""
+    dt = np.dtype(fields)
+    return np.dtype((np.record, dt)) if numba.config.DISABLE_JIT else dt
+
+
+class RecordView(np.ndarray):
+    """A one-element state record array with its fields as attributes
+    (`view.hand[p, i]`), each a view cut to the game's sizes: AXES[field] names
+    the size of each leading axis ("." keeps the axis whole), and sizes(g) gives
+    the sizes from the state's header field `g`. It is still the array the
+    kernels take, so it may be passed to them."""
+
+    AXES: dict = {}
+
+    @staticmethod
+    def sizes(g) -> dict:
+        return {}
+
+    def __getattr__(self, name):
+        rec = self.view(np.ndarray)
+        if rec.dtype.names is None or name not in rec.dtype.names:
+            raise AttributeError(name)
+        size = self.sizes(rec["g"][0])
+        cut = tuple(slice(None) if a == "." else slice(0, int(size[a])) for a in self.AXES.get(name, ""))
+        return rec[name][0][cut]
