@@ -123,3 +123,20 @@ def jit(fn=None, *, parallel: bool = False, refs: bool = False, inline: bool = F
         return njit_cached(f, f.__module__, f.__qualname__, parallel, refs or parallel, inline, force)
 
     return wrap(fn) if fn is not None else wrap
+
+
+def intrinsic(py):
+    """An operation written in LLVM IR (numba's `@intrinsic`, e.g. a popcount), for
+    kernels to call; `py` is the same operation in plain Python, used when
+    NUMBA_DISABLE_JIT=1. An intrinsic's uuid is random per process and is pickled
+    into the cache key of every kernel that reaches it: it gets a stable one here,
+    as `jit` gives its dispatchers, or those kernels would recompile in every process."""
+
+    def wrap(fn):
+        if numba.config.DISABLE_JIT:
+            return py
+        from numba.core.extending import intrinsic as numba_intrinsic
+
+        return stable_uuid(numba_intrinsic(fn), f"{fn.__module__}.{fn.__qualname__}@{source_key(fn.__module__)}")
+
+    return wrap

@@ -25,11 +25,12 @@ The flow of a game, in engine terms:
     slice decides whether to spend it), emptied hands (token -> draw 7, or
     win), the end check, and a new schedule.
 """
-import numba
 import numpy as np
+from llvmlite import ir as _ir
+from numba.core import types as _nt
 
 from simcore import rng as R
-from simcore.jit import jit, source_key, stable_uuid
+from simcore.jit import intrinsic, jit
 from simcore.trace import emit
 
 # ---- cards -------------------------------------------------------------
@@ -225,39 +226,30 @@ def has_cards(s, seat):
 # A set of cards is two int64 words: bit c of `lo` for cards 0..63, bit c - 64
 # of `hi` for cards 64..76. Scanning a set's bits from `lo` to `hi`, low bit
 # first, visits its cards in card-id order, the order of a scan of all cards.
-if numba.config.DISABLE_JIT:
-    def popcount(x):
-        return (int(x) & 0xFFFFFFFFFFFFFFFF).bit_count()
+def _popcount_py(x):
+    return (int(x) & 0xFFFFFFFFFFFFFFFF).bit_count()
 
-    def lowbit(x):
-        """Index of the lowest set bit (x != 0)."""
-        x = int(x) & 0xFFFFFFFFFFFFFFFF
-        return (x & -x).bit_length() - 1
-else:
-    from llvmlite import ir as _ir
-    from numba.core import types as _nt
-    from numba.core.extending import intrinsic
 
-    @intrinsic
-    def popcount(typingctx, x):
-        def codegen(context, builder, sig, args):
-            return builder.ctpop(args[0])
+def _lowbit_py(x):
+    x = int(x) & 0xFFFFFFFFFFFFFFFF
+    return (x & -x).bit_length() - 1
 
-        return _nt.int64(_nt.int64), codegen
 
-    @intrinsic
-    def lowbit(typingctx, x):
-        """Index of the lowest set bit (x != 0)."""
-        def codegen(context, builder, sig, args):
-            return builder.cttz(args[0], _ir.Constant(_ir.IntType(1), 0))
+@intrinsic(_popcount_py)
+def popcount(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
 
-        return _nt.int64(_nt.int64), codegen
+    return _nt.int64(_nt.int64), codegen
 
-    # an intrinsic's uuid is random per process and is pickled into the cache
-    # key of every runner closure that reaches it: give it a stable one, as
-    # `jit` does for dispatchers, or the game loop recompiles in every process
-    for _f in (popcount, lowbit):
-        stable_uuid(_f, f"{__name__}.{_f._name}@{source_key(__name__)}")
+
+@intrinsic(_lowbit_py)
+def lowbit(typingctx, x):
+    """Index of the lowest set bit (x != 0)."""
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], _ir.Constant(_ir.IntType(1), 0))
+
+    return _nt.int64(_nt.int64), codegen
 
 
 def _bits(cards):
