@@ -181,7 +181,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
         if kind == RANDOM:
             return R.randint(rng, R.POLICY, n)
         if kind == GREEDY:
-            return greedy(tables, state, seat, options, n, params, rng)
+            return greedy_call(tables, state, seat, options, n, params, rng)
         if kind == LOOKAHEAD:
             return lookahead(tables, state, seat, options, n, params, rng, buf)
         return user(tables, state, seat, options, n, params, rng)
@@ -222,6 +222,10 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
             elif kind == RANDOM and params[seat, P_EPSILON] <= 0.0:
                 # what `choose` does for these, without passing it the whole state
                 j = R.randint(rng, R.POLICY, n)
+            elif kind == GREEDY and params[seat, P_EPSILON] <= 0.0:
+                # inlined here (a game's `greedy` may be @jit(force=True)); `choose` calls it
+                # through greedy_call, so the program holds one copy of it either way
+                j = greedy(tables, state, seat, options, n, params[seat], rng)
             else:
                 j = choose(tables, state, seat, options, n, kind, params[seat], rng, buf)
             if j < 0 or j >= n:

@@ -170,7 +170,8 @@ def compile_cards(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray
     bonus = np.zeros((n, K.MAX_BONUS_OPS, 3), np.int64)
     inst = []
     for i, c in enumerate(cards):
-        table[i] = (c["kind"], c["colour"], c["points"], c["type"], c["wheel"], c["count"])
+        role = {K.EXCUSE: K.S_EXCUSE, K.ACTIVITY: K.S_ACTIVITY, K.BONUS: K.S_BONUS}.get(c["kind"], K.S_NEC + c["type"])
+        table[i] = (c["kind"], c["colour"], c["points"], c["type"], c["wheel"], c["count"], role)
         for k, op in enumerate(c["ops"]):
             bonus[i, k] = op
         inst += [i] * c["count"]

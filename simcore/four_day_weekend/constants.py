@@ -34,7 +34,8 @@ C_POINTS = 2
 C_TYPE = 3  # necessity type, -1 otherwise
 C_WHEEL = 4  # activity: bit mask of colours it doubles
 C_COUNT = 5
-N_CARD_COLUMNS = 6
+C_ROLE = 6  # the set slot the card goes to: S_EXCUSE, S_ACTIVITY, S_BONUS or S_NEC + type
+N_CARD_COLUMNS = 7
 
 # Bonus instructions: tables[T_BONUS][card, k] = (opcode, arg, amount); OP_NONE ends.
 OP_NONE = 0
@@ -93,9 +94,15 @@ S_ACTIVITY = 1
 S_BONUS = 2
 S_NEC = 3  # S_NEC + necessity type
 N_SLOTS = 7
+# float scratch of the policies (State.f): per role (set slot) the best use in
+# hand and its hand slot, then the use of each hand slot
+F_ROLE_BEST = 0
+F_ROLE_SLOT = N_SLOTS
+F_USE = 2 * N_SLOTS
 
 HAND_MAX = 8  # hand_size may go up to this
 ROW_MAX = 2 * HAND_MAX  # discards plus the hand dumped after Back To Work-ish
+N_FSCRATCH = F_USE + HAND_MAX
 
 # Phases of the player to move.
 PH_START = 0  # before the sweep: declare Back To Work-ish now, or carry on

@@ -24,6 +24,7 @@ from .scoring import set_points
 class State(NamedTuple):
     a: np.ndarray  # int64: header M_*/O_*, then the sections
     counts: np.ndarray  # [seats, cards, N_COUNTERS]
+    f: np.ndarray  # float64 scratch of the policies (K.N_FSCRATCH)
 
 
 # ---------------------------------------------------------------- accessors
@@ -125,7 +126,7 @@ def card_of(tables, inst):
 
 # ---------------------------------------------------------------- rules helpers
 
-@jit
+@jit(force=True)
 def locked_sets(tables, a, seat):
     """Locked sets that count toward Back To Work-ish for `seat`."""
     if tables[K.T_RULES][K.R_LOCKED_PER_PLAYER] != 0:
@@ -136,7 +137,7 @@ def locked_sets(tables, a, seat):
     return total
 
 
-@jit
+@jit(force=True)
 def can_declare(tables, a):
     if a[K.M_DECLARER] >= 0 or a[K.M_PHASE] == K.PH_OVER:
         return False
@@ -144,22 +145,36 @@ def can_declare(tables, a):
 
 
 @jit
+def role(cards, c):
+    """The set slot card c goes to (two cards of one role compete for it)."""
+    return cards[c, K.C_ROLE]
+
+
+@jit
+def active_base(a, seat):
+    """Index in `a` of slot 0 of the seat's active set, -1 without a set."""
+    i = n_sets(a, seat) - 1
+    return ix_set(a, seat, i, 0) if i >= 0 else -1
+
+
+@jit
+def fits(cards, a, base, c):
+    """can_play for card id c, given active_base: the rulebook set order."""
+    r = role(cards, c)
+    if r == K.S_EXCUSE:
+        return True
+    if base < 0:
+        return False
+    if r >= K.S_NEC and a[base + K.S_ACTIVITY] < 0:
+        return False
+    return a[base + r] < 0
+
+
+@jit
 def can_play(tables, a, seat, inst):
     """Rulebook set order: an Excuse starts a set (and locks the last); Activity
     or Bonus next; Necessities after the Activity, one per type; one Bonus."""
-    cards = tables[K.T_CARDS]
-    c = tables[K.T_INSTANCES][inst]
-    kind = cards[c, K.C_KIND]
-    if kind == K.EXCUSE:
-        return True
-    i = n_sets(a, seat) - 1
-    if i < 0:
-        return False
-    if kind == K.ACTIVITY:
-        return set_at(a, seat, i, K.S_ACTIVITY) < 0
-    if kind == K.BONUS:
-        return set_at(a, seat, i, K.S_BONUS) < 0
-    return set_at(a, seat, i, K.S_ACTIVITY) >= 0 and set_at(a, seat, i, K.S_NEC + cards[c, K.C_TYPE]) < 0
+    return fits(tables[K.T_CARDS], a, active_base(a, seat), tables[K.T_INSTANCES][inst])
 
 
 @jit
@@ -433,16 +448,18 @@ def n_takeable(a):
 
 
 @jit
-def n_playable(tables, a):
+def any_playable(tables, a):
     seat = a[K.M_CUR]
-    total = 0
+    cards = tables[K.T_CARDS]
+    inst_card = tables[K.T_INSTANCES]
+    base = active_base(a, seat)
     for k in range(hand_n(a, seat)):
-        if can_play(tables, a, seat, hand_at(a, seat, k)):
-            total += 1
-    return total
+        if fits(cards, a, base, inst_card[hand_at(a, seat, k)]):
+            return True
+    return False
 
 
-@jit
+@jit(force=True)
 def _advance(tables, s, rng, trace):
     """Skip phases whose only move is forced."""
     a = s.a
@@ -469,7 +486,7 @@ def _advance(tables, s, rng, trace):
                     continue
             return
         if ph == K.PH_PLAY:
-            if n_playable(tables, a) == 0 and not can_declare(tables, a):
+            if not any_playable(tables, a) and not can_declare(tables, a):
                 _end_turn(tables, s, rng, trace)
                 continue
             return
@@ -521,7 +538,7 @@ def new_game(tables, n_players, rng, trace):
         off += z
         j += 1
     a[K.O_END] = off
-    s = State(a, np.zeros((n_players, n_cards, len(K.CARD_COUNTERS)), np.int64))
+    s = State(a, np.zeros((n_players, n_cards, len(K.CARD_COUNTERS)), np.int64), np.zeros(K.N_FSCRATCH))
     rules = tables[K.T_RULES]
     per = rules[K.R_ROUNDS_PER_PLAYER]
     if per == 0:
@@ -573,8 +590,11 @@ def legal(tables, s, out):
                     out[n] = K.OPT_TAKE + p * K.ROW_MAX + j
                     n += 1
     elif ph == K.PH_PLAY:
+        cards = tables[K.T_CARDS]
+        inst_card = tables[K.T_INSTANCES]
+        base = active_base(a, seat)
         for k in range(hand_n(a, seat)):
-            if can_play(tables, a, seat, hand_at(a, seat, k)):
+            if fits(cards, a, base, inst_card[hand_at(a, seat, k)]):
                 out[n] = K.OPT_PLAY + k
                 n += 1
         out[n] = K.OPT_CONTINUE
@@ -700,7 +720,7 @@ def outcome(tables, s, game_row, seat_rows):
 
 @jit(refs=True)
 def clone(s):
-    return State(s.a.copy(), s.counts.copy())
+    return State(s.a.copy(), s.counts.copy(), s.f.copy())
 
 
 @jit

@@ -23,11 +23,27 @@ adds) plus NOW_BONUS; a card for a later set is worth a fraction. Then:
   holds `lock_necessities` Necessities (or nothing in hand can improve it and
   another Activity waits in hand); else end the turn.
 """
+import numpy as np
+
 from ..jit import jit
 from ..runner import P_GAME
 from . import constants as K
-from .engine import (can_declare, can_play, card_of, contrib, hand_at, hand_n, n_sets, necs,
-                     provisional_points, row_at, score, set_at, set_complete)
+from .engine import (
+    can_declare,
+    can_play,
+    card_of,
+    contrib,
+    hand_at,
+    hand_n,
+    n_sets,
+    necs,
+    provisional_points,
+    role,
+    row_at,
+    score,
+    set_at,
+    set_complete,
+)
 from .scoring import set_points
 
 W_KEEP = P_GAME + 0
@@ -72,21 +88,35 @@ def bonus_gain(tables, s, seat, bonus_card):
 @jit
 def card_use(tables, s, seat, c):
     """How useful card id c is to `seat` given its active set."""
+    ai, starts = use_context(tables, s.a, seat)
+    return _use(tables, s, seat, c, ai, starts)
+
+
+@jit(force=True)
+def use_context(tables, a, seat):
+    """What card_use needs of the seat besides the card: the active set's
+    index, and (without a set) whether an Excuse in hand will start one."""
+    ai = n_sets(a, seat) - 1
+    starts = False
+    if ai < 0:
+        for j in range(hand_n(a, seat)):
+            if tables[K.T_CARDS][card_of(tables, hand_at(a, seat, j)), K.C_KIND] == K.EXCUSE:
+                starts = True
+    return ai, starts
+
+
+@jit(force=True)
+def _use(tables, s, seat, c, ai, starts):
     a = s.a
     cards = tables[K.T_CARDS]
     kind = cards[c, K.C_KIND]
     pts = cards[c, K.C_POINTS]
-    ai = n_sets(a, seat) - 1
     if kind == K.EXCUSE:
         if ai < 0:
             return NOW_BONUS + 3.0
         return 2.0 if set_complete(a, seat, ai) else 0.8
     if ai < 0:
         # no set yet: an Excuse in hand will start one this turn
-        starts = False
-        for j in range(hand_n(a, seat)):
-            if cards[card_of(tables, hand_at(a, seat, j)), K.C_KIND] == K.EXCUSE:
-                starts = True
         if not starts:
             return 0.5 * pts + 0.3
         if kind == K.ACTIVITY:
@@ -114,13 +144,27 @@ def card_use(tables, s, seat, c):
     return 0.5
 
 
-@jit
-def _same_role(cards, c, d):
-    if cards[c, K.C_KIND] != cards[d, K.C_KIND]:
-        return False
-    if cards[c, K.C_KIND] == K.NECESSITY:
-        return cards[c, K.C_TYPE] == cards[d, K.C_TYPE]
-    return True
+@jit(force=True)
+def hand_uses(tables, s, seat):
+    """card_use of every hand card into s.f[F_USE + k], and per role the best
+    of them (s.f[F_ROLE_BEST + r]) and its first hand slot (s.f[F_ROLE_SLOT + r]):
+    what use_with_hand compares against, computed once per decision."""
+    a = s.a
+    f = s.f
+    cards = tables[K.T_CARDS]
+    for r in range(K.N_SLOTS):
+        f[K.F_ROLE_BEST + r] = -np.inf
+        f[K.F_ROLE_SLOT + r] = -1.0
+    ai, starts = use_context(tables, a, seat)
+    for k in range(hand_n(a, seat)):
+        c = card_of(tables, hand_at(a, seat, k))
+        u = _use(tables, s, seat, c, ai, starts)
+        f[K.F_USE + k] = u
+        r = role(cards, c)
+        if u > f[K.F_ROLE_BEST + r]:
+            f[K.F_ROLE_BEST + r] = u
+            f[K.F_ROLE_SLOT + r] = k
+    return ai, starts
 
 
 @jit
@@ -134,7 +178,7 @@ def use_with_hand(tables, s, seat, c, skip):
         if j == skip:
             continue
         d = card_of(tables, hand_at(a, seat, j))
-        if _same_role(cards, c, d):
+        if role(cards, c) == role(cards, d):
             ud = card_use(tables, s, seat, d)
             if ud > u or (ud == u and j < skip):
                 return min(u, 0.5 * cards[c, K.C_POINTS] + 0.5)
@@ -186,11 +230,17 @@ def _greedy(tables, s, seat, options, n, params):
         declare_ok = should_declare(tables, s, seat, params)
         return _find(options, n, K.OPT_DECLARE if declare_ok else K.OPT_CONTINUE)
     if ph == K.PH_DISCARD:
+        # use_with_hand(c, k) for every slot k, from one pass of card_use: a card is
+        # lowered unless it is the first of the most useful cards of its role
+        hand_uses(tables, s, seat)
+        f = s.f
         best_k = -1
         best_u = 1e9
         for k in range(hand_n(a, seat)):
             c = card_of(tables, hand_at(a, seat, k))
-            u = use_with_hand(tables, s, seat, c, k)
+            u = f[K.F_USE + k]
+            if f[K.F_ROLE_SLOT + role(cards, c)] != k:
+                u = min(u, 0.5 * cards[c, K.C_POINTS] + 0.5)
             if deny > 0.0:
                 u += deny * opponents_use(tables, s, seat, c)
             if u < best_u:
@@ -200,6 +250,9 @@ def _greedy(tables, s, seat, options, n, params):
             return _find(options, n, K.OPT_DISCARD + best_k)
         return _find(options, n, K.OPT_CONTINUE)
     if ph == K.PH_REFILL:
+        # use_with_hand(c, -1): lowered if a hand card of its role is more useful
+        ai, starts = hand_uses(tables, s, seat)
+        f = s.f
         best_i = -1
         best_u = -1e9
         for i in range(n):
@@ -208,7 +261,9 @@ def _greedy(tables, s, seat, options, n, params):
                 p = (o - K.OPT_TAKE) // K.ROW_MAX
                 j = (o - K.OPT_TAKE) % K.ROW_MAX
                 c = card_of(tables, row_at(a, p, j))
-                u = use_with_hand(tables, s, seat, c, -1)
+                u = _use(tables, s, seat, c, ai, starts)
+                if f[K.F_ROLE_BEST + role(cards, c)] > u:
+                    u = min(u, 0.5 * cards[c, K.C_POINTS] + 0.5)
                 if deny > 0.0:
                     u += deny * opponents_use(tables, s, seat, c)
                 if u > best_u:
@@ -261,7 +316,7 @@ def _greedy(tables, s, seat, options, n, params):
             c = card_of(tables, inst)
             if cards[c, K.C_KIND] != K.NECESSITY or not can_play(tables, a, seat, inst):
                 continue
-            v = card_use(tables, s, seat, c)
+            v = _use(tables, s, seat, c, ai, False)  # card_use, with the active set ai
             if v > best_v:
                 best_v = v
                 best_k = k

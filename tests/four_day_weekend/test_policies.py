@@ -1,0 +1,56 @@
+"""Greedy's once-per-decision rating of the hand agrees with its definition."""
+import numpy as np
+from helpers import TABLES, fresh
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simcore import rng as R
+from simcore.four_day_weekend import constants as K
+from simcore.four_day_weekend import engine as E
+from simcore.four_day_weekend import policies as P
+from simcore.trace import no_trace
+
+CARDS = TABLES[K.T_CARDS]
+
+
+def lowered(s, c, u, role_flag):
+    return min(u, 0.5 * CARDS[c, K.C_POINTS] + 0.5) if role_flag else u
+
+
+@settings(max_examples=6, deadline=None)
+@given(n_players=st.integers(2, 6), seed=st.integers(0, 2**31))
+def test_hand_uses_give_use_with_hand_for_hand_and_row_cards(n_players, seed):
+    """use_with_hand(c, skip) compares c with every same-role hand card; greedy
+    computes every hand card's use once (hand_uses) and reads the role's best."""
+    s, rng = fresh(n_players, seed)
+    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    checked = 0
+    while E.to_move(s) >= 0:
+        seat = E.to_move(s)
+        P.hand_uses(TABLES, s, seat)
+        f = s.f
+        a = s.a
+        for k in range(E.hand_n(a, seat)):
+            c = int(E.card_of(TABLES, E.hand_at(a, seat, k)))
+            r = E.role(CARDS, c)
+            fast = lowered(s, c, f[K.F_USE + k], f[K.F_ROLE_SLOT + r] != k)
+            assert fast == P.use_with_hand(TABLES, s, seat, c, k)
+            checked += 1
+        for p in range(n_players):
+            for j in range(E.row_n(a, p)):
+                c = int(E.card_of(TABLES, E.row_at(a, p, j)))
+                u = P.card_use(TABLES, s, seat, c)
+                fast = lowered(s, c, u, f[K.F_ROLE_BEST + E.role(CARDS, c)] > u)
+                assert fast == P.use_with_hand(TABLES, s, seat, c, -1)
+                checked += 1
+        n = E.legal(TABLES, s, out)
+        E.step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
+    assert checked > 0
+
+
+def test_role_is_the_set_slot_a_card_competes_for():
+    for c in range(CARDS.shape[0]):
+        kind = CARDS[c, K.C_KIND]
+        expected = {K.EXCUSE: K.S_EXCUSE, K.ACTIVITY: K.S_ACTIVITY, K.BONUS: K.S_BONUS}.get(
+            kind, K.S_NEC + CARDS[c, K.C_TYPE])
+        assert E.role(CARDS, c) == expected
