@@ -54,6 +54,7 @@ W_BONUS = P_GAME + 4
 W_DENY = P_GAME + 5
 
 NOW_BONUS = 3.0
+ALL_ROLES = (1 << K.N_SLOTS) - 1
 
 
 @jit
@@ -80,9 +81,9 @@ def bonus_gain(tables, s, seat, bonus_card):
     cards = tables[K.T_CARDS]
     mult = tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
     exc = inst_card[set_at(a, seat, ai, K.S_EXCUSE)]
-    with_b = set_points(cards, tables[K.T_BONUS], mult, exc, inst_card[act], nc, bonus_card, contrib(a))
-    without = set_points(cards, tables[K.T_BONUS], mult, exc, inst_card[act], nc, -1, contrib(a))
-    return (with_b - without) + 0.5 * open_slots
+    cb = contrib(a)
+    set_points(cards, tables[K.T_BONUS], mult, exc, inst_card[act], nc, bonus_card, cb)
+    return cb[5] + 0.5 * open_slots  # what the Bonus adds: with it, less without it
 
 
 @jit
@@ -145,10 +146,11 @@ def _use(tables, s, seat, c, ai, starts):
 
 
 @jit(force=True)
-def hand_uses(tables, s, seat):
+def hand_uses(tables, s, seat, roles):
     """card_use of every hand card into s.f[F_USE + k], and per role the best
     of them (s.f[F_ROLE_BEST + r]) and its first hand slot (s.f[F_ROLE_SLOT + r]):
-    what use_with_hand compares against, computed once per decision."""
+    what use_with_hand compares against, computed once per decision. Only
+    for the roles in the bit mask `roles` (the others are left at -inf, -1)."""
     a = s.a
     f = s.f
     cards = tables[K.T_CARDS]
@@ -158,9 +160,11 @@ def hand_uses(tables, s, seat):
     ai, starts = use_context(tables, a, seat)
     for k in range(hand_n(a, seat)):
         c = card_of(tables, hand_at(a, seat, k))
+        r = role(cards, c)
+        if not (roles >> r) & 1:
+            continue
         u = _use(tables, s, seat, c, ai, starts)
         f[K.F_USE + k] = u
-        r = role(cards, c)
         if u > f[K.F_ROLE_BEST + r]:
             f[K.F_ROLE_BEST + r] = u
             f[K.F_ROLE_SLOT + r] = k
@@ -232,7 +236,7 @@ def _greedy(tables, s, seat, options, n, params):
     if ph == K.PH_DISCARD:
         # use_with_hand(c, k) for every slot k, from one pass of card_use: a card is
         # lowered unless it is the first of the most useful cards of its role
-        hand_uses(tables, s, seat)
+        hand_uses(tables, s, seat, ALL_ROLES)
         f = s.f
         best_k = -1
         best_u = 1e9
@@ -251,7 +255,13 @@ def _greedy(tables, s, seat, options, n, params):
         return _find(options, n, K.OPT_CONTINUE)
     if ph == K.PH_REFILL:
         # use_with_hand(c, -1): lowered if a hand card of its role is more useful
-        ai, starts = hand_uses(tables, s, seat)
+        roles = 0
+        for i in range(n):
+            o = options[i]
+            if o >= K.OPT_TAKE:
+                roles |= 1 << role(cards, card_of(tables, row_at(a, (o - K.OPT_TAKE) // K.ROW_MAX,
+                                                              (o - K.OPT_TAKE) % K.ROW_MAX)))
+        ai, starts = hand_uses(tables, s, seat, roles)
         f = s.f
         best_i = -1
         best_u = -1e9
