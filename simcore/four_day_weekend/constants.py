@@ -95,14 +95,13 @@ S_BONUS = 2
 S_NEC = 3  # S_NEC + necessity type
 N_SLOTS = 7
 # float scratch of the policies (State.f): per role (set slot) the best use in
-# hand and its hand slot, then the use of each hand slot
+# hand and its hand slot, then the use of each hand slot (then F_OPT below)
 F_ROLE_BEST = 0
 F_ROLE_SLOT = N_SLOTS
 F_USE = 2 * N_SLOTS
 
 HAND_MAX = 8  # hand_size may go up to this
 ROW_MAX = 2 * HAND_MAX  # discards plus the hand dumped after Back To Work-ish
-N_FSCRATCH = F_USE + HAND_MAX
 
 # Phases of the player to move.
 PH_START = 0  # before the sweep: declare Back To Work-ish now, or carry on
@@ -120,6 +119,8 @@ OPT_DISCARD = 10  # + hand slot
 OPT_PLAY = 30  # + hand slot
 OPT_TAKE = 100  # + seat * ROW_MAX + row position
 MAX_OPTIONS = 128
+F_OPT = F_USE + HAND_MAX  # State.f: then a value per option
+N_FSCRATCH = F_OPT + MAX_OPTIONS
 
 # meta offsets (state.meta).
 M_PLAYERS = 0

@@ -146,18 +146,18 @@ def _use(tables, s, seat, c, ai, starts):
 
 
 @jit(force=True)
-def hand_uses(tables, s, seat, roles):
+def hand_uses(tables, s, seat, roles, ai, starts):
     """card_use of every hand card into s.f[F_USE + k], and per role the best
     of them (s.f[F_ROLE_BEST + r]) and its first hand slot (s.f[F_ROLE_SLOT + r]):
     what use_with_hand compares against, computed once per decision. Only
-    for the roles in the bit mask `roles` (the others are left at -inf, -1)."""
+    for the roles in the bit mask `roles` (the others are left at -inf, -1);
+    ai, starts: the seat's use_context."""
     a = s.a
     f = s.f
     cards = tables[K.T_CARDS]
     for r in range(K.N_SLOTS):
         f[K.F_ROLE_BEST + r] = -np.inf
         f[K.F_ROLE_SLOT + r] = -1.0
-    ai, starts = use_context(tables, a, seat)
     for k in range(hand_n(a, seat)):
         c = card_of(tables, hand_at(a, seat, k))
         r = role(cards, c)
@@ -168,7 +168,6 @@ def hand_uses(tables, s, seat, roles):
         if u > f[K.F_ROLE_BEST + r]:
             f[K.F_ROLE_BEST + r] = u
             f[K.F_ROLE_SLOT + r] = k
-    return ai, starts
 
 
 @jit
@@ -236,7 +235,8 @@ def _greedy(tables, s, seat, options, n, params):
     if ph == K.PH_DISCARD:
         # use_with_hand(c, k) for every slot k, from one pass of card_use: a card is
         # lowered unless it is the first of the most useful cards of its role
-        hand_uses(tables, s, seat, ALL_ROLES)
+        ai, starts = use_context(tables, a, seat)
+        hand_uses(tables, s, seat, ALL_ROLES, ai, starts)
         f = s.f
         best_k = -1
         best_u = 1e9
@@ -254,15 +254,25 @@ def _greedy(tables, s, seat, options, n, params):
             return _find(options, n, K.OPT_DISCARD + best_k)
         return _find(options, n, K.OPT_CONTINUE)
     if ph == K.PH_REFILL:
-        # use_with_hand(c, -1): lowered if a hand card of its role is more useful
+        # use_with_hand(c, -1): lowered if a hand card of its role is more useful.
+        # Lowering only lowers: while the Draw pile is open, a row card whose own
+        # use is below take_threshold is never taken, so only the roles of the
+        # others need the hand's uses (and none at all is the common case).
+        d = _find(options, n, K.OPT_DRAW)
+        ai, starts = use_context(tables, a, seat)
+        f = s.f
         roles = 0
         for i in range(n):
             o = options[i]
             if o >= K.OPT_TAKE:
-                roles |= 1 << role(cards, card_of(tables, row_at(a, (o - K.OPT_TAKE) // K.ROW_MAX,
-                                                              (o - K.OPT_TAKE) % K.ROW_MAX)))
-        ai, starts = hand_uses(tables, s, seat, roles)
-        f = s.f
+                c = card_of(tables, row_at(a, (o - K.OPT_TAKE) // K.ROW_MAX, (o - K.OPT_TAKE) % K.ROW_MAX))
+                u = _use(tables, s, seat, c, ai, starts)
+                f[K.F_OPT + i] = u
+                if u >= params[W_TAKE] or d < 0 or deny > 0.0:
+                    roles |= 1 << role(cards, c)
+        if roles == 0 and d >= 0:
+            return d
+        hand_uses(tables, s, seat, roles, ai, starts)
         best_i = -1
         best_u = -1e9
         for i in range(n):
@@ -271,7 +281,7 @@ def _greedy(tables, s, seat, options, n, params):
                 p = (o - K.OPT_TAKE) // K.ROW_MAX
                 j = (o - K.OPT_TAKE) % K.ROW_MAX
                 c = card_of(tables, row_at(a, p, j))
-                u = _use(tables, s, seat, c, ai, starts)
+                u = f[K.F_OPT + i]
                 if f[K.F_ROLE_BEST + role(cards, c)] > u:
                     u = min(u, 0.5 * cards[c, K.C_POINTS] + 0.5)
                 if deny > 0.0:
@@ -279,7 +289,6 @@ def _greedy(tables, s, seat, options, n, params):
                 if u > best_u:
                     best_u = u
                     best_i = i
-        d = _find(options, n, K.OPT_DRAW)
         if best_i >= 0 and (best_u >= params[W_TAKE] or d < 0):
             return best_i
         if d >= 0:

@@ -27,7 +27,7 @@ def test_hand_uses_give_use_with_hand_for_hand_and_row_cards(n_players, seed):
     checked = 0
     while E.to_move(s) >= 0:
         seat = E.to_move(s)
-        P.hand_uses(TABLES, s, seat, P.ALL_ROLES)
+        P.hand_uses(TABLES, s, seat, P.ALL_ROLES, *P.use_context(TABLES, s.a, seat))
         f = s.f
         a = s.a
         for k in range(E.hand_n(a, seat)):
