@@ -29,10 +29,11 @@ from ..jit import jit
 from ..runner import P_GAME
 from . import constants as K
 from .engine import (
+    active_base,
     can_declare,
-    can_play,
     card_of,
     contrib,
+    fits,
     hand_at,
     hand_n,
     n_sets,
@@ -206,13 +207,13 @@ def should_declare(tables, s, seat, params):
     n_players = a[K.M_PLAYERS]
     last_round = a[K.M_ROUND] == a[K.M_N_ROUNDS] - 1
     mine = provisional_points(tables, a, seat) + (score(a, seat) if last_round else 0)
-    best = -1e9
+    # the lead over the best other seat is at least the margin iff it is over each
     for p in range(n_players):
         if p != seat:
             v = provisional_points(tables, a, p) + (score(a, p) if last_round else 0)
-            if v > best:
-                best = v
-    return mine - best >= params[W_DECLARE]
+            if mine - v < params[W_DECLARE]:
+                return False
+    return True
 
 
 @jit
@@ -330,10 +331,10 @@ def _greedy(tables, s, seat, options, n, params):
     else:
         best_k = -1
         best_v = -1.0
+        base = active_base(a, seat)
         for k in range(hand_n(a, seat)):
-            inst = hand_at(a, seat, k)
-            c = card_of(tables, inst)
-            if cards[c, K.C_KIND] != K.NECESSITY or not can_play(tables, a, seat, inst):
+            c = card_of(tables, hand_at(a, seat, k))
+            if cards[c, K.C_KIND] != K.NECESSITY or not fits(cards, a, base, c):
                 continue
             v = _use(tables, s, seat, c, ai, False)  # card_use, with the active set ai
             if v > best_v:
