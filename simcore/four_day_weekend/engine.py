@@ -7,8 +7,10 @@ a single forced move are advanced automatically.
 
 State: one int64 array `a` (a header of named offsets M_*/O_*, then the
 sections: zones, owners, Draw pile, Really Discarded pile, hands, rows,
-sets, scores, seat stats) plus the per-card counters. One array keeps calls
-between kernels cheap and `clone` a plain copy.
+sets, scores, seat stats) plus the per-card counters and a float scratch
+for the policies (`f`, so that greedy allocates nothing per decision). One
+array keeps calls between kernels cheap and `clone` a plain copy. The
+kernels the loop calls per decision are inlined into it (`force=True`).
 """
 from typing import NamedTuple
 

@@ -174,7 +174,9 @@ def hand_uses(tables, s, seat, roles, ai, starts):
 @jit
 def use_with_hand(tables, s, seat, c, skip):
     """card_use, lowered to a later-set value when the hand (except slot `skip`)
-    holds a card of the same role that is at least as useful."""
+    holds a card of the same role that is at least as useful. The definition:
+    greedy gets the same values from hand_uses, once per decision (a test
+    compares the two)."""
     a = s.a
     cards = tables[K.T_CARDS]
     u = card_use(tables, s, seat, c)
