@@ -161,7 +161,9 @@ def active_base(a, seat):
 
 @jit
 def fits(cards, a, base, c):
-    """can_play for card id c, given active_base: the rulebook set order."""
+    """May card id c be played now, given the seat's active_base? Rulebook set
+    order: an Excuse starts a set (and locks the last); Activity or Bonus next;
+    Necessities after the Activity, one per type; one Bonus."""
     r = role(cards, c)
     if r == K.S_EXCUSE:
         return True
@@ -170,13 +172,6 @@ def fits(cards, a, base, c):
     if r >= K.S_NEC and a[base + K.S_ACTIVITY] < 0:
         return False
     return a[base + r] < 0
-
-
-@jit
-def can_play(tables, a, seat, inst):
-    """Rulebook set order: an Excuse starts a set (and locks the last); Activity
-    or Bonus next; Necessities after the Activity, one per type; one Bonus."""
-    return fits(tables[K.T_CARDS], a, active_base(a, seat), tables[K.T_INSTANCES][inst])
 
 
 @jit

@@ -13,7 +13,7 @@ from simcore.trace import no_trace
 CARDS = TABLES[K.T_CARDS]
 
 
-def lowered(s, c, u, role_flag):
+def lowered(c, u, role_flag):
     return min(u, 0.5 * CARDS[c, K.C_POINTS] + 0.5) if role_flag else u
 
 
@@ -33,14 +33,14 @@ def test_hand_uses_give_use_with_hand_for_hand_and_row_cards(n_players, seed):
         for k in range(E.hand_n(a, seat)):
             c = int(E.card_of(TABLES, E.hand_at(a, seat, k)))
             r = E.role(CARDS, c)
-            fast = lowered(s, c, f[K.F_USE + k], f[K.F_ROLE_SLOT + r] != k)
+            fast = lowered(c, f[K.F_USE + k], f[K.F_ROLE_SLOT + r] != k)
             assert fast == P.use_with_hand(TABLES, s, seat, c, k)
             checked += 1
         for p in range(n_players):
             for j in range(E.row_n(a, p)):
                 c = int(E.card_of(TABLES, E.row_at(a, p, j)))
                 u = P.card_use(TABLES, s, seat, c)
-                fast = lowered(s, c, u, f[K.F_ROLE_BEST + E.role(CARDS, c)] > u)
+                fast = lowered(c, u, f[K.F_ROLE_BEST + E.role(CARDS, c)] > u)
                 assert fast == P.use_with_hand(TABLES, s, seat, c, -1)
                 checked += 1
         n = E.legal(TABLES, s, out)
