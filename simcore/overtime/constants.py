@@ -14,6 +14,11 @@ MAX_OPTIONS = 512
 # The state is one record of fixed size (see state.py), so these bound a card list:
 NINST_MAX = 512  # card instances: the main deck, the assignments and the Average Joes
 NKINDS_MAX = 128  # card kinds, assignments and the Average Joe included
+# state.rem (see state.assignment_memo): tasks left per seat, each seat's A card
+# nearest completion, and whether they are up to date
+REM_NEAREST = PMAX
+REM_VALID = 2 * PMAX
+NREM = 2 * PMAX + 1
 
 # zones
 Z_BOX = 0  # not in this game (assignments / Joes of absent seats)

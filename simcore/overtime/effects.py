@@ -10,8 +10,8 @@ from simcore.jit import jit
 from simcore.trace import emit
 
 from .constants import *  # noqa: F401,F403
-from .state import (add_snooze, passive, add_to_hand, draw_cards, least_assignments_other, leader_other, pick_assignment,
-                    remaining, set_zone)
+from .state import (add_snooze, add_to_hand, assignments_changed, draw_cards, least_assignments_other, leader_other,
+                    passive, pick_assignment, remaining, set_zone)
 
 
 @jit
@@ -25,6 +25,7 @@ def complete_assignment(t, s, a, trace):
             set_zone(t, s, w, Z_DISCARD)
     set_zone(t, s, a, Z_OUT)
     s.owner[a] = -1
+    assignments_changed(s)
     s.ps[p, P_COMPLETED] += 1
     s.ps[p, P_N_ASSIGN] -= 1
     s.g[G_COMPLETIONS] += 1
@@ -38,6 +39,7 @@ def complete_assignment(t, s, a, trace):
 @jit
 def add_tasks(t, s, a, n, trace):
     s.tasks[a] += n
+    assignments_changed(s)
     if remaining(t, s, a) <= 0:
         complete_assignment(t, s, a, trace)
 
@@ -47,6 +49,7 @@ def move_assignment(t, s, a, frm, to, trace):
     """Give/take: the A card moves with its W cards and task tokens."""
     rules = t[0]
     s.owner[a] = to
+    assignments_changed(s)
     for w in range(rules[R_N_MAIN]):
         if s.zone[w] == Z_ATTACHED and s.link[w] == a:
             s.owner[w] = to
@@ -191,6 +194,7 @@ def apply_one(t, s, rng, trace, op, n, who, mask, actor, card, arg_a, arg_p, te,
             if best >= 0:
                 a = s.link[best]
                 s.tasks[a] -= s.tasks[best]
+                assignments_changed(s)
                 emit(trace, EV_WORK_LOST, q, t[3][best], t[3][a], s.tasks[best])
                 s.tasks[best] = 0
                 set_zone(t, s, best, Z_DISCARD)

@@ -55,7 +55,8 @@ INVARIANTS = (
     "a player's Employee is not their one active E card",
     (
         "Assignment bookkeeping disagrees: a player's A-card count is not the A cards they hold "
-        "(or not start - completed - given + received), or completed / given / received totals differ"
+        "(or not start - completed - given + received), completed / given / received totals differ, "
+        "or the memo of tasks left per player is stale"
     ),
     (
         "attached Work is inconsistent: a W card on an A card not in play or of another player, "
@@ -258,9 +259,17 @@ def check(t, S):
     received = 0
     for p in range(n):
         held = 0
+        left = 0
+        nearest = -1
         for a in range(a0, j0):
             if zone[a] == Z_ASSIGN and owner[a] == p:
                 held += 1
+                r = kinds[ck[a], KF_TASKS] - s.tasks[a]
+                left += r
+                if nearest < 0 or r < kinds[ck[nearest], KF_TASKS] - s.tasks[nearest]:
+                    nearest = a
+        if s.rem[REM_VALID] != 0 and (s.rem[p] != left or s.rem[REM_NEAREST + p] != nearest):
+            return INV_ASSIGN_COUNTS
         na = s.ps[p, P_N_ASSIGN]
         if na != held:
             return INV_ASSIGN_COUNTS

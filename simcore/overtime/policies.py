@@ -23,7 +23,7 @@ from simcore.runner import P_GAME
 from simcore.spec import PolicyParam
 
 from .constants import *  # noqa: F401,F403
-from .state import emp_kind, level, remaining, tasks_left_all, tired_level
+from .state import assignment_memo, emp_kind, level, remaining, tired_level
 
 W_TASK = P_GAME + 0
 W_COMPLETE = P_GAME + 1
@@ -133,7 +133,7 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
     if op == OP_WORK or op == OP_TOKENS:
         a = arg_a
         if a < 0:
-            a = rem[PMAX + actor] if actor >= 0 else -1  # actor's A card nearest completion (tasks_left_all)
+            a = rem[REM_NEAREST + actor] if actor >= 0 else -1  # actor's A card nearest completion (assignment_memo)
         if a < 0:
             return 0.0
         gain = w[W_TASK] * n + w[W_COMPLETE] * (1.0 if remaining(t, s, a) <= n else 0.0)
@@ -265,9 +265,9 @@ def greedy(t, S, seat, options, n, params, rng):
     best_v = 0.0
     ph = s.g[G_PHASE]
     # tasks left per seat (read by every `hurt`) and each seat's A card nearest
-    # completion: computed once per decision
-    rem = s.scratch
-    tasks_left_all(t[1], t[3], s.zone, s.owner, s.tasks, t[0][R_A0], t[0][R_J0], rem)
+    # completion: recomputed only when an A card changed
+    assignment_memo(t, s)
+    rem = s.rem
     if ph == PH_DISCARD:
         best_v = 1e300
         for i in range(n):

@@ -38,7 +38,7 @@ STATE_DTYPE = record_dtype([
     ("cc", np.int64, (PMAX, NKINDS_MAX, 4)),
     ("evq", np.int64, (EVQ_CAP,)),
     ("dk", np.int64, (NKINDS_MAX,)),
-    ("scratch", np.int64, (2 * PMAX,)),  # a policy's working space (no allocation per decision)
+    ("rem", np.int64, (NREM,)),  # tasks left per seat, memoized (assignment_memo)
 ])
 
 
@@ -254,19 +254,36 @@ def tasks_left_of(kinds, ck, zone, owner, tasks, a0, j0, p):
 @jit(force=True)
 def tasks_left_all(kinds, ck, zone, owner, tasks, a0, j0, rem):
     """In one pass over the A cards: rem[p] = tasks left on all of p's A cards,
-    rem[PMAX + p] = p's A card nearest completion (the first in instance
-    order on ties; -1 if p has none). rem has 2 * PMAX slots."""
+    rem[REM_NEAREST + p] = p's A card nearest completion (the first in instance
+    order on ties; -1 if p has none). rem has NREM slots."""
     for p in range(PMAX):
         rem[p] = 0
-        rem[PMAX + p] = -1
+        rem[REM_NEAREST + p] = -1
     for a in range(a0, j0):
         p = owner[a]
         if zone[a] == Z_ASSIGN and p >= 0:
             r = kinds[ck[a], KF_TASKS] - tasks[a]
             rem[p] += r
-            b = rem[PMAX + p]
+            b = rem[REM_NEAREST + p]
             if b < 0 or r < kinds[ck[b], KF_TASKS] - tasks[b]:
-                rem[PMAX + p] = a
+                rem[REM_NEAREST + p] = a
+
+
+@jit(force=True)
+def assignments_changed(s):
+    """Every change to an A card's tasks, owner or zone calls this: the memo
+    of `assignment_memo` is stale (`--check` verifies it is never missed)."""
+    s.rem[REM_VALID] = 0
+
+
+@jit(force=True)
+def assignment_memo(t, s):
+    """Brings `s.rem` up to date (`tasks_left_all` of the state): recomputed only
+    when an A card changed since (greedy reads it at every decision; A cards
+    change at a fraction of them). A new state starts zeroed, so not valid."""
+    if s.rem[REM_VALID] == 0:
+        tasks_left_all(t[1], t[3], s.zone, s.owner, s.tasks, t[0][R_A0], t[0][R_J0], s.rem)
+        s.rem[REM_VALID] = 1
 
 
 @jit(force=True)

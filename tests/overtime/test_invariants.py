@@ -129,6 +129,33 @@ def test_assignment_changes_owner_without_the_counters():
     assert check(TABLES, s) == I.INV_ASSIGN_COUNTS
 
 
+def _memo(s):
+    """What greedy's memo (state.assignment_memo) should hold: tasks left per seat, each seat's A card nearest completion."""
+    rem = np.zeros(C.NREM, np.int64)
+    rem[C.REM_NEAREST:C.REM_VALID] = -1
+    for a in range(TABLES[0][C.R_A0], TABLES[0][C.R_J0]):
+        if s.zone[a] == C.Z_ASSIGN:
+            p, r = s.owner[a], TABLES[1][INST[a], C.KF_TASKS] - s.tasks[a]
+            rem[p] += r
+            b = rem[C.REM_NEAREST + p]
+            if b < 0 or r < TABLES[1][INST[b], C.KF_TASKS] - s.tasks[b]:
+                rem[C.REM_NEAREST + p] = a
+    rem[C.REM_VALID] = 1
+    return rem
+
+
+def test_tasks_left_memo_gone_stale():
+    s = played()
+    s.rem[:] = _memo(s)
+    assert check(TABLES, s) == 0
+    held = np.flatnonzero((s.zone == C.Z_ASSIGN) & (s.owner == 1))
+    a = int(held[np.argmax(TABLES[1][INST[held], C.KF_TASKS] - s.tasks[held])])
+    s.tasks[a] += 1  # a change to an A card that did not call assignments_changed (still short of complete)
+    assert check(TABLES, s) == I.INV_ASSIGN_COUNTS
+    s.rem[C.REM_VALID] = 0  # what assignments_changed does
+    assert check(TABLES, s) == 0
+
+
 def test_second_employee():
     s = played()
     dn = s.g[C.G_DECK_N] - 1
