@@ -373,6 +373,8 @@ def enum_actions_arr(rules, kinds, ck, g, ps, hand, zone, owner, dk, p, out, lim
     free_e = g[G_ACTED] == 0 and rules[R_FIRST_E_FREE] != 0
     npl = g[G_NP]
     hn = ps[p, P_HAND_N]
+    held = -1  # p's A cards in play (-1: not counted yet)
+    held_at = -1  # where in `out` the options of the first card aimed at them begin
     for i in range(hn):
         k = ck[hand[p, i]]
         ty = kinds[k, KF_TYPE]
@@ -394,12 +396,25 @@ def enum_actions_arr(rules, kinds, ck, g, ps, hand, zone, owner, dk, p, out, lim
                 out[n] = (O_PLAY << 24) | (i << 12)
                 n += 1
         elif tg == TG_ASSIGNMENT:
-            for a in range(rules[R_A0], rules[R_J0]):
-                if zone[a] == Z_ASSIGN and owner[a] == p:
-                    found += 1
-                    if write and n < cap:
-                        out[n] = (O_PLAY << 24) | (i << 12) | a
+            if held < 0 or (write and held_at < 0):
+                # the first card aimed at an A card finds p's A cards (in instance order)
+                start = n
+                held = 0
+                for a in range(rules[R_A0], rules[R_J0]):
+                    if zone[a] == Z_ASSIGN and owner[a] == p:
+                        held += 1
+                        if write and n < cap:
+                            out[n] = (O_PLAY << 24) | (i << 12) | a
+                            n += 1
+                if n - start == held:
+                    held_at = start
+            elif write:
+                # the next ones aim at the same A cards: read them from the first one's options
+                for x in range(held):
+                    if n < cap:
+                        out[n] = (O_PLAY << 24) | (i << 12) | (out[held_at + x] & 0xFFF)
                         n += 1
+            found += held
         else:
             for q in range(npl):
                 if q == p and tg == TG_ANOTHER:

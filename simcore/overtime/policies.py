@@ -268,6 +268,7 @@ def greedy(t, S, seat, options, n, params, rng):
     # completion: recomputed only when an A card changed
     assignment_memo(t, s)
     rem = s.rem
+    lv = level(t, s, seat)
     if ph == PH_DISCARD:
         best_v = 1e300
         for i in range(n):
@@ -293,11 +294,11 @@ def greedy(t, S, seat, options, n, params, rng):
             if (kinds[k, KF_TYPE] & T_E) != 0:
                 v = emp_value(t, k, w) - emp_value(t, emp_kind(t, s, seat), w)
                 # a new employee also moves the tiredness ratings
-                v += w[W_LEVEL] * (level(t, s, seat) - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
+                v += w[W_LEVEL] * (lv - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
             else:
                 tg = kinds[k, KF_TARGET]
                 v = kind_value(t, s, seat, k, 0, seat, b if tg == TG_ASSIGNMENT else -1,
-                               b if tg >= TG_ANOTHER else -1, -1, w, 0, rem) * p_die(t[0], t[1], level(t, s, seat), k)
+                               b if tg >= TG_ANOTHER else -1, -1, w, 0, rem) * p_die(t[0], t[1], lv, k)
             v -= w[W_CARD]
         elif kind == O_ABILITY:
             ek = emp_kind(t, s, seat)
@@ -308,7 +309,7 @@ def greedy(t, S, seat, options, n, params, rng):
             v -= 0.05
         elif kind == O_REACT:
             k = t[3][s.hand[seat, a]]
-            v = kind_value(t, s, seat, k, 0, seat, -1, -1, b, w, 0, rem) * p_die(t[0], t[1], level(t, s, seat), k) - 0.5 * w[W_CARD]
+            v = kind_value(t, s, seat, k, 0, seat, -1, -1, b, w, 0, rem) * p_die(t[0], t[1], lv, k) - 0.5 * w[W_CARD]
         elif kind == O_ABILITY_REACT:
             v = kind_value(t, s, seat, emp_kind(t, s, seat), MAX_EFF, seat, -1, -1, b, w, 0, rem)
         if v > best_v:
