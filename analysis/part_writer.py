@@ -12,8 +12,9 @@ at the end.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable
+from typing import Self
 
 
 class PartWriter:
@@ -34,7 +35,7 @@ class PartWriter:
         if pending is not None:
             pending.result()
 
-    def __enter__(self) -> PartWriter:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:

@@ -33,17 +33,15 @@ def disk_full():
 
 def test_a_failed_write_is_raised_at_the_next_submit_and_the_next_write_is_not_started():
     started = []
-    with pytest.raises(BalanceError, match="No space left"):
-        with PartWriter() as w:
-            w.submit(disk_full)
-            w.submit(lambda: started.append(1))
+    with pytest.raises(BalanceError, match="No space left"), PartWriter() as w:
+        w.submit(disk_full)
+        w.submit(lambda: started.append(1))
     assert started == []
 
 
 def test_a_failed_last_write_is_raised_when_the_block_ends():
-    with pytest.raises(BalanceError, match="No space left"):
-        with PartWriter() as w:
-            w.submit(disk_full)
+    with pytest.raises(BalanceError, match="No space left"), PartWriter() as w:
+        w.submit(disk_full)
 
 
 def test_an_error_in_the_run_lets_the_write_in_flight_finish_and_is_the_one_raised():
@@ -53,8 +51,7 @@ def test_an_error_in_the_run_lets_the_write_in_flight_finish_and_is_the_one_rais
         time.sleep(0.05)
         done.append(1)
 
-    with pytest.raises(KeyError):
-        with PartWriter() as w:
-            w.submit(slow)
-            raise KeyError("invariant broken")
+    with pytest.raises(KeyError), PartWriter() as w:
+        w.submit(slow)
+        raise KeyError("invariant broken")
     assert done == [1]
