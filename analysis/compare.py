@@ -12,9 +12,8 @@ import math
 
 import numpy as np
 import polars as pl
-from scipy import stats as st
 
-from .stats import Z95, holm, two_proportions
+from .stats import Z95, holm, normal_p, two_proportions
 
 ALPHA = 0.05
 
@@ -58,7 +57,7 @@ def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool) -> di
             n = int(d.size)
             mean = float(d.mean()) if n else float("nan")
             se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
-            p = 1.0 if se == 0 else float(2 * st.norm.sf(abs(mean) / se))
+            p = 1.0 if se == 0 else normal_p(mean / se)
             if se == 0 and mean != 0:
                 p = 0.0
             rows.append({"metric": m, "a": float(x[ok].mean()) if n else None, "b": float(y[ok].mean()) if n else None,
@@ -74,7 +73,7 @@ def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool) -> di
                 diff = float(y.mean() - x.mean())
                 se = math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size) if x.size > 1 and y.size > 1 else 0.0
                 ci = [diff - Z95 * se, diff + Z95 * se]
-                p = 1.0 if se == 0 else float(2 * st.norm.sf(abs(diff) / se))
+                p = 1.0 if se == 0 else normal_p(diff / se)
                 method = "Welch"
             rows.append({"metric": m, "a": float(x.mean()), "b": float(y.mean()), "diff": diff, "ci": list(ci), "p": p,
                          "n_a": int(x.size), "n_b": int(y.size), "method": method})

@@ -13,6 +13,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable
@@ -236,14 +237,18 @@ def missing_tasks(run_dir: Path, config: RunConfig, n_games: int) -> list[tuple[
 
 
 def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, policies: list[str], card_names: list[str]):
-    """Struct-of-arrays results -> the three long frames of docs/run-folder.md."""
+    """Struct-of-arrays results -> the three long frames of docs/run-folder.md.
+
+    String columns are built by polars (repeat, gather) rather than from
+    Python lists or NumPy string arrays: the same columns, at a tenth of the
+    cost (80 ms of a 50,000-game chunk, taken from the engine's cores)."""
     n, n_seats = res.seat_out.shape[0], res.seat_out.shape[1]
-    reasons = np.array(spec.all_end_reasons)
+    reasons = pl.Series(spec.all_end_reasons, dtype=pl.String)
     g = res.game_out
     cols: dict[str, Any] = {
-        "variant": pl.Series("variant", [variant] * n, pl.String),
+        "variant": pl.repeat(variant, n, dtype=pl.String, eager=True),
         "game_index": pl.Series(res.game_indices, dtype=pl.Int64),
-        "end_reason": pl.Series(reasons[g[:, 0].astype(np.int64)], dtype=pl.String),
+        "end_reason": reasons.gather(g[:, 0].astype(np.int64)),
         "decisions": pl.Series(g[:, 1].astype(np.int32)),
     }
     for j, col in enumerate(spec.game_columns, start=2):
@@ -252,10 +257,10 @@ def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, polic
 
     s = res.seat_out.reshape(n * n_seats, -1)
     scols: dict[str, Any] = {
-        "variant": pl.Series([variant] * (n * n_seats), dtype=pl.String),
+        "variant": pl.repeat(variant, n * n_seats, dtype=pl.String, eager=True),
         "game_index": pl.Series(np.repeat(res.game_indices, n_seats), dtype=pl.Int64),
         "seat": pl.Series(np.tile(np.arange(n_seats, dtype=np.int8), n)),
-        "policy": pl.Series(np.tile(np.array(policies), n), dtype=pl.String),
+        "policy": pl.Series(policies, dtype=pl.String).gather(np.tile(np.arange(len(policies)), n)),
         "won": pl.Series(s[:, 0].astype(np.int8)),
         "score": pl.Series(s[:, 1].astype(np.float32)),
     }
@@ -291,6 +296,19 @@ def _write_part(frame: pl.DataFrame, path: Path) -> None:
         tmp.unlink(missing_ok=True)
         raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); the finished chunks are kept: "
                            "free some space and run the same command again to resume") from None
+
+
+def write_chunk(run_dir: Path, spec: GameSpec, task: tuple[int, int, int, int], res: Results, seconds: float,
+                variant: str, policies: list[str], card_names: list[str]) -> None:
+    """A played range's parts, games last (it marks the range finished), then its line in chunks.jsonl."""
+    v, c, first, count = task
+    games, seats, cards = results_frames(spec, res, variant, c, policies, card_names)
+    parts = run_dir / PARTS
+    _write_part(seats, parts / part_name("seats", v, first, count))
+    _write_part(cards, parts / part_name("cards", v, first, count))
+    _write_part(games, parts / part_name("games", v, first, count))  # last: marks the range finished
+    with open(run_dir / CHUNK_LOG, "a") as fh:
+        fh.write(json.dumps({"variant": v, "chunk": c, "first": first, "games": count, "seconds": round(seconds, 4)}) + "\n")
 
 
 def _seat_policy_names(config: RunConfig) -> list[str]:
@@ -366,12 +384,15 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     Ranges are taken chunk by chunk across variants. With `precision`, a
     variant stops taking chunks once the widest 95% interval of its headline
     rates (win rate, each seat's win rate) is below it; the run stops when all
-    have, or at n_games. on_chunk(done_games, total_games) reports progress.
+    have, or at n_games. on_chunk(done_games, total_games) reports progress;
+    a chunk counts when played, and its parts are written while the next
+    one plays (analysis.part_writer): all are on disk when this returns.
     `executor` (analysis.executors) plays the chunks: here by default, or on
     a Dask cluster. Returns what was played now and, with precision, what
     stopped it.
     """
     from .executors import LocalExecutor
+    from .part_writer import PartWriter
 
     run_dir = Path(run_dir)
     todo = sorted(missing_tasks(run_dir, config, n_games), key=lambda t: (t[1], t[0], t[2]))
@@ -394,26 +415,22 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     if on_chunk:
         on_chunk(done, total)
     played, seconds = 0, 0.0
-    for (v, c, first, count), res, dt in executor.run(todo, skip):
-        if res is None:  # skipped: this variant is already precise enough
-            total -= count
+    with PartWriter() as writer:  # a chunk is written while the next one plays
+        for task, res, dt in executor.run(todo, skip):
+            v, count = task[0], task[3]
+            if res is None:  # skipped: this variant is already precise enough
+                total -= count
+                if on_chunk:
+                    on_chunk(done, total)
+                continue
+            if tally is not None:  # before the executor asks `skip` about the next chunk
+                tally.add(v, res.seat_out)
+            writer.submit(partial(write_chunk, run_dir, spec, task, res, dt, config.variants[v].name, names, card_names[v]))
+            played += count
+            seconds += dt
+            done += count
             if on_chunk:
                 on_chunk(done, total)
-            continue
-        games, seats, cards = results_frames(spec, res, config.variants[v].name, c, names, card_names[v])
-        parts = run_dir / PARTS
-        _write_part(seats, parts / part_name("seats", v, first, count))
-        _write_part(cards, parts / part_name("cards", v, first, count))
-        _write_part(games, parts / part_name("games", v, first, count))  # last: marks the range finished
-        with open(run_dir / CHUNK_LOG, "a") as fh:
-            fh.write(json.dumps({"variant": v, "chunk": c, "first": first, "games": count, "seconds": round(dt, 4)}) + "\n")
-        if tally is not None:
-            tally.add(v, res.seat_out)
-        played += count
-        seconds += dt
-        done += count
-        if on_chunk:
-            on_chunk(done, total)
     out: dict[str, Any] = {"games_played_now": played, "seconds_now": seconds}
     if tally is not None:
         widths = [tally.widest(v) for v in range(len(config.variants))]

@@ -1,11 +1,15 @@
 """Intervals and tests. Every rate gets a Wilson interval, every mean or
-quantile a bootstrap one, every comparison a p-value and a verdict."""
+quantile a bootstrap one, every comparison a p-value and a verdict.
+
+P-values call `scipy.special` directly, doing the arithmetic `scipy.stats`
+does before it calls the same functions: the same numbers to the bit, and
+no `scipy.stats` import (1.5 s of every command that writes a summary)."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from scipy import stats as _st
+from scipy.special import chdtrc, ndtr
 
 Z95 = 1.959963984540054
 
@@ -50,6 +54,12 @@ def bootstrap_ci(values, stat=np.median, n_boot: int = 400, seed: int = 0, level
     return (float(np.quantile(boots, a)), float(np.quantile(boots, 1 - a)))
 
 
+def normal_p(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic: 2 * scipy.stats.norm.sf(|z|),
+    which is ndtr(-|z|)."""
+    return float(2 * ndtr(-abs(z)))
+
+
 def two_proportions(k1: float, n1: float, k2: float, n2: float) -> dict:
     """Difference p2 - p1 (Newcombe hybrid interval) and a two-sided z-test p."""
     p1, p2 = k1 / n1, k2 / n2
@@ -60,7 +70,7 @@ def two_proportions(k1: float, n1: float, k2: float, n2: float) -> dict:
     hi = d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
     pooled = (k1 + k2) / (n1 + n2)
     se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    p = 1.0 if se == 0 else float(2 * _st.norm.sf(abs(d) / se))
+    p = 1.0 if se == 0 else normal_p(d / se)
     return {"diff": d, "ci": [lo, hi], "p": p}
 
 
@@ -198,5 +208,8 @@ def chi2_equal_rates(wins: list[float], n: list[float]) -> dict:
     table = np.array([[w, m - w] for w, m in zip(wins, n)], dtype=float)
     if table.shape[0] < 2 or (table.sum(axis=0) == 0).any() or (table.sum(axis=1) == 0).any():
         return {"chi2": 0.0, "df": max(0, table.shape[0] - 1), "p": 1.0}
-    chi2, p, df, _ = _st.chi2_contingency(table, correction=False)
-    return {"chi2": float(chi2), "df": int(df), "p": float(p)}
+    # scipy.stats.chi2_contingency(table, correction=False), step for step
+    expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / table.sum()
+    chi2 = np.sum((table - expected) ** 2 / expected)
+    df = table.shape[0] - 1
+    return {"chi2": float(chi2), "df": df, "p": float(chdtrc(float(df), chi2))}

@@ -39,6 +39,7 @@ from .stats import (
     bootstrap_quantile_ci_counts,
     chi2_equal_rates,
     holm,
+    normal_p,
     quantile_counts,
     rate,
     two_proportions,
@@ -388,9 +389,7 @@ def _paired_result(m: Moments) -> dict:
     if se == 0:
         p = 1.0 if mean == 0 else 0.0
     else:
-        from scipy import stats as st
-
-        p = float(2 * st.norm.sf(abs(mean) / se))
+        p = normal_p(mean / se)
     return {"diff": mean, "ci": [mean - Z95 * se, mean + Z95 * se], "p": p, "n": n}
 
 

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats as st
 
 from analysis.cards import card_impact, card_totals, cards_to_dict, dead_cards, primary_counter, ranked
-from analysis.stats import bootstrap_ci, bootstrap_quantile_ci, chi2_equal_rates, quantile_counts, wilson
+from analysis.stats import bootstrap_ci, bootstrap_quantile_ci, chi2_equal_rates, normal_p, quantile_counts, two_proportions, wilson
 
 
 # Newcombe (1998), Stat Med 17:857, table I, method 3 (Wilson score, no continuity correction)
@@ -45,6 +45,26 @@ def test_chi2_equal_rates_matches_scipy_and_handles_degenerate():
     chi2, p, df, _ = st.chi2_contingency(np.array([[30, 70], [50, 50], [45, 55]]), correction=False)
     assert got["chi2"] == pytest.approx(chi2) and got["p"] == pytest.approx(p) and got["df"] == df
     assert chi2_equal_rates([0, 0], [10, 10])["p"] == 1.0
+
+
+def test_p_values_are_scipy_stats_to_the_bit():
+    """stats.py calls scipy.special itself to spare the scipy.stats import; the
+    summary's numbers must not move by a bit."""
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        seats = int(rng.integers(2, 7))
+        n = rng.integers(1, 2_000_000, seats).astype(float)
+        wins = np.floor(n * rng.uniform(0.0, 1.0, seats))
+        if (wins == 0).all() or (wins == n).all():
+            continue
+        chi2, p, df, _ = st.chi2_contingency(np.stack([wins, n - wins], axis=1), correction=False)
+        assert chi2_equal_rates(list(wins), list(n)) == {"chi2": float(chi2), "df": int(df), "p": float(p)}
+        z = float(rng.normal(0.0, 4.0)) / float(rng.choice([1.0, 1e-3, 3.7]))
+        assert normal_p(z) == float(2 * st.norm.sf(abs(z)))
+        k1, k2 = float(wins[0]), float(wins[1])
+        pooled = (k1 + k2) / (n[0] + n[1])
+        se = np.sqrt(pooled * (1 - pooled) * (1 / n[0] + 1 / n[1]))
+        assert two_proportions(k1, n[0], k2, n[1])["p"] == float(2 * st.norm.sf(abs(k2 / n[1] - k1 / n[0]) / se))
 
 
 def _totals(rows):
