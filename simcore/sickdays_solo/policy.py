@@ -347,10 +347,6 @@ def option_score(s, seat, op, params):
 # the unchanged state, so memoised values are bit-identical; the two other
 # shortcuts (block penalties summed as integers, discards that cannot beat the
 # best so far left unfinished) are exact, see `_block_exact` and `greedy`.
-# The memo's helpers (`_mask`, `_play_value`, `_hand_pv`, `_scaffold`,
-# `_col_units`) are inlined into greedy (`force=True`): about 8% more games/s
-# for a cold compile of 106 s instead of 93. Inlining greedy itself into the
-# loop as well measured no faster and took 361 s to compile.
 
 PV_SLOTS = 3  # memo slots per hand card: next open row, the row below, the Birthday cell
 M_SCAF = HAND_CAP * PV_SLOTS  # memo offset: scaffold value per column
@@ -379,14 +375,14 @@ def _stc_masks(s):
     return lo, hi
 
 
-@jit(force=True)
+@jit
 def _mask(lo, hi, w):
     if w < 5:
         return (lo >> (7 * w)) & 127
     return (hi >> (7 * (w - 5))) & 127
 
 
-@jit(force=True)
+@jit
 def _play_value(s, w, r, c, wp, m, rows, w2, brow, bd1, bd2, wilds):
     """`play_value(s, w, r, c, params)`, given w's still-to-come mask m and
     wp = (w_happy, w_two, w_one, w_gap)."""
@@ -446,7 +442,7 @@ def _play_value(s, w, r, c, wp, m, rows, w2, brow, bd1, bd2, wilds):
     return best + 0.3 * second
 
 
-@jit(force=True)
+@jit
 def _hand_pv(s, memo, hb, i, slot, params, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     """Memoised play value of hand card i (a worker not yet happy): slot 0 at its
     column's next open row, 1 the row below, 2 the Birthday cell."""
@@ -466,7 +462,7 @@ def _hand_pv(s, memo, hb, i, slot, params, lo, hi, rows, w2, brow, bd1, bd2, wil
     return v
 
 
-@jit(force=True)
+@jit
 def _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     """Memoised `scaffold(s, seat, s[O_HEIGHT + c], c, params)`."""
     v = memo[M_SCAF + c]
@@ -524,7 +520,7 @@ def _block_seq(s, r, c, self_w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
     return pen
 
 
-@jit(force=True)
+@jit
 def _col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     """block(s, r, c, -1, params) in units of w_block / 4: per worker and line
     through (r, c), 4 for a two-card line and 1 for a one-card line."""
