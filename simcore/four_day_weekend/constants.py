@@ -146,6 +146,7 @@ M_OVER = 19
 M_MAX_SETS = 20
 M_N_INST = 21
 M_LAST_END = 22
+M_LOCKED = 23  # locked sets in play, all seats together (kept by step; sets_rebuilt recounts)
 # offsets of the state's sections inside its one int64 array (set by new_game)
 O_ZONE = 24
 O_OWNER = 25
@@ -162,8 +163,10 @@ O_ROUND_PTS = 35
 O_SEAT_STATS = 36  # [seats, N_SEAT_STATS]
 O_CONTRIB = 37  # scratch (6)
 O_NECS = 38  # scratch (4)
-O_END = 39
-N_META = 40
+O_PROV = 39  # [seats] memo of provisional_points, PROV_STALE after the seat's sets changed
+O_END = 40
+N_META = 41
+PROV_STALE = -(1 << 62)  # below any set's points
 
 # Round end reasons (trace and counts).
 RE_BTW = 0

@@ -133,10 +133,26 @@ def locked_sets(tables, a, seat):
     """Locked sets that count toward Back To Work-ish for `seat`."""
     if tables[K.T_RULES][K.R_LOCKED_PER_PLAYER] != 0:
         return max(n_sets(a, seat) - 1, 0)
+    return a[K.M_LOCKED]
+
+
+@jit
+def count_locked(a):
+    """Locked sets in play, all seats together, counted from the sets (what
+    M_LOCKED keeps)."""
     total = 0
     for p in range(a[K.M_PLAYERS]):
         total += max(n_sets(a, p) - 1, 0)
     return total
+
+
+@jit
+def sets_rebuilt(a):
+    """After sets were written other than by `step` (a new round, a constructed
+    state): recount the locked sets and mark every seat's provisional points stale."""
+    a[K.M_LOCKED] = count_locked(a)
+    for p in range(a[K.M_PLAYERS]):
+        a[a[K.O_PROV] + p] = K.PROV_STALE
 
 
 @jit(force=True)
@@ -211,6 +227,19 @@ def provisional_points(tables, a, seat):
         if set_complete(a, seat, i):
             total += set_score(tables, a, seat, i)
     return total
+
+
+@jit
+def provisional_memo(tables, a, seat):
+    """provisional_points, kept in the state: recomputed only after the seat's
+    sets changed (a locked set never changes; `step` marks the seat stale at
+    every card played into a set). `--check` compares it with the sets."""
+    o = a[K.O_PROV] + seat
+    v = a[o]
+    if v == K.PROV_STALE:
+        v = provisional_points(tables, a, seat)
+        a[o] = v
+    return v
 
 
 @jit
@@ -307,6 +336,7 @@ def _start_round(tables, s, rng, trace):
     a[a[K.O_HAND_N]:a[K.O_HAND_N] + n_players] = 0  # ... and their counts
     a[a[K.O_ROW_N]:a[K.O_ROW_N] + n_players] = 0
     a[a[K.O_N_SETS]:a[K.O_N_SETS] + n_players] = 0
+    sets_rebuilt(a)
     # "A different slacker should go first in each round": rotate clockwise
     first = a[K.M_ROUND] % n_players
     a[K.M_FIRST] = first
@@ -523,7 +553,7 @@ def new_game(tables, n_players, rng, trace):
             max_sets += 1
     sizes = (n_inst, n_inst, n_inst, n_inst, n_players * K.HAND_MAX, n_players, n_players * K.ROW_MAX,
              n_players, n_players * max_sets * K.N_SLOTS, n_players, n_players, n_players,
-             n_players * K.N_SEAT_STATS, 6, K.N_TYPES)
+             n_players * K.N_SEAT_STATS, 6, K.N_TYPES, n_players)
     total = K.N_META
     for z in sizes:
         total += z
@@ -664,6 +694,8 @@ def step(tables, s, option, rng, trace):
             # a new Excuse starts a set and locks the previous one
             i = n_sets(a, seat)
             a[a[K.O_N_SETS] + seat] = i + 1
+            if i > 0:
+                a[K.M_LOCKED] += 1  # the set it locks
             a[ix_set(a, seat, i, K.S_EXCUSE)] = inst
             a[ix_stat(a, seat, K.SS_SETS_STARTED)] += 1
             emit(trace, K.EV_NEW_SET, seat, c, i, locked_sets(tables, a, seat))
@@ -679,6 +711,7 @@ def step(tables, s, option, rng, trace):
             emit(trace, K.EV_PLAY, seat, c, i, 0)
         a[a[K.O_ZONE] + inst] = K.Z_SET
         a[a[K.O_OWNER] + inst] = seat
+        a[a[K.O_PROV] + seat] = K.PROV_STALE  # its sets changed
         s.counts[seat, c, K.CC_PLAYED] += 1
     elif option >= K.OPT_DISCARD:
         inst = _hand_remove(a, seat, option - K.OPT_DISCARD)
@@ -808,13 +841,13 @@ def value(tables, s, seat):
         mask, k = winners(a)
         return 1.0 / k if (mask >> seat) & 1 else 0.0
     open_round = a[K.M_DECLARER] < 0
-    mine = score(a, seat) + provisional_points(tables, a, seat)
+    mine = score(a, seat) + provisional_memo(tables, a, seat)
     if open_round:
         mine += 0.5 * hand_potential(tables, a, seat)
     best_other = -1e9
     for p in range(a[K.M_PLAYERS]):
         if p != seat:
-            v = score(a, p) + provisional_points(tables, a, p)
+            v = score(a, p) + provisional_memo(tables, a, p)
             if open_round:
                 v += 0.5 * hand_potential(tables, a, p)
             if v > best_other:

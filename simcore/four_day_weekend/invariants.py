@@ -11,6 +11,10 @@ the multiset of (card, zone) pairs the lists hold must equal the one the zone
 array holds, compared by a sum of `mix64` hashes: mix64 is a bijection of
 64-bit words, so a card listed twice in place of another always changes the
 sum (several compensating errors would have to cancel a 64-bit hash sum).
+
+The memos (locked sets in play, each seat's provisional points) are compared
+with the sets they summarise; recomputing the points writes only the state's
+scoring scratch.
 """
 import numpy as np
 
@@ -18,6 +22,7 @@ from simcore.jit import jit
 from simcore.rng import mix64
 
 from . import constants as K
+from .engine import count_locked, provisional_points
 
 INV_RANGE = 1
 INV_TWO_PLACES = 2
@@ -26,6 +31,7 @@ INV_SETS = 4
 INV_HAND_SIZE = 5
 INV_SEAT_COUNTERS = 6
 INV_ROUNDS = 7
+INV_MEMO = 8
 
 INVARIANTS = (
     (
@@ -53,6 +59,10 @@ INVARIANTS = (
     (
         "round bookkeeping disagrees: rounds ended by each reason do not add up to the rounds played, "
         "declarations do not match the rounds, or the game-over flag and the phase differ"
+    ),
+    (
+        "a memo disagrees with the sets: the count of locked sets in play or a seat's provisional "
+        "points kept in the state differ from what the sets give"
     ),
 )
 
@@ -251,4 +261,12 @@ def check(tables, s):
         return INV_ROUNDS
     if a[K.M_ROUND_TURNS] < 0 or a[K.M_ROUND_TURNS] > rules[K.R_ROUND_TURN_LIMIT]:
         return INV_ROUNDS
+
+    # 8. memos
+    if a[K.M_LOCKED] != count_locked(a):
+        return INV_MEMO
+    for p in range(P):
+        v = a[a[K.O_PROV] + p]
+        if v != K.PROV_STALE and v != provisional_points(tables, a, p):
+            return INV_MEMO
     return 0

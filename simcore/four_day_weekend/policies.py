@@ -38,7 +38,7 @@ from .engine import (
     hand_n,
     n_sets,
     necs,
-    provisional_points,
+    provisional_memo,
     role,
     row_at,
     score,
@@ -208,11 +208,11 @@ def should_declare(tables, s, seat, params):
     a = s.a
     n_players = a[K.M_PLAYERS]
     last_round = a[K.M_ROUND] == a[K.M_N_ROUNDS] - 1
-    mine = provisional_points(tables, a, seat) + (score(a, seat) if last_round else 0)
+    mine = provisional_memo(tables, a, seat) + (score(a, seat) if last_round else 0)
     # the lead over the best other seat is at least the margin iff it is over each
     for p in range(n_players):
         if p != seat:
-            v = provisional_points(tables, a, p) + (score(a, p) if last_round else 0)
+            v = provisional_memo(tables, a, p) + (score(a, p) if last_round else 0)
             if mine - v < params[W_DECLARE]:
                 return False
     return True

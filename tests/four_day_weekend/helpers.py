@@ -134,6 +134,7 @@ def build(n_players=2, hands=None, rows=None, set_lists=None, draw=None, really_
                 a[E.ix_set(a, p, i, slot)] = inst
                 a[a[K.O_ZONE] + inst] = K.Z_SET
                 a[a[K.O_OWNER] + inst] = p
+    E.sets_rebuilt(a)
     rp = [take(nm) for nm in (really_pile or [])]
     for j, inst in enumerate(rp):
         a[a[K.O_REALLY] + j] = inst

@@ -37,7 +37,7 @@ def played(seed=1, n_players=3, steps=20, use_greedy=True):
 
 def test_spec_names_every_code():
     assert SPEC.kernels.check is check
-    assert len(SPEC.invariants) == I.INV_ROUNDS == 7
+    assert len(SPEC.invariants) == I.INV_MEMO == 8
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -136,6 +136,34 @@ def test_game_over_flag_without_the_phase():
     s = played()
     s.a[K.M_OVER] = 1
     assert check(TABLES, s) == I.INV_ROUNDS
+
+
+def _with_locked_sets():
+    for steps in range(20, 400, 20):
+        s = played(steps=steps)
+        if E.count_locked(s.a) > 0:
+            return s
+    raise AssertionError("no locked set in 400 steps")
+
+
+def test_locked_set_count_gone_stale():
+    s = _with_locked_sets()
+    assert s.a[K.M_LOCKED] == E.count_locked(s.a) > 0
+    s.a[K.M_LOCKED] -= 1  # an Excuse played without counting the set it locks
+    assert check(TABLES, s) == I.INV_MEMO
+
+
+def test_provisional_points_memo_gone_stale():
+    s = _with_locked_sets()
+    a = s.a
+    for p in range(3):
+        v = E.provisional_memo(TABLES, a, p)  # fills the memo
+        assert v == E.provisional_points(TABLES, a, p) == a[a[K.O_PROV] + p]
+    assert check(TABLES, s) == 0
+    a[a[K.O_PROV] + 1] += 1  # a set changed and the memo was not marked stale
+    assert check(TABLES, s) == I.INV_MEMO
+    a[a[K.O_PROV] + 1] = K.PROV_STALE  # stale is always consistent
+    assert check(TABLES, s) == 0
 
 
 def test_seat_out_of_range():
