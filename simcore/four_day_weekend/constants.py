@@ -121,6 +121,9 @@ OPT_TAKE = 100  # + seat * ROW_MAX + row position
 MAX_OPTIONS = 128
 F_OPT = F_USE + HAND_MAX  # State.f: then a value per option
 N_FSCRATCH = F_OPT + MAX_OPTIONS
+# then per card id c: f[F_CARD_USE + 2c] the epoch stamp of f[F_CARD_USE + 2c + 1],
+# the card's use to the seat to move (policies.turn_use)
+F_CARD_USE = N_FSCRATCH
 
 # meta offsets (state.meta).
 M_PLAYERS = 0
@@ -165,7 +168,8 @@ O_CONTRIB = 37  # scratch (6)
 O_NECS = 38  # scratch (4)
 O_PROV = 39  # [seats] memo of provisional_points, PROV_STALE after the seat's sets changed
 O_END = 40
-N_META = 41
+M_EPOCH = 41  # +1 at every turn and every card played into a set: the mover's set is unchanged within one epoch
+N_META = 42
 PROV_STALE = -(1 << 62)  # below any set's points
 
 # Round end reasons (trace and counts).

@@ -362,6 +362,7 @@ def _start_round(tables, s, rng, trace):
 def _begin_turn(tables, a, trace):
     seat = a[K.M_CUR]
     a[K.M_PILE_ONLY] = 0
+    a[K.M_EPOCH] += 1
     emit(trace, K.EV_TURN_START, seat, a[K.M_ROUND_TURNS] + 1, 0, 0)
     if can_declare(tables, a):
         a[K.M_PHASE] = K.PH_START  # declaring before the sweep keeps the free refill
@@ -565,7 +566,7 @@ def new_game(tables, n_players, rng, trace):
         off += z
         j += 1
     a[K.O_END] = off
-    s = State(a, np.zeros((n_players, n_cards, len(K.CARD_COUNTERS)), np.int64), np.zeros(K.N_FSCRATCH))
+    s = State(a, np.zeros((n_players, n_cards, len(K.CARD_COUNTERS)), np.int64), np.zeros(K.F_CARD_USE + 2 * n_cards))
     rules = tables[K.T_RULES]
     per = rules[K.R_ROUNDS_PER_PLAYER]
     if per == 0:
@@ -712,6 +713,7 @@ def step(tables, s, option, rng, trace):
         a[a[K.O_ZONE] + inst] = K.Z_SET
         a[a[K.O_OWNER] + inst] = seat
         a[a[K.O_PROV] + seat] = K.PROV_STALE  # its sets changed
+        a[K.M_EPOCH] += 1
         s.counts[seat, c, K.CC_PLAYED] += 1
     elif option >= K.OPT_DISCARD:
         inst = _hand_remove(a, seat, option - K.OPT_DISCARD)

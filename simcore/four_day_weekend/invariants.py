@@ -12,9 +12,9 @@ array holds, compared by a sum of `mix64` hashes: mix64 is a bijection of
 64-bit words, so a card listed twice in place of another always changes the
 sum (several compensating errors would have to cancel a 64-bit hash sum).
 
-The memos (locked sets in play, each seat's provisional points) are compared
-with the sets they summarise; recomputing the points writes only the state's
-scoring scratch.
+The memos (locked sets in play, each seat's provisional points, the card uses
+greedy remembered in this epoch) are compared with what they summarise;
+recomputing them writes only the state's scoring scratch.
 """
 import numpy as np
 
@@ -23,6 +23,7 @@ from simcore.rng import mix64
 
 from . import constants as K
 from .engine import count_locked, provisional_points
+from .policies import _use, use_context
 
 INV_RANGE = 1
 INV_TWO_PLACES = 2
@@ -61,8 +62,8 @@ INVARIANTS = (
         "declarations do not match the rounds, or the game-over flag and the phase differ"
     ),
     (
-        "a memo disagrees with the sets: the count of locked sets in play or a seat's provisional "
-        "points kept in the state differ from what the sets give"
+        "a memo disagrees with the sets: the count of locked sets in play, a seat's provisional "
+        "points or a card's use to the seat to move kept in the state differ from what the sets give"
     ),
 )
 
@@ -269,4 +270,14 @@ def check(tables, s):
         v = a[a[K.O_PROV] + p]
         if v != K.PROV_STALE and v != provisional_points(tables, a, p):
             return INV_MEMO
+    if not over:
+        seat = a[K.M_CUR]
+        ai, starts = use_context(tables, a, seat)
+        f = s.f
+        for c in range(cards.shape[0]):
+            stamp = f[K.F_CARD_USE + 2 * c]
+            for st in range(2):
+                if stamp == 2.0 * a[K.M_EPOCH] + 1.0 + st and f[K.F_CARD_USE + 2 * c + 1] != _use(
+                        tables, s, seat, c, ai, st == 1):
+                    return INV_MEMO
     return 0

@@ -147,6 +147,21 @@ def _use(tables, s, seat, c, ai, starts):
 
 
 @jit(force=True)
+def turn_use(tables, s, seat, c, ai, starts):
+    """_use of card id c, remembered in s.f until the seat to move plays a card
+    into a set or the turn ends (the epoch M_EPOCH): its active set, all _use
+    reads of the state besides `starts`, which is part of the stamp.
+    `--check` compares every remembered use of the epoch with _use."""
+    f = s.f
+    o = K.F_CARD_USE + 2 * c
+    stamp = 2.0 * s.a[K.M_EPOCH] + (2.0 if starts else 1.0)
+    if f[o] != stamp:
+        f[o] = stamp
+        f[o + 1] = _use(tables, s, seat, c, ai, starts)
+    return f[o + 1]
+
+
+@jit(force=True)
 def hand_uses(tables, s, seat, roles, ai, starts):
     """card_use of every hand card into s.f[F_USE + k], and per role the best
     of them (s.f[F_ROLE_BEST + r]) and its first hand slot (s.f[F_ROLE_SLOT + r]):
@@ -164,7 +179,7 @@ def hand_uses(tables, s, seat, roles, ai, starts):
         r = role(cards, c)
         if not (roles >> r) & 1:
             continue
-        u = _use(tables, s, seat, c, ai, starts)
+        u = turn_use(tables, s, seat, c, ai, starts)
         f[K.F_USE + k] = u
         if u > f[K.F_ROLE_BEST + r]:
             f[K.F_ROLE_BEST + r] = u
@@ -269,7 +284,7 @@ def _greedy(tables, s, seat, options, n, params):
             o = options[i]
             if o >= K.OPT_TAKE:
                 c = card_of(tables, row_at(a, (o - K.OPT_TAKE) // K.ROW_MAX, (o - K.OPT_TAKE) % K.ROW_MAX))
-                u = _use(tables, s, seat, c, ai, starts)
+                u = turn_use(tables, s, seat, c, ai, starts)
                 f[K.F_OPT + i] = u
                 if u >= params[W_TAKE] or d < 0 or deny > 0.0:
                     roles |= 1 << role(cards, c)

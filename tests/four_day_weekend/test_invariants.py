@@ -11,6 +11,7 @@ from simcore.four_day_weekend import SPEC
 from simcore.four_day_weekend import constants as K
 from simcore.four_day_weekend import engine as E
 from simcore.four_day_weekend import invariants as I
+from simcore.four_day_weekend import policies as P
 from simcore.four_day_weekend.invariants import check
 from simcore.four_day_weekend.policies import greedy
 from simcore.trace import no_trace
@@ -163,6 +164,23 @@ def test_provisional_points_memo_gone_stale():
     a[a[K.O_PROV] + 1] += 1  # a set changed and the memo was not marked stale
     assert check(TABLES, s) == I.INV_MEMO
     a[a[K.O_PROV] + 1] = K.PROV_STALE  # stale is always consistent
+    assert check(TABLES, s) == 0
+
+
+def test_remembered_card_use_gone_stale():
+    """greedy remembers each card's use to the seat to move for one epoch (until
+    it plays into a set or the turn ends); a use kept past a change is caught."""
+    s = played(steps=60)
+    a, f = s.a, s.f
+    seat = E.to_move(s)
+    ai, starts = P.use_context(TABLES, a, seat)
+    c = int(E.card_of(TABLES, E.hand_at(a, seat, 0)))
+    u = P.turn_use(TABLES, s, seat, c, ai, starts)
+    assert u == P._use(TABLES, s, seat, c, ai, starts) == f[K.F_CARD_USE + 2 * c + 1]
+    assert check(TABLES, s) == 0
+    f[K.F_CARD_USE + 2 * c + 1] += 0.25
+    assert check(TABLES, s) == I.INV_MEMO
+    a[K.M_EPOCH] += 1  # a new epoch: the old stamp no longer counts
     assert check(TABLES, s) == 0
 
 
