@@ -272,7 +272,7 @@ def check(tables, s):
             return INV_MEMO
     if not over:
         seat = a[K.M_CUR]
-        ai, starts = use_context(tables, a, seat)
+        ai, _ = use_context(tables, a, seat)  # both values of `starts` are checked below
         f = s.f
         for c in range(cards.shape[0]):
             stamp = f[K.F_CARD_USE + 2 * c]
