@@ -29,11 +29,9 @@ from ..jit import jit
 from ..runner import P_GAME
 from . import constants as K
 from .engine import (
-    active_base,
     can_declare,
     card_of,
     contrib,
-    fits,
     hand_at,
     hand_n,
     n_sets,
@@ -312,27 +310,33 @@ def _greedy(tables, s, seat, options, n, params):
         if d >= 0:
             return d
         return 0
-    # play
+    # play: the options are OPT_PLAY + k for every hand slot k whose card fits,
+    # in slot order (an Excuse always fits; an Activity or a Bonus fits while the
+    # active set lacks one), then end the turn and perhaps declare
     ai = n_sets(a, seat) - 1
-    excuse_k = -1
-    for k in range(hand_n(a, seat)):
-        if cards[card_of(tables, hand_at(a, seat, k)), K.C_KIND] == K.EXCUSE:
-            excuse_k = k
+    excuse_i = -1
+    for i in range(n):
+        o = options[i]
+        if o >= K.OPT_PLAY and cards[card_of(tables, hand_at(a, seat, o - K.OPT_PLAY)), K.C_KIND] == K.EXCUSE:
+            excuse_i = i
             break
     if ai < 0:
-        if excuse_k >= 0:
-            return _find(options, n, K.OPT_PLAY + excuse_k)
+        if excuse_i >= 0:
+            return excuse_i
         if can_declare(tables, a) and should_declare(tables, s, seat, params):
             return _find(options, n, K.OPT_DECLARE)
         return _find(options, n, K.OPT_CONTINUE)
     act = set_at(a, seat, ai, K.S_ACTIVITY)
     mult = tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
+    best_i = -1
+    best_v = -1.0
     if act < 0:
         # the Activity whose wheel doubles most of the hand's Necessities
-        best_k = -1
-        best_v = -1.0
-        for k in range(hand_n(a, seat)):
-            c = card_of(tables, hand_at(a, seat, k))
+        for i in range(n):
+            o = options[i]
+            if o < K.OPT_PLAY:
+                continue
+            c = card_of(tables, hand_at(a, seat, o - K.OPT_PLAY))
             if cards[c, K.C_KIND] != K.ACTIVITY:
                 continue
             v = 1.0 * cards[c, K.C_POINTS]
@@ -342,37 +346,38 @@ def _greedy(tables, s, seat, options, n, params):
                     v += cards[d, K.C_POINTS] * (mult - 1)
             if v > best_v:
                 best_v = v
-                best_k = k
-        if best_k >= 0:
-            return _find(options, n, K.OPT_PLAY + best_k)
+                best_i = i
     else:
-        best_k = -1
-        best_v = -1.0
-        base = active_base(a, seat)
-        for k in range(hand_n(a, seat)):
-            c = card_of(tables, hand_at(a, seat, k))
-            if cards[c, K.C_KIND] != K.NECESSITY or not fits(cards, a, base, c):
+        # the most useful Necessity that fits
+        for i in range(n):
+            o = options[i]
+            if o < K.OPT_PLAY:
+                continue
+            c = card_of(tables, hand_at(a, seat, o - K.OPT_PLAY))
+            if cards[c, K.C_KIND] != K.NECESSITY:
                 continue
             v = _use(tables, s, seat, c, ai, False)  # card_use, with the active set ai
             if v > best_v:
                 best_v = v
-                best_k = k
-        if best_k >= 0:
-            return _find(options, n, K.OPT_PLAY + best_k)
+                best_i = i
+    if best_i >= 0:
+        return best_i
     if set_at(a, seat, ai, K.S_BONUS) < 0:
-        best_k = -1
         best_v = -1.0
-        for k in range(hand_n(a, seat)):
-            c = card_of(tables, hand_at(a, seat, k))
+        for i in range(n):
+            o = options[i]
+            if o < K.OPT_PLAY:
+                continue
+            c = card_of(tables, hand_at(a, seat, o - K.OPT_PLAY))
             if cards[c, K.C_KIND] != K.BONUS:
                 continue
             v = bonus_gain(tables, s, seat, c)
             if v > best_v:
                 best_v = v
-                best_k = k
-        if best_k >= 0 and best_v >= params[W_BONUS]:
-            return _find(options, n, K.OPT_PLAY + best_k)
-    if excuse_k >= 0 and set_complete(a, seat, ai):
+                best_i = i
+        if best_i >= 0 and best_v >= params[W_BONUS]:
+            return best_i
+    if excuse_i >= 0 and set_complete(a, seat, ai):
         n_nec = 0
         for t in range(K.N_TYPES):
             if set_at(a, seat, ai, K.S_NEC + t) >= 0:
@@ -382,7 +387,7 @@ def _greedy(tables, s, seat, options, n, params):
             if cards[card_of(tables, hand_at(a, seat, k)), K.C_KIND] == K.ACTIVITY:
                 has_activity = True
         if n_nec >= params[W_LOCK] or has_activity:
-            return _find(options, n, K.OPT_PLAY + excuse_k)
+            return excuse_i
     if can_declare(tables, a) and should_declare(tables, s, seat, params):
         return _find(options, n, K.OPT_DECLARE)
     return _find(options, n, K.OPT_CONTINUE)
