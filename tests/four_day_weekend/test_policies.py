@@ -5,12 +5,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simcore import rng as R
+from simcore.batch import resolve_policy
+from simcore.four_day_weekend import SPEC
 from simcore.four_day_weekend import constants as K
 from simcore.four_day_weekend import engine as E
 from simcore.four_day_weekend import policies as P
 from simcore.trace import no_trace
 
 CARDS = TABLES[K.T_CARDS]
+GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
 
 
 def lowered(c, u, role_flag):
@@ -46,6 +49,32 @@ def test_hand_uses_give_use_with_hand_for_hand_and_row_cards(n_players, seed):
         n = E.legal(TABLES, s, out)
         E.step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
     assert checked > 0
+
+
+@settings(max_examples=8, deadline=None)
+@given(n_players=st.integers(2, 6), seed=st.integers(0, 2**31), deny=st.sampled_from([0.0, 0.3]))
+def test_what_greedy_remembers_never_changes_its_choice(n_players, seed, deny):
+    """greedy keeps provisional points and card uses in the state between
+    decisions; at every decision it must choose what it chooses from a copy of
+    the state with all of that forgotten. A third of the moves are random, so
+    greedy also meets states its own choices would not lead to."""
+    params = GREEDY.copy()
+    params[P.W_DENY] = deny
+    s, rng = fresh(n_players, seed)
+    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    decisions = 0
+    while E.to_move(s) >= 0:
+        seat = E.to_move(s)
+        n = E.legal(TABLES, s, out)
+        bare = E.clone(s)
+        bare.f[:] = 0.0
+        E.sets_rebuilt(bare.a)
+        expected = P.greedy(TABLES, bare, seat, out, n, params, rng)
+        assert P.greedy(TABLES, s, seat, out, n, params, rng) == expected
+        decisions += 1
+        j = expected if R.randint(rng, R.POLICY, 3) else R.randint(rng, R.POLICY, n)
+        E.step(TABLES, s, out[j], rng, no_trace())
+    assert decisions > 50
 
 
 def test_role_is_the_set_slot_a_card_competes_for():
