@@ -231,6 +231,15 @@ def should_declare(tables, s, seat, params):
     return True
 
 
+@jit(force=True)
+def played_card(tables, a, seat, o, kind):
+    """The card id option o plays, if it plays a card of `kind`; else -1."""
+    if o < K.OPT_PLAY:
+        return -1
+    c = card_of(tables, hand_at(a, seat, o - K.OPT_PLAY))
+    return c if tables[K.T_CARDS][c, K.C_KIND] == kind else -1
+
+
 @jit
 def _find(options, n, code):
     for i in range(n):
@@ -316,8 +325,7 @@ def _greedy(tables, s, seat, options, n, params):
     ai = n_sets(a, seat) - 1
     excuse_i = -1
     for i in range(n):
-        o = options[i]
-        if o >= K.OPT_PLAY and cards[card_of(tables, hand_at(a, seat, o - K.OPT_PLAY)), K.C_KIND] == K.EXCUSE:
+        if played_card(tables, a, seat, options[i], K.EXCUSE) >= 0:
             excuse_i = i
             break
     if ai < 0:
@@ -333,11 +341,8 @@ def _greedy(tables, s, seat, options, n, params):
     if act < 0:
         # the Activity whose wheel doubles most of the hand's Necessities
         for i in range(n):
-            o = options[i]
-            if o < K.OPT_PLAY:
-                continue
-            c = card_of(tables, hand_at(a, seat, o - K.OPT_PLAY))
-            if cards[c, K.C_KIND] != K.ACTIVITY:
+            c = played_card(tables, a, seat, options[i], K.ACTIVITY)
+            if c < 0:
                 continue
             v = 1.0 * cards[c, K.C_POINTS]
             for j in range(hand_n(a, seat)):
@@ -350,11 +355,8 @@ def _greedy(tables, s, seat, options, n, params):
     else:
         # the most useful Necessity that fits
         for i in range(n):
-            o = options[i]
-            if o < K.OPT_PLAY:
-                continue
-            c = card_of(tables, hand_at(a, seat, o - K.OPT_PLAY))
-            if cards[c, K.C_KIND] != K.NECESSITY:
+            c = played_card(tables, a, seat, options[i], K.NECESSITY)
+            if c < 0:
                 continue
             v = _use(tables, s, seat, c, ai, False)  # card_use, with the active set ai
             if v > best_v:
@@ -365,11 +367,8 @@ def _greedy(tables, s, seat, options, n, params):
     if set_at(a, seat, ai, K.S_BONUS) < 0:
         best_v = -1.0
         for i in range(n):
-            o = options[i]
-            if o < K.OPT_PLAY:
-                continue
-            c = card_of(tables, hand_at(a, seat, o - K.OPT_PLAY))
-            if cards[c, K.C_KIND] != K.BONUS:
+            c = played_card(tables, a, seat, options[i], K.BONUS)
+            if c < 0:
                 continue
             v = bonus_gain(tables, s, seat, c)
             if v > best_v:
