@@ -5,18 +5,21 @@ speed-up over plain Python and peak memory are those of that game alone:
 
 * warm: the engine loaded from the compile cache (load time), then games/s
   and decisions/s of each policy on one thread and on all threads, and the
-  peak resident memory of that process;
+  peak resident memory of that process. Each row is measured `repeat` times,
+  the rows taking turns (so a slow moment of the machine is spread over all
+  of them); a row reports the median and the slowest and fastest sample;
 * cold: the same first batch with an empty compile cache (compile time);
 * nojit: the same rules with `NUMBA_DISABLE_JIT=1` on a small sample, one
   thread: the speed-up is (jitted games/s on one thread) / (plain Python games/s).
 
-`python -m analysis.bench GAME MODULE MODE N POLICIES` is the child; it prints JSON.
+`python -m analysis.bench GAME MODULE MODE N POLICIES [REPEAT]` is the child; it prints JSON.
 """
 from __future__ import annotations
 
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,7 +46,18 @@ def _batch(spec, policy: str, n: int, players: int, seed: int = 1) -> dict:
             "decisions_per_game": decisions / n}
 
 
-def child(game: str, module: str, mode: str, n: int, policies: list[str]) -> dict:
+def _median_row(samples: list[dict]) -> dict:
+    """One row from repeated samples of the same games: the median games/s (the
+    decisions per game are the same in every sample), its slowest and fastest."""
+    gps = [s["games_per_second"] for s in samples]
+    mid = statistics.median(gps)
+    first = samples[0]
+    return {"games": first["games"], "seconds": first["games"] / mid, "games_per_second": mid,
+            "decisions_per_second": mid * first["decisions_per_game"], "decisions_per_game": first["decisions_per_game"],
+            "samples": len(gps), "games_per_second_min": min(gps), "games_per_second_max": max(gps)}
+
+
+def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat: int = 1) -> dict:
     """Runs in the child process (see the module docstring)."""
     import importlib
 
@@ -59,10 +73,14 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str]) -> dic
         out["first_batch_seconds"] = time.perf_counter() - t0
     if mode == "warm":
         all_threads = numba.config.NUMBA_NUM_THREADS
-        for pol in policies:
-            for threads in sorted({1, all_threads}):
+        keys = [(pol, threads) for pol in policies for threads in sorted({1, all_threads})]
+        samples: dict = {k: [] for k in keys}
+        for _ in range(max(1, repeat)):
+            for pol, threads in keys:
                 numba.set_num_threads(threads)
-                out["rows"].append({"policy": pol, "threads": threads, **_batch(spec, pol, n, players)})
+                samples[(pol, threads)].append(_batch(spec, pol, n, players))
+        for pol, threads in keys:
+            out["rows"].append({"policy": pol, "threads": threads, **_median_row(samples[(pol, threads)])})
     if mode == "nojit":
         for pol in policies:
             out["rows"].append({"policy": pol, "threads": 1, **_batch(spec, pol, n, players)})
@@ -70,12 +88,12 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str]) -> dic
     return out
 
 
-def _spawn(game: str, mode: str, n: int, policies: list[str], env_extra: dict) -> dict:
+def _spawn(game: str, mode: str, n: int, policies: list[str], env_extra: dict, repeat: int = 1) -> dict:
     from simcore import registry
 
     # the child imports what this process can (a game registered from elsewhere, too)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **env_extra}
-    cmd = [sys.executable, "-m", "analysis.bench", game, registry.GAMES[game], mode, str(n), ",".join(policies)]
+    cmd = [sys.executable, "-m", "analysis.bench", game, registry.GAMES[game], mode, str(n), ",".join(policies), str(repeat)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
@@ -83,9 +101,10 @@ def _spawn(game: str, mode: str, n: int, policies: list[str], env_extra: dict) -
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_games: int = 20) -> dict:
+def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_games: int = 20,
+               repeat: int = 1) -> dict:
     """One game's measurements: rows per (policy, threads) and per-game costs."""
-    warm = _spawn(game, "warm", n, policies, {})
+    warm = _spawn(game, "warm", n, policies, {}, repeat)
     result = {"game": game, "players": warm["players"], "rows": warm["rows"],
               "warm_load_seconds": warm["first_batch_seconds"], "peak_rss_mb": warm["peak_rss_mb"],
               "cold_compile_seconds": None, "nojit_games": nojit_games}
@@ -106,4 +125,5 @@ def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_
 
 if __name__ == "__main__":
     g, mod, m, count, pols = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5].split(",")
-    print(json.dumps(child(g, mod, m, count, pols)))
+    reps = int(sys.argv[6]) if len(sys.argv) > 6 else 1
+    print(json.dumps(child(g, mod, m, count, pols, reps)))

@@ -550,7 +550,8 @@ def bench(
     game: Annotated[Optional[list[str]], typer.Option("--game", "-g", help="games to measure (default: all)")] = None,
     n: Annotated[int, typer.Option("-n", help="games per measurement", min=1)] = 20_000,
     policy: Annotated[Optional[list[str]], typer.Option("--policy", help="policies to measure (default: random and greedy)")] = None,
-    quick: Annotated[bool, typer.Option("--quick", help="2,000 games per measurement, 5 without the JIT")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="2,000 games per measurement, 5 without the JIT, 1 sample")] = False,
+    repeat: Annotated[Optional[int], typer.Option("--repeat", min=1, help="samples per row, taking turns; a row shows their median and range (default: 3)")] = None,
     cold: Annotated[bool, typer.Option("--cold/--no-cold", help="also time a compile on an empty cache (minutes per game)")] = True,
     nojit: Annotated[Optional[int], typer.Option("--nojit-games", min=0, help="games played with NUMBA_DISABLE_JIT=1 for the speed-up (0: skip)")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="also write the table to this JSON file")] = None,
@@ -564,6 +565,7 @@ def bench(
 
     n = 2_000 if quick else n
     nojit_games = nojit if nojit is not None else (5 if quick else 20)
+    repeat = repeat if repeat is not None else (1 if quick else 3)
     names = game or registry.names()
     for name in names:
         registry.get(name)  # unknown names fail before any work
@@ -573,9 +575,10 @@ def bench(
         for pol in policies:
             _policies(spec, [pol], None)  # unknown policies fail before any work
     results = []
-    t = Table(title=f"balance bench — {n:,} games per measurement, {numba.config.NUMBA_NUM_THREADS} cores")
-    for col in ("game", "players", "policy", "threads", "games/s", "decisions/s", "decisions/game", "1M games (s)",
-                "× no JIT"):
+    t = Table(title=f"balance bench — {n:,} games per measurement, median of {repeat} taking turns, "
+                    f"{numba.config.NUMBA_NUM_THREADS} cores")
+    for col in ("game", "players", "policy", "threads", "games/s", "slowest-fastest", "decisions/s", "decisions/game",
+                "1M games (s)", "× no JIT"):
         t.add_column(col, justify="right")
     costs = Table(title="per game: compile and memory")
     for col in ("game", "compile, cold cache (s)", "load, warm cache (s)", "peak RSS (MB)"):
@@ -583,13 +586,14 @@ def bench(
     with err.status("measuring (each game in fresh processes)…"):
         for name in names:
             try:
-                r = bench_game(name, n, policies, cold=cold, nojit_games=nojit_games)
+                r = bench_game(name, n, policies, cold=cold, nojit_games=nojit_games, repeat=repeat)
             except RuntimeError as exc:
                 raise BalanceError(f"--game: {exc}") from None
             results.append(r)
             for row in r["rows"]:
                 speed = f"{row['jit_speedup']:,.0f}" if "jit_speedup" in row else ""
                 t.add_row(name, str(r["players"]), row["policy"], str(row["threads"]), f"{row['games_per_second']:,.0f}",
+                          f"{row['games_per_second_min']:,.0f}-{row['games_per_second_max']:,.0f}",
                           f"{row['decisions_per_second']:,.0f}", f"{row['decisions_per_game']:.1f}",
                           f"{1e6 / row['games_per_second']:,.0f}", speed)
             cold_s = f"{r['cold_compile_seconds']:.1f}" if r["cold_compile_seconds"] is not None else "(skipped)"
@@ -597,7 +601,8 @@ def bench(
     out.print(t)
     out.print(costs)
     if json_out is not None:
-        json_out.write_text(json.dumps({"games_per_measurement": n, "cores": numba.config.NUMBA_NUM_THREADS,
+        json_out.write_text(json.dumps({"games_per_measurement": n, "samples_per_row": repeat,
+                                        "cores": numba.config.NUMBA_NUM_THREADS,
                                         "nojit_games": nojit_games, "results": results}, indent=2))
         out.print(f"written: {json_out}")
 

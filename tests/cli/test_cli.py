@@ -117,19 +117,28 @@ def test_compare_two_runs(tmp_path):
 
 
 def test_bench_measures_and_writes_json(tmp_path):
-    r = balance("bench", "--game", "race21", "-n", 500, "--no-cold", "--nojit-games", 3, "--json", tmp_path / "b.json")
+    r = balance("bench", "--game", "race21", "-n", 500, "--no-cold", "--nojit-games", 3, "--repeat", 3,
+                "--json", tmp_path / "b.json")
     assert r.exit_code == 0, r.output
     data = json.loads((tmp_path / "b.json").read_text())
+    assert data["samples_per_row"] == 3
     (game,) = data["results"]
     rows = game["rows"]
     assert {row["policy"] for row in rows} == {"random", "greedy"}
     assert all(row["games_per_second"] > 0 and row["decisions_per_game"] > 0 for row in rows)
+    # each row: the median of its 3 samples, between the slowest and the fastest
+    assert all(row["samples"] == 3 for row in rows)
+    assert all(row["games_per_second_min"] <= row["games_per_second"] <= row["games_per_second_max"] for row in rows)
+    assert all(row["decisions_per_second"] == pytest.approx(row["games_per_second"] * row["decisions_per_game"])
+               for row in rows)
+    assert "median of 3" in r.output
     # the same rules in plain Python (NUMBA_DISABLE_JIT=1) are much slower than compiled
     one_thread = [row for row in rows if row["threads"] == 1]
     assert one_thread and all(row["jit_speedup"] > 1 for row in one_thread)
     assert game["peak_rss_mb"] > 10 and game["warm_load_seconds"] > 0 and game["cold_compile_seconds"] is None
     assert "peak RSS" in r.output and "no JIT" in r.output
     assert balance("bench", "--game", "nope").exit_code == 2
+    assert balance("bench", "--game", "race21", "--repeat", 0).exit_code == 2
     assert balance("bench", "--game", "race21", "--policy", "nope").exit_code == 2
 
 
