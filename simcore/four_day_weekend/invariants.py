@@ -23,7 +23,7 @@ from simcore.rng import mix64
 
 from . import constants as K
 from .engine import count_locked, provisional_points
-from .policies import _use, use_context
+from .policies import _use, use_context, use_stamp
 
 INV_RANGE = 1
 INV_TWO_PLACES = 2
@@ -276,8 +276,8 @@ def check(tables, s):
         f = s.f
         for c in range(cards.shape[0]):
             stamp = f[K.F_CARD_USE + 2 * c]
-            for st in range(2):
-                if stamp == 2.0 * a[K.M_EPOCH] + 1.0 + st and f[K.F_CARD_USE + 2 * c + 1] != _use(
-                        tables, s, seat, c, ai, st == 1):
+            for starts in (False, True):
+                if stamp == use_stamp(a, starts) and f[K.F_CARD_USE + 2 * c + 1] != _use(
+                        tables, s, seat, c, ai, starts):
                     return INV_MEMO
     return 0

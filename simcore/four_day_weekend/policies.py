@@ -145,14 +145,22 @@ def _use(tables, s, seat, c, ai, starts):
 
 
 @jit(force=True)
+def use_stamp(a, starts):
+    """What a use remembered by turn_use is valid for: this epoch (M_EPOCH) and
+    this value of `starts`."""
+    return 2.0 * a[K.M_EPOCH] + (2.0 if starts else 1.0)
+
+
+@jit(force=True)
 def turn_use(tables, s, seat, c, ai, starts):
-    """_use of card id c, remembered in s.f until the seat to move plays a card
-    into a set or the turn ends (the epoch M_EPOCH): its active set, all _use
-    reads of the state besides `starts`, which is part of the stamp.
-    `--check` compares every remembered use of the epoch with _use."""
+    """_use of card id c, remembered in s.f for the rest of the epoch. Besides
+    `starts` (part of the stamp), _use reads the state only through the mover's
+    active set, which cannot change within an epoch: M_EPOCH moves on when the
+    mover plays a card into a set and when a turn begins. `--check` compares
+    every use remembered in the current epoch with _use."""
     f = s.f
     o = K.F_CARD_USE + 2 * c
-    stamp = 2.0 * s.a[K.M_EPOCH] + (2.0 if starts else 1.0)
+    stamp = use_stamp(s.a, starts)
     if f[o] != stamp:
         f[o] = stamp
         f[o + 1] = _use(tables, s, seat, c, ai, starts)
