@@ -1,0 +1,87 @@
+"""Fingerprints of the engines: sha256 of the result rows of fixed games.
+
+    python -m tests.fingerprints [--game G ...] [--json out.json] [--compare old.json]
+
+For every game: `random`, `greedy` and `lookahead` at the smallest, default
+and largest player count (lookahead on fewer games: it is slow), the sha256
+of game_out, seat_out and card_stats of games 0..n-1 of seed 2026. A change
+that must not change results (a refactor, a speed-up) leaves every line the
+same; `--compare` says which differ.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+
+import numpy as np
+
+GAMES_PER_POLICY = {"random": 400, "greedy": 400, "lookahead": 6}
+SEED = 2026
+
+
+def _data(spec, params):
+    """(tables, number of cards) for resolved params, whichever loader the spec has."""
+    if hasattr(spec, "load_data") and spec.load_data is not None:
+        d = spec.load_data(params)
+        return d.tables, len(d.card_names)
+    return spec.compile_tables(params), len(spec.card_names(params))
+
+
+def fingerprints(name: str) -> dict[str, str]:
+    from simcore import registry
+    from simcore.batch import Engine, resolve_policy
+    from simcore.params import resolve
+
+    spec = registry.get(name)
+    params = resolve(spec, {})
+    tables, n_cards = _data(spec, params)
+    counts = sorted({spec.min_players, spec.default_players, spec.max_players})
+    out = {}
+    for policy, n in GAMES_PER_POLICY.items():
+        if spec.policy(policy) is None:
+            continue
+        engine = Engine(spec, [resolve_policy(spec, policy)])
+        for players in counts:
+            res = engine.run(tables, players, SEED, np.arange(n, dtype=np.int64), n_cards)
+            h = hashlib.sha256()
+            for arr in (res.game_out, res.seat_out, res.card_stats):
+                h.update(np.ascontiguousarray(arr).tobytes())
+            out[f"{name}/{policy}/{players}p"] = h.hexdigest()[:16]
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", action="append")
+    ap.add_argument("--json")
+    ap.add_argument("--compare")
+    a = ap.parse_args(argv)
+    from simcore import registry
+
+    result: dict[str, str] = {}
+    for name in a.game or registry.names():
+        fp = fingerprints(name)
+        for k, v in fp.items():
+            print(k, v, flush=True)
+        result.update(fp)
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(result, fh, indent=1, sort_keys=True)
+    if a.compare:
+        with open(a.compare) as fh:
+            old = json.load(fh)
+        diff = [k for k in result if k in old and old[k] != result[k]]
+        missing = [k for k in old if k not in result and (not a.game or k.split("/")[0] in a.game)]
+        for k in diff:
+            print(f"CHANGED {k}: {old[k]} -> {result[k]}")
+        for k in missing:
+            print(f"MISSING {k}")
+        print(f"{len(result) - len(diff)} of {len(result)} unchanged")
+        return 1 if diff or missing else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
