@@ -96,7 +96,7 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
     import json
 
     from simcore import registry
-    from simcore.batch import BalanceError
+    from simcore.errors import BalanceError
 
     from .frames import load_games, load_seats
     from .runs import load_manifest

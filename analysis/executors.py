@@ -80,7 +80,7 @@ class DaskExecutor:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            from simcore.batch import BalanceError
+            from simcore.errors import BalanceError
 
             raise BalanceError("--scheduler/--workers: Dask is not installed; allowed: pip install 'balance[cluster]'") from None
         self.cluster = None
@@ -88,7 +88,7 @@ class DaskExecutor:
             try:
                 self.client = Client(scheduler, timeout="10s")
             except OSError as exc:
-                from simcore.batch import BalanceError
+                from simcore.errors import BalanceError
 
                 raise BalanceError(f"--scheduler: cannot reach {scheduler} ({exc})") from None
             self.threads = None

@@ -16,7 +16,7 @@ import itertools
 from decimal import Decimal
 from typing import Any
 
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 from simcore.params import coerce, lookup, resolve, split_assignment
 from simcore.spec import GameSpec
 

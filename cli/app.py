@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcore.batch import BalanceError, InvariantBroken
+from simcore.errors import BalanceError, InvariantBroken
 
 app = typer.Typer(
     add_completion=False,

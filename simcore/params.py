@@ -3,11 +3,12 @@ the game's declared `Param`s. Every error names where the value came from,
 the parameter, and what is allowed."""
 from __future__ import annotations
 
-import tomllib
+import math
 from pathlib import Path
 from typing import Any
 
-from .batch import BalanceError
+from .errors import BalanceError
+from .files import read_toml
 from .spec import GameSpec, Param
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -53,7 +54,9 @@ def coerce(param: Param, raw: Any, source: str) -> Any:
                 values = [int(str(x).strip()) for x in items]
             else:
                 values = [float(str(x).strip()) for x in items]
-        except ValueError:
+                if not all(math.isfinite(v) for v in values):
+                    raise ValueError
+        except (ValueError, OverflowError):
             raise bad(f"not a list of {'integers' if param.kind == 'ints' else 'numbers'}") from None
         if param.kind == "floats" and (not values or any(v != v for v in values)):
             raise bad("needs at least one number")
@@ -64,15 +67,19 @@ def coerce(param: Param, raw: Any, source: str) -> Any:
                 raise bad("out of range")
         return values
     try:
+        if isinstance(raw, bool):
+            raise ValueError  # TOML true/false is not a number
+        f = float(raw)
+        if not math.isfinite(f):
+            raise ValueError
         if param.kind == "int":
-            f = float(raw)
             if f != int(f):
                 raise ValueError
             value: Any = int(f)
         else:
-            value = float(raw)
-    except (TypeError, ValueError):
-        raise bad() from None
+            value = f
+    except (TypeError, ValueError, OverflowError):
+        raise bad("not a finite number" if param.kind == "float" else "") from None
     if param.choices is not None and value not in param.choices:
         raise bad()
     if (param.low is not None and value < param.low) or (param.high is not None and value > param.high):
@@ -101,14 +108,7 @@ def user_params(spec: GameSpec, sets: list[str] | None = None, file: Path | None
     values: dict[str, Any] = {}
     if file is not None:
         path = Path(file)
-        try:
-            data = tomllib.loads(path.read_text())
-        except FileNotFoundError:
-            raise BalanceError(f"--params: file '{path}' does not exist") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise BalanceError(f"--params: {path} is not valid TOML: {exc}") from None
-        except (UnicodeDecodeError, OSError) as exc:
-            raise BalanceError(f"--params: cannot read {path} as a TOML text file ({exc})") from None
+        data = read_toml(path, "--params: ", "a TOML file of NAME = VALUE rule parameters")
         for name, raw in data.items():
             values[name] = coerce(lookup(spec, name, str(path)), raw, str(path))
     for text in sets or []:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-from .batch import BalanceError
+from .errors import BalanceError
 from .spec import GameSpec
 
 # --game name -> module holding SPEC. Listed here, never registered on import.

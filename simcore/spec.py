@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+from .files import data_root, shown
+
+DATA_DIR = data_root()  # the installed game data (simcore.files)
 
 
 class Kernels(NamedTuple):
@@ -89,7 +91,7 @@ def cards_param(default_file: Path) -> Param:
     own data file (`--set cards=my-cards.toml`; compare or sweep card lists on
     the same deals). Empty means the game's own list. Runs record the file's
     content hash, so an edited file is a different configuration."""
-    rel = default_file.relative_to(DATA_DIR.parent) if default_file.is_relative_to(DATA_DIR.parent) else default_file
+    rel = shown(default_file)
     return Param("cards", "file", "", f"card list file (TOML, the format of {rel}); empty: {rel}")
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 from simcore.spec import DATA_DIR
 
 from . import kernels as K

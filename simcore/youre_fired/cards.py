@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..batch import BalanceError
+from ..errors import BalanceError
 from ..spec import DATA_DIR, Param, cards_param
 from . import constants as K
 

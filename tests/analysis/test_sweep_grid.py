@@ -3,7 +3,7 @@ import pytest
 
 from analysis.sweep import grid
 from simcore import registry
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 
 
 def test_list_and_range_specs():

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 from analysis.tune import parse_target
 from cli.app import app
 from simcore import registry
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 
 runner = CliRunner()
 

@@ -2,7 +2,7 @@
 import pytest
 from helpers import NAMES, TABLES
 
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 from simcore.four_day_weekend import SPEC
 from simcore.four_day_weekend import constants as K
 from simcore.four_day_weekend.cards import CARDS_FILE, compile_tables

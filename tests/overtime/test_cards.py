@@ -1,7 +1,7 @@
 """Card file and parameter validation."""
 import pytest
 
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 from simcore.overtime import SPEC
 from simcore.overtime.cards import CARDS_FILE, _load_cards, compile_tables, resolve_params
 from simcore.params import user_params

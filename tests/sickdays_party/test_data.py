@@ -1,7 +1,7 @@
 """The rules file and parameters: defaults load, bad values are clear errors."""
 import pytest
 
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 from simcore.params import resolve, user_params
 from simcore.sickdays_party import SPEC
 from simcore.sickdays_party import kernels as K

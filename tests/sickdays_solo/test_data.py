@@ -3,7 +3,7 @@ import shutil
 
 import pytest
 
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 from simcore.sickdays_solo import SPEC, data
 
 # Rulebook, "Difficulty Levels"

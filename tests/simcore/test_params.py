@@ -1,6 +1,6 @@
 import pytest
 
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 from simcore.params import coerce, user_params
 from simcore.spec import Param
 from dataclasses import replace
@@ -61,7 +61,7 @@ def test_float_lists(raw, expected):
     assert coerce(SPEEDS, raw, "--set") == expected
 
 
-@pytest.mark.parametrize("raw,why", [("0.8,fast", "not a list of numbers"), ("0.8,nan", "needs at least one"),
+@pytest.mark.parametrize("raw,why", [("0.8,fast", "not a list of numbers"), ("0.8,nan", "not a list of numbers"), ("0.8,inf", "not a list of numbers"),
                                      ("0.01", "out of range"), ("", "needs at least one")])
 def test_bad_float_lists_name_the_parameter_and_allowed_values(raw, why):
     with pytest.raises(BalanceError) as e:

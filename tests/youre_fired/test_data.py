@@ -1,7 +1,7 @@
 """The card file is the interface: bad input names the file, the card and the field."""
 import pytest
 
-from simcore.batch import BalanceError
+from simcore.errors import BalanceError
 from simcore.youre_fired import SPEC
 from simcore.youre_fired.cards import CARDS_FILE, compile_tables, load_cards
 
