@@ -35,8 +35,8 @@ def _batch(spec, policy: str, n: int, players: int, seed: int = 1) -> dict:
     from simcore.params import resolve
 
     params = resolve(spec, {})
-    tables = spec.compile_tables(params)
-    n_cards = len(spec.card_names(params))
+    data = spec.load_data(params)
+    tables, n_cards = data.tables, len(data.card_names)
     engine = Engine(spec, [resolve_policy(spec, policy)])
     t0 = time.perf_counter()
     res = engine.run(tables, players, seed, np.arange(n, dtype=np.int64), n_cards)

@@ -44,7 +44,8 @@ def run_campaign(spec: GameSpec, user: dict, players: int, policies: list[SeatPo
             level = levels[key[0]]
             if key not in tables_cache:
                 params = resolve(spec, {**user, "level": level, "events": key[1]})
-                tables_cache[key] = (spec.compile_tables(params), len(spec.card_names(params)))
+                data = spec.load_data(params)
+                tables_cache[key] = (data.tables, len(data.card_names))
             tables, n_cards = tables_cache[key]
             idx = (sel * 16 + level) * ATTEMPT_SLOTS + attempts[sel, key[0]]
             res = engine.run(tables, players, seed, idx.astype(np.int64), n_cards)

@@ -67,7 +67,8 @@ class RunConfig:
             "policies": [p.describe() for p in self.policies],
             "variants": [
                 {"name": v.name, "params": _jsonable(v.params), "varied": _jsonable(v.varied),
-                 "card_list_hash": spec.card_list_hash(v.params)}
+                 "card_list_hash": spec.load_data(v.params).card_list_hash,
+                 "data_hash": spec.load_data(v.params).content_hash}
                 for v in self.variants
             ],
         }
@@ -157,7 +158,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
             "mode": config.mode,
             "players": config.players,
             "params": _jsonable(config.variants[0].params) if len(config.variants) == 1 else None,
-            "card_list_hash": spec.card_list_hash(config.variants[0].params),
+            "card_list_hash": spec.load_data(config.variants[0].params).card_list_hash,
             "policies": [p.describe() for p in config.policies],
             "seed": config.seed,
             "chunk_size": config.chunk_size,
@@ -323,8 +324,9 @@ class Prepared:
         self.spec = spec
         self.config = config
         self.engine = Engine(spec, config.policies)
-        self.tables = [spec.compile_tables(v.params) for v in config.variants]
-        self.card_names = [spec.card_names(v.params) for v in config.variants]
+        self.data = [spec.load_data(v.params) for v in config.variants]  # one GameData per variant
+        self.tables = [d.tables for d in self.data]
+        self.card_names = [list(d.card_names) for d in self.data]
         self.policy_names = _seat_policy_names(config)
 
     def run_task(self, variant: int, first: int, count: int) -> Results:
@@ -400,7 +402,8 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
         prep = prepared or Prepared(spec, config)
         executor = LocalExecutor(prep)
     names = _seat_policy_names(config)
-    card_names = [spec.card_names(v.params) for v in config.variants] if prepared is None else prepared.card_names
+    card_names = ([list(spec.load_data(v.params).card_names) for v in config.variants] if prepared is None
+                  else prepared.card_names)
     total = n_games * len(config.variants)
     done = total - sum(t[3] for t in todo)
     tally = None

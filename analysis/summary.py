@@ -32,15 +32,15 @@ import numpy as np
 import polars as pl
 
 from . import cards as card_impact
+from .distributions import distribution, distribution_counts, histogram, histogram_counts  # noqa: F401
 from .frames import load_manifest, part_files, scan_parts, windows
+from .metrics import GameMetrics
 from .stats import (
     Z95,
     Moments,
-    bootstrap_quantile_ci_counts,
     chi2_equal_rates,
     holm,
     normal_p,
-    quantile_counts,
     rate,
     two_proportions,
 )
@@ -48,9 +48,6 @@ from .stats import (
 ALPHA = 0.05
 SUMMARY_FILE = "summary.json"
 ID_COLUMNS = {"variant", "game_index", "seed", "chunk", "id"}
-SETTING_COLUMNS = {"level"}  # what a game was played at, not an outcome: shown as the ladder
-HIST_MAX_VALUES = 200  # distinct values kept as-is in a histogram; more are binned
-HIST_BINS = 60
 WINDOW_GAMES = 50_000  # game indices read at a time from a run folder, over all variants together
 
 
@@ -83,54 +80,6 @@ def _is_id_column(name: str) -> bool:
 
 def _quantile(x: np.ndarray, q: float) -> float | None:
     return float(np.quantile(x, q, method="inverted_cdf")) if x.size else None
-
-
-def histogram(x: np.ndarray) -> dict:
-    """Counts per distinct value (binned when there are very many values)."""
-    x = np.asarray(x, dtype=float)
-    if x.size == 0:
-        return {"values": [], "counts": [], "bin_width": None}
-    return histogram_counts(*np.unique(x, return_counts=True))
-
-
-def histogram_counts(values: np.ndarray, counts: np.ndarray) -> dict:
-    """`histogram` of a sample given as sorted distinct values and their counts."""
-    if len(values) == 0:
-        return {"values": [], "counts": [], "bin_width": None}
-    values, counts = np.asarray(values, dtype=float), np.asarray(counts, dtype=np.int64)
-    if values.size <= HIST_MAX_VALUES:
-        return {"values": values.tolist(), "counts": counts.tolist(), "bin_width": None}
-    binned, edges = np.histogram(values, bins=HIST_BINS, weights=counts)
-    return {"values": ((edges[:-1] + edges[1:]) / 2).tolist(), "counts": binned.astype(np.int64).tolist(),
-            "bin_width": float(edges[1] - edges[0])}
-
-
-def distribution(values, column: str = "", help: str = "") -> dict:
-    """Mean (normal interval), median (bootstrap interval), p10, p90, n and histogram."""
-    x = np.asarray(values, dtype=float)
-    x = x[~np.isnan(x)]
-    return distribution_counts(*np.unique(x, return_counts=True), column=column, help=help)
-
-
-def distribution_counts(values, counts, column: str = "", help: str = "") -> dict:
-    """`distribution` of a sample given as its value-count table (sorted distinct
-    values, counts): what the summary accumulates chunk by chunk. Quantiles,
-    histogram and the bootstrap interval of the median are those of the rows;
-    the mean is an exactly rounded sum over the table."""
-    v = np.asarray(values, dtype=float)
-    c = np.asarray(counts, dtype=np.int64)
-    n = int(c.sum())
-    m = Moments.of_counts(v, c).ci()
-    lo, hi = bootstrap_quantile_ci_counts(v, c, 0.5) if n else (None, None)
-    q = (lambda p: quantile_counts(v, c, p)) if n else (lambda p: None)
-    return {
-        "column": column, "help": help, "n": n,
-        "mean": m["value"], "mean_ci": m["ci"],
-        "median": q(0.5), "median_ci": [lo, hi],
-        "p10": q(0.1), "p90": q(0.9),
-        "min": float(v[0]) if n else None, "max": float(v[-1]) if n else None,
-        "histogram": histogram_counts(v, c),
-    }
 
 
 class _Counts:
@@ -209,18 +158,18 @@ class Block:
     def __init__(self, spec, game_columns, seat_columns):
         self.spec = spec
         game_columns, seat_columns = list(game_columns), list(seat_columns)
-        names = [c.name for c in spec.game_columns]
         self.helps = {c.name: c.help for c in spec.game_columns}
-        self.length_col = "turns" if "turns" in names else "decisions"
-        self.has_rounds = "rounds" in names
-        self.first_col = next((c for c in ("first_seat", "first_player") if c in game_columns), None)
+        self.length_col = spec.length_column  # declared in the spec, not guessed from names
+        self.rounds_col = spec.rounds_column
+        self.has_rounds = self.rounds_col is not None
+        self.first_col = spec.first_seat_column if spec.first_seat_column in game_columns else None
         self.n = self.k = 0
         self.seats: dict[int, list] = {}  # seat -> [wins, seat-games, policies]
         self.first = [0, 0, 0, 0]  # wins and seat-games of the first mover, of the others
         self.length, self.rounds = _Counts(), _Counts()
         self.reasons: dict[str, int] = {}
         self.metrics = {c.name: _MeanAcc(c) for c in spec.game_columns
-                        if c.name in game_columns and not _is_id_column(c.name) and c.name not in SETTING_COLUMNS}
+                        if c.name in game_columns and not _is_id_column(c.name) and c.name not in spec.setting_columns}
         self.seat_metrics = {c.name: _MeanAcc(c) for c in spec.seat_columns
                              if c.name in seat_columns and not _is_id_column(c.name)}
 
@@ -249,7 +198,7 @@ class Block:
         if n:
             self.length.add(res[self.length_col].to_numpy())
             if self.has_rounds:
-                self.rounds.add(res["rounds"].to_numpy())
+                self.rounds.add(res[self.rounds_col].to_numpy())
             for r, c in res.group_by("end_reason").len().iter_rows():
                 self.reasons[r] = self.reasons.get(r, 0) + int(c)
         for acc in self.metrics.values():
@@ -293,7 +242,7 @@ class Block:
         out["length"] = self.length.distribution(self.length_col,
                                                  self.helps.get(self.length_col, "decisions taken by all players"))
         if self.has_rounds:
-            out["rounds"] = self.rounds.distribution("rounds", self.helps["rounds"])
+            out["rounds"] = self.rounds.distribution(self.rounds_col, self.helps[self.rounds_col])
 
         # end reasons: every declared reason, zeros included, plus any unexpected one
         counts = self.reasons
@@ -315,7 +264,11 @@ def headline(games: pl.DataFrame, seats: pl.DataFrame, spec, params: dict | None
     block = Block(spec, games.columns, seats.columns)
     block.add(game_results(games, seats), seats)
     out = block.result()
-    if spec.headline is not None and games.height:
+    if spec.metrics and games.height:
+        acc = GameMetrics(spec, params, int(seats["seat"].max()) + 1 if seats.height else None)
+        acc.add(games, seats)
+        out["game_metrics"] = acc.result()
+    elif spec.headline is not None and games.height:
         out["game_metrics"] = spec.headline(games, seats, params)
     return out
 
@@ -404,8 +357,9 @@ class _Paired:
 
     METRICS = (("win_rate", "won"), ("length_mean", "length"))
 
-    def __init__(self, variant_names: list[str]):
+    def __init__(self, variant_names: list[str], length_col: str = "decisions"):
         self.names = list(variant_names)
+        self.length_col = length_col
         self.seen = False
         self.acc = {name: {"n_pairs": 0, **{m: Moments() for m, _ in self.METRICS}} for name in self.names[1:]}
 
@@ -413,7 +367,7 @@ class _Paired:
         if len(self.names) < 2 or res.is_empty():
             return
         self.seen = True
-        length_col = "turns" if "turns" in res.columns else "decisions"
+        length_col = self.length_col
         r = res.select("variant", "game_index", pl.col("won").cast(pl.Float64),
                        pl.col(length_col).cast(pl.Float64).alias("length"))
         base = r.filter(pl.col("variant") == self.names[0]).drop("variant")
@@ -445,11 +399,12 @@ class _Paired:
         return out
 
 
-def paired_vs_first(games: pl.DataFrame, seats: pl.DataFrame, variant_names: list[str]) -> dict:
+def paired_vs_first(games: pl.DataFrame, seats: pl.DataFrame, variant_names: list[str],
+                    length_col: str = "decisions") -> dict:
     """Every point of a sweep against the first, game by game on the same deals
     (same game index = same deal): win rate and mean length, Holm-corrected over
     the points compared, per metric."""
-    acc = _Paired(variant_names)
+    acc = _Paired(variant_names, length_col)
     if len(variant_names) >= 2 and not games.is_empty():
         acc.add(game_results(games, seats))
     return acc.result()
@@ -753,14 +708,17 @@ def _summarize(source, manifest: dict, spec) -> dict:
     several = len(variant_names) > 1
     blocks = {name: Block(spec, game_cols, seat_cols) for name in variant_names} if several else {}
     levels = _LevelLadder()
-    paired = _Paired(variant_names)
+    paired = _Paired(variant_names, spec.length_column)
     vparams = _variant_params(manifest)
     scopes = {None: params, **({name: vparams.get(name, params) for name in variant_names} if several else {})}
+    # the game's own metrics, declared in its spec (simcore.metrics), one accumulator per scope
+    declared_metrics = {scope: GameMetrics(spec, p, config.get("players")) for scope, p in scopes.items()} \
+        if spec.metrics else None
     max_seat = -1
     for games, seats in source.windows():
         res = game_results(games, seats)
         pooled.add(res, seats)
-        if "level" in game_cols:
+        if "level" in spec.setting_columns and "level" in game_cols:
             levels.add(res)
         if not seats.is_empty():
             max_seat = max(max_seat, int(seats["seat"].max()))
@@ -768,7 +726,14 @@ def _summarize(source, manifest: dict, spec) -> dict:
             block.add(res.filter(pl.col("variant") == name), seats.filter(pl.col("variant") == name))
         if several:
             paired.add(res)
-        source.feed(games, seats, spec, scopes)
+        if declared_metrics is not None:
+            for scope, acc in declared_metrics.items():
+                if scope is None:
+                    acc.add(games, seats)
+                else:
+                    acc.add(games.filter(pl.col("variant") == scope), seats.filter(pl.col("variant") == scope))
+        else:
+            source.feed(games, seats, spec, scopes)
         del games, seats, res
 
     players = config.get("players")
@@ -789,7 +754,12 @@ def _summarize(source, manifest: dict, spec) -> dict:
         "card_list_hash": config.get("card_list_hash"),
     }
     summary.update(pooled.result())
-    if spec.headline is not None and pooled.n:
+    if declared_metrics is not None:
+        for acc in declared_metrics.values():
+            acc.players = players
+        if pooled.n:
+            summary["game_metrics"] = declared_metrics[None].result()
+    elif spec.headline is not None and pooled.n:
         summary["game_metrics"] = source.game_metrics(spec, params, None)
     summary["complete"] = summary["n_requested"] is None or summary["n_games"] >= summary["n_requested"]
     summary["length_unit"] = summary["length"]["column"]
@@ -803,7 +773,10 @@ def _summarize(source, manifest: dict, spec) -> dict:
         for name in variant_names:
             p = vparams.get(name, params)
             block = blocks[name].result()
-            if spec.headline is not None and blocks[name].n:
+            if declared_metrics is not None:
+                if blocks[name].n:
+                    block["game_metrics"] = declared_metrics[name].result()
+            elif spec.headline is not None and blocks[name].n:
                 block["game_metrics"] = source.game_metrics(spec, p, name)
             variants.append({"name": name, "params": p, "varied": varied.get(name, {}),
                              "n_requested": n_requested_each, **block})

@@ -83,8 +83,8 @@ def parse_target(text: str) -> Target:
 
 def measure(spec: GameSpec, engine: Engine, params: dict, players: int, seed: int, n: int) -> dict:
     """Play n games of one parameter point; headline metrics with intervals."""
-    tables = spec.compile_tables(params)
-    res = engine.run(tables, players, seed, np.arange(n, dtype=np.int64), len(spec.card_names(params)))
+    data = spec.load_data(params)
+    res = engine.run(data.tables, players, seed, np.arange(n, dtype=np.int64), len(data.card_names))
     won = res.seat_out[:, :, 0] > 0.5
     any_won = won.any(axis=1)
     seat_rates = won.mean(axis=0)

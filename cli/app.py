@@ -482,10 +482,11 @@ def replay(
 
         rule_params = resolve(spec, _user_params(spec, set_, params, level))
     engine = Engine(spec, seats)
-    events, game_row, seat_rows = engine.replay(spec.compile_tables(rule_params), n_players, seed, index, check=check)
+    data = spec.load_data(rule_params)  # the run's own cards: the transcript decodes with them
+    events, game_row, seat_rows = engine.replay(data.tables, n_players, seed, index, check=check)
     out.print(f"[bold]{spec.title}[/bold] — game {index} of seed {seed}, {n_players} player(s), "
               f"policies {', '.join(s.name for s in seats)}", highlight=False)
-    for line in spec.decode_trace(events, rule_params, n_players):
+    for line in spec.decode_trace(events, data, n_players):
         out.print(line, highlight=False, markup=False)
     reason = spec.all_end_reasons[int(game_row[0])]
     winners = [str(s + 1) for s in range(n_players) if seat_rows[s, 0] > 0.5]

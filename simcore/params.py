@@ -121,9 +121,6 @@ def user_params(spec: GameSpec, sets: list[str] | None = None, file: Path | None
 
 
 def resolve(spec: GameSpec, user: dict[str, Any]) -> dict[str, Any]:
-    """All parameters with defaults filled in (the game may derive some)."""
-    if spec.resolve_params is not None:
-        return spec.resolve_params(dict(user))
-    out = {p.name: p.default for p in spec.params}
-    out.update(user)
-    return out
+    """All parameters with defaults filled in (the game may derive some, from
+    its rules file or a level table): the parameters of its GameData."""
+    return dict(spec.load_data(dict(user)).params)

@@ -34,3 +34,19 @@ class RecordView(np.ndarray):
         size = self.sizes(rec["g"][0])
         cut = tuple(slice(None) if a == "." else slice(0, int(size[a])) for a in self.AXES.get(name, ""))
         return rec[name][0][cut]
+
+
+def flat_layout(fields, typename: str = "Layout"):
+    """Offsets of a flat state (one int64 array): `fields` is (name, size)
+    pairs in order; returns (offsets, total size). `L.deck` is where the
+    deck starts, so kernels index by name (`s[L.deck + i]`), never by a
+    counted position. Kernels read the NamedTuple as a global (its ints are
+    frozen at compile time)."""
+    from collections import namedtuple
+
+    names, at, starts = [], 0, []
+    for name, size in fields:
+        names.append(name)
+        starts.append(at)
+        at += int(size)
+    return namedtuple(typename, names)(*starts), at

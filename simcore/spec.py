@@ -97,9 +97,47 @@ def cards_param(default_file: Path) -> Param:
 
 @dataclass(frozen=True)
 class Column:
+    """A result column the kernel writes: one per game (game_columns) or per
+    game and seat (seat_columns). `low`/`high` bound every value the game may
+    write (the contract test checks them on random games, which is how a
+    column written into another's place is caught); `nan_ok` allows NaN
+    ("not reached"). Kernels write by name through `game_index`/`seat_index`."""
+
     name: str
     help: str
     dtype: str = "int32"  # stored type; kernels write float64
+    low: float | None = None
+    high: float | None = None
+    nan_ok: bool = False
+
+
+def column_index(names, first: int = 0, typename: str = "Index"):
+    """A NamedTuple of positions, one field per name: `G.turns` is the column
+    `turns`. Kernels read it as a global (numba freezes its ints), so
+    `game_row[G.turns] = ...` writes by name, never by a counted position."""
+    from collections import namedtuple
+
+    names = list(names)
+    return namedtuple(typename, names)(*range(first, first + len(names)))
+
+
+RUNNER_GAME_COLUMNS = ("end_reason", "decisions")
+RUNNER_SEAT_COLUMNS = ("won", "score")
+
+
+def game_index(columns):
+    """Positions of game_row: end_reason, decisions (the runner's), then the game's columns."""
+    return column_index(RUNNER_GAME_COLUMNS + tuple(c.name for c in columns), typename="GameColumns")
+
+
+def seat_index(columns):
+    """Positions of a seat row: won, score, then the game's seat columns."""
+    return column_index(RUNNER_SEAT_COLUMNS + tuple(c.name for c in columns), typename="SeatColumns")
+
+
+def policy_index(params, first: int):
+    """Slots of a policy's parameter vector by name, from `first` in declared order."""
+    return column_index([p.name for p in params], first, typename="PolicySlots")
 
 
 @dataclass(frozen=True)
@@ -139,15 +177,45 @@ class GameSpec:
     card_counters: tuple[str, ...]  # counter kinds of card_counts
     policies: tuple[PolicySpec, ...]
     kernels: Kernels
-    compile_tables: Callable[[dict], tuple]  # resolved params -> tables
-    card_names: Callable[[dict], list[str]]
-    card_list_hash: Callable[[dict], str]
-    decode_trace: Callable[[Any, dict, int], list[str]]  # (events, params, n_players)
-    resolve_params: Callable[[dict], dict] | None = None  # fill defaults from levels etc.
-    headline: Callable[[Any, Any, dict], dict] | None = None  # game's own summary metrics
+    decode_trace: Callable[[Any, Any, int], list[str]]  # (events, GameData, n_players)
+    load_data: Callable[[dict], Any] | None = None  # params -> simcore.gamedata.GameData
+    metrics: tuple = ()  # simcore.metrics declarations: the game's own summary figures
+    length_column: str = "decisions"  # game column the summary reports as the length
+    rounds_column: str | None = None  # game column of rounds, when the game has rounds
+    first_seat_column: str | None = None  # game column of the seat that moved first
+    setting_columns: tuple[str, ...] = ()  # game columns that say what a game was played at (level)
+    invariants: tuple[str, ...] = ()  # what check() codes 1, 2, ... mean
+    # Until a game moves to load_data (simcore.gamedata): its old loader functions.
+    compile_tables: Callable[[dict], tuple] | None = None
+    card_names: Callable[[dict], list[str]] | None = None
+    card_list_hash: Callable[[dict], str] | None = None
+    resolve_params: Callable[[dict], dict] | None = None
+    headline: Callable[[Any, Any, dict], dict] | None = None
     data_files: tuple[str, ...] = ()
     notes: str = ""
-    invariants: tuple[str, ...] = ()  # what check() codes 1, 2, ... mean
+
+    def __post_init__(self):
+        if self.load_data is None:
+            if self.compile_tables is None:
+                raise ValueError(f"{self.name}: a GameSpec needs load_data (simcore.gamedata)")
+            object.__setattr__(self, "load_data", _legacy_loader(self))
+            old_decode = self.decode_trace
+            object.__setattr__(self, "decode_trace", lambda events, data, n: old_decode(events, dict(data.params), n))
+            # what the summary guessed for these specs before columns were declared
+            game_names = [c.name for c in self.game_columns]
+            if self.length_column == "decisions" and "turns" in game_names:
+                object.__setattr__(self, "length_column", "turns")
+            if self.rounds_column is None and "rounds" in game_names:
+                object.__setattr__(self, "rounds_column", "rounds")
+            if self.first_seat_column is None:
+                first = next((c for c in ("first_seat", "first_player") if c in game_names), None)
+                object.__setattr__(self, "first_seat_column", first)
+            if not self.setting_columns and "level" in game_names:
+                object.__setattr__(self, "setting_columns", ("level",))
+        names = self.game_column_names + self.seat_column_names
+        for col in (self.length_column, self.rounds_column, self.first_seat_column, *self.setting_columns):
+            if col is not None and col not in names:
+                raise ValueError(f"{self.name}: column {col!r} is not declared")
 
     def invariant(self, code: int) -> str:
         if 1 <= code <= len(self.invariants):
@@ -171,6 +239,31 @@ class GameSpec:
     @property
     def seat_column_names(self) -> list[str]:
         return ["won", "score"] + [c.name for c in self.seat_columns]
+
+
+def _legacy_loader(spec: "GameSpec"):
+    """load_data for a spec still declared with compile_tables, card_names,
+    card_list_hash and resolve_params (each game moves to simcore.gamedata)."""
+    from types import MappingProxyType
+
+    from .gamedata import GameData
+
+    cache: dict = {}
+
+    def load_data(params=None):
+        import json
+
+        user = dict(params or {})
+        key = json.dumps(user, sort_keys=True, default=str)
+        if key not in cache:
+            resolved = (spec.resolve_params(dict(user)) if spec.resolve_params
+                        else {**{p.name: p.default for p in spec.params}, **user})
+            h = spec.card_list_hash(resolved)
+            cache[key] = GameData(spec.name, MappingProxyType(dict(resolved)), tuple(spec.compile_tables(resolved)),
+                                  tuple(spec.card_names(resolved)), None, (), h)
+        return cache[key]
+
+    return load_data
 
 
 # Policies every game has; games add their own parameters (weights from P_GAME).

@@ -93,8 +93,8 @@ def mutated(draw, data: dict):
 def _plays_or_refuses(spec, user: dict, name_in_message: str):
     try:
         params = resolve(spec, user)
-        tables = spec.compile_tables(params)
-        n_cards = len(spec.card_names(params))
+        data = spec.load_data(params)
+        tables, n_cards = data.tables, len(data.card_names)
     except BalanceError as exc:
         msg = str(exc)
         assert "\n" not in msg and name_in_message in msg and ("allowed" in msg or "not valid TOML" in msg), msg

@@ -17,19 +17,20 @@ GAMES = registry.names()
 
 def _setup(name):
     spec = registry.get(name)
-    params = resolve(spec, {})
-    return spec, params, spec.compile_tables(params), len(spec.card_names(params))
+    data = spec.load_data(resolve(spec, {}))
+    return spec, data, data.tables, len(data.card_names)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_spec_is_complete(name):
-    spec, params, tables, n_cards = _setup(name)
+    spec, data, tables, n_cards = _setup(name)
+    params = data.params
     assert spec.min_players <= spec.default_players <= spec.max_players
     assert {p.name for p in spec.policies} >= {"random", "greedy", "lookahead"}
     assert set(params) >= {p.name for p in spec.params}
     assert isinstance(tables, tuple) and all(isinstance(t, np.ndarray) for t in tables)
     assert n_cards > 0 and len(spec.card_counters) > 0
-    assert len(spec.card_list_hash(params)) >= 8
+    assert len(data.content_hash) >= 8 and len(data.card_names) == n_cards
     assert len(set(spec.game_column_names)) == len(spec.game_column_names)
 
 
@@ -63,7 +64,7 @@ def test_games_play_to_a_valid_outcome(name, policy):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_games_whatever_the_split_and_replay_matches(name):
-    spec, params, tables, n_cards = _setup(name)
+    spec, data, tables, n_cards = _setup(name)
     e = Engine(spec, [resolve_policy(spec, "greedy", {"epsilon": 0.2})])
     whole = e.run(tables, spec.default_players, 9, np.arange(120, dtype=np.int64), n_cards)
     a = e.run(tables, spec.default_players, 9, np.arange(0, 47, dtype=np.int64), n_cards)
@@ -72,7 +73,7 @@ def test_same_games_whatever_the_split_and_replay_matches(name):
     assert np.array_equal(whole.card_stats, a.card_stats + b.card_stats)
     events, g, s = e.replay(tables, spec.default_players, 9, 33)
     assert np.array_equal(g, whole.game_out[33], equal_nan=True) and np.array_equal(s, whole.seat_out[33], equal_nan=True)
-    lines = spec.decode_trace(events, params, spec.default_players)
+    lines = spec.decode_trace(events, data, spec.default_players)
     assert len(lines) >= 3 and all(isinstance(x, str) and x for x in lines)
 
 

@@ -18,11 +18,12 @@ from simcore.params import resolve
 from simcore.registry import get
 spec = get(sys.argv[1])
 params = resolve(spec, {})
-tables = spec.compile_tables(params)
+data = spec.load_data(params)
+tables = data.tables
 out = []
 for policy in ("random", "greedy"):
     eng = Engine(spec, [resolve_policy(spec, policy)])
-    r = eng.run(tables, spec.default_players, 7, np.arange(2, dtype=np.int64), len(spec.card_names(params)))
+    r = eng.run(tables, spec.default_players, 7, np.arange(2, dtype=np.int64), len(data.card_names))
     out.append([r.game_out.tolist(), r.seat_out.tolist(), r.card_stats.sum(axis=0).tolist()])
 print(json.dumps(out))
 """

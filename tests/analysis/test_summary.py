@@ -128,7 +128,7 @@ def _coop_spec():
         }
 
     return dataclasses.replace(
-        SPEC, cooperative=True, headline=headline,
+        SPEC, cooperative=True, headline=headline, length_column="turns",
         game_columns=(Column("turns", "turns played"), Column("total", "final total"), Column("card_id", "an id")),
     )
 
@@ -149,7 +149,8 @@ def test_cooperative_spec_turns_column_and_headline(tmp_path):
 
 
 def test_level_column_gives_a_ladder(tmp_path):
-    spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (Column("level", "difficulty level"),))
+    spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (Column("level", "difficulty level"),),
+                               setting_columns=("level",))
     run = make_run(tmp_path, n_games=3000, n_cap=300)
     games = load_games(run).with_columns((pl.col("game_index") % 3 + 1).alias("level"))
     s = summarize_frames(games, load_seats(run), load_cards(run), load_manifest(run), spec)
@@ -191,7 +192,8 @@ def test_sentinel_minus_one_is_left_out_of_means(tmp_path):
 
 
 def test_first_player_advantage_when_the_game_records_it(tmp_path):
-    spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (Column("first_seat", "seat that moved first"),))
+    spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (Column("first_seat", "seat that moved first"),),
+                               first_seat_column="first_seat")
     run = make_run(tmp_path, n_games=4000, p_seat0=0.6, n_cap=0)
     games = load_games(run).with_columns(pl.lit(0, pl.Int8).alias("first_seat"))  # seat 0 always starts
     s = summarize_frames(games, load_seats(run), load_cards(run), load_manifest(run), spec)

@@ -91,7 +91,8 @@ def test_sweep_paired_ladder_and_first_player_read_in_windows(tmp_path, monkeypa
     run = make_run(tmp_path, n_games=3000, chunk=500, n_cap=4, variants=levels,
                    variant_params={"L1": {"level": 1}, "L2": {"level": 2}, "L3": {"level": 3}})
     spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (
-        Column("first_seat", "seat that moved first"), Column("happy_turn", "turn a worker became happy; -1 never")))
+        Column("first_seat", "seat that moved first"), Column("happy_turn", "turn a worker became happy; -1 never")),
+        first_seat_column="first_seat")
     _rewrite_games(run, lambda g: g.with_columns(
         (pl.col("game_index") % 2).cast(pl.Int8).alias("first_seat"),
         pl.when(pl.col("game_index") % 3 == 0).then(-1).otherwise(pl.col("game_index") % 17).alias("happy_turn")))
@@ -104,7 +105,8 @@ def test_sweep_paired_ladder_and_first_player_read_in_windows(tmp_path, monkeypa
 
 
 def test_level_column_ladder_in_windows(tmp_path, monkeypatch):
-    spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (Column("level", "difficulty level"),))
+    spec = dataclasses.replace(SPEC, game_columns=SPEC.game_columns + (Column("level", "difficulty level"),),
+                               setting_columns=("level",))
     run = make_run(tmp_path, n_games=3000, chunk=500, n_cap=300)
     _rewrite_games(run, lambda g: g.with_columns((pl.col("game_index") % 3 + 1).alias("level")))
     folder, frames = _both(run, spec, monkeypatch)

@@ -28,10 +28,11 @@ def _has_array(ty) -> bool:
 def _play(name: str, policy: str, n: int):
     spec = registry.get(name)
     params = resolve(spec, {})
-    tables = spec.compile_tables(params)
+    data = spec.load_data(params)
+    tables = data.tables
     engine = Engine(spec, [resolve_policy(spec, policy)])
     for players in sorted({spec.min_players, spec.max_players}):
-        engine.run(tables, players, 3, np.arange(n, dtype=np.int64), len(spec.card_names(params)))
+        engine.run(tables, players, 3, np.arange(n, dtype=np.int64), len(data.card_names))
         engine.replay(tables, players, 3, 1)
 
 

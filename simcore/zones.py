@@ -1,0 +1,87 @@
+"""Kernels over zones of cards that every card game needs: shuffle a pile,
+draw from it with a reshuffle of the discards when it runs out, and redeal
+the cards a seat cannot see (the heart of `determinise`).
+
+A zone here is a slice of an int64 array of card ids and its count, kept by
+the game wherever its state keeps it (a field of a record, an offset of a
+flat array): these kernels take the array and the count and return the new
+count, so they work for every state layout. Randomness comes from the
+stream the caller names (rng.DEAL at setup, rng.CHANCE in play, rng.POLICY in
+determinise), so variants stay paired on the same deals.
+"""
+import numpy as np
+
+from . import rng as R
+from .jit import jit
+
+
+@jit
+def shuffle(rng, stream, cards, n):
+    """Fisher-Yates shuffle of cards[0:n] in place (rng.shuffle, for zones)."""
+    R.shuffle(rng, stream, cards, n)
+
+
+@jit
+def gather(pool, n, cards, count):
+    """Append cards[0:count] to pool[n:]; returns the new pool size."""
+    for i in range(count):
+        pool[n + i] = cards[i]
+    return n + count
+
+
+@jit
+def scatter(pool, at, cards, count):
+    """Fill cards[0:count] from pool[at:]; returns the next pool position."""
+    for i in range(count):
+        cards[i] = pool[at + i]
+    return at + count
+
+
+@jit
+def redeal(rng, pool, n):
+    """Shuffle the pooled unseen cards with the policy stream: `determinise`
+    gathers what the deciding seat cannot see (deck, removed cards, the other
+    hands) into `pool`, redeals it here, and scatters it back to the same
+    places, so every count the seat can see is kept."""
+    R.shuffle(rng, R.POLICY, pool, n)
+
+
+@jit
+def draw_top(deck, n):
+    """The top card of a deck of n cards kept with its top at deck[n - 1]
+    (-1 when empty); the caller stores n - 1."""
+    if n <= 0:
+        return -1
+    c = deck[n - 1]
+    deck[n - 1] = -1
+    return c
+
+
+@jit
+def refill_from(rng, stream, deck, n, discards, m):
+    """Shuffle the m discards and put them under the deck's n cards (the top
+    stays at deck[n + m - 1]): the 'shuffle the discard pile to form a new
+    deck' of most rulebooks. Returns the deck's new count; the discard pile is
+    left empty (-1)."""
+    R.shuffle(rng, stream, discards, m)
+    for i in range(n - 1, -1, -1):
+        deck[i + m] = deck[i]
+    for i in range(m):
+        deck[i] = discards[i]
+        discards[i] = -1
+    return n + m
+
+
+@jit
+def count_of(cards, n, card):
+    """How many copies of `card` lie in cards[0:n]."""
+    k = 0
+    for i in range(n):
+        if cards[i] == card:
+            k += 1
+    return k
+
+
+def as_zone(cards) -> np.ndarray:
+    """A Python list of card ids as a zone array (tests, tables)."""
+    return np.asarray(cards, dtype=np.int64)

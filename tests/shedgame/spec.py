@@ -1,0 +1,141 @@
+"""Shed (`--game shed`, tests only): the declarative header, the card file's
+schema and loader, the transcript. The rules are in `kernels.py`, the cards
+in `cards.toml`; tests/conftest.py registers the game for the tests."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simcore import metrics as M
+from simcore.gamedata import Field, Opcode, Schema, Vocabulary, loader, overlay, refuse
+from simcore.spec import GameSpec, Kernels, Param, cards_param, common_policies
+
+from . import kernels as K
+
+HERE = Path(__file__).resolve().parent
+CARDS_FILE = HERE / "cards.toml"
+
+EFFECTS = Vocabulary((
+    Opcode("wild", 1, (), "the card may be played on anything; its player names the suit"),
+    Opcode("draw", 2, (Field("n", "int", required=True, low=1, high=6),), "the next player draws n and loses the turn"),
+    Opcode("skip", 3, (), "the next player loses the turn"),
+))
+RANK = Schema("rank", (
+    Field("name", "str", required=True),
+    Field("effects", "effects", default=[], vocabulary=EFFECTS, length=(0, 3)),
+))
+CARD_FILE = Schema("card file", (
+    Field("suits", "strs", required=True, length=(1, 8)),
+    Field("rank", "tables", required=True, schema=RANK, length=(1, 32)),
+), key="")
+
+PARAMS = (
+    Param("hand_size", "int", 5, "cards dealt to each player", 1, 10),
+    cards_param(CARDS_FILE),
+)
+
+
+def build(reader, user: dict):
+    params = overlay({p.name: p.default for p in PARAMS}, user, "shed")
+    path = Path(params["cards"] or CARDS_FILE)
+    raw = reader.toml(path, allowed="a card file in the format of tests/shedgame/cards.toml")
+    data = CARD_FILE.check(raw, path, "top level")
+    ranks = RANK.check_all(raw["rank"], path, "rank", 1)
+    suits = data["suits"]
+    n = len(ranks) * len(suits)
+    if n > K.NMAX:
+        raise refuse(path, "top level", "rank", f"{len(ranks)} ranks in {len(suits)} suits make {n} cards",
+                     f"at most {K.NMAX} cards")
+    if n < 2 + params["hand_size"] * 4:
+        raise refuse(path, "top level", "rank", f"{n} cards cannot deal 4 hands of {params['hand_size']}",
+                     f"at least {2 + params['hand_size'] * 4} cards")
+    cards = np.zeros((n, K.CF), np.int64)
+    names = []
+    for r, rank in enumerate(ranks):
+        for s, suit in enumerate(suits):
+            c = r * len(suits) + s
+            cards[c, K.C_RANK], cards[c, K.C_SUIT] = r, s
+            for e in rank["effects"]:
+                if e["op"] == "wild":
+                    cards[c, K.C_WILD] = 1
+                elif e["op"] == "draw":
+                    cards[c, K.C_DRAW] = e["n"]
+                elif e["op"] == "skip":
+                    cards[c, K.C_SKIP] = 1
+            names.append(f"{rank['name']} of {suit}")
+    rules = np.array([params["hand_size"], n, len(suits)], np.int64)
+    return reader.make(params, (cards, rules), names, reader.card_list(path, CARDS_FILE, reconstruction=False),
+                       info={"suits": tuple(suits)})
+
+
+load_data = loader("shed", build, data_dir=HERE)
+
+
+def decode_trace(events, data, n_players) -> list[str]:
+    names, suits = data.card_names, data.info["suits"]
+    out = []
+    for code, a, b, c, d in (tuple(int(x) for x in e) for e in events):
+        if code == K.EV_DEAL:
+            out.append(f"{a} players are dealt {b} cards each; {names[c]} starts the pile; player {d + 1} begins.")
+        elif code == K.EV_PLAY:
+            out.append(f"Player {a + 1} plays {names[b]} (suit now {suits[c]}).")
+        elif code == K.EV_DRAW:
+            out.append(f"Player {a + 1} cannot play and draws {'a card' if b >= 0 else 'nothing (no card left)'}.")
+        elif code == K.EV_PASS:
+            out.append(f"Player {a + 1} cannot play or draw, and passes.")
+        elif code == K.EV_RESHUFFLE:
+            out.append(f"The discard pile is shuffled into a new deck of {a} cards.")
+        elif code == K.EV_SKIP:
+            out.append(f"Player {a + 1} " + (f"draws {b} and " if b else "") + "loses the turn.")
+        elif code == K.EV_OUT:
+            out.append(f"Player {a + 1} is out of cards and wins (turn {b}).")
+        elif code == -2:
+            out.append("The turn cap ends the game.")
+        else:
+            out.append(f"(event {code} {a} {b} {c} {d})")
+    return out
+
+
+METRICS = (
+    M.Mean(key="turns", label="turns per game", value=pl.col("turns")),
+    M.Rate(key="reshuffled", label="games in which the deck ran out", hits=pl.col("reshuffles") > 0),
+    M.Mean(key="cards_left_losing", label="cards left in a losing hand", table="seats", value=pl.col("cards_left"),
+           where=pl.col("won") == 0, counts=True),
+    M.Rate(key="draws_per_turn", label="share of turns that drew a card", hits=pl.col("cards_drawn"),
+           trials=pl.col("turns")),
+    M.Group(key="winner", label="who wins", members=(
+        M.Mean(key="share_of_draws", label="winner's share of the cards drawn", table="seats",
+               value=pl.col("drawn") / pl.col("cards_drawn"), where=(pl.col("won") == 1) & (pl.col("cards_drawn") > 0)),
+        M.Fixed(key="chance", value=lambda params, players: 1.0 / players if players else None),
+        M.Note(key="note", text="a seat's fair share of wins is 1/players"),
+    )),
+)
+
+SPEC = GameSpec(
+    name="shed",
+    title="Shed (the tests' fixture game)",
+    version="1",
+    modes=("standard",),
+    min_players=2,
+    max_players=K.PMAX,
+    default_players=3,
+    cooperative=False,
+    max_decisions=400,
+    max_options=K.MAX_OPTIONS,
+    params=PARAMS,
+    end_reasons=("out_of_cards",),
+    game_columns=K.GAME_COLUMNS,
+    seat_columns=K.SEAT_COLUMNS,
+    card_counters=K.CARD_COUNTERS,
+    policies=common_policies("plays the matching card hardest to play later; effect cards against a player "
+                             "close to going out; wild cards last", rollouts=4, horizon=60),
+    kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, K.value,
+                    K.greedy, K.card_counts, check=K.check),
+    decode_trace=decode_trace,
+    load_data=load_data,
+    metrics=METRICS,
+    length_column="turns",
+    invariants=("a card is in no zone or in two", "a hand or pile count is out of range"),
+)
