@@ -91,9 +91,9 @@ def run_campaign(spec: GameSpec, user: dict, players: int, policies: list[SeatPo
 
 
 def write_campaign(folder: Path, spec: GameSpec, result: dict, command: str) -> Path:
+    """Write campaign.json (the report is the reports layer's: reports.render_campaign_report)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "campaign.json").write_text(json.dumps({**result, "command": command}, indent=2, default=float))
-    from reports import render_campaign_report
-
-    return render_campaign_report(folder, result, spec)
+    path = folder / "campaign.json"
+    path.write_text(json.dumps({**result, "command": command}, indent=2, default=float))
+    return path

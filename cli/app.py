@@ -526,8 +526,11 @@ def campaign(
     result = run_campaign(spec, user, n_players, seats, seed, n, max_attempts)
     from analysis.runs import new_run_dir
 
+    from reports import render_campaign_report
+
     folder = out_dir or new_run_dir(Path("runs"), f"{spec.name}-campaign")
-    path = write_campaign(folder, spec, result, _command_line())
+    write_campaign(folder, spec, result, _command_line())
+    path = render_campaign_report(folder, result, spec)
     t = Table(title=f"campaign: {n:,} campaigns, policy {', '.join(s.name for s in seats)}")
     for col in ("level", "attempts (mean, 95% CI)", "win rate per attempt (95% CI)", "cleared"):
         t.add_column(col)

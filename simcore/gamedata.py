@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping
 
 from .errors import BalanceError
 from .files import data_file, parse_toml, read_bytes, shown
+from .params import coerce
 
 _MISSING = object()
 
@@ -386,8 +387,6 @@ def read_rules(reader: Reader, params_decl, name: str = "rules.toml") -> dict:
     """A game's rules.toml: every key a declared rule parameter, each value
     checked like a --set value; the parameters it does not set keep their
     declared defaults."""
-    from .params import coerce
-
     path = reader.own(name)
     raw = reader.toml(path)
     known = {p.name: p for p in params_decl}

@@ -1,15 +1,52 @@
-"""Rule parameters from the command line or a TOML file, validated against
-the game's declared `Param`s. Every error names where the value came from,
-the parameter, and what is allowed."""
+"""Rule parameters: their declaration (`Param`), and their values from the
+command line or a TOML file, checked against the game's declared `Param`s.
+Every error names where the value came from, the parameter, and what is
+allowed."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import BalanceError
 from .files import read_toml
-from .spec import GameSpec, Param
+
+
+@dataclass(frozen=True)
+class Param:
+    """A rule parameter: one knob a designer may set with --set or sweep.
+
+    kind: "int", "float", "bool", "ints" (a list, written 5,8,11 or 5-8-11) or
+    "floats" (a list of numbers, written 0.8,1.2 or as a TOML list; one value
+    for every seat or one per seat, for example) or "file" (a path; "" for
+    the game's own file).
+    low/high bound every value (each element for lists); choices, when set,
+    are the only allowed values. default None means "from the level/table".
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple | None = None
+    length: int | None = None  # fixed length for "ints" / "floats" (None: any length >= 1)
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return ", ".join(str(c) for c in self.choices)
+        if self.kind == "bool":
+            return "true, false"
+        if self.kind == "file":
+            return "the path of an existing .toml file, or empty for the game's own"
+        rng = f"{self.low:g}..{self.high:g}" if self.low is not None and self.high is not None else "any"
+        if self.kind in ("ints", "floats"):
+            n = f"{self.length} " if self.length else ""
+            return f"a list of {n}{'integers' if self.kind == 'ints' else 'numbers'} in {rng}"
+        return f"{'an integer' if self.kind == 'int' else 'a number'} in {rng}"
+
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -94,7 +131,7 @@ def split_assignment(text: str, option: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
-def lookup(spec: GameSpec, name: str, source: str) -> Param:
+def lookup(spec, name: str, source: str) -> Param:
     p = spec.param(name)
     if p is None:
         known = ", ".join(q.name for q in spec.params) or "none"
@@ -102,7 +139,7 @@ def lookup(spec: GameSpec, name: str, source: str) -> Param:
     return p
 
 
-def user_params(spec: GameSpec, sets: list[str] | None = None, file: Path | None = None,
+def user_params(spec, sets: list[str] | None = None, file: Path | None = None,
                 extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """Validated user values: from a TOML file, then --set, then named options."""
     values: dict[str, Any] = {}
@@ -120,7 +157,7 @@ def user_params(spec: GameSpec, sets: list[str] | None = None, file: Path | None
     return values
 
 
-def resolve(spec: GameSpec, user: dict[str, Any]) -> dict[str, Any]:
+def resolve(spec, user: dict[str, Any]) -> dict[str, Any]:
     """All parameters with defaults filled in (the game may derive some, from
     its rules file or a level table): the parameters of its GameData."""
     return dict(spec.load_data(dict(user)).params)

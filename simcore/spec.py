@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 from .files import data_root, shown
+from .params import Param  # noqa: F401  (declared here for the games: spec.Param)
 
 DATA_DIR = data_root()  # the installed game data (simcore.files)
 
@@ -49,41 +50,6 @@ class Kernels(NamedTuple):
     greedy: Any
     card_counts: Any
     check: Any = None
-
-
-@dataclass(frozen=True)
-class Param:
-    """A rule parameter: one knob a designer may set with --set or sweep.
-
-    kind: "int", "float", "bool", "ints" (a list, written 5,8,11 or 5-8-11) or
-    "floats" (a list of numbers, written 0.8,1.2 or as a TOML list; one value
-    for every seat or one per seat, for example) or "file" (a path; "" for
-    the game's own file).
-    low/high bound every value (each element for lists); choices, when set,
-    are the only allowed values. default None means "from the level/table".
-    """
-
-    name: str
-    kind: str
-    default: Any
-    help: str
-    low: float | None = None
-    high: float | None = None
-    choices: tuple | None = None
-    length: int | None = None  # fixed length for "ints" / "floats" (None: any length >= 1)
-
-    def allowed(self) -> str:
-        if self.choices is not None:
-            return ", ".join(str(c) for c in self.choices)
-        if self.kind == "bool":
-            return "true, false"
-        if self.kind == "file":
-            return "the path of an existing .toml file, or empty for the game's own"
-        rng = f"{self.low:g}..{self.high:g}" if self.low is not None and self.high is not None else "any"
-        if self.kind in ("ints", "floats"):
-            n = f"{self.length} " if self.length else ""
-            return f"a list of {n}{'integers' if self.kind == 'ints' else 'numbers'} in {rng}"
-        return f"{'an integer' if self.kind == 'int' else 'a number'} in {rng}"
 
 
 def cards_param(default_file: Path) -> Param:

@@ -15,7 +15,20 @@ from simcore import registry
 from simcore.batch import BalanceError, Engine, resolve_policy
 from simcore.params import resolve, user_params
 
-CARD_GAMES = ["overtime", "youre-fired", "four-day-weekend"]
+def _card_file(game: str) -> Path | None:
+    """The shipped card list of a registered game (None: it has none to edit)."""
+    spec = registry.get(game)
+    cards = spec.load_data({}).cards
+    if cards is not None:
+        return Path(cards.path)
+    try:  # a game still on its old loader: its cards module, if it has one
+        module = __import__(registry.GAMES[game] + ".cards", fromlist=["CARDS_FILE"])
+    except ImportError:
+        return None
+    return Path(module.CARDS_FILE) if hasattr(module, "CARDS_FILE") else None
+
+
+CARD_GAMES = [g for g in registry.names() if _card_file(g) is not None]
 BAD_VALUES = [None, -1, 0, 1, 2, 99, 10**6, -(10**6), "", "nonsense", "W", 1.5, True, [], ["x"], [1, 2], {"op": "?"}]
 
 
@@ -50,19 +63,27 @@ def dump_toml(data: dict) -> str:
 
 
 def _default_cards(game: str) -> dict:
-    spec = registry.get(game)
-    module = __import__(registry.GAMES[game] + ".cards", fromlist=["CARDS_FILE"])
-    return spec, tomllib.loads(Path(module.CARDS_FILE).read_text())
+    return registry.get(game), tomllib.loads(_card_file(game).read_text())
 
 
 @st.composite
 def mutated(draw, data: dict):
     """A copy of a card file with a few of its fields, rows or sections broken."""
-    data = {k: ([dict(r) for r in v] if isinstance(v, list) else (dict(v) if isinstance(v, dict) else v))
+    data = {k: ([dict(r) if isinstance(r, dict) else r for r in v] if isinstance(v, list)
+                else (dict(v) if isinstance(v, dict) else v))
             for k, v in data.items()}
     for _ in range(draw(st.integers(1, 3))):
         section = draw(st.sampled_from(sorted(data)))
         rows = data[section]
+        if not isinstance(rows, dict) and not (isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows)):
+            value = draw(st.sampled_from(BAD_VALUES))  # a top-level value (a list of names, a number)
+            if value is None:
+                del data[section]
+                if not data:
+                    break
+            else:
+                data[section] = value
+            continue
         how = draw(st.sampled_from(["field", "field", "field", "drop_row", "dup_row", "new_field", "drop_section"]))
         if how == "drop_section":
             del data[section]
@@ -80,7 +101,7 @@ def mutated(draw, data: dict):
             data[section].append(dict(rows[i]))
         elif how == "new_field":
             rows[i]["surprise"] = 1
-        else:
+        elif rows[i]:
             field = draw(st.sampled_from(sorted(rows[i])))
             value = draw(st.sampled_from(BAD_VALUES))
             if value is None:
