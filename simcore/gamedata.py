@@ -133,7 +133,8 @@ class Field:
             if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
                 raise bad("is not a list of tables")
             self._in_length(value, bad)
-            value = [self.schema.check(v, file, where, prefix=f"{name}[{i}].") for i, v in enumerate(value)]
+            # each entry is named in messages as its schema names it: "rank '8'", "card #3"
+            value = self.schema.check_all(value, file, name)
         elif k == "effects":
             if not isinstance(value, list):
                 raise bad(f"{value!r} is not a list of effects")

@@ -42,8 +42,7 @@ def build(reader, user: dict):
     path = Path(params["cards"] or CARDS_FILE)
     raw = reader.toml(path, allowed="a card file in the format of tests/shedgame/cards.toml")
     data = CARD_FILE.check(raw, path, "top level")
-    ranks = RANK.check_all(raw["rank"], path, "rank", 1)
-    suits = data["suits"]
+    ranks, suits = data["rank"], data["suits"]
     n = len(ranks) * len(suits)
     if n > K.NMAX:
         raise refuse(path, "top level", "rank", f"{len(ranks)} ranks in {len(suits)} suits make {n} cards",
