@@ -1,167 +1,140 @@
-"""Load and validate the card list and rules, compile them into tables.
+"""Four Day Weekend's data files: the rule parameters, the card file's declared
+schemas (one per card kind) and the Bonus instructions' vocabulary, and the
+one `build` that reads them into a `GameData` (simcore.gamedata).
 
-The card file is the interface a designer edits: every field is checked and
-an error names the file, the card and the field, with the allowed values.
+The card file is the interface a designer edits: every field of every kind
+of card is declared here with its range, anything else is refused with one
+line naming the file, the card and the field, and what is allowed.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import BalanceError
-from ..spec import DATA_DIR, Param, cards_param
+from ..files import data_file
+from ..gamedata import Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
+from ..spec import Param, cards_param
 from . import constants as K
 
-GAME_DIR = DATA_DIR / "four-day-weekend"
-CARDS_FILE = GAME_DIR / "cards.toml"
-RULES_FILE = GAME_DIR / "rules.toml"
+GAME = "four-day-weekend"
+CARDS_FILE = data_file(GAME, "cards.toml")
+RULES_FILE = data_file(GAME, "rules.toml")
+
+# The rule knobs. data/four-day-weekend/rules.toml holds the value of each
+# (read_rules at load time); the defaults declared here are what `balance
+# games` shows, and a test checks that the shipped rules file agrees.
+PARAMS = (
+    Param("hand_size", "int", 5, "cards a hand is replenished to", 3, K.HAND_MAX),
+    Param("locked_sets_to_declare", "int", 3, "locked sets in play before Back To Work-ish may be declared", 1, 12),
+    Param("rounds_per_player", "int", 0, "rounds per player (0: rulebook, two for 2-3 players, else one)", 0, 4),
+    Param("colour_multiplier", "int", 2, "factor for a Necessity whose colour is on the Activity's wheel", 1, 5),
+    Param("round_turn_limit", "int", 200, "safeguard: a round ends after this many turns (not in the rulebook)", 10, 2000),
+    Param("reshuffle_discards", "bool", True, "reshuffle the Really Discarded pile when the Draw pile runs out"),
+    Param("declarer_pile_only", "bool", True, "declaring after the sweep forces the refill from the Draw pile"),
+    Param("active_set_scores", "bool", True, "the active (unlocked) set scores when complete"),
+    Param("locked_sets_per_player", "bool", False, "count locked sets per player instead of all players together"),
+    cards_param(CARDS_FILE),
+)
+
+# ---------------------------------------------------------------- the card file
+AMOUNT_MAX = 20
+
+NECESSITY_TYPE = Field("type", "str", required=True, choices=K.TYPE_NAMES, parse=K.TYPE_NAMES.index,
+                       help="a Necessity type")
+COLOUR = Field("colour", "str", required=True, choices=K.COLOUR_NAMES, parse=K.COLOUR_NAMES.index, help="a colour")
+FACTOR = Field("factor", "int", required=True, low=0, high=AMOUNT_MAX)
+AMOUNT = Field("amount", "int", required=True, low=0, high=AMOUNT_MAX)
+
+# A Bonus card's instructions, applied in order after the colour doubling.
+BONUS_EFFECTS = Vocabulary((
+    Opcode("multiply_type", K.OP_MULTIPLY_TYPE, (NECESSITY_TYPE, FACTOR),
+           "that Necessity type's points (after colour doubling) x factor"),
+    Opcode("multiply_colour", K.OP_MULTIPLY_COLOUR, (COLOUR, FACTOR), "Necessities of that colour x factor"),
+    Opcode("multiply_activity", K.OP_MULTIPLY_ACTIVITY, (FACTOR,), "the Activity's points x factor"),
+    Opcode("add_per_necessity", K.OP_ADD_PER_NECESSITY, (AMOUNT,), "amount per Necessity in the set"),
+    Opcode("add_if_type", K.OP_ADD_IF_TYPE, (NECESSITY_TYPE, AMOUNT), "amount if the set holds that Necessity type"),
+    Opcode("add_if_all_types", K.OP_ADD_IF_ALL_TYPES, (AMOUNT,), "amount if the set holds all four Necessity types"),
+    Opcode("add_flat", K.OP_ADD_FLAT, (AMOUNT,), "amount"),
+    Opcode("multiply_set", K.OP_MULTIPLY_SET, (FACTOR,), "everything in the set so far x factor"),
+    Opcode("add_per_doubled", K.OP_ADD_PER_DOUBLED, (AMOUNT,),
+           "amount per Necessity doubled by the Activity's colour wheel"),
+))
 
 
-def _param_defs() -> tuple[Param, ...]:
-    """The rule knobs; defaults come from rules.toml (checked on load)."""
-    raw = _read_toml(RULES_FILE)
-    decl = (
-        Param("hand_size", "int", None, "cards a hand is replenished to", 3, K.HAND_MAX),
-        Param("locked_sets_to_declare", "int", None, "locked sets in play before Back To Work-ish may be declared", 1, 12),
-        Param("rounds_per_player", "int", None, "rounds per player (0: rulebook, two for 2-3 players, else one)", 0, 4),
-        Param("colour_multiplier", "int", None, "factor for a Necessity whose colour is on the Activity's wheel", 1, 5),
-        Param("round_turn_limit", "int", None, "safeguard: a round ends after this many turns (not in the rulebook)", 10, 2000),
-        Param("reshuffle_discards", "bool", None, "reshuffle the Really Discarded pile when the Draw pile runs out"),
-        Param("declarer_pile_only", "bool", None, "declaring after the sweep forces the refill from the Draw pile"),
-        Param("active_set_scores", "bool", None, "the active (unlocked) set scores when complete"),
-        Param("locked_sets_per_player", "bool", None, "count locked sets per player instead of all players together"),
-    )
-    out = []
-    for p in decl:
-        if p.name not in raw:
-            raise BalanceError(f"{RULES_FILE}: missing parameter '{p.name}'; allowed: {p.allowed()}")
-        from ..params import coerce
-
-        out.append(Param(p.name, p.kind, coerce(p, raw[p.name], str(RULES_FILE)), p.help, p.low, p.high, p.choices, p.length))
-    unknown = set(raw) - {p.name for p in decl}
-    if unknown:
-        raise BalanceError(f"{RULES_FILE}: unknown parameter(s) {sorted(unknown)}; allowed: {', '.join(p.name for p in decl)}")
-    return tuple(out) + (cards_param(CARDS_FILE),)
+def _wheel_mask(colours: list[int]) -> int:
+    mask = 0
+    for c in colours:
+        mask |= 1 << c
+    return mask
 
 
-def _read_toml(path: Path) -> dict:
-    try:
-        return tomllib.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise BalanceError(f"{path}: file does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise BalanceError(f"{path}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise BalanceError(f"{path}: not a text file (not UTF-8); allowed: a TOML file") from None
-    except OSError as exc:
-        raise BalanceError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+KIND = Field("kind", "str", required=True, choices=K.KIND_NAMES)
+_COMMON = (
+    Field("name", "str", required=True),
+    KIND,
+    Field("count", "int", required=True, low=1, high=60, help="copies in the deck"),
+)
+_POINTS = Field("points", "int", required=True, low=1, high=3)
+# One schema per kind of card: the fields each kind allows.
+CARD_SCHEMAS = {
+    "excuse": Schema("excuse card", _COMMON),
+    "activity": Schema("activity card", _COMMON + (
+        COLOUR, _POINTS,
+        Field("wheel", "strs", required=True, choices=K.COLOUR_NAMES, length=(1, len(K.COLOUR_NAMES)),
+              parse=lambda names: _wheel_mask([K.COLOUR_NAMES.index(n) for n in names]),
+              allowed_text=f"a list of 1 to {len(K.COLOUR_NAMES)} of {', '.join(K.COLOUR_NAMES)}",
+              help="colours whose Necessities it doubles"),
+    )),
+    "necessity": Schema("necessity card", _COMMON + (NECESSITY_TYPE, COLOUR, _POINTS)),
+    "bonus": Schema("bonus card", _COMMON + (
+        Field("effects", "effects", required=True, vocabulary=BONUS_EFFECTS, length=(1, K.MAX_BONUS_OPS)),
+    )),
+}
+assert tuple(CARD_SCHEMAS) == K.KIND_NAMES
 
 
-PARAMS = _param_defs()
-
-
-def resolve_params(user: dict) -> dict:
-    out = {p.name: p.default for p in PARAMS}
-    for k, v in user.items():
-        if k not in out:
-            raise BalanceError(f"four-day-weekend has no parameter '{k}'; allowed: {', '.join(out)}")
-        out[k] = v
-    return out
-
-
-def _choice(path, name, field, value, allowed):
-    if not isinstance(value, str) or value not in allowed:
-        raise BalanceError(f"{path}: card '{name}': field '{field}' = {value!r} is not allowed; allowed: {', '.join(map(str, allowed))}")
-    return allowed.index(value)
-
-
-def _int_field(path, name, field, card, low, high):
-    if field not in card:
-        raise BalanceError(f"{path}: card '{name}': field '{field}' is missing; allowed: an integer in {low}..{high}")
-    v = card[field]
-    if not isinstance(v, int) or isinstance(v, bool) or not (low <= v <= high):
-        raise BalanceError(f"{path}: card '{name}': field '{field}' = {v!r} is not allowed; allowed: an integer in {low}..{high}")
+def _card_entries(v):
+    if not isinstance(v, list) or not v or not all(isinstance(e, dict) for e in v):
+        raise ValueError("no [[card]] tables")
     return v
 
 
-_FIELDS = {
-    "excuse": {"name", "kind", "count"},
-    "activity": {"name", "kind", "count", "colour", "points", "wheel"},
-    "necessity": {"name", "kind", "count", "type", "colour", "points"},
-    "bonus": {"name", "kind", "count", "effects"},
-}
+CARD_FILE = Schema("card file", (
+    Field("card", "any", required=True, parse=_card_entries,
+          allowed_text="[[card]] tables, each with name, kind, count and the fields of its kind"),
+), key="")
 
 
-def load_cards(path: Path = CARDS_FILE) -> list[dict]:
-    """Parsed, validated cards: dicts with kind/colour/points/type/wheel/count/ops."""
-    data = _read_toml(path)
-    cards = data.get("card")
-    if not isinstance(cards, list) or not cards:
-        raise BalanceError(f"{path}: no [[card]] entries; allowed: [[card]] tables, each with name, kind, count")
+def check_cards(raw: dict, path: Path) -> list[dict]:
+    """Each [[card]] checked against the schema of its kind: dicts with
+    name, kind (code), count, colour, points, type, wheel (bit mask), ops
+    (the Bonus's (opcode, arg, amount) triples)."""
+    entries = CARD_FILE.check(raw, path, "top level")["card"]
     out, seen = [], set()
-    for i, c in enumerate(cards):
-        name = c.get("name")
-        if not isinstance(name, str) or not name:
-            raise BalanceError(f"{path}: card #{i + 1}: field 'name' is missing; allowed: a non-empty string")
-        if name in seen:
-            raise BalanceError(f"{path}: card '{name}': field 'name' is a duplicate; allowed: a unique name")
-        seen.add(name)
-        kind = _choice(path, name, "kind", c.get("kind"), list(K.KIND_NAMES))
-        extra = set(c) - _FIELDS[K.KIND_NAMES[kind]]
-        if extra:
-            f = sorted(extra)[0]
-            raise BalanceError(f"{path}: card '{name}': field '{f}' is not allowed for a {K.KIND_NAMES[kind]}; "
-                               f"allowed: {', '.join(sorted(_FIELDS[K.KIND_NAMES[kind]]))}")
-        rec = {"name": name, "kind": kind, "colour": K.NO_COLOUR, "points": 0, "type": -1, "wheel": 0,
-               "count": _int_field(path, name, "count", c, 1, 60), "ops": []}
-        if kind in (K.ACTIVITY, K.NECESSITY):
-            rec["colour"] = _choice(path, name, "colour", c.get("colour"), list(K.COLOUR_NAMES))
-            rec["points"] = _int_field(path, name, "points", c, 1, 3)
-        if kind == K.ACTIVITY:
-            wheel = c.get("wheel")
-            if not isinstance(wheel, list) or not wheel:
-                raise BalanceError(f"{path}: card '{name}': field 'wheel' = {wheel!r} is not allowed; "
-                                   f"allowed: a non-empty list of {', '.join(K.COLOUR_NAMES)}")
-            for w in wheel:
-                rec["wheel"] |= 1 << _choice(path, name, "wheel", w, list(K.COLOUR_NAMES))
-        if kind == K.NECESSITY:
-            rec["type"] = _choice(path, name, "type", c.get("type"), list(K.TYPE_NAMES))
-        if kind == K.BONUS:
-            effects = c.get("effects")
-            if not isinstance(effects, list) or not effects or len(effects) > K.MAX_BONUS_OPS:
-                raise BalanceError(f"{path}: card '{name}': field 'effects' = {effects!r} is not allowed; "
-                                   f"allowed: a list of 1..{K.MAX_BONUS_OPS} {{op = ...}} tables")
-            for e in effects:
-                rec["ops"].append(_compile_effect(path, name, e))
-        out.append(rec)
+    for i, e in enumerate(entries):
+        name = e.get("name")
+        where = f"card '{name}'" if isinstance(name, str) and name.strip() else f"card #{i + 1}"
+        if "kind" not in e:
+            raise refuse(path, where, "kind", "missing", KIND.allowed())
+        kind = KIND.check(e["kind"], path, where)
+        schema = CARD_SCHEMAS[kind]
+        for k in e:
+            if schema.get(k) is None:
+                raise refuse(path, where, k, f"not a field of {'an' if kind[0] in 'aeiou' else 'a'} {kind} card",
+                             schema.field_names())
+        row = schema.check(e, path, where)
+        if row["name"] in seen:
+            raise refuse(path, where, "name", "duplicate", "a name no other card has")
+        seen.add(row["name"])
+        out.append({
+            "name": row["name"], "kind": K.KIND_NAMES.index(kind), "count": row["count"],
+            "colour": row.get("colour", K.NO_COLOUR), "points": row.get("points", 0), "type": row.get("type", -1),
+            "wheel": row.get("wheel", 0),
+            "ops": [(op["code"], op.get("type", op.get("colour", 0)), op.get("factor", op.get("amount")))
+                    for op in row.get("effects", ())],
+        })
     return out
-
-
-def _compile_effect(path, name, e) -> tuple[int, int, int]:
-    if not isinstance(e, dict):
-        raise BalanceError(f"{path}: card '{name}': field 'effects' entry {e!r} is not allowed; allowed: a table {{op = ...}}")
-    op = e.get("op")
-    if not isinstance(op, str) or op not in K.OPCODES:
-        raise BalanceError(f"{path}: card '{name}': field 'effects.op' = {op!r} is not allowed; allowed: {', '.join(K.OPCODES)}")
-    code, arg_kind, amount_field = K.OPCODES[op]
-    allowed_keys = {"op", amount_field} | ({arg_kind} if arg_kind else set())
-    extra = set(e) - allowed_keys
-    if extra:
-        f = sorted(extra)[0]
-        raise BalanceError(f"{path}: card '{name}': field 'effects.{f}' is not allowed for op {op}; allowed: {', '.join(sorted(allowed_keys))}")
-    arg = 0
-    if arg_kind == "type":
-        arg = _choice(path, name, "effects.type", e.get("type"), list(K.TYPE_NAMES))
-    elif arg_kind == "colour":
-        arg = _choice(path, name, "effects.colour", e.get("colour"), list(K.COLOUR_NAMES))
-    amount = e.get(amount_field)
-    if not isinstance(amount, int) or isinstance(amount, bool) or not (0 <= amount <= 20):
-        raise BalanceError(f"{path}: card '{name}': field 'effects.{amount_field}' = {amount!r} is not allowed; allowed: an integer in 0..20")
-    return (code, arg, amount)
 
 
 def compile_cards(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -192,28 +165,23 @@ def compile_rules(p: dict) -> np.ndarray:
     return r
 
 
-def cards_file(params: dict | None, cards_path: Path | str | None = None) -> Path:
-    """The card list in use: an explicit path, `--set cards=FILE`, else the game's own."""
-    return Path(cards_path or (params or {}).get("cards") or CARDS_FILE)
-
-
-def compile_tables(params: dict, cards_path: Path | str | None = None) -> tuple:
-    p = resolve_params(params)
-    cards_path = cards_file(params, cards_path)
-    cards = load_cards(cards_path)
+def build(reader, user: dict):
+    """The GameData of one variant: rules.toml under the user's values, the
+    card list (the game's own or `--set cards=FILE`), the kernel tables
+    (cards, bonus instructions, card instances, rules), one name and one kind
+    per card id."""
+    params = overlay(read_rules(reader, PARAMS), user, GAME)
+    path = Path(params["cards"] or CARDS_FILE)
+    raw = reader.toml(path, allowed="a card file in the format of data/four-day-weekend/cards.toml")
+    cards = check_cards(raw, path)
     table, bonus, inst = compile_cards(cards)
-    need = 6 * p["hand_size"] + 1
+    need = 6 * params["hand_size"] + 1
     if inst.shape[0] < need:
-        raise BalanceError(f"{cards_path}: {inst.shape[0]} cards is too few to deal {p['hand_size']} to 6 players; "
-                           f"allowed: at least {need} (field 'count')")
-    return (table, bonus, inst, compile_rules(p))
+        raise refuse(path, "top level", "count", f"{inst.shape[0]} cards is too few to deal "
+                     f"{params['hand_size']} to 6 players", f"at least {need} cards in all")
+    return reader.make(params, (table, bonus, inst, compile_rules(params)), [c["name"] for c in cards],
+                       reader.card_list(path, CARDS_FILE, reconstruction=True),
+                       info={"kinds": tuple(K.KIND_NAMES[c["kind"]] for c in cards)})
 
 
-def card_names(params: dict, cards_path: Path | str | None = None) -> list[str]:
-    return [c["name"] for c in load_cards(cards_file(params, cards_path))]
-
-
-def card_list_hash(params: dict, cards_path: Path | str | None = None) -> str:
-    h = hashlib.sha256(cards_file(params, cards_path).read_bytes())
-    h.update(json.dumps(resolve_params(params), sort_keys=True, default=str).encode())
-    return h.hexdigest()[:16]
+load_data = loader(GAME, build)

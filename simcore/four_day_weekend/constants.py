@@ -1,8 +1,10 @@
 """Four Day Weekend: zones, card kinds, effect opcodes, option codes, offsets.
 
 Everything a kernel indexes by name lives here as a plain integer so that the
-kernels, the card compiler, the policies and the transcript agree.
+kernels, the card compiler, the policies and the transcript agree; the result
+columns are declared here too, and `outcome` writes them by name (G, S).
 """
+from ..spec import Column, game_index, seat_index
 
 # Card kinds (rulebook: "There are five types of cards": Excuses, Activities,
 # the Necessities, Bonuses).
@@ -48,18 +50,7 @@ OP_ADD_IF_ALL_TYPES = 6  # amount if the set holds all four Necessity types
 OP_ADD_FLAT = 7  # amount
 OP_MULTIPLY_SET = 8  # amount factor: everything in the set so far
 OP_ADD_PER_DOUBLED = 9  # amount per Necessity doubled by the Activity's colour wheel
-# name -> (opcode, argument kind: "type" | "colour" | None, amount field name)
-OPCODES = {
-    "multiply_type": (OP_MULTIPLY_TYPE, "type", "factor"),
-    "multiply_colour": (OP_MULTIPLY_COLOUR, "colour", "factor"),
-    "multiply_activity": (OP_MULTIPLY_ACTIVITY, None, "factor"),
-    "add_per_necessity": (OP_ADD_PER_NECESSITY, None, "amount"),
-    "add_if_type": (OP_ADD_IF_TYPE, "type", "amount"),
-    "add_if_all_types": (OP_ADD_IF_ALL_TYPES, None, "amount"),
-    "add_flat": (OP_ADD_FLAT, None, "amount"),
-    "multiply_set": (OP_MULTIPLY_SET, None, "factor"),
-    "add_per_doubled": (OP_ADD_PER_DOUBLED, None, "amount"),
-}
+# (the card file names them: cards.BONUS_EFFECTS, a declared Vocabulary)
 MAX_BONUS_OPS = 4
 
 # Tables tuple positions.
@@ -216,3 +207,38 @@ EV_SET_SCORE = 15  # seat, set number, points, complete
 EV_ROUND_SCORE = 16  # seat, round points, total
 EV_GAME_END = 17  # winners mask, top score, ties
 EV_TURN_START = 18  # seat, round turn
+
+# ---------------------------------------------------------------- result columns
+# Declared once; `outcome` writes game_row[G.turns], seat_rows[p, S.won]...
+MAX_DECISIONS = 60_000  # the turn cap (GameSpec.max_decisions)
+MAX_ROUNDS = 4 * 6  # rounds_per_player (at most 4) x players (at most 6)
+# Points have no small true bound once a designer's Bonus factors (up to 20,
+# several per card) multiply them; this one is far above any reachable score.
+MAX_POINTS = 1e9
+
+GAME_COLUMNS = (
+    Column("turns", "turns played over all rounds", low=0, high=MAX_DECISIONS),
+    Column("rounds", "rounds played", low=0, high=MAX_ROUNDS),
+    Column("winners", "seats sharing the most points (1: a sole winner)", low=1, high=6),
+    Column("tie", "1 when the win is shared", "int8", low=0, high=1),
+    Column("rounds_btw", "rounds ended by Back To Work-ish", low=0, high=MAX_ROUNDS),
+    Column("rounds_exhausted", "rounds ended because the Draw and Really Discarded piles ran out",
+           low=0, high=MAX_ROUNDS),
+    Column("rounds_turn_limit", "rounds ended by the round turn limit safeguard", low=0, high=MAX_ROUNDS),
+    Column("reshuffles", "times the Really Discarded pile was reshuffled into the Draw pile",
+           low=0, high=MAX_DECISIONS),
+)
+SEAT_COLUMNS = (
+    Column("points_per_round", "points per round played", "float32", low=0, high=MAX_POINTS),
+    Column("sets_completed", "scoring sets over the game", low=0, high=MAX_DECISIONS),
+    Column("sets_started", "sets started (Excuses played)", low=0, high=MAX_DECISIONS),
+    Column("taken_from_rows", "cards taken from other players' Personal Discard rows", low=0, high=MAX_DECISIONS),
+    Column("drawn_from_pile", "cards drawn from the Draw pile while refilling (deals not counted)",
+           low=0, high=MAX_DECISIONS),
+    Column("declared", "times this seat declared Back To Work-ish", low=0, high=MAX_ROUNDS),
+    Column("best_round", "most points in one round", low=0, high=MAX_POINTS),
+    Column("rounds_won", "rounds in which this seat scored the most (ties count)", low=0, high=MAX_ROUNDS),
+    Column("turns", "turns taken", low=0, high=MAX_DECISIONS),
+)
+G = game_index(GAME_COLUMNS)
+S = seat_index(SEAT_COLUMNS)

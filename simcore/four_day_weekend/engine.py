@@ -17,9 +17,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import rng as R
+from .. import zones
 from ..jit import jit
 from ..trace import emit
 from . import constants as K
+from .constants import G, S
 from .scoring import set_points
 
 
@@ -329,7 +331,7 @@ def _start_round(tables, s, rng, trace):
         a[a[K.O_ZONE] + i] = K.Z_DRAW
         a[a[K.O_OWNER] + i] = -1
     # every round's shuffle comes from the deal stream: variants stay paired
-    R.shuffle(rng, R.DEAL, a[d0:d0 + n_inst], n_inst)
+    zones.shuffle(rng, R.DEAL, a[d0:d0 + n_inst], n_inst)
     a[K.M_DRAW_N] = n_inst
     a[K.M_REALLY_N] = 0
     a[a[K.O_HAND]:a[K.O_N_SETS] + n_players] = -1  # hands, rows, sets ...
@@ -664,14 +666,11 @@ def step(tables, s, option, rng, trace):
             # GAMES.md: an empty Draw pile is refilled from the Really Discarded pile
             m = a[K.M_REALLY_N]
             d0 = a[K.O_DRAW]
-            for i in range(m):
-                inst = really_at(a, i)
-                a[d0 + i] = inst
-                a[a[K.O_REALLY] + i] = -1
-                a[a[K.O_ZONE] + inst] = K.Z_DRAW
-            R.shuffle(rng, R.CHANCE, a[d0:d0 + m], m)
-            a[K.M_DRAW_N] = m
+            r0 = a[K.O_REALLY]
+            a[K.M_DRAW_N] = zones.refill_from(rng, R.CHANCE, a[d0:d0 + m], 0, a[r0:r0 + m], m)
             a[K.M_REALLY_N] = 0
+            for i in range(m):
+                a[a[K.O_ZONE] + a[d0 + i]] = K.Z_DRAW
             a[K.M_RESHUFFLES] += 1
             emit(trace, K.EV_RESHUFFLE, m, 0, 0, 0)
         inst = _pop_draw(a)
@@ -724,30 +723,31 @@ def step(tables, s, option, rng, trace):
 
 @jit
 def outcome(tables, s, game_row, seat_rows):
+    """The result rows, by column name (constants.G, constants.S)."""
     a = s.a
     mask, k = winners(a)
-    game_row[0] = 2  # runner.END_GAME: "completed" (the runner overwrites a cap)
-    game_row[2] = a[K.M_TURNS]
-    game_row[3] = a[K.M_ROUND]
-    game_row[4] = k
-    game_row[5] = 1 if k > 1 else 0
-    game_row[6] = a[K.M_ROUNDS_BTW]
-    game_row[7] = a[K.M_ROUNDS_EXHAUSTED]
-    game_row[8] = a[K.M_ROUNDS_LIMIT]
-    game_row[9] = a[K.M_RESHUFFLES]
+    game_row[G.end_reason] = 2  # runner.END_GAME: "completed" (the runner overwrites a cap)
+    game_row[G.turns] = a[K.M_TURNS]
+    game_row[G.rounds] = a[K.M_ROUND]
+    game_row[G.winners] = k
+    game_row[G.tie] = 1 if k > 1 else 0
+    game_row[G.rounds_btw] = a[K.M_ROUNDS_BTW]
+    game_row[G.rounds_exhausted] = a[K.M_ROUNDS_EXHAUSTED]
+    game_row[G.rounds_turn_limit] = a[K.M_ROUNDS_LIMIT]
+    game_row[G.reshuffles] = a[K.M_RESHUFFLES]
     rounds = max(a[K.M_ROUND], 1)
     for p in range(a[K.M_PLAYERS]):
-        seat_rows[p, 0] = 1.0 if (mask >> p) & 1 else 0.0
-        seat_rows[p, 1] = score(a, p)
-        seat_rows[p, 2] = score(a, p) / rounds
-        seat_rows[p, 3] = stat(a, p, K.SS_SETS_COMPLETED)
-        seat_rows[p, 4] = stat(a, p, K.SS_SETS_STARTED)
-        seat_rows[p, 5] = stat(a, p, K.SS_TAKEN)
-        seat_rows[p, 6] = stat(a, p, K.SS_DRAWN)
-        seat_rows[p, 7] = stat(a, p, K.SS_DECLARED)
-        seat_rows[p, 8] = stat(a, p, K.SS_BEST_ROUND)
-        seat_rows[p, 9] = stat(a, p, K.SS_ROUNDS_WON)
-        seat_rows[p, 10] = stat(a, p, K.SS_TURNS)
+        seat_rows[p, S.won] = 1.0 if (mask >> p) & 1 else 0.0
+        seat_rows[p, S.score] = score(a, p)
+        seat_rows[p, S.points_per_round] = score(a, p) / rounds
+        seat_rows[p, S.sets_completed] = stat(a, p, K.SS_SETS_COMPLETED)
+        seat_rows[p, S.sets_started] = stat(a, p, K.SS_SETS_STARTED)
+        seat_rows[p, S.taken_from_rows] = stat(a, p, K.SS_TAKEN)
+        seat_rows[p, S.drawn_from_pile] = stat(a, p, K.SS_DRAWN)
+        seat_rows[p, S.declared] = stat(a, p, K.SS_DECLARED)
+        seat_rows[p, S.best_round] = stat(a, p, K.SS_BEST_ROUND)
+        seat_rows[p, S.rounds_won] = stat(a, p, K.SS_ROUNDS_WON)
+        seat_rows[p, S.turns] = stat(a, p, K.SS_TURNS)
 
 
 @jit(refs=True)
@@ -768,7 +768,7 @@ def determinise(tables, s, seat, rng):
             for j in range(hand_n(a, p)):
                 a[d0 + k] = hand_at(a, p, j)
                 k += 1
-    R.shuffle(rng, R.POLICY, a[d0:d0 + k], k)
+    zones.redeal(rng, a[d0:d0 + k], k)
     for p in range(n_players):
         if p != seat:
             for j in range(hand_n(a, p)):

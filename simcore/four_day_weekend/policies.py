@@ -27,6 +27,7 @@ import numpy as np
 
 from ..jit import jit
 from ..runner import P_GAME
+from ..spec import PolicyParam, policy_index
 from . import constants as K
 from .engine import (
     can_declare,
@@ -45,12 +46,19 @@ from .engine import (
 )
 from .scoring import set_points
 
-W_KEEP = P_GAME + 0
-W_TAKE = P_GAME + 1
-W_DECLARE = P_GAME + 2
-W_LOCK = P_GAME + 3
-W_BONUS = P_GAME + 4
-W_DENY = P_GAME + 5
+# greedy's weights, declared once: slots P_GAME, P_GAME + 1, ... in this order
+# (the slots saved policy vectors use), indexed by name (W.declare_margin).
+_WEIGHTS = (
+    ("keep_threshold", 1.6, "discard the least useful card while its use is below this", 0.0, 20.0),
+    ("take_threshold", 4.0, "take from another player's row when the card's use is at least this", 0.0, 20.0),
+    ("declare_margin", 3.0, "declare Back To Work-ish when ahead by at least this many points", -50.0, 50.0),
+    ("lock_necessities", 3.0, "lock a scoring set with a new Excuse once it holds this many Necessities", 1.0, 4.0),
+    ("bonus_min_gain", 2.0, "play a Bonus when it adds at least this many points", 0.0, 50.0),
+    ("deny_weight", 0.0, "weight of what a card is worth to opponents (discard less, take more of it)", 0.0, 5.0),
+)
+GREEDY_PARAMS = tuple(PolicyParam(name, P_GAME + i, default, help, low, high)
+                      for i, (name, default, help, low, high) in enumerate(_WEIGHTS))
+W = policy_index(GREEDY_PARAMS, P_GAME)
 
 NOW_BONUS = 3.0
 ALL_ROLES = (1 << K.N_SLOTS) - 1
@@ -234,7 +242,7 @@ def should_declare(tables, s, seat, params):
     for p in range(n_players):
         if p != seat:
             v = provisional_memo(tables, a, p) + (score(a, p) if last_round else 0)
-            if mine - v < params[W_DECLARE]:
+            if mine - v < params[W.declare_margin]:
                 return False
     return True
 
@@ -261,7 +269,7 @@ def _greedy(tables, s, seat, options, n, params):
     a = s.a
     ph = a[K.M_PHASE]
     cards = tables[K.T_CARDS]
-    deny = params[W_DENY]
+    deny = params[W.deny_weight]
     if ph == K.PH_START:
         declare_ok = should_declare(tables, s, seat, params)
         return _find(options, n, K.OPT_DECLARE if declare_ok else K.OPT_CONTINUE)
@@ -283,7 +291,7 @@ def _greedy(tables, s, seat, options, n, params):
             if u < best_u:
                 best_u = u
                 best_k = k
-        if best_k >= 0 and best_u < params[W_KEEP]:
+        if best_k >= 0 and best_u < params[W.keep_threshold]:
             return _find(options, n, K.OPT_DISCARD + best_k)
         return _find(options, n, K.OPT_CONTINUE)
     if ph == K.PH_REFILL:
@@ -301,7 +309,7 @@ def _greedy(tables, s, seat, options, n, params):
                 c = card_of(tables, row_at(a, (o - K.OPT_TAKE) // K.ROW_MAX, (o - K.OPT_TAKE) % K.ROW_MAX))
                 u = turn_use(tables, s, seat, c, ai, starts)
                 f[K.F_OPT + i] = u
-                if u >= params[W_TAKE] or d < 0 or deny > 0.0:
+                if u >= params[W.take_threshold] or d < 0 or deny > 0.0:
                     roles |= 1 << role(cards, c)
         if roles == 0 and d >= 0:
             return d
@@ -322,7 +330,7 @@ def _greedy(tables, s, seat, options, n, params):
                 if u > best_u:
                     best_u = u
                     best_i = i
-        if best_i >= 0 and (best_u >= params[W_TAKE] or d < 0):
+        if best_i >= 0 and (best_u >= params[W.take_threshold] or d < 0):
             return best_i
         if d >= 0:
             return d
@@ -382,7 +390,7 @@ def _greedy(tables, s, seat, options, n, params):
             if v > best_v:
                 best_v = v
                 best_i = i
-        if best_i >= 0 and best_v >= params[W_BONUS]:
+        if best_i >= 0 and best_v >= params[W.bonus_min_gain]:
             return best_i
     if excuse_i >= 0 and set_complete(a, seat, ai):
         n_nec = 0
@@ -393,7 +401,7 @@ def _greedy(tables, s, seat, options, n, params):
         for k in range(hand_n(a, seat)):
             if cards[card_of(tables, hand_at(a, seat, k)), K.C_KIND] == K.ACTIVITY:
                 has_activity = True
-        if n_nec >= params[W_LOCK] or has_activity:
+        if n_nec >= params[W.lock_necessities] or has_activity:
             return excuse_i
     if can_declare(tables, a) and should_declare(tables, s, seat, params):
         return _find(options, n, K.OPT_DECLARE)

@@ -1,17 +1,19 @@
-"""Turn a kernel's event trace into rulebook-worded lines."""
+"""Turn a kernel's event trace into rulebook-worded lines, with the run's own
+cards: names and kinds come from its GameData (a designer's list prints its
+own names and kinds)."""
 from __future__ import annotations
 
 from . import constants as K
-from .cards import card_names, load_cards
 
 
 def _seat(p) -> str:
     return f"Slacker {int(p) + 1}"
 
 
-def decode_trace(events, params: dict, n_players: int) -> list[str]:
-    names = card_names(params)
-    kinds = [K.KIND_NAMES[c["kind"]] for c in load_cards()]
+def decode_trace(events, data, n_players: int) -> list[str]:
+    """events: the (n, 5) trace; data: the run's GameData."""
+    names = data.card_names
+    kinds = data.info["kinds"]
 
     def card(c) -> str:
         return f"{names[int(c)]} ({kinds[int(c)]})"

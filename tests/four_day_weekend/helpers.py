@@ -9,12 +9,13 @@ from simcore.four_day_weekend import constants as K
 from simcore.four_day_weekend import engine as E
 from simcore.trace import no_trace
 
-TABLES = SPEC.compile_tables({})
-NAMES = SPEC.card_names({})
+DATA = SPEC.load_data({})
+TABLES = DATA.tables
+NAMES = list(DATA.card_names)
 
 
 def tables_with(**params):
-    return SPEC.compile_tables(params)
+    return SPEC.load_data(params).tables
 
 
 def cid(name: str) -> int:

@@ -6,10 +6,11 @@ BALANCE_REGOLD=1 python -m pytest tests/four_day_weekend/test_golden.py
 import os
 from pathlib import Path
 
-from helpers import TABLES
 
 from simcore.batch import Engine, resolve_policy
 from simcore.four_day_weekend import SPEC
+
+from .helpers import DATA, TABLES
 
 GOLDEN = Path(__file__).parent / "golden" / "greedy-2p-seed2026-game7.txt"
 
@@ -17,7 +18,7 @@ GOLDEN = Path(__file__).parent / "golden" / "greedy-2p-seed2026-game7.txt"
 def transcript() -> list[str]:
     eng = Engine(SPEC, [resolve_policy(SPEC, "greedy")])
     events, game_row, seat_rows = eng.replay(TABLES, 2, 2026, 7)
-    lines = SPEC.decode_trace(events, {}, 2)
+    lines = SPEC.decode_trace(events, DATA, 2)
     lines.append(f"# result: scores {[int(x) for x in seat_rows[:, 1]]}, won {[int(x) for x in seat_rows[:, 0]]}")
     return lines
 
@@ -33,3 +34,24 @@ def test_golden_transcript():
     assert len(lines) == len(expected)
     assert any("Back To Work-ish" in x for x in lines)
     assert any("takes" in x and "Personal Discard row" in x for x in lines)
+
+
+def test_a_designers_card_list_prints_its_own_names_and_kinds(tmp_path):
+    """Issue 19: the transcript decodes with the run's cards. The default list
+    reversed: every card id now names another card, and each printed
+    '(kind)' must be that card's kind, not the default list's kind of the id."""
+    import re
+
+    blocks = (Path(DATA.cards.path).read_text()).split("[[card]]")
+    path = tmp_path / "reordered.toml"
+    path.write_text("[[card]]".join([blocks[0]] + blocks[1:][::-1]))
+    data = SPEC.load_data({"cards": str(path)})
+    eng = Engine(SPEC, [resolve_policy(SPEC, "greedy")])
+    events, _, _ = eng.replay(data.tables, 2, 2026, 7)
+    lines = SPEC.decode_trace(events, data, 2)
+    kind_of = dict(zip(DATA.card_names, DATA.info["kinds"]))
+    printed = re.findall(r"(?:dealt|draws|discards|takes|adds|puts) (.+?) \((excuse|activity|necessity|bonus)\)",
+                         "\n".join(lines))
+    assert {k for _, k in printed} == {"excuse", "activity", "necessity", "bonus"}
+    wrong = [(name, kind) for name, kind in printed if kind_of[name] != kind]
+    assert not wrong, wrong[:3]

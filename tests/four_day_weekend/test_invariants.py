@@ -1,7 +1,6 @@
 """`--check` for Four Day Weekend: the invariants hold in play, and each catches the bug it names."""
 import numpy as np
 import pytest
-from helpers import TABLES, fresh, hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,8 @@ from simcore.four_day_weekend import policies as P
 from simcore.four_day_weekend.invariants import check
 from simcore.four_day_weekend.policies import greedy
 from simcore.trace import no_trace
+
+from .helpers import TABLES, fresh, hand
 
 N_CARDS = TABLES[0].shape[0]
 GREEDY = np.array(resolve_policy(SPEC, "greedy").params)

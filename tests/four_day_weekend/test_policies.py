@@ -1,6 +1,5 @@
 """Greedy's once-per-decision rating of the hand agrees with its definition."""
 import numpy as np
-from helpers import TABLES, fresh
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +10,8 @@ from simcore.four_day_weekend import constants as K
 from simcore.four_day_weekend import engine as E
 from simcore.four_day_weekend import policies as P
 from simcore.trace import no_trace
+
+from .helpers import TABLES, fresh
 
 CARDS = TABLES[K.T_CARDS]
 GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
@@ -59,7 +60,7 @@ def test_what_greedy_remembers_never_changes_its_choice(n_players, seed, deny):
     the state with all of that forgotten. A third of the moves are random, so
     greedy also meets states its own choices would not lead to."""
     params = GREEDY.copy()
-    params[P.W_DENY] = deny
+    params[P.W.deny_weight] = deny
     s, rng = fresh(n_players, seed)
     out = np.zeros(K.MAX_OPTIONS, np.int64)
     decisions = 0

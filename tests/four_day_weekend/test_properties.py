@@ -2,7 +2,6 @@
 import dataclasses
 
 import numpy as np
-from helpers import TABLES, check_conservation, fresh
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,8 @@ from simcore.four_day_weekend import constants as K
 from simcore.four_day_weekend import engine as E
 from simcore.four_day_weekend.policies import greedy
 from simcore.trace import no_trace
+
+from .helpers import TABLES, check_conservation, fresh
 
 N_CARDS = TABLES[0].shape[0]
 

@@ -1,9 +1,10 @@
 """Rulebook scenarios from constructed states."""
 import numpy as np
-from helpers import TABLES, build, cid, do, hand, names_of, options, really, row, sets, tables_with
 
 from simcore.four_day_weekend import constants as K
 from simcore.four_day_weekend import engine as E
+
+from .helpers import TABLES, build, cid, do, hand, names_of, options, really, row, sets, tables_with
 
 A = K  # option codes
 
@@ -154,8 +155,8 @@ def test_shared_win_is_recorded_for_every_tied_seat():
     a = s.a
     a[a[K.O_SCORE]:a[K.O_SCORE] + 3] = [40, 40, 12]
     a[K.M_ROUND] = 6
-    game_row = np.zeros(10)
-    seat_rows = np.zeros((3, 11))
+    game_row = np.zeros(len(K.G))
+    seat_rows = np.zeros((3, len(K.S)))
     E.outcome(TABLES, s, game_row, seat_rows)
-    assert list(seat_rows[:, 0]) == [1.0, 1.0, 0.0]
-    assert game_row[4] == 2 and game_row[5] == 1
+    assert list(seat_rows[:, K.S.won]) == [1.0, 1.0, 0.0]
+    assert game_row[K.G.winners] == 2 and game_row[K.G.tie] == 1

@@ -1,8 +1,9 @@
 """Scoring: the rulebook's worked example and every Bonus opcode."""
 import pytest
-from helpers import NAMES, TABLES
 
 from simcore.four_day_weekend.scoring import score_set
+
+from .helpers import NAMES, TABLES
 
 
 def score(**kw):
