@@ -1,160 +1,164 @@
-"""Load and validate the card list and rules, compile them into tables.
+"""The card file and the rules as declared schemas, read once into a GameData.
 
-`tables = (cards, rules)`: `cards` is int64 (n_cards, CF_WIDTH), one row per
-card type (company cards first, then consultants); `rules` is int64 (R_WIDTH).
-Every error raises BalanceError naming the file, the card and the field.
+`build(reader, user)` reads `rules.toml` (through `read_rules`, against the
+declared `PARAMS`) and the card list (the game's own or `--set cards=FILE`),
+checks every entry against `COMPANY` / `CONSULTANT` and each card's effect
+against the opcode vocabulary `EFFECTS` (an opcode declares the fields it
+uses: `n`, `trigger`; any other is refused), and compiles the kernel tables
+`(cards, rules)`: `cards` is int64 (n_cards, CF_WIDTH), one row per card type
+(company cards first, then consultants); `rules` is int64 (R_WIDTH).
+Every refusal is one line naming the file, the card and the field
+(`simcore.gamedata.refuse`).
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import BalanceError
-from ..spec import DATA_DIR, Param, cards_param
+from ..files import data_file
+from ..gamedata import Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
+from ..spec import Param, cards_param
 from . import constants as K
 
-GAME_DIR = DATA_DIR / "youre-fired"
-CARDS_FILE = GAME_DIR / "cards.toml"
-RULES_FILE = GAME_DIR / "rules.toml"
+GAME = "youre-fired"
+CARDS_FILE = data_file(GAME, "cards.toml")  # the shipped (reconstructed) list; read only by `build`
 
-_CARD_FIELDS = {"name", "count", "effect", "n", "trigger", "text"}
-
-
-def _rules_defaults() -> dict:
-    with open(RULES_FILE, "rb") as f:
-        return tomllib.load(f)
-
-
-_D = _rules_defaults()
-
+# Defaults as the rulebook gives them; data/youre-fired/rules.toml sets the same
+# values and is read at load time (read_rules), never at import.
 PARAMS = (
-    Param("hand_size", "int", _D["hand_size"], "draw up to this many cards each turn", 1, 8),
-    Param("start_hand", "int", _D["start_hand"], "cards in the starting hand", 1, 6),
-    Param("redraw_hand", "int", _D["redraw_hand"], "cards drawn after a reshuffle of hand, deck and break room", 1, 6),
-    Param("consultants_2p", "int", _D["consultants_2p"], "consultants dealt to each player with 2 players", 0, 2),
-    Param("consultants_multi", "int", _D["consultants_multi"], "consultants dealt to each player with 3-4 players", 0, 1),
-    Param("boss_reveal_at_deal", "bool", _D["boss_reveal_at_deal"],
+    Param("hand_size", "int", 4, "draw up to this many cards each turn", 1, 8),
+    Param("start_hand", "int", 3, "cards in the starting hand", 1, 6),
+    Param("redraw_hand", "int", 3, "cards drawn after a reshuffle of hand, deck and break room", 1, 6),
+    Param("consultants_2p", "int", 2, "consultants dealt to each player with 2 players", 0, 2),
+    Param("consultants_multi", "int", 1, "consultants dealt to each player with 3-4 players", 0, 1),
+    Param("boss_reveal_at_deal", "bool", True,
           "a Boss in the starting hand is revealed, replaced by a 4th card and shuffled back"),
-    Param("boss_reveal_on_redraw", "bool", _D["boss_reveal_on_redraw"],
+    Param("boss_reveal_on_redraw", "bool", False,
           "the same Boss reveal on every 3-card redraw after a reshuffle"),
-    Param("teams", "bool", _D["teams"], "4 players: the team variant (seats 1+3 against 2+4)"),
-    Param("replace_fired", "bool", _D["replace_fired"], "a card fired from a hand is replaced at once by a draw"),
-    Param("failed_firing_reshuffle", "bool", _D["failed_firing_reshuffle"],
+    Param("teams", "bool", False, "4 players: the team variant (seats 1+3 against 2+4)"),
+    Param("replace_fired", "bool", True, "a card fired from a hand is replaced at once by a draw"),
+    Param("failed_firing_reshuffle", "bool", True,
           "a failed attempt to fire a Boss makes its owner reshuffle hand, break room and deck and draw anew"),
-    Param("spouse_revives_boss_in_teams", "bool", _D["spouse_revives_boss_in_teams"],
+    Param("spouse_revives_boss_in_teams", "bool", False,
           "team variant: the Boss's Spouse may bring back a fired Boss (rulebook: no)"),
     cards_param(CARDS_FILE),
 )
 
-
-def resolve_params(user: dict) -> dict:
-    out = {p.name: p.default for p in PARAMS}
-    for k, v in user.items():
-        if k not in out:
-            raise BalanceError(f"youre-fired: no parameter '{k}'; allowed: {', '.join(out)}")
-        out[k] = v
-    return out
+# ---------------------------------------------------------------- the card file
+_TRIGGER_CODES = {"targeted": K.TRIG_TARGETED, "guess": K.TRIG_GUESS,
+                  "boss_fire": K.TRIG_BOSS_FIRE, "fired": K.TRIG_FIRED}
 
 
-def _bad(path: Path, card: str, field: str, why: str, allowed: str) -> BalanceError:
-    return BalanceError(f"{path}: card '{card}', field '{field}': {why}; allowed: {allowed}")
+def _n(low: int, high: int) -> Field:
+    return Field("n", "int", "how many", required=True, low=low, high=high)
 
 
-def load_cards(path: Path | str = CARDS_FILE) -> list[dict]:
-    """Validated card rows: dicts with name, kind, count, effect, n, trigger."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise BalanceError(f"{path}: card file does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise BalanceError(f"{path}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise BalanceError(f"{path}: not a text file (not UTF-8); allowed: a TOML card list") from None
-    except OSError as exc:
-        raise BalanceError(f"{path}: cannot read the card file ({exc.strerror or exc})") from None
-    extra = set(data) - {"company", "consultant"}
-    if extra:
-        raise BalanceError(f"{path}: unknown section(s) {sorted(extra)}; allowed: company, consultant")
+def _trigger(*choices: str) -> Field:
+    return Field("trigger", "str", "what the reactive card answers", required=True, choices=choices)
+
+
+# Each opcode with the fields it uses (besides `effect`, which names it).
+EFFECTS = Vocabulary((
+    Opcode("none", K.OP_NONE, (), "no effect: the card is only ever put in the break room"),
+    Opcode("boss", K.OP_BOSS, (), "the Boss's rules (not card text): playing it tries to fire the target's Boss"),
+    Opcode("guess_fire_hand", K.OP_GUESS_FIRE_HAND, (), "name a card; if it is in the target's hand, fire it"),
+    Opcode("fire_from_break", K.OP_FIRE_FROM_BREAK, (), "fire a named card from the target's break room"),
+    Opcode("reveal_hand", K.OP_REVEAL_HAND, (), "the target shows you (only you) their hand"),
+    Opcode("fire_self_reshuffle_break", K.OP_FIRE_SELF_RESHUFFLE, (),
+           "fire this card, shuffle your break room into your deck"),
+    Opcode("revive", K.OP_REVIVE, (), "take a card from your unemployment line into your hand"),
+    Opcode("cancel", K.OP_CANCEL, (_trigger("targeted", "guess"),),
+           "reactive: cancel a card played against you (targeted: any; guess: a guessing card or a Boss play)"),
+    Opcode("redirect", K.OP_REDIRECT, (_trigger("boss_fire", "fired"),),
+           "reactive: this card is fired instead of the one that would be (boss_fire: only the Boss)"),
+    Opcode("draw", K.OP_DRAW, (_n(1, 5),), "draw n cards"),
+    Opcode("discard", K.OP_DISCARD, (), "the target puts a card of their choice from hand into their break room"),
+    Opcode("swap", K.OP_SWAP, (), "exchange a card in your hand with one in your break room"),
+    Opcode("peek_deck", K.OP_PEEK_DECK, (_n(1, 5),), "look at the top n cards of the target's deck"),
+), key="effect")
+OPCODE_FIELDS = ("n", "trigger")  # every field some opcode uses
+TARGETED = ("boss", "guess_fire_hand", "fire_from_break", "reveal_hand", "discard", "peek_deck")
+_BY_OPCODE = "checked by the effect: " + "; ".join(
+    f"{o.name} takes {', '.join(f.name for f in o.fields)}" for o in EFFECTS.opcodes if o.fields)
+
+
+def _card_schema(what: str, count: Field, effects: tuple[str, ...]) -> Schema:
+    return Schema(what, (
+        Field("name", "str", "the card's name (unique in the file)", required=True),
+        count,
+        Field("effect", "str", "the effect's opcode", required=True, choices=effects),
+        Field("n", "any", "see effect", allowed_text=_BY_OPCODE),
+        Field("trigger", "any", "see effect", allowed_text=_BY_OPCODE),
+        Field("text", "text", "the card's text (shown nowhere in play)", default=""),
+    ))
+
+
+COMPANY = _card_schema("card", Field("count", "int", "copies in each player's company", required=True,
+                                     low=1, high=8), tuple(EFFECTS.names()))
+CONSULTANT = _card_schema("card", Field("count", "int", "each consultant is unique", default=1, choices=(1,),
+                                        allowed_text="1 (each consultant is unique)"),
+                          tuple(n for n in EFFECTS.names() if n != "boss"))
+CARD_FILE = Schema("card file", (
+    Field("company", "any", "[[company]]: each player's company set, one entry per card type"),
+    Field("consultant", "any", "[[consultant]]: the consultant pool, one entry per (unique) consultant"),
+), key="")
+MAX_COMPANY = 24  # company cards in one set (DECK_CAP holds two sets and the consultants)
+MAX_CONSULTANTS = 8
+
+
+def _effect(row: dict, file, where: str) -> dict:
+    """The card's effect against its opcode: a field the opcode does not use is
+    refused; the fields it uses are checked and filled."""
+    op = EFFECTS.get(row["effect"])
+    used = {f.name for f in op.fields}
+    for k in OPCODE_FIELDS:
+        if row.get(k) is not None and k not in used:
+            names = ", ".join(["effect"] + sorted(used))
+            raise refuse(file, where, k, f"'{k}' is not used by effect '{op.name}'", f"for '{op.name}': {names}")
+    body = {k: row[k] for k in used if row.get(k) is not None}
+    return Schema(f"'{op.name}' effect", op.fields, key="").check(body, file, where)
+
+
+def card_rows(raw: dict, path) -> list[dict]:
+    """Checked card rows: name, kind, count, effect (opcode name), n, trigger (code), text."""
+    CARD_FILE.check(raw, path, "top level")
     rows: list[dict] = []
-    names = set()
-    for section, kind in (("company", K.KIND_COMPANY), ("consultant", K.KIND_CONSULTANT)):
-        for i, raw in enumerate(data.get(section, [])):
-            name = raw.get("name")
-            label = name if isinstance(name, str) and name else f"{section} #{i + 1}"
-            if not isinstance(name, str) or not name.strip():
-                raise _bad(path, label, "name", "missing or empty", "a non-empty string")
-            if name in names:
-                raise _bad(path, label, "name", "duplicate card name", "unique names")
-            names.add(name)
-            unknown = set(raw) - _CARD_FIELDS
-            if unknown:
-                f = sorted(unknown)[0]
-                raise _bad(path, label, f, "unknown field", ", ".join(sorted(_CARD_FIELDS)))
-            effect = raw.get("effect")
-            if not isinstance(effect, str) or effect not in K.EFFECT_NAMES:
-                raise _bad(path, label, "effect", f"unknown effect {effect!r}", ", ".join(K.EFFECT_NAMES))
-            if kind == K.KIND_COMPANY:
-                count = raw.get("count")
-                if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 8:
-                    raise _bad(path, label, "count", f"bad count {count!r}", "an integer in 1..8")
-            else:
-                count = raw.get("count", 1)
-                if count != 1:
-                    raise _bad(path, label, "count", f"bad count {count!r}", "1 (each consultant is unique)")
-            if effect == "boss" and kind != K.KIND_COMPANY:
-                raise _bad(path, label, "effect", "a consultant cannot be a Boss", "any effect but boss")
-            n = raw.get("n")
-            if effect in K.N_RANGE:
-                lo, hi = K.N_RANGE[effect]
-                if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
-                    raise _bad(path, label, "n", f"bad value {n!r} for effect {effect}", f"an integer in {lo}..{hi}")
-            elif n is not None:
-                raise _bad(path, label, "n", f"effect {effect} takes no n", "omit n")
-            trigger = raw.get("trigger")
-            if effect in K.TRIGGERS:
-                allowed = K.TRIGGERS[effect]
-                if not isinstance(trigger, str) or trigger not in allowed:
-                    raise _bad(path, label, "trigger", f"bad trigger {trigger!r} for effect {effect}", ", ".join(allowed))
-                trig = allowed[trigger]
-            elif trigger is not None:
-                raise _bad(path, label, "trigger", f"effect {effect} takes no trigger", "omit trigger")
-            else:
-                trig = K.TRIG_NONE
-            rows.append({"name": name, "kind": kind, "count": count, "effect": effect,
-                         "n": n or 0, "trigger": trig, "text": raw.get("text", "")})
+    names: set[str] = set()
+    for section, kind, schema, most in (("company", K.KIND_COMPANY, COMPANY, None),
+                                        ("consultant", K.KIND_CONSULTANT, CONSULTANT, MAX_CONSULTANTS)):
+        entries = raw.get(section, [])
+        for i, row in enumerate(schema.check_all(entries, path, section, 0, most)):
+            where = schema.label(row, i)
+            if row["name"] in names:
+                raise refuse(path, where, "name", "duplicate", "a name no other card has")
+            names.add(row["name"])
+            eff = _effect(row, path, where)
+            rows.append({"name": row["name"], "kind": kind, "count": row["count"], "effect": row["effect"],
+                         "n": eff.get("n", 0), "trigger": _TRIGGER_CODES.get(eff.get("trigger"), K.TRIG_NONE),
+                         "text": row["text"]})
     bosses = [r for r in rows if r["effect"] == "boss"]
     if len(bosses) != 1 or bosses[0]["count"] != 1:
-        raise BalanceError(f"{path}: card '{bosses[0]['name'] if bosses else 'Boss'}', field 'effect': "
-                           f"the company needs exactly one card with effect boss and count 1; allowed: one Boss")
+        where = f"card '{bosses[1 if len(bosses) > 1 else 0]['name']}'" if bosses else "company"
+        raise refuse(path, where, "effect" if len(bosses) != 1 else "count",
+                     f"{len(bosses)} cards with effect boss" if len(bosses) != 1 else "a Boss has count 1",
+                     "exactly one card with effect boss and count 1 in the company")
     company = sum(r["count"] for r in rows if r["kind"] == K.KIND_COMPANY)
-    if company < 2 or company > 24:
-        raise BalanceError(f"{path}: card '(company)', field 'count': {company} company cards in all; allowed: 2..24")
-    if sum(1 for r in rows if r["kind"] == K.KIND_CONSULTANT) > 8:
-        raise BalanceError(f"{path}: card '(consultant)', field 'name': more than 8 consultants; allowed: 0..8")
+    if not 2 <= company <= MAX_COMPANY:
+        raise refuse(path, "company", "count", f"{company} company cards in all", f"2..{MAX_COMPANY}")
     return rows
 
 
-def cards_file(params: dict | None, path: Path | str | None = None) -> Path:
-    """The card list in use: an explicit path, `--set cards=FILE`, else the game's own."""
-    return Path(path or (params or {}).get("cards") or CARDS_FILE)
-
-
-def compile_tables(params: dict, path: Path | str | None = None) -> tuple:
-    rows = load_cards(cards_file(params, path))
+def compile_tables(rows: list[dict], params: dict) -> tuple:
     cards = np.zeros((len(rows), K.CF_WIDTH), np.int64)
     for i, r in enumerate(rows):
         cards[i, K.CF_KIND] = r["kind"]
         cards[i, K.CF_COUNT] = r["count"]
-        cards[i, K.CF_EFFECT] = K.EFFECT_NAMES[r["effect"]]
+        cards[i, K.CF_EFFECT] = EFFECTS.get(r["effect"]).code
         cards[i, K.CF_N] = r["n"]
         cards[i, K.CF_TRIGGER] = r["trigger"]
-        cards[i, K.CF_TARGETED] = 1 if r["effect"] in K.TARGETED_NAMES else 0
-    p = resolve_params(params)
+        cards[i, K.CF_TARGETED] = 1 if r["effect"] in TARGETED else 0
+    p = params
     rules = np.zeros(K.R_WIDTH, np.int64)
     rules[K.R_HAND] = p["hand_size"]
     rules[K.R_START_HAND] = p["start_hand"]
@@ -173,12 +177,20 @@ def compile_tables(params: dict, path: Path | str | None = None) -> tuple:
     return (cards, rules)
 
 
-def card_names(params: dict, path: Path | str | None = None) -> list[str]:
-    return [r["name"] for r in load_cards(cards_file(params, path))]
+def build(reader, user: dict):
+    """The GameData of one variant: rules.toml under the user's values, the card
+    list checked and compiled; `info` holds each card id's kind and effect for
+    the transcript (so nothing re-reads a file)."""
+    params = overlay(read_rules(reader, PARAMS), user, GAME)
+    path = Path(params["cards"] or reader.own("cards.toml"))
+    raw = reader.toml(path, allowed="a card list in the format of data/youre-fired/cards.toml")
+    rows = card_rows(raw, path)
+    tables = compile_tables(rows, params)
+    info = {"kinds": tuple("company" if r["kind"] == K.KIND_COMPANY else "consultant" for r in rows),
+            "effects": tuple(r["effect"] for r in rows),
+            "targeted": tuple(r["effect"] in TARGETED for r in rows)}
+    return reader.make(params, tables, [r["name"] for r in rows],
+                       reader.card_list(path, reader.own("cards.toml"), reconstruction=True), info=info)
 
 
-def card_list_hash(params: dict, path: Path | str | None = None) -> str:
-    h = hashlib.sha256()
-    h.update(cards_file(params, path).read_bytes())
-    h.update(json.dumps(resolve_params(params), sort_keys=True, default=str).encode())
-    return h.hexdigest()[:16]
+load_data = loader(GAME, build)

@@ -1,15 +1,19 @@
-"""You're Fired!: zones, effect opcodes, phases, state offsets, event codes.
+"""You're Fired!: zones, effect opcodes, phases, state offsets, event codes,
+and the declared result columns.
 
-Everything here is a plain integer so kernels can use it (numba freezes
-module-level ints at compile time, which is what we want for constants;
-parameters never live here, they reach kernels through `tables`).
+Everything here is a plain integer (or a NamedTuple of them) so kernels can
+use it (numba freezes module-level ints at compile time, which is what we
+want for constants; parameters never live here, they reach kernels through
+`tables`). The card file's names for the opcodes and triggers are declared
+in `cards.EFFECTS`.
 """
+from ..spec import Column, game_index, seat_index
 
 # ---- card kinds (cards.toml section) ----
 KIND_COMPANY = 0
 KIND_CONSULTANT = 1
 
-# ---- effect opcodes (the `effect` field of a card) ----
+# ---- effect opcodes (codes of the `effect` field of a card: cards.EFFECTS) ----
 OP_NONE = 0  # no effect: the card is only ever put in the break room
 OP_BOSS = 1  # the Boss's rules (not card text): playing it tries to fire target's Boss
 OP_GUESS_FIRE_HAND = 2  # Axe Man: name a card; if it is in the target's hand, fire it
@@ -24,36 +28,12 @@ OP_DISCARD = 10  # target puts a card of their choice from hand into their break
 OP_SWAP = 11  # exchange a card in your hand with one in your break room
 OP_PEEK_DECK = 12  # look at the top n cards of the target's deck
 
-EFFECT_NAMES = {
-    "none": OP_NONE,
-    "boss": OP_BOSS,
-    "guess_fire_hand": OP_GUESS_FIRE_HAND,
-    "fire_from_break": OP_FIRE_FROM_BREAK,
-    "reveal_hand": OP_REVEAL_HAND,
-    "fire_self_reshuffle_break": OP_FIRE_SELF_RESHUFFLE,
-    "revive": OP_REVIVE,
-    "cancel": OP_CANCEL,
-    "redirect": OP_REDIRECT,
-    "draw": OP_DRAW,
-    "discard": OP_DISCARD,
-    "swap": OP_SWAP,
-    "peek_deck": OP_PEEK_DECK,
-}
-EFFECT_BY_CODE = {v: k for k, v in EFFECT_NAMES.items()}
-# effects aimed at an opponent (a Lawyer-like cancel may answer them)
-TARGETED_NAMES = ("boss", "guess_fire_hand", "fire_from_break", "reveal_hand", "discard", "peek_deck")
-# effects taking `n` and its allowed range
-N_RANGE = {"draw": (1, 5), "peek_deck": (1, 5)}
-# reactive triggers
+# reactive triggers (the card file's `trigger`: simcore.youre_fired.cards.EFFECTS)
 TRIG_NONE = 0
 TRIG_TARGETED = 1  # cancel: any card that targets you
 TRIG_GUESS = 2  # cancel: a guessing card (or a Boss play) that targets you
 TRIG_BOSS_FIRE = 3  # redirect: your Boss would be fired from your hand
 TRIG_FIRED = 4  # redirect: any card would be fired from your hand
-TRIGGERS = {
-    "cancel": {"targeted": TRIG_TARGETED, "guess": TRIG_GUESS},
-    "redirect": {"boss_fire": TRIG_BOSS_FIRE, "fired": TRIG_FIRED},
-}
 
 # ---- card table columns (tables[0], int64 (cards, CF_N)) ----
 CF_KIND = 0
@@ -180,3 +160,35 @@ EV_FIRE_SELF = 24  # seat, card
 EV_RESHUFFLE_ALL = 25  # after an elimination
 EV_REMOVED = 26  # card removed unseen
 EV_BOSS_PLAY_WIN = 27  # seat, target
+
+# ---- the turn cap and the declared result columns ----
+MAX_DECISIONS = 800  # the spec's max_decisions (every choice, reactions included)
+# turns started: each decision ends at most one turn, and starting one may pass
+# over every seat once (a seat with no cards passes), so at most P+1 per decision
+MAX_TURNS = (MAX_PLAYERS + 1) * (MAX_DECISIONS + 1)
+
+GAME_COLUMNS = (
+    Column("turns", "turns started (a seat with no cards passes its turn)", low=0, high=MAX_TURNS),
+    Column("eliminations", "players knocked out (free-for-all)", low=0, high=MAX_PLAYERS - 1),
+    Column("bosses_fired", "Bosses fired by a guess or a Boss play", low=0, high=MAX_DECISIONS),
+    Column("bosses_forced_out", "Bosses played or discarded because nothing else was left, without firing the target's",
+           low=0, high=MAX_DECISIONS),
+    Column("failed_bluffs", "Bosses played by choice that failed to fire the target's Boss", low=0, high=MAX_DECISIONS),
+    Column("failed_firings", "failed attempts on a Boss (the owner reshuffled)", low=0, high=MAX_DECISIONS),
+    Column("winning_team", "team variant: 0 or 1; -1 otherwise", "int8", low=-1, high=1),
+)
+SEAT_COLUMNS = (
+    Column("team", "team (team variant) or the seat itself", "int8", low=0, high=MAX_PLAYERS - 1),
+    Column("place", "1 = winner; free-for-all: order out, later is better", "int8", low=1, high=MAX_PLAYERS),
+    Column("cards_fired", "own cards fired by opponents", low=0, high=MAX_DECISIONS),
+    Column("fired_others", "opponents' cards this seat fired", low=0, high=MAX_DECISIONS),
+    Column("guesses", "guessing cards played (Axe Man)", low=0, high=MAX_DECISIONS),
+    Column("guesses_hit", "guesses that found the named card", low=0, high=MAX_DECISIONS),
+    Column("boss_attempts", "attempts on a Boss: Axe Man naming it, or a Boss play", low=0, high=MAX_DECISIONS),
+    Column("boss_hits", "Bosses this seat fired", low=0, high=MAX_DECISIONS),
+    Column("reshuffles", "failed-firing reshuffles this seat got", low=0, high=MAX_DECISIONS),
+    Column("turns_played", "turns this seat started", low=0, high=MAX_TURNS),
+)
+# outcome writes game_row[GAME_COL.turns], seat_rows[p, SEAT_COL.won]...: by name
+GAME_COL = game_index(GAME_COLUMNS)
+SEAT_COL = seat_index(SEAT_COLUMNS)

@@ -12,9 +12,11 @@ Discard codes: the card id.
 import numpy as np
 
 from .. import rng as R
+from .. import zones
 from ..jit import jit
 from ..trace import emit
 from . import constants as K
+from .constants import GAME_COL, SEAT_COL
 from .knowledge import (break_becomes_hidden, forget_hand, hand_size, on_draw, pass_hand_knowledge,
                         public_enter_hand, public_leave, reveal_hand_to)
 from .state import empty_state
@@ -68,8 +70,7 @@ def draw_one(s, t, trace):
     n = s.deck_n[t]
     if n == 0:
         return -1
-    c = s.deck[t, n - 1]
-    s.deck[t, n - 1] = -1
+    c = zones.draw_top(s.deck[t], n)
     s.deck_n[t] = n - 1
     s.hand[t, c] += 1
     s.counts[t, c, K.K_DRAWN] += 1
@@ -80,7 +81,7 @@ def draw_one(s, t, trace):
 
 @jit
 def shuffle_deck(s, t, rng, stream):
-    R.shuffle(rng, stream, s.deck[t], s.deck_n[t])
+    zones.shuffle(rng, stream, s.deck[t], s.deck_n[t])
     for o in range(s.g[K.G_NP]):
         s.known_top[o, t] = 0
 
@@ -300,7 +301,7 @@ def new_game(tables, n_players, rng, trace):
         if cards[c, K.CF_KIND] == K.KIND_CONSULTANT:
             cons[n_cons] = c
             n_cons += 1
-    R.shuffle(rng, R.DEAL, cons, n_cons)
+    zones.shuffle(rng, R.DEAL, cons, n_cons)
     per = rules[K.R_CONS_2P] if P == 2 else rules[K.R_CONS_MULTI]
     if per * P > n_cons:
         per = n_cons // P
@@ -722,38 +723,40 @@ def outcome(tables, S, game_row, seat_rows):
     s = S[0]
     P = s.g[K.G_NP]
     teams = s.g[K.G_TEAMS] == 1
-    game_row[0] = s.g[K.G_END] if s.g[K.G_OVER] == 1 else 0
-    game_row[2] = s.g[K.G_TURN]
-    game_row[3] = s.g[K.G_ELIMS]
-    game_row[4] = s.g[K.G_BOSSES_FIRED]
-    game_row[5] = s.g[K.G_FORCED_OUT]
-    game_row[6] = s.g[K.G_FAILED_BLUFFS]
-    game_row[7] = s.g[K.G_FAILED_FIRINGS]
-    game_row[8] = s.g[K.G_WINNER] if (teams and s.g[K.G_OVER] == 1) else -1
+    G = GAME_COL
+    game_row[G.end_reason] = s.g[K.G_END] if s.g[K.G_OVER] == 1 else 0
+    game_row[G.turns] = s.g[K.G_TURN]
+    game_row[G.eliminations] = s.g[K.G_ELIMS]
+    game_row[G.bosses_fired] = s.g[K.G_BOSSES_FIRED]
+    game_row[G.bosses_forced_out] = s.g[K.G_FORCED_OUT]
+    game_row[G.failed_bluffs] = s.g[K.G_FAILED_BLUFFS]
+    game_row[G.failed_firings] = s.g[K.G_FAILED_FIRINGS]
+    game_row[G.winning_team] = s.g[K.G_WINNER] if (teams and s.g[K.G_OVER] == 1) else -1
     w = s.g[K.G_WINNER]
     over = s.g[K.G_OVER] == 1
+    SC = SEAT_COL
     for p in range(P):
         if teams:
             won = over and w >= 0 and (p % 2) == w
-            seat_rows[p, 0] = 1.0 if won else 0.0
-            seat_rows[p, 1] = 1.0 if won else 0.0
-            seat_rows[p, 2] = p % 2
-            seat_rows[p, 3] = 1 if won else 2
+            seat_rows[p, SC.won] = 1.0 if won else 0.0
+            seat_rows[p, SC.score] = 1.0 if won else 0.0
+            seat_rows[p, SC.team] = p % 2
+            seat_rows[p, SC.place] = 1 if won else 2
         else:
             won = over and w == p
-            seat_rows[p, 0] = 1.0 if won else 0.0
+            seat_rows[p, SC.won] = 1.0 if won else 0.0
             out = s.seat[p, K.S_OUT_ORDER]
-            seat_rows[p, 1] = (out - 1) if out > 0 else s.g[K.G_ELIMS]  # players outlasted
-            seat_rows[p, 2] = p
-            seat_rows[p, 3] = (P - out + 1) if out > 0 else (P - s.g[K.G_ELIMS] if not won else 1)
-        seat_rows[p, 4] = s.seat[p, K.S_CARDS_FIRED]
-        seat_rows[p, 5] = s.seat[p, K.S_FIRED_OTHERS]
-        seat_rows[p, 6] = s.seat[p, K.S_GUESSES]
-        seat_rows[p, 7] = s.seat[p, K.S_GUESSES_HIT]
-        seat_rows[p, 8] = s.seat[p, K.S_BOSS_ATTEMPTS]
-        seat_rows[p, 9] = s.seat[p, K.S_BOSS_HITS]
-        seat_rows[p, 10] = s.seat[p, K.S_RESHUFFLES]
-        seat_rows[p, 11] = s.seat[p, K.S_TURNS]
+            seat_rows[p, SC.score] = (out - 1) if out > 0 else s.g[K.G_ELIMS]  # players outlasted
+            seat_rows[p, SC.team] = p
+            seat_rows[p, SC.place] = (P - out + 1) if out > 0 else (P - s.g[K.G_ELIMS] if not won else 1)
+        seat_rows[p, SC.cards_fired] = s.seat[p, K.S_CARDS_FIRED]
+        seat_rows[p, SC.fired_others] = s.seat[p, K.S_FIRED_OTHERS]
+        seat_rows[p, SC.guesses] = s.seat[p, K.S_GUESSES]
+        seat_rows[p, SC.guesses_hit] = s.seat[p, K.S_GUESSES_HIT]
+        seat_rows[p, SC.boss_attempts] = s.seat[p, K.S_BOSS_ATTEMPTS]
+        seat_rows[p, SC.boss_hits] = s.seat[p, K.S_BOSS_HITS]
+        seat_rows[p, SC.reshuffles] = s.seat[p, K.S_RESHUFFLES]
+        seat_rows[p, SC.turns_played] = s.seat[p, K.S_TURNS]
 
 
 @jit(refs=True)

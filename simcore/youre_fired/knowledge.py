@@ -6,7 +6,7 @@ policy for seat o reads known[o], known_top[o] and belief[o] and public zones.
 """
 import numpy as np
 
-from .. import rng as R
+from .. import zones
 from ..jit import jit
 from . import constants as K
 
@@ -255,7 +255,7 @@ def determinise(tables, S, o, rng):
             n_ids += 1
             n_removed += 1
         s.removed[c] = 0
-    R.shuffle(rng, R.POLICY, ids, n_ids)
+    zones.redeal(rng, ids, n_ids)
     j = 0
     for t in range(P):
         for i in range(n_pool[t]):
@@ -270,7 +270,7 @@ def determinise(tables, S, o, rng):
         if t == o or n_pool[t] == 0:
             continue
         row = pools[t]
-        R.shuffle(rng, R.POLICY, row, n_pool[t])
+        zones.redeal(rng, row, n_pool[t])
         for i in range(n_hand[t]):
             s.hand[t, row[i]] += 1
         for i in range(n_hand[t], n_pool[t]):

@@ -26,19 +26,34 @@ import numpy as np
 from .. import rng as R
 from ..jit import jit
 from ..runner import P_GAME
+from ..spec import PolicyParam, policy_index
 from . import constants as K
 from .engine import decode
 from .knowledge import hand_probs, hand_size
 
-# greedy weights, slots from P_GAME
-W_BOSS_GUESS = 0
-W_BOSS_PLAY = 1
-W_FIRE = 2
-W_REVEAL = 3
-W_RESHUFFLE = 4
-W_KEEP_REACTIVE = 5
-W_DRAW = 6
-W_HOLD = 7
+GREEDY_HELP = (
+    "card counter: estimates from what its seat has seen (own cards, public zones, Secretary reveals, "
+    "the fixed make-up of each company) how likely each card is in each opponent's hand; guesses the "
+    "most likely card worth firing, names a Boss only above boss_guess_threshold, plays its own Boss only "
+    "above boss_play_threshold or when forced; otherwise plays the card whose effect gains most over its "
+    "worth in hand; off-turn cancels what threatens its Boss and lets a Manager take the fall"
+)
+
+# greedy's weights, declared once: slots from P_GAME in this order (saved policy
+# vectors keep their meaning); the kernels read params[W.<name>]
+_WEIGHTS = (
+    ("boss_guess_threshold", 0.55, "min chance the target holds its Boss to name it with a guessing card", 0.0, 1.0),
+    ("boss_play_threshold", 0.9, "min chance the target holds its Boss to play one's own Boss", 0.0, 1.0),
+    ("fire_weight", 1.0, "value of firing an ordinary card, times its worth", 0.0, 100.0),
+    ("reveal_weight", 0.35, "value of each unknown card a Secretary reveals", 0.0, 100.0),
+    ("reshuffle_weight", 0.2, "value per break-room card a Fall Guy reshuffles", 0.0, 100.0),
+    ("keep_reactive", 2.0, "worth of holding a reactive card (Manager, Lawyer)", 0.0, 100.0),
+    ("draw_weight", 0.5, "value per extra card drawn", 0.0, 100.0),
+    ("hold_cost", 0.5, "share of a card's worth its play costs", 0.0, 10.0),
+)
+GREEDY_PARAMS = tuple(PolicyParam(name, P_GAME + i, default, text, low, high)
+                      for i, (name, default, text, low, high) in enumerate(_WEIGHTS))
+W = policy_index(GREEDY_PARAMS, P_GAME)
 
 
 @jit
@@ -47,7 +62,7 @@ def worth(cards, rules, c, params):
     if op == K.OP_BOSS:
         return 1000.0
     if op == K.OP_CANCEL or op == K.OP_REDIRECT:
-        return params[P_GAME + W_KEEP_REACTIVE]
+        return params[W.keep_reactive]
     if op == K.OP_GUESS_FIRE_HAND:
         return 1.5
     if op == K.OP_NONE:
@@ -79,33 +94,33 @@ def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_t
     if mode == 1:
         return -wc
     op = cards[c, K.CF_EFFECT]
-    hold = params[P_GAME + W_HOLD] * wc
+    hold = params[W.hold_cost] * wc
     if op == K.OP_BOSS:
         p = protected_boss(cards, probs[t], boss)
-        if p >= params[P_GAME + W_BOSS_PLAY] or hands[a] == 1:
+        if p >= params[W.boss_play_threshold] or hands[a] == 1:
             return 100.0 * p
         return -100.0 + p
     if op == K.OP_GUESS_FIRE_HAND:
         if x == boss:
             p = protected_boss(cards, probs[t], boss)
-            if p >= params[P_GAME + W_BOSS_GUESS]:
+            if p >= params[W.boss_guess_threshold]:
                 return 50.0 * p
             return -2.0 - hold
-        return probs[t, x] * params[P_GAME + W_FIRE] * worth(cards, rules, x, params) - hold
+        return probs[t, x] * params[W.fire_weight] * worth(cards, rules, x, params) - hold
     if op == K.OP_FIRE_FROM_BREAK:
         return 0.3 * worth(cards, rules, x, params) - hold
     if op == K.OP_REVEAL_HAND:
         unknown = hands[t]
         for z in range(C):
             unknown -= known[a, t, z]
-        return params[P_GAME + W_REVEAL] * unknown - hold
+        return params[W.reveal_weight] * unknown - hold
     if op == K.OP_FIRE_SELF_RESHUFFLE:
         low = 1.0 if deck_n[a] < 4 else 0.3
-        return params[P_GAME + W_RESHUFFLE] * brk_total * low - hold
+        return params[W.reshuffle_weight] * brk_total * low - hold
     if op == K.OP_REVIVE:
         return 0.8 * worth(cards, rules, x, params) - hold
     if op == K.OP_DRAW:
-        return params[P_GAME + W_DRAW] * cards[c, K.CF_N] - hold
+        return params[W.draw_weight] * cards[c, K.CF_N] - hold
     if op == K.OP_DISCARD:
         if hands[t] == 1:
             return 50.0 * protected_boss(cards, probs[t], boss) + 0.5 - hold

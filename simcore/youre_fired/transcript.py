@@ -1,17 +1,22 @@
-"""Turn a game's event trace into rulebook-worded lines (`balance replay`)."""
+"""Turn a game's event trace into rulebook-worded lines (`balance replay`).
+
+Card names and which cards target someone come from the run's GameData (its
+own card list, `--set cards=FILE` included): nothing here reads a file.
+"""
 from __future__ import annotations
 
 from . import constants as K
-from .cards import load_cards
 
-CAUSES = {K.CAUSE_FIRED: "Boss fired", K.CAUSE_FORCED: "Boss forced out", K.CAUSE_BLUFF: "failed bluff"}
+CAUSES = {K.CAUSE_FIRED: "{boss} fired", K.CAUSE_FORCED: "{boss} forced out", K.CAUSE_BLUFF: "failed bluff"}
 
 
-def decode_trace(events, params: dict, n_players: int) -> list[str]:
-    rows = load_cards()
-    names = [r["name"] for r in rows]
-    targeted = [r["effect"] in K.TARGETED_NAMES for r in rows]
+def decode_trace(events, data, n_players: int) -> list[str]:
+    """`data`: the GameData the game was played with (simcore.gamedata)."""
+    names = list(data.card_names)
+    targeted = list(data.info["targeted"])
     C = len(names)
+    boss = names[list(data.info["effects"]).index("boss")]  # the card the Boss rules are about, by its name
+    causes = {k: v.format(boss=boss) for k, v in CAUSES.items()}
 
     def card(c: int) -> str:
         return names[c] if 0 <= c < C else "nothing"
@@ -28,7 +33,7 @@ def decode_trace(events, params: dict, n_players: int) -> list[str]:
         elif code == K.EV_REMOVED:
             out.append(f"Consultant {card(a)} is removed from the game unseen.")
         elif code == K.EV_BOSS_REVEAL:
-            out.append(f"{seat(a)} reveals their Boss, draws another card and shuffles the Boss back into their deck.")
+            out.append(f"{seat(a)} reveals their {boss}, draws another card and shuffles the {boss} back into their deck.")
         elif code == K.EV_TURN:
             out.append(f"-- Turn {b}: {seat(a)}.")
         elif code == K.EV_DRAW:
@@ -50,7 +55,7 @@ def decode_trace(events, params: dict, n_players: int) -> list[str]:
         elif code == K.EV_REDIRECT:
             out.append(f"{seat(a)} reacts: {card(b)} is fired instead of {card(c)}.")
         elif code == K.EV_FAILED_FIRING:
-            out.append(f"The attempt to fire {seat(a)}'s Boss failed: {seat(a)} shuffles hand, break room and deck and draws a new hand.")
+            out.append(f"The attempt to fire {seat(a)}'s {boss} failed: {seat(a)} shuffles hand, break room and deck and draws a new hand.")
         elif code == K.EV_BREAK_RESHUFFLE:
             out.append(f"{seat(a)} shuffles their break room ({b} cards) into their deck.")
         elif code == K.EV_REVIVE:
@@ -62,14 +67,14 @@ def decode_trace(events, params: dict, n_players: int) -> list[str]:
         elif code == K.EV_PEEK:
             out.append(f"{seat(a)} looks at the top {c} cards of {seat(b)}'s deck.")
         elif code == K.EV_BOSS_FIRED:
-            out.append(f"{seat(a)}'s Boss is fired by {seat(b)}!")
+            out.append(f"{seat(a)}'s {boss} is fired by {seat(b)}!")
         elif code == K.EV_BOSS_PLAY_WIN:
-            out.append(f"{seat(a)}'s Boss play succeeded.")
+            out.append(f"{seat(a)}'s {boss} play succeeded.")
         elif code == K.EV_ELIMINATED:
             if c == 1:
-                out.append(f"{seat(a)} has lost their Boss ({CAUSES.get(b, '?')}) and plays on for the team.")
+                out.append(f"{seat(a)} has lost their {boss} ({causes.get(b, '?')}) and plays on for the team.")
             else:
-                out.append(f"{seat(a)} is out ({CAUSES.get(b, '?')}).")
+                out.append(f"{seat(a)} is out ({causes.get(b, '?')}).")
         elif code == K.EV_RESHUFFLE_ALL:
             out.append("Everyone left shuffles hand, deck and break room and draws a new hand.")
         elif code == K.EV_PASS:

@@ -7,7 +7,7 @@ from simcore.youre_fired import constants as K
 from simcore.youre_fired.engine import encode, legal, new_game, step
 from simcore.youre_fired.state import view
 
-NAMES = SPEC.card_names({})
+NAMES = list(SPEC.load_data({}).card_names)
 ID = {n: i for i, n in enumerate(NAMES)}
 C = len(NAMES)
 BOSS, AXE, BEAN, FALL, MANAGER, SECRETARY, SPOUSE = (ID[n] for n in (
@@ -18,7 +18,7 @@ NONE = C
 
 
 def tables(**params):
-    return SPEC.compile_tables(params)
+    return SPEC.load_data(params).tables
 
 
 def fresh(n_players=2, seed=1, index=0, **params):

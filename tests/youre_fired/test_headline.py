@@ -1,44 +1,49 @@
-"""The game's own summary: guess hit rate with an interval, end reasons, team win rates."""
+"""The game's own summary, declared as metrics: guess hit rate with an interval,
+end reasons with rates, team win rates (team variant only)."""
 import numpy as np
 import polars as pl
 
+from analysis.metrics import GameMetrics
+from analysis.runs import results_frames
 from simcore.batch import Engine, resolve_policy
+from simcore.params import resolve
 from simcore.youre_fired import SPEC
 
-N_CARDS = len(SPEC.card_names({}))
+
+def frames(players, user, n=60):
+    data = SPEC.load_data(resolve(SPEC, user))
+    r = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).run(data.tables, players, 3, np.arange(n, dtype=np.int64),
+                                                           len(data.card_names))
+    games, seats, _ = results_frames(SPEC, r, "base", 0, ["greedy"] * players, list(data.card_names))
+    return data, games, seats
 
 
-def frames(players, params, n=60):
-    tables = SPEC.compile_tables(params)
-    r = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).run(tables, players, 3, np.arange(n), N_CARDS)
-    reasons = SPEC.all_end_reasons
-    g = {name: r.game_out[:, i] for i, name in enumerate(SPEC.game_column_names)}
-    g["end_reason"] = [reasons[int(x)] for x in r.game_out[:, 0]]
-    games = pl.DataFrame(g)
-    rows = []
-    for gi in range(n):
-        for s in range(players):
-            row = {name: r.seat_out[gi, s, i] for i, name in enumerate(SPEC.seat_column_names)}
-            row.update(seat=s, game_index=gi)
-            rows.append(row)
-    return games, pl.DataFrame(rows)
+def metrics(data, games, seats, players):
+    acc = GameMetrics(SPEC, dict(data.params), players)
+    acc.add(games, seats)
+    return acc.result()
 
 
 def test_headline_duel():
-    games, seats = frames(2, {})
-    h = SPEC.headline(games, seats, SPEC.resolve_params({}))
+    data, games, seats = frames(2, {})
+    h = metrics(data, games, seats, 2)
     hit = h["guess_hit_rate"]
     assert 0 < hit["value"] < 1 and hit["ci"][0] <= hit["value"] <= hit["ci"][1]
+    assert hit["k"] == int(seats["guesses_hit"].sum()) and hit["n"] == int(seats["guesses"].sum())
     assert sum(h["end_reasons"]["distribution"].values()) == games.height
+    assert set(h["end_reasons"]["rates"]) == set(h["end_reasons"]["distribution"])
+    assert h["turns"]["n"] == games.height and abs(h["turns"]["value"] - games["turns"].mean()) < 1e-9
     assert "team_win_rates" not in h
 
 
 def test_headline_teams():
-    params = SPEC.resolve_params({"teams": True})
-    games, seats = frames(4, params)
-    h = SPEC.headline(games, seats, params)
+    data, games, seats = frames(4, {"teams": True})
+    h = metrics(data, games, seats, 4)
     teams = h["team_win_rates"]["teams"]
-    assert len(teams) == 2
+    assert list(teams) == ["team 1 (players 1 and 3)", "team 2 (players 2 and 4)"]
+    assert all(t["n"] == games.height for t in teams.values())
     dist = h["end_reasons"]["distribution"]
-    undecided = (dist.get("cap", 0) + dist.get("stalled", 0)) / games.height
-    assert abs(sum(v["value"] for v in teams.values()) - (1.0 - undecided)) < 1e-9
+    decided = games.filter(pl.col("winning_team") >= 0).height
+    assert sum(t["k"] for t in teams.values()) == decided
+    undecided = sum(v for k, v in dist.items() if k not in ("teams_both_bosses",))
+    assert abs(sum(v["value"] for v in teams.values()) - (1.0 - undecided / games.height)) < 1e-9

@@ -11,7 +11,7 @@ from simcore.youre_fired import constants as K
 from simcore.youre_fired.engine import legal, new_game, step, to_move
 from simcore.youre_fired.state import card_totals, view
 
-N_CARDS = len(SPEC.card_names({}))
+N_CARDS = len(SPEC.load_data({}).card_names)
 
 
 def expected_totals(tables, n_players):
@@ -24,7 +24,7 @@ def expected_totals(tables, n_players):
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]), teams=st.booleans(),
        hand=st.integers(3, 5))
 def test_cards_conserved_every_step(seed, players, teams, hand):
-    tables = SPEC.compile_tables({"teams": teams, "hand_size": hand})
+    tables = SPEC.load_data({"teams": teams, "hand_size": hand}).tables
     rng = R.new_streams(seed, 0)
     s = view(new_game(tables, np.int64(players), rng, np.zeros(0, np.int32)))
     want = expected_totals(tables, players)
@@ -51,7 +51,7 @@ def test_cards_conserved_every_step(seed, players, teams, hand):
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]), teams=st.booleans(),
        policy=st.sampled_from(["random", "greedy"]))
 def test_turn_cap_and_split_invariance(seed, players, teams, policy):
-    tables = SPEC.compile_tables({"teams": teams})
+    tables = SPEC.load_data({"teams": teams}).tables
     eng = Engine(SPEC, [resolve_policy(SPEC, policy)])
     idx = np.arange(24)
     whole = eng.run(tables, players, seed, idx, N_CARDS)
