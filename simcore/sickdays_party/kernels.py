@@ -30,6 +30,7 @@ from llvmlite import ir as _ir
 from numba.core import types as _nt
 
 from simcore import rng as R
+from simcore import zones
 from simcore.jit import intrinsic, jit
 from simcore.spec import Column, game_index, seat_index
 from simcore.trace import emit
@@ -508,7 +509,7 @@ def new_game(tables, n_players, rng, trace):
         s[O_RT + p] = -1
     # "Shuffle the deck and 2 random event cards": which events, from the deal
     ev = np.arange(NEVENTS)
-    R.shuffle(rng, R.DEAL, ev, NEVENTS)
+    zones.shuffle(rng, R.DEAL, ev, NEVENTS)
     n_ev = cfg[C_EVENTS]
     s[H_EV_IN] = n_ev
     # "Put a random 1-Monday card in the center"
@@ -523,7 +524,7 @@ def new_game(tables, n_players, rng, trace):
         deck[k] = NWORK + ev[i]
         k += 1
         emit(trace, T_EVENTS, ev[i], 0, 0, 0)
-    R.shuffle(rng, R.DEAL, deck, k)
+    zones.shuffle(rng, R.DEAL, deck, k)
     for i in range(k):
         s[O_DECK + i] = deck[i]
         s[O_ZONE + deck[i]] = Z_DECK
@@ -1160,7 +1161,7 @@ def determinise(tables, s, seat, rng):
                 (z >= Z_NOTE0 and z != Z_NOTE0 + seat):
             pool[k] = c
             k += 1
-    R.shuffle(rng, R.POLICY, pool, k)
+    zones.redeal(rng, pool, k)
     j = 0
     for i in range(s[H_DECK_N]):
         s[O_DECK + i] = pool[j]

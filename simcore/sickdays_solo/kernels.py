@@ -13,6 +13,7 @@ adjacent. Per worker and line, real face-up counts are kept incrementally.
 import numpy as np
 
 from simcore import rng as R
+from simcore import zones
 from simcore.jit import jit
 from simcore.spec import Column, game_index, seat_index
 from simcore.trace import emit
@@ -504,7 +505,7 @@ def new_game(tables, n_players, rng, trace):
     for card in range(kept * 7):
         deck[n] = card
         n += 1
-    R.shuffle(rng, R.DEAL, deck, n)
+    zones.shuffle(rng, R.DEAL, deck, n)
     # removed unseen: the last `removed` of the shuffled deck
     n_rem = cfg[C_REMOVED]
     for i in range(n_rem):
@@ -514,13 +515,13 @@ def new_game(tables, n_players, rng, trace):
     s[H_REM_N] = n_rem
     n -= n_rem
     ev = np.arange(NEVENTS)
-    R.shuffle(rng, R.DEAL, ev, NEVENTS)
+    zones.shuffle(rng, R.DEAL, ev, NEVENTS)
     n_ev = cfg[C_EVENTS]
     for i in range(n_ev):
         deck[n] = NWORK + ev[i]
         n += 1
     s[H_EVENTS_IN] = n_ev
-    R.shuffle(rng, R.DEAL, deck, n)
+    zones.shuffle(rng, R.DEAL, deck, n)
     for i in range(n):
         deck_push(s, deck[i])
     s[H_INGAME] = kept * 7 + n_ev
@@ -712,7 +713,7 @@ def step(tables, s, option, rng, trace):
         s[H_SPENT] += 1
         while s[O_HANDN + seat] > 0:
             deck_push(s, hand_remove(s, seat, s[O_HANDN + seat] - 1))
-        R.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
+        zones.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
         emit(trace, T_REFRESH, seat, s[H_READY], 0, 0)
         draw_up(s, seat, trace)
         return
@@ -806,7 +807,7 @@ def step(tables, s, option, rng, trace):
     if kind == OP_CB_DONE:
         cs = s[H_CB_SEAT]
         if s[H_CB_N] > 0:
-            R.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
+            zones.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
             before = s[O_HANDN + cs]
             draw_up(s, cs, trace)
             emit(trace, T_CB_DONE, cs, s[O_HANDN + cs] - before, 0, 0)
@@ -886,19 +887,13 @@ def card_counts(s):
 def determinise(tables, s, seat, rng):
     """Redraw what `seat` cannot see: deck order, removed cards, other hands."""
     pool = np.empty(NCARDS, np.int64)
-    n = 0
-    for i in range(s[H_DECK_N]):
-        pool[n] = s[O_DECK + i]
-        n += 1
-    for i in range(s[H_REM_N]):
-        pool[n] = s[O_REM + i]
-        n += 1
+    n = zones.gather(pool, 0, s[O_DECK:O_DECK + NCARDS], s[H_DECK_N])
+    n = zones.gather(pool, n, s[O_REM:O_REM + NCARDS], s[H_REM_N])
     for p in range(s[H_NP]):
         if p != seat:
-            for i in range(s[O_HANDN + p]):
-                pool[n] = s[O_HAND + p * HAND_CAP + i]
-                n += 1
-    R.shuffle(rng, R.POLICY, pool, n)
+            b = O_HAND + p * HAND_CAP
+            n = zones.gather(pool, n, s[b:b + HAND_CAP], s[O_HANDN + p])
+    zones.redeal(rng, pool, n)
     k = 0
     for p in range(s[H_NP]):
         if p != seat:
