@@ -8,49 +8,20 @@ decoding, headline metrics).
 """
 from __future__ import annotations
 
-from simcore.spec import Column, GameSpec, Kernels, PolicyParam, common_policies
+import polars as pl
+
+from simcore import metrics as M
+from simcore.gamedata import loader
+from simcore.spec import GameSpec, Kernels, common_policies
 
 from . import kernels as K
 from . import policy as P
-from .data import PARAMS, card_list_hash, card_name, card_names, compile_tables, load_deck, resolve_params
+from .data import PARAMS, build
 
-CAUSE_NAMES = ("collision", "wrong_card", "played_twice", "forgot_celebrate", "wrong_accusation",
-               "coffee_break", "look_busy")
-CAUSE_WORDS = ("played at the same time", "wrong card", "played twice in a row", "forgot to celebrate",
-               "wrong accusation", "played during the Coffee Break", "last to look busy")
-
-GAME_COLUMNS = (
-    Column("minutes", "simulated minutes until the game ended", "float64"),
-    Column("plays", "cards put on the play pile (mistakes and stalls included)"),
-    Column("stalls", "stall-rule plays (nobody could play; the last player played any card)"),
-    Column("collisions", "moments when two or more players played at the same time"),
-) + tuple(
-    Column(f"draw2_{name}", f"draw-2 penalties incurred: {words} (a pizza slice may have cancelled some)")
-    for name, words in zip(CAUSE_NAMES, CAUSE_WORDS)
-) + (
-    Column("draw2_total", "draw-2 penalties incurred, all causes"),
-    Column("slices_used", "draw-2 penalties cancelled by putting a pizza slice back"),
-    Column("events_played", "event cards put on the pile"),
-    Column("notes_made", "Doctor's notes made (advanced flow)"),
-    Column("notes_played", "Doctor's notes played onto the pile (advanced flow)"),
-    Column("refills", "times the deck ran out and the pile (all but its top card) became the deck"),
-    Column("tokens_returned", "tired worker tokens put back (each: an emptied hand, then draw 7)"),
-    Column("winners", "players who went out"),
-    Column("fastest_seat", "seat (from 0) with the lowest reaction median; -1 if tied"),
-    Column("fastest_place", "finishing place of the fastest seat; -1 if the fastest is tied"),
-    Column("speed_rank_corr", "Spearman rank correlation of reaction median and finishing place "
-                              "(+1: finishing order is the speed order; NaN when every seat has the same median)",
-           "float64"),
-)
-
-SEAT_COLUMNS = (
-    Column("place", "finishing place: winners in the order they went out, then the rest by tokens and cards left"),
-    Column("reaction_median", "this seat's median reaction time (s)", "float64"),
-    Column("seat_plays", "cards this seat put on the pile"),
-    Column("seat_draw2", "draw-2 penalties this seat incurred"),
-    Column("tokens_left", "tired worker tokens this seat still holds"),
-    Column("cards_left", "cards this seat holds at the end (a Doctor's note included)"),
-)
+CAUSE_NAMES = K.CAUSE_NAMES
+CAUSE_WORDS = K.CAUSE_WORDS
+GAME_COLUMNS = K.GAME_COLUMNS
+SEAT_COLUMNS = K.SEAT_COLUMNS
 
 GREEDY_HELP = (
     "plays the legal card least connected to the rest of its hand (fewest other cards of its worker or day), "
@@ -59,7 +30,7 @@ GREEDY_HELP = (
     "puts a pizza slice back whenever it owes a draw-2; at a stall plays its least connected card. "
     "Speed and mistakes are the behaviour profile (game parameters), not the policy"
 )
-GREEDY_PARAMS = tuple(PolicyParam(name, P.P_GAME + i, d, h, 0.0, 1.0) for i, (name, d, h) in enumerate(P.GREEDY_DEFAULTS))
+GREEDY_PARAMS = P.GREEDY_PARAMS
 
 END_REASONS = ("all_but_left_won", "stuck")
 
@@ -68,11 +39,13 @@ def _t(ms: int) -> str:
     return f"[{ms / 1000:6.1f} s]"
 
 
-def decode_trace(events, params, n_players) -> list[str]:
-    deck = load_deck()
+def decode_trace(events, data, n_players) -> list[str]:
+    """The event log, timestamped, with the run's card names (data.info)."""
+    deck = data.info
+    names = data.card_names
 
     def card(c):
-        return card_name(int(c), deck)
+        return names[int(c)]
 
     out = []
     for code, a, b, c, d in (tuple(int(x) for x in e) for e in events):
@@ -127,39 +100,27 @@ def decode_trace(events, params, n_players) -> list[str]:
     return out
 
 
-def headline(games, seats, params: dict) -> dict:
-    """Minutes per game, draw-2s by cause, and skill vs luck: how often the
-    fastest seat finishes first (against 1/players by chance) and the mean
-    rank correlation of reaction median and finishing place."""
-    import numpy as np
-    import polars as pl
+FASTEST = pl.col("fastest_seat") >= 0  # games with one fastest seat (profiles not all alike)
 
-    from analysis.stats import mean_ci, rate
-    from analysis.summary import distribution
-
-    n = games.height
-    out = {"minutes": distribution(games["minutes"].to_numpy(), "minutes", "simulated minutes per game")}
-    out["draw2_by_cause"] = {name: mean_ci(games[f"draw2_{name}"].to_numpy()) for name in CAUSE_NAMES}
-    out["plays"] = mean_ci(games["plays"].to_numpy())
-    out["stalls"] = mean_ci(games["stalls"].to_numpy())
-    players = int(seats["seat"].max()) + 1 if seats.height else 0
-    fastest = games.filter(pl.col("fastest_seat") >= 0)
-    skill = {"note": "fastest = the seat with the lowest reaction_median; by chance alone it finishes "
-                     "first 1/players of the time and the correlation is 0"}
-    if fastest.height:
-        first = int((fastest["fastest_place"] == 1).sum())
-        skill["fastest_finishes_first"] = rate(first, fastest.height)
-        skill["chance_level"] = 1.0 / players if players else None
-        if seats.height:
-            fw = seats.join(fastest.select("variant", "game_index", "fastest_seat"), on=["variant", "game_index"])
-            fw = fw.filter(pl.col("seat").cast(pl.Int64) == pl.col("fastest_seat").cast(pl.Int64))
-            skill["fastest_wins"] = rate(int(fw["won"].cast(pl.Int64).sum()), fw.height)
-    corr = games["speed_rank_corr"].cast(pl.Float64).to_numpy() if n else np.zeros(0)
-    corr = corr[~np.isnan(corr)]
-    if corr.size:
-        skill["speed_rank_corr"] = mean_ci(corr)
-    out["skill_vs_luck"] = skill
-    return out
+METRICS = (
+    M.Distribution(key="minutes", help="simulated minutes per game", value=pl.col("minutes")),
+    M.Group(key="draw2_by_cause", label="draw-2 penalties per game, by cause", members=tuple(
+        M.Mean(key=name, label=words, value=pl.col(f"draw2_{name}")) for name, words in zip(CAUSE_NAMES, CAUSE_WORDS))),
+    M.Mean(key="plays", label="cards played per game", value=pl.col("plays")),
+    M.Mean(key="stalls", label="stall-rule plays per game", value=pl.col("stalls")),
+    M.Group(key="skill_vs_luck", label="skill vs luck", members=(
+        M.Note(key="note", text="fastest = the seat with the lowest reaction_median; by chance alone it finishes "
+                                "first 1/players of the time and the correlation is 0"),
+        M.Rate(key="fastest_finishes_first", label="the fastest seat finishes first", where=FASTEST,
+               hits=pl.col("fastest_place") == 1),
+        M.Fixed(key="chance_level", value=lambda params, players: 1.0 / players if players else None),
+        M.Rate(key="fastest_wins", label="the fastest seat wins", table="seats",
+               where=FASTEST & (pl.col("seat").cast(pl.Int64) == pl.col("fastest_seat").cast(pl.Int64)),
+               hits=pl.col("won")),
+        M.Mean(key="speed_rank_corr", label="rank correlation of reaction median and finishing place",
+               value=pl.col("speed_rank_corr"), where=pl.col("speed_rank_corr").is_not_nan()),
+    )),
+)
 
 
 SPEC = GameSpec(
@@ -171,7 +132,7 @@ SPEC = GameSpec(
     max_players=8,
     default_players=5,
     cooperative=False,
-    max_decisions=6000,
+    max_decisions=K.MAX_DECISIONS,
     max_options=K.MAX_OPTIONS,
     params=PARAMS,
     end_reasons=END_REASONS,
@@ -181,13 +142,8 @@ SPEC = GameSpec(
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=200),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
                     P.greedy, K.card_counts, check=K.check),
-    compile_tables=compile_tables,
-    card_names=card_names,
-    card_list_hash=card_list_hash,
     decode_trace=decode_trace,
-    resolve_params=resolve_params,
-    headline=headline,
-    data_files=("sickdays-party/rules.toml", "sickdays-solo/rules.toml"),
-    notes="Readings and what is not modelled: docs/assumptions.md (Use Up All Your Sick Days: party)",
+    load_data=loader("sickdays-party", build),
+    metrics=METRICS,
     invariants=K.INVARIANTS,
 )

@@ -1,33 +1,35 @@
-"""Rules file, parameters and tables of the Sick Days party game.
+"""Rules file, parameters and tables of the Sick Days party game: the one
+`build(reader, user) -> GameData`.
 
 Python side only. `data/sickdays-party/rules.toml` holds the default of every
-parameter (rules and behaviour profile); the deck's names come from the Sick
-Days deck file `data/sickdays-solo/rules.toml`. Errors raise `BalanceError`
-naming the file, the field, the bad value and the allowed values.
+parameter (rules and behaviour profile), read with `simcore.gamedata.read_rules`;
+the deck is the printed Sick Days deck (70 days of the week cards = 10 workers
+x days 1-7, and the 7 event cards), named by the solo game's
+`data/sickdays-solo/rules.toml`, read through the same Reader so that the
+content hash covers it. Every refusal names the file, the field, the value
+and what is allowed.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import math
-import tomllib
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 
 from simcore.errors import BalanceError
-from simcore.spec import DATA_DIR, Param
+from simcore.files import data_file
+from simcore.gamedata import Reader, overlay, read_rules, refuse
+from simcore.params import coerce
+from simcore.spec import Param
 
+from ..sickdays_solo import data as solo
 from . import kernels as K
 
-GAME_DIR = DATA_DIR / "sickdays-party"
-RULES_FILE = GAME_DIR / "rules.toml"
-DECK_FILE = DATA_DIR / "sickdays-solo" / "rules.toml"
+GAME = "sickdays-party"
+RULES_FILE = "rules.toml"
 
 PER_SEAT = "one number for every seat, or one per seat (a shorter list repeats from seat 1)"
 
-# [rules] table: the parameters a designer sweeps
+# the parameters a designer sweeps (rules.toml's first part)
 RULE_PARAMS = (
     Param("tokens_per_player", "int", None,
           "tired worker tokens each; -1 = rulebook: 2 each, 1 each for 6-8 players", -1, 6),
@@ -46,7 +48,7 @@ RULE_PARAMS = (
           "seconds a player needs per card drawn before reacting again (picking up a penalty or a new hand)",
           0.0, 10.0),
 )
-# [profile] table: the behaviour of the players (per seat)
+# the behaviour of the players, per seat (rules.toml's second part)
 PROFILE_PARAMS = (
     Param("reaction_median", "floats", None, f"median reaction time in seconds (lognormal); {PER_SEAT}", 0.05, 30.0),
     Param("reaction_spread", "floats", None, f"spread of the reaction time (sd of its log); {PER_SEAT}", 0.0, 3.0),
@@ -59,103 +61,42 @@ PROFILE_PARAMS = (
     Param("note_habit", "floats", None,
           f"advanced flow: chance greedy makes a Doctor's note when it could; {PER_SEAT}", 0.0, 1.0),
 )
-PARAMS = RULE_PARAMS + PROFILE_PARAMS  # defaults filled from rules.toml below (after load_rules)
+DECLARED = RULE_PARAMS + PROFILE_PARAMS  # every default is rules.toml's (None here: the file must set it)
 PROFILE_SLOT = {"reaction_median": K.F_MEDIAN, "reaction_spread": K.F_SPREAD, "wrong_play": K.F_WRONG,
                 "forget_celebrate": K.F_FORGET, "wrong_accusation": K.F_ACCUSE, "note_habit": K.F_NOTE}
 
 
-def _read(path: Path) -> dict:
-    try:
-        return tomllib.loads(path.read_text())
-    except FileNotFoundError as exc:
-        raise BalanceError(f"{path}: file not found") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise BalanceError(f"{path}: not valid TOML ({exc})") from exc
-
-
-def check_value(p: Param, v, source: str, field: str):
-    """A checked value of parameter p; the error names source, field, value and allowed values."""
-
-    def bad():
-        return BalanceError(f"{source}: field '{field}' = {v!r}; allowed: {p.allowed()}")
-
-    if p.kind == "bool":
-        if isinstance(v, (bool, np.bool_)):
-            return bool(v)
-        raise bad()
-    if p.kind == "floats":
-        items = list(v) if isinstance(v, (list, tuple)) else [v]
-        if not items or len(items) > K.MAXP:
-            raise bad()
-        out = []
-        for x in items:
-            if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
-                raise bad()
-            x = float(x)
-            if math.isnan(x) or not (p.low <= x <= p.high):
-                raise bad()
-            out.append(x)
-        return out
-    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise bad()
-    if p.kind == "int":
-        if float(v) != int(v):
-            raise bad()
-        v = int(v)
-    else:
-        v = float(v)
-        if math.isnan(v):
-            raise bad()
-    if not (p.low <= v <= p.high):
-        raise bad()
+def _per_seat(p: Param, v, refusal):
+    if p.kind == "floats" and len(v) > K.MAXP:
+        raise refusal(f"{len(v)} values", f"{p.allowed()}, at most {K.MAXP} (one per seat)")
     return v
 
 
-def load_rules(path: Path = RULES_FILE) -> dict:
-    """The defaults of every parameter, validated."""
-    raw = _read(path)
+def read_rules_file(reader: Reader) -> dict:
+    """rules.toml: every parameter set, each value checked (simcore.gamedata.read_rules)."""
+    path = reader.own(RULES_FILE)
+    values = read_rules(reader, DECLARED, RULES_FILE)
+    for p in DECLARED:
+        if values[p.name] is None:
+            raise refuse(path, "rules", p.name, "missing", p.allowed())
+        _per_seat(p, values[p.name], lambda msg, allowed, p=p: refuse(path, "rules", p.name, msg, allowed))
+    return values
+
+
+def build(reader: Reader, user: dict):
+    defaults = read_rules_file(reader)
+    deck_path = data_file("sickdays-solo", solo.RULES_FILE)
+    deck = solo.read_rules_file(reader, deck_path)
+    values = overlay(defaults, {k: v for k, v in user.items() if v is not None}, GAME)
     out = {}
-    for table, params in (("rules", RULE_PARAMS), ("profile", PROFILE_PARAMS)):
-        section = raw.get(table)
-        if not isinstance(section, dict):
-            raise BalanceError(f"{path}: table [{table}] is missing; allowed fields: "
-                               f"{', '.join(p.name for p in params)}")
-        unknown = set(section) - {p.name for p in params}
-        if unknown:
-            raise BalanceError(f"{path}: [{table}]: unknown field(s) {sorted(unknown)}; allowed: "
-                               f"{', '.join(p.name for p in params)}")
-        for p in params:
-            if p.name not in section:
-                raise BalanceError(f"{path}: [{table}]: field '{p.name}' is missing; allowed: {p.allowed()}")
-            out[p.name] = check_value(p, section[p.name], f"{path}: [{table}]", p.name)
-    unknown = set(raw) - {"rules", "profile"}
-    if unknown:
-        raise BalanceError(f"{path}: unknown table(s) {sorted(unknown)}; allowed: rules, profile")
-    return out
-
-
-def load_deck(path: Path = DECK_FILE) -> dict:
-    """Names of the days, workers and events of the Sick Days deck: the solo
-    game's rules file, read and checked by the solo game's own loader."""
-    from ..sickdays_solo import data as solo
-
-    rules = solo.load_rules(path.parent, path.name)
-    return {k: rules[k] for k in ("day_names", "suits", "events")}
-
-
-def resolve_params(user: dict) -> dict:
-    """Every parameter: the user's value, else rules.toml's."""
-    defaults = load_rules()
-    names = {p.name for p in PARAMS}
-    unknown = set(user) - names
-    if unknown:
-        raise BalanceError(f"--set: unknown parameter(s) {sorted(unknown)} for sickdays-party; "
-                           f"allowed: {', '.join(p.name for p in PARAMS)}")
-    out = {}
-    for p in PARAMS:
-        v = user.get(p.name)
-        out[p.name] = defaults[p.name] if v is None else check_value(p, v, "--set", p.name)
-    return out
+    for p in DECLARED:
+        v = coerce(p, values[p.name], "--set")
+        out[p.name] = _per_seat(p, v, lambda msg, allowed, p=p: BalanceError(
+            f"--set: {p.name}: {msg}; allowed: {allowed}"))
+    info = {k: tuple(deck[k]) for k in ("day_names", "suits", "events")}
+    names = [card_name(c, info) for c in range(K.NCARDS)]
+    cards = reader.card_list(deck_path, deck_path, reconstruction=False)
+    return reader.make(out, compile_tables(out), names, cards, info)
 
 
 def compile_tables(resolved: dict) -> tuple:
@@ -179,35 +120,24 @@ def compile_tables(resolved: dict) -> tuple:
     return (cfg, prof)
 
 
-def card_name(card: int, deck: dict) -> str:
+def card_name(card: int, deck) -> str:
+    """"3-Wednesday/blue", or the event's name (deck: day_names, suits, events)."""
     if card >= K.NWORK:
         return deck["events"][card - K.NWORK]
     d = card % K.NDAYS
     return f"{d + 1}-{deck['day_names'][d]}/{deck['suits'][card // K.NDAYS]}"
 
 
-def card_names(resolved: dict | None = None) -> list[str]:
-    deck = load_deck()
-    return [card_name(c, deck) for c in range(K.NCARDS)]
-
-
-def card_list_hash(resolved: dict) -> str:
-    h = hashlib.sha256()
-    for f in (RULES_FILE, DECK_FILE):
-        h.update(f.read_bytes())
-    h.update(json.dumps(resolved, sort_keys=True, default=str).encode())
-    return h.hexdigest()
-
-
 def _with_file_defaults(params: tuple) -> tuple:
-    """The declared parameters with rules.toml's values as their defaults (shown by
-    `balance games`); a broken rules file leaves them None, and resolving then
-    raises the file's error."""
+    """The declared parameters with the shipped rules.toml's values as their
+    defaults, for `balance games` to show (a variant's own reading is build's,
+    through its Reader); a broken rules file leaves them None, and loading
+    then raises the file's error."""
     try:
-        defaults = load_rules()
+        defaults = read_rules_file(Reader(GAME))
     except BalanceError:
         return params
     return tuple(replace(p, default=defaults[p.name]) for p in params)
 
 
-PARAMS = _with_file_defaults(PARAMS)
+PARAMS = _with_file_defaults(DECLARED)

@@ -30,7 +30,9 @@ from llvmlite import ir as _ir
 from numba.core import types as _nt
 
 from simcore import rng as R
+from simcore import zones
 from simcore.jit import intrinsic, jit
+from simcore.spec import Column, game_index, seat_index
 from simcore.trace import emit
 
 # ---- cards -------------------------------------------------------------
@@ -87,6 +89,57 @@ N_CAUSES = 7
 # ---- end reasons (runner.END_GAME = 2 first) ----------------------------
 END_DONE = 2  # all but `left_at_end` players have won
 END_STUCK = 3  # nobody holds a card to play (only with a tiny deck)
+
+# ---- results, by name: outcome writes game_row[G.minutes], seat_rows[p, S.place] ----
+MAX_DECISIONS = 6000  # the spec's turn cap: every card that leaves a hand is a decision
+CAUSE_NAMES = ("collision", "wrong_card", "played_twice", "forgot_celebrate", "wrong_accusation",
+               "coffee_break", "look_busy")
+CAUSE_WORDS = ("played at the same time", "wrong card", "played twice in a row", "forgot to celebrate",
+               "wrong accusation", "played during the Coffee Break", "last to look busy")
+# per decision at most one mistaken play, a Look Busy and an accusation by each other seat
+MAX_DRAW2 = MAX_DECISIONS * (MAXP + 1)
+GAME_COLUMNS = (
+    # per decision the clock moves by at most a reaction (1e6 s, reaction_ms) plus a Coffee Break
+    # and a pick-up time (minutes, for every parameter value allowed)
+    Column("minutes", "simulated minutes until the game ended", "float64", low=0.0,
+           high=MAX_DECISIONS * 1.1e6 / 60.0),
+    Column("plays", "cards put on the play pile (mistakes and stalls included)", low=0, high=MAX_DECISIONS),
+    Column("stalls", "stall-rule plays (nobody could play; the last player played any card)", low=0,
+           high=MAX_DECISIONS),
+    Column("collisions", "moments when two or more players played at the same time", low=0, high=MAX_DECISIONS),
+) + tuple(
+    Column(f"draw2_{name}", f"draw-2 penalties incurred: {words} (a pizza slice may have cancelled some)",
+           low=0, high=MAX_DRAW2)
+    for name, words in zip(CAUSE_NAMES, CAUSE_WORDS)
+) + (
+    Column("draw2_total", "draw-2 penalties incurred, all causes", low=0, high=MAX_DRAW2),
+    Column("slices_used", "draw-2 penalties cancelled by putting a pizza slice back", low=0, high=MAX_DECISIONS),
+    Column("events_played", "event cards put on the pile", low=0, high=MAX_DECISIONS),
+    Column("notes_made", "Doctor's notes made (advanced flow)", low=0, high=MAX_DECISIONS),
+    Column("notes_played", "Doctor's notes played onto the pile (advanced flow)", low=0, high=MAX_DECISIONS),
+    # a refill leaves the pile one card; the next needs a card played since
+    Column("refills", "times the deck ran out and the pile (all but its top card) became the deck", low=0,
+           high=MAX_DECISIONS),
+    Column("tokens_returned", "tired worker tokens put back (each: an emptied hand, then draw 7)", low=0,
+           high=MAXP * 6),
+    Column("winners", "players who went out", low=0, high=MAXP - 1),
+    Column("fastest_seat", "seat (from 0) with the lowest reaction median; -1 if tied", low=-1, high=MAXP - 1),
+    Column("fastest_place", "finishing place of the fastest seat; -1 if the fastest is tied", low=-1, high=MAXP),
+    Column("speed_rank_corr", "Spearman rank correlation of reaction median and finishing place "
+                              "(+1: finishing order is the speed order; NaN when every seat has the same median)",
+           "float64", low=-1.0, high=1.0, nan_ok=True),
+)
+SEAT_COLUMNS = (
+    Column("place", "finishing place: winners in the order they went out, then the rest by tokens and cards left",
+           low=1, high=MAXP),
+    Column("reaction_median", "this seat's median reaction time (s)", "float64", low=0.05, high=30.0),
+    Column("seat_plays", "cards this seat put on the pile", low=0, high=MAX_DECISIONS),
+    Column("seat_draw2", "draw-2 penalties this seat incurred", low=0, high=MAX_DRAW2),
+    Column("tokens_left", "tired worker tokens this seat still holds", low=0, high=6),
+    Column("cards_left", "cards this seat holds at the end (a Doctor's note included)", low=0, high=NCARDS),
+)
+G = game_index(GAME_COLUMNS)
+S = seat_index(SEAT_COLUMNS)
 
 # ---- card counters -------------------------------------------------------
 CT_DRAWN, CT_PLAYED, CT_HELD = range(3)
@@ -456,7 +509,7 @@ def new_game(tables, n_players, rng, trace):
         s[O_RT + p] = -1
     # "Shuffle the deck and 2 random event cards": which events, from the deal
     ev = np.arange(NEVENTS)
-    R.shuffle(rng, R.DEAL, ev, NEVENTS)
+    zones.shuffle(rng, R.DEAL, ev, NEVENTS)
     n_ev = cfg[C_EVENTS]
     s[H_EV_IN] = n_ev
     # "Put a random 1-Monday card in the center"
@@ -471,7 +524,7 @@ def new_game(tables, n_players, rng, trace):
         deck[k] = NWORK + ev[i]
         k += 1
         emit(trace, T_EVENTS, ev[i], 0, 0, 0)
-    R.shuffle(rng, R.DEAL, deck, k)
+    zones.shuffle(rng, R.DEAL, deck, k)
     for i in range(k):
         s[O_DECK + i] = deck[i]
         s[O_ZONE + deck[i]] = Z_DECK
@@ -1044,7 +1097,7 @@ def spearman(x, y, n):
 def outcome(tables, s, game_row, seat_rows):
     n = s[H_NP]
     prof = tables[1]
-    game_row[0] = s[H_OVER] if s[H_OVER] != 0 else END_DONE
+    game_row[G.end_reason] = s[H_OVER] if s[H_OVER] != 0 else END_DONE
     pl = places(tables, s)
     med = np.zeros(n)
     plf = np.zeros(n)
@@ -1059,36 +1112,34 @@ def outcome(tables, s, game_row, seat_rows):
     for p in range(n):
         if p != fastest and med[p] == med[fastest]:
             unique = False
-    k = 2
-    game_row[k] = s[H_CLOCK] / 60000.0
-    game_row[k + 1] = s[H_PLAYS]
-    game_row[k + 2] = s[H_STALLS]
-    game_row[k + 3] = s[H_COLLISIONS]
+    game_row[G.minutes] = s[H_CLOCK] / 60000.0
+    game_row[G.plays] = s[H_PLAYS]
+    game_row[G.stalls] = s[H_STALLS]
+    game_row[G.collisions] = s[H_COLLISIONS]
     total = 0
-    for c in range(N_CAUSES):
-        game_row[k + 4 + c] = s[H_PEN0 + c]
+    for c in range(N_CAUSES):  # draw2_<cause> are declared in cause order (CAUSE_NAMES)
+        game_row[G.draw2_collision + c] = s[H_PEN0 + c]
         total += s[H_PEN0 + c]
-    k = k + 4 + N_CAUSES
-    game_row[k] = total
-    game_row[k + 1] = s[H_SLICES_USED]
-    game_row[k + 2] = s[H_EVENTS_LANDED]
-    game_row[k + 3] = s[H_NOTES_MADE]
-    game_row[k + 4] = s[H_NOTES_PLAYED]
-    game_row[k + 5] = s[H_REFILLS]
-    game_row[k + 6] = s[H_TOKENS_BACK]
-    game_row[k + 7] = s[H_NWON]
-    game_row[k + 8] = fastest if unique else -1
-    game_row[k + 9] = pl[fastest] if unique else -1
-    game_row[k + 10] = spearman(med, plf, n)
+    game_row[G.draw2_total] = total
+    game_row[G.slices_used] = s[H_SLICES_USED]
+    game_row[G.events_played] = s[H_EVENTS_LANDED]
+    game_row[G.notes_made] = s[H_NOTES_MADE]
+    game_row[G.notes_played] = s[H_NOTES_PLAYED]
+    game_row[G.refills] = s[H_REFILLS]
+    game_row[G.tokens_returned] = s[H_TOKENS_BACK]
+    game_row[G.winners] = s[H_NWON]
+    game_row[G.fastest_seat] = fastest if unique else -1
+    game_row[G.fastest_place] = pl[fastest] if unique else -1
+    game_row[G.speed_rank_corr] = spearman(med, plf, n)
     for p in range(n):
-        seat_rows[p, 0] = 1.0 if s[O_PLACE + p] > 0 else 0.0
-        seat_rows[p, 1] = n - pl[p]
-        seat_rows[p, 2] = pl[p]
-        seat_rows[p, 3] = med[p]
-        seat_rows[p, 4] = s[O_SEAT_PLAYS + p]
-        seat_rows[p, 5] = s[O_SEAT_PEN + p]
-        seat_rows[p, 6] = s[O_TOKENS + p]
-        seat_rows[p, 7] = cards_left(s, p)
+        seat_rows[p, S.won] = 1.0 if s[O_PLACE + p] > 0 else 0.0
+        seat_rows[p, S.score] = n - pl[p]
+        seat_rows[p, S.place] = pl[p]
+        seat_rows[p, S.reaction_median] = med[p]
+        seat_rows[p, S.seat_plays] = s[O_SEAT_PLAYS + p]
+        seat_rows[p, S.seat_draw2] = s[O_SEAT_PEN + p]
+        seat_rows[p, S.tokens_left] = s[O_TOKENS + p]
+        seat_rows[p, S.cards_left] = cards_left(s, p)
 
 
 @jit(refs=True)
@@ -1110,7 +1161,7 @@ def determinise(tables, s, seat, rng):
                 (z >= Z_NOTE0 and z != Z_NOTE0 + seat):
             pool[k] = c
             k += 1
-    R.shuffle(rng, R.POLICY, pool, k)
+    zones.redeal(rng, pool, k)
     j = 0
     for i in range(s[H_DECK_N]):
         s[O_DECK + i] = pool[j]

@@ -9,6 +9,7 @@ note (advanced flow), whether to spend a pizza slice, which card to stall with.
 from simcore import rng as R
 from simcore.jit import jit
 from simcore.runner import P_GAME
+from simcore.spec import PolicyParam, policy_index
 
 from . import kernels as K
 
@@ -17,8 +18,9 @@ GREEDY_DEFAULTS = (
     ("keep_events", 1.0, "1: play an event card only when no day card fits (events are wild: a sure play later); 0: no preference"),
     ("use_slices", 1.0, "1: always put a pizza slice back instead of drawing 2; 0: never"),
 )
-W_KEEP_EVENTS = P_GAME
-W_USE_SLICES = P_GAME + 1
+# greedy's weights, declared once: params[W.keep_events] is the slot of keep_events (from P_GAME, in this order)
+GREEDY_PARAMS = tuple(PolicyParam(name, P_GAME + i, d, h, 0.0, 1.0) for i, (name, d, h) in enumerate(GREEDY_DEFAULTS))
+W = policy_index(GREEDY_PARAMS, P_GAME)
 
 
 @jit
@@ -37,7 +39,7 @@ def card_score(lo, hi, c, params):
     that many of your cards could follow: `links`, counted on the hand set
     (lo, hi)), events last when keep_events."""
     if c >= K.NWORK:
-        return -1000.0 * params[W_KEEP_EVENTS]
+        return -1000.0 * params[W.keep_events]
     return -float(K.popcount(lo & K.LINK_LO[c]) + K.popcount(hi & K.LINK_HI[c]))
 
 
@@ -45,7 +47,7 @@ def card_score(lo, hi, c, params):
 def greedy(tables, s, seat, options, n, params, rng):
     ph = s[K.H_PHASE]
     if ph == K.PH_SLICE:
-        want = 0 if params[W_USE_SLICES] >= 0.5 else 1
+        want = 0 if params[W.use_slices] >= 0.5 else 1
         for i in range(n):
             if options[i] // 100 == (K.OP_SLICE_USE if want == 0 else K.OP_SLICE_KEEP):
                 return i

@@ -6,51 +6,19 @@ decoding, headline metrics).
 """
 from __future__ import annotations
 
-from simcore.runner import P_GAME
-from simcore.spec import Column, GameSpec, Kernels, Param, PolicyParam, common_policies
+import polars as pl
+
+from simcore import metrics as M
+from simcore.gamedata import loader
+from simcore.spec import GameSpec, Kernels, common_policies
 
 from . import kernels as K
 from . import policy as P
+from .data import PARAMS, build
 from .invariants import INVARIANTS, check
-from .data import card_list_hash, card_names, compile_tables, load_rules, resolve_params
 
-PARAMS = (
-    Param("level", "int", 4, "difficulty level 1..11 as the rulebook lists them; fills the other defaults", 1, 11),
-    Param("suits", "int", None, "workers (suits) kept; the first N of rules.toml's list", 1, 10),
-    Param("ready_pizzas", "int", None, "pizza tokens ready at setup (the rest are used)", 0, 6),
-    Param("pizza_tokens", "int", None, "pizza tokens in all (rules.toml: 6)", 0, 20),
-    Param("max_weeks", "int", None, "weeks (rows) of the calendar; 0 = no limit beyond the deck", 0, 60),
-    Param("removed_cards", "int", None, "cards removed unseen at setup", 0, 60),
-    Param("automa", "bool", None, "play against the automa (levels 6-11)"),
-    Param("events", "int", 0, "random event cards shuffled into the deck (campaign: losses at this level)", 0, 7),
-    Param("hand_size", "int", None, "hand size (rules.toml: 4)", 1, 7),
-    Param("note_diagonal_adjacency", "bool", False,
-          "false: Doctor's notes may not touch orthogonally; true: not diagonally either"),
-    Param("pizza_per_full_row", "int", 1, "used pizzas flipped ready when a week (row) is full", 0, 6),
-)
-
-GAME_COLUMNS = (
-    Column("turns", "turn actions taken (play, discard, Doctor's note, event)"),
-    Column("missing", "cards missing at a loss: over unhappy workers, 3 - best line count (0 on a win)"),
-    Column("pizzas_spent", "ready pizzas spent to refresh a hand"),
-    Column("pizzas_regained", "pizzas flipped ready (full weeks, Pizza Party)"),
-    Column("notes_used", "discards placed as Doctor's notes (Water Cooler's included)"),
-    Column("discards", "hand cards discarded as a turn action"),
-    Column("automa_placed", "automa cards placed on the calendar"),
-    Column("automa_discarded", "automa cards discarded (chosen or forced)"),
-    Column("events_in_deck", "event cards shuffled into the deck"),
-    Column("happy_workers", "workers happy at the end"),
-    Column("level", "difficulty level"),
-) + tuple(
-    Column(f"happy_turn_{w}", f"turn at which worker {w} (suit order of rules.toml) became happy; -1 never/not kept")
-    for w in range(K.NSUITS)
-) + (Column("deck_left", "cards left in the deck at the end"),)
-
-SEAT_COLUMNS = (
-    Column("plays", "cards this seat put face up (events included)"),
-    Column("seat_discards", "cards this seat discarded"),
-    Column("seat_notes", "Doctor's notes this seat placed"),
-)
+GAME_COLUMNS = K.GAME_COLUMNS
+SEAT_COLUMNS = K.SEAT_COLUMNS
 
 GREEDY_HELP = (
     "scores every option and takes the best: a card's progress toward three of its worker on a row or "
@@ -61,21 +29,22 @@ GREEDY_HELP = (
     "a ready pizza refreshes the hand when nothing scores above refresh_at; the automa's card is placed when "
     "its play scores above zero, else discarded"
 )
-GREEDY_PARAMS = tuple(PolicyParam(name, P_GAME + i, d, h, -100.0, 100.0) for i, (name, d, h) in enumerate(P.GREEDY_DEFAULTS))
+GREEDY_PARAMS = P.GREEDY_PARAMS
 
 END_REASONS = ("all_happy", "no_action", "automa_empty")
 LINE_WORDS = ("row", "diagonal", "diagonal")
 
 
-def _card(card: int, rules: dict) -> str:
+def _card(card: int, rules) -> str:
     if card >= K.NWORK:
         return f"the {rules['events'][card - K.NWORK]} event card"
     d = card % 7
     return f"{d + 1}-{rules['day_names'][d]} ({rules['suits'][card // 7]})"
 
 
-def decode_trace(events, params, n_players) -> list[str]:
-    rules = load_rules()
+def decode_trace(events, data, n_players) -> list[str]:
+    """The event log in the rulebook's words, with the run's names (data.info)."""
+    rules = data.info
     days = rules["day_names"]
     out = []
 
@@ -138,29 +107,19 @@ def decode_trace(events, params, n_players) -> list[str]:
     return out
 
 
-def headline(games, seats, params: dict) -> dict:
-    import polars as pl
+LOST = pl.col("end_reason") != "all_happy"  # a loss or the turn cap: every game not won
 
-    from analysis.stats import mean_ci, rate
-
-    reason = games["end_reason"]
-    if reason.dtype == pl.Utf8:
-        won = reason == "all_happy"
-    else:
-        won = reason == K.END_ALL_HAPPY
-    n = games.height
-    lost = games.filter(~won)
-    dist = {}
-    if lost.height:
-        vc = lost.group_by("missing").len().sort("missing")
-        dist = {str(int(m)): int(c) for m, c in zip(vc["missing"], vc["len"])}
-    return {
-        "win_rate": rate(int(won.sum()), n),
-        "missing_cards": {"at_loss": dist, "mean": mean_ci(lost["missing"].to_numpy())},
-        "pizzas_spent": mean_ci(games["pizzas_spent"].to_numpy()),
-        "notes_used": mean_ci(games["notes_used"].to_numpy()),
-        "turns": mean_ci(games["turns"].to_numpy()),
-    }
+METRICS = (
+    M.Rate(key="win_rate", label="win rate", hits=pl.col("end_reason") == "all_happy",
+           help="games in which every kept worker became happy"),
+    M.Group(key="missing_cards", label="cards missing at a loss", members=(
+        M.Counts(key="at_loss", value=pl.col("missing"), where=LOST, bare=True),
+        M.Mean(key="mean", label="mean cards missing at a loss", value=pl.col("missing"), where=LOST),
+    ), help="over unhappy workers, 3 minus the best line count (the rulebook's \"count how many cards you were missing\")"),
+    M.Mean(key="pizzas_spent", label="pizzas spent per game", value=pl.col("pizzas_spent")),
+    M.Mean(key="notes_used", label="Doctor's notes per game", value=pl.col("notes_used")),
+    M.Mean(key="turns", label="turns per game", value=pl.col("turns")),
+)
 
 
 SPEC = GameSpec(
@@ -172,7 +131,7 @@ SPEC = GameSpec(
     max_players=6,
     default_players=1,
     cooperative=True,
-    max_decisions=3000,
+    max_decisions=K.MAX_TURNS,
     max_options=K.MAX_OPTIONS,
     params=PARAMS,
     end_reasons=END_REASONS,
@@ -182,13 +141,10 @@ SPEC = GameSpec(
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
                     P.greedy, K.card_counts, check=check),
-    compile_tables=compile_tables,
-    card_names=card_names,
-    card_list_hash=card_list_hash,
     decode_trace=decode_trace,
-    resolve_params=resolve_params,
-    headline=headline,
-    data_files=("sickdays-solo/rules.toml", "sickdays-solo/levels.toml"),
-    notes="Readings and what is not modelled: docs/assumptions.md (Sick Days solo)",
+    load_data=loader("sickdays-solo", build),
+    metrics=METRICS,
+    length_column="turns",
+    setting_columns=("level",),
     invariants=INVARIANTS,
 )

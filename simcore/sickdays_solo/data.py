@@ -1,144 +1,133 @@
-"""Rules and levels of Sick Days solo/co-op: load, validate, resolve, compile.
+"""Rules and levels of Sick Days solo/co-op: the declared schemas of the two
+data files and the one `build(reader, user) -> GameData`.
 
-Python side only. Errors raise `BalanceError` naming the file, the row and the
-field, and the allowed values.
+Python side only. The deck is the printed one (10 workers x days 1-7 and the
+7 event cards, GAMES.md), named by `rules.toml`; the level table is
+`levels.toml`, the rulebook's "Difficulty Levels". Every refusal is
+`simcore.gamedata.refuse`'s one line: file, row, field, problem, allowed.
 """
 from __future__ import annotations
-
-import hashlib
-import json
-import tomllib
-from pathlib import Path
 
 import numpy as np
 
 from simcore.errors import BalanceError
-from simcore.spec import DATA_DIR
+from simcore.gamedata import Field, Schema, overlay, refuse
+from simcore.params import coerce
+from simcore.spec import Param
 
 from . import kernels as K
 
-GAME_DIR = DATA_DIR / "sickdays-solo"
+GAME = "sickdays-solo"
 RULES_FILE = "rules.toml"
 LEVELS_FILE = "levels.toml"
 N_LEVELS = 11
 
+PARAMS = (
+    Param("level", "int", 4, "difficulty level 1..11 as the rulebook lists them; fills the other defaults", 1, 11),
+    Param("suits", "int", None, "workers (suits) kept; the first N of rules.toml's list", 1, 10),
+    Param("ready_pizzas", "int", None, "pizza tokens ready at setup (the rest are used)", 0, 6),
+    Param("pizza_tokens", "int", None, "pizza tokens in all (rules.toml: 6)", 0, 20),
+    Param("max_weeks", "int", None, "weeks (rows) of the calendar; 0 = no limit beyond the deck", 0, 60),
+    Param("removed_cards", "int", None, "cards removed unseen at setup", 0, 60),
+    Param("automa", "bool", None, "play against the automa (levels 6-11)"),
+    Param("events", "int", 0, "random event cards shuffled into the deck (campaign: losses at this level)", 0, 7),
+    Param("hand_size", "int", None, "hand size (rules.toml: 4)", 1, 7),
+    Param("note_diagonal_adjacency", "bool", False,
+          "false: Doctor's notes may not touch orthogonally; true: not diagonally either"),
+    Param("pizza_per_full_row", "int", 1, "used pizzas flipped ready when a week (row) is full", 0, 6),
+)
 
-def _read(path: Path) -> dict:
-    try:
-        return tomllib.loads(path.read_text())
-    except FileNotFoundError as exc:
-        raise BalanceError(f"{path}: file not found") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise BalanceError(f"{path}: not valid TOML ({exc})") from exc
+# rules.toml: the components and the fixed rules (every field required)
+RULES = Schema("rules", (
+    Field("hand_size", "int", "cards in hand (drawn back up to)", required=True, low=1, high=K.HAND_CAP - 1),
+    Field("pizza_tokens", "int", "pizza tokens in all (ready + used)", required=True, low=0, high=20),
+    Field("days", "int", "days of the week: the calendar's columns", required=True, low=7, high=7),
+    Field("day_names", "strs", "the seven day names, Monday first", required=True, length=(7, 7)),
+    Field("suits", "strs", "the workers (suits); a level keeping N keeps the first N", required=True,
+          length=(K.NSUITS, K.NSUITS)),
+    Field("events", "strs", "the event cards, in the engine's order (each effect is an engine rule)",
+          required=True, length=(K.NEVENTS, K.NEVENTS)),
+), key="")
+
+# levels.toml: one [[level]] per difficulty level, in order 1..11 (every field required)
+LEVEL = Schema("level", (
+    Field("number", "int", "the level's number, in order", required=True, low=1, high=N_LEVELS),
+    Field("name", "str", "the rulebook's name of the level", required=True),
+    Field("suits", "int", "workers (suits) kept", required=True, low=1, high=K.NSUITS),
+    Field("ready_pizzas", "int", "pizza tokens ready at setup", required=True, low=0, high=6),
+    Field("weeks_max", "int", "weeks (rows) of the calendar; 0 = no limit beyond the deck", required=True,
+          low=0, high=K.MAX_ROWS),
+    Field("removed_cards", "int", "cards removed unseen at setup", required=True, low=0, high=60),
+    Field("automa", "bool", "play against the automa", required=True),
+))
+LEVELS = Schema("levels file", (
+    Field("level", "any", "the difficulty levels 1..11, each checked as LEVEL", required=True,
+          allowed_text=f"{N_LEVELS} [[level]] tables with {LEVEL.field_names()}"),
+), key="")
 
 
-def _int(path, where, row, field, lo, hi):
-    v = row.get(field)
-    if isinstance(v, bool) or not isinstance(v, int) or not (lo <= v <= hi):
-        raise BalanceError(f"{path}: {where}: field '{field}' = {v!r}; allowed: an integer in {lo}..{hi}")
-    return v
+def read_rules_file(reader, path) -> dict:
+    """The checked rules.toml (the party game reads its deck's names from it too)."""
+    raw = reader.toml(path, allowed="a rules file in the format of data/sickdays-solo/rules.toml")
+    rules = RULES.check(raw, path, "rules")
+    for name in ("day_names", "suits", "events"):
+        if len(set(rules[name])) != len(rules[name]):
+            raise refuse(path, "rules", name, f"{rules[name]!r} repeats a name",
+                         f"a list of {len(rules[name])} distinct non-empty names")
+    if rules["events"] != list(K.EVENT_NAMES):
+        raise refuse(path, "rules", "events", f"{rules['events']!r} is not the engine's list",
+                     f"exactly {list(K.EVENT_NAMES)} (each event's effect is an engine rule)")
+    return rules
 
 
-def load_rules(game_dir: Path = GAME_DIR, name: str = RULES_FILE) -> dict:
-    path = game_dir / name
-    raw = _read(path)
-    out = {
-        "hand_size": _int(path, "rules", raw, "hand_size", 1, K.HAND_CAP - 1),
-        "pizza_tokens": _int(path, "rules", raw, "pizza_tokens", 0, 20),
-        "days": _int(path, "rules", raw, "days", 7, 7),
-    }
-    for field, n in (("day_names", 7), ("suits", K.NSUITS), ("events", K.NEVENTS)):
-        v = raw.get(field)
-        if not isinstance(v, list) or len(v) != n or not all(isinstance(x, str) and x for x in v) or len(set(v)) != n:
-            raise BalanceError(f"{path}: rules: field '{field}' = {v!r}; allowed: a list of {n} distinct non-empty names")
-        out[field] = list(v)
-    if out["events"] != list(K.EVENT_NAMES):
-        raise BalanceError(f"{path}: rules: field 'events' = {out['events']!r}; allowed: exactly {list(K.EVENT_NAMES)} "
-                           "(each event's effect is an engine rule)")
-    return out
-
-
-def load_levels(game_dir: Path = GAME_DIR) -> list[dict]:
-    path = game_dir / LEVELS_FILE
-    raw = _read(path)
-    rows = raw.get("level")
-    if not isinstance(rows, list) or len(rows) != N_LEVELS:
-        raise BalanceError(f"{path}: field 'level' must be a list of {N_LEVELS} [[level]] tables (levels 1..{N_LEVELS}); "
-                           f"found {len(rows) if isinstance(rows, list) else rows!r}")
-    out = []
+def read_levels_file(reader, path) -> list[dict]:
+    raw = reader.toml(path, allowed="a levels file in the format of data/sickdays-solo/levels.toml")
+    LEVELS.check(raw, path, "top level")
+    rows = LEVEL.check_all(raw["level"], path, "level", N_LEVELS, N_LEVELS)
     for i, row in enumerate(rows, start=1):
-        where = f"level row {i}"
-        number = _int(path, where, row, "number", 1, N_LEVELS)
-        if number != i:
-            raise BalanceError(f"{path}: {where}: field 'number' = {number}; allowed: {i} (levels in order 1..{N_LEVELS})")
-        where = f"level {number}"
-        name = row.get("name")
-        if not isinstance(name, str) or not name:
-            raise BalanceError(f"{path}: {where}: field 'name' = {name!r}; allowed: a non-empty string")
-        automa = row.get("automa")
-        if not isinstance(automa, bool):
-            raise BalanceError(f"{path}: {where}: field 'automa' = {automa!r}; allowed: true, false")
-        out.append({
-            "number": number, "name": name,
-            "suits": _int(path, where, row, "suits", 1, K.NSUITS),
-            "ready_pizzas": _int(path, where, row, "ready_pizzas", 0, 6),
-            "weeks_max": _int(path, where, row, "weeks_max", 0, K.MAX_ROWS),
-            "removed_cards": _int(path, where, row, "removed_cards", 0, 60),
-            "automa": automa,
-        })
-        unknown = set(row) - {"number", "name", "suits", "ready_pizzas", "weeks_max", "removed_cards", "automa"}
-        if unknown:
-            raise BalanceError(f"{path}: {where}: unknown field(s) {sorted(unknown)}; allowed: number, name, suits, "
-                               "ready_pizzas, weeks_max, removed_cards, automa")
+        if row["number"] != i:
+            raise refuse(path, LEVEL.label(row, i - 1), "number", f"{row['number']} is out of order",
+                         f"{i} (levels in order 1..{N_LEVELS})")
+    return rows
+
+
+def _checked(params_decl, values: dict) -> dict:
+    """Every parameter checked like a --set value (the build also takes resolved
+    parameters back, and tests pass plain values)."""
+    out = {}
+    for p in params_decl:
+        v = values[p.name]
+        out[p.name] = None if v is None else coerce(p, v, "--set")
     return out
 
 
-def resolve_params(user: dict) -> dict:
-    """Fill every None parameter from the level (and the rules file)."""
-    from . import SPEC
-
-    rules = load_rules()
-    levels = load_levels()
-    out = {}
-    for p in SPEC.params:
-        out[p.name] = user.get(p.name, p.default)
-    unknown = set(user) - {p.name for p in SPEC.params}
-    if unknown:
-        raise BalanceError(f"--set: unknown parameter(s) {sorted(unknown)} for sickdays-solo; "
-                           f"allowed: {', '.join(p.name for p in SPEC.params)}")
-    lv = out["level"]
-    if lv is None:
-        lv = 4
-    if isinstance(lv, bool) or not isinstance(lv, (int, np.integer)) or not 1 <= lv <= N_LEVELS:
-        raise BalanceError(f"--set level={lv!r}; allowed: an integer in 1..{N_LEVELS}")
-    level = levels[int(lv) - 1]
+def build(reader, user: dict):
+    rules_path, levels_path = reader.own(RULES_FILE), reader.own(LEVELS_FILE)
+    rules = read_rules_file(reader, rules_path)
+    levels = read_levels_file(reader, levels_path)
+    out = _checked(PARAMS, overlay({p.name: p.default for p in PARAMS}, user, GAME))
+    if out["level"] is None:
+        out["level"] = 4
+    level = levels[out["level"] - 1]
     fill = {
-        "level": int(lv), "suits": level["suits"], "ready_pizzas": level["ready_pizzas"],
-        "max_weeks": level["weeks_max"], "removed_cards": level["removed_cards"], "automa": level["automa"],
+        "suits": level["suits"], "ready_pizzas": level["ready_pizzas"], "max_weeks": level["weeks_max"],
+        "removed_cards": level["removed_cards"], "automa": level["automa"],
         "hand_size": rules["hand_size"], "pizza_tokens": rules["pizza_tokens"],
     }
     for k, v in fill.items():
-        if out.get(k) is None:
+        if out[k] is None:
             out[k] = v
-    for p in SPEC.params:
-        v = out[p.name]
-        if p.kind == "bool":
-            if not isinstance(v, (bool, np.bool_)) and v not in (0, 1):
-                raise BalanceError(f"--set {p.name}={v!r}; allowed: {p.allowed()}")
-            out[p.name] = bool(v)
-        else:
-            if isinstance(v, float) and v.is_integer():
-                v = int(v)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not (p.low <= v <= p.high):
-                raise BalanceError(f"--set {p.name}={v!r}; allowed: {p.allowed()}")
-            out[p.name] = int(v)
     if out["ready_pizzas"] > out["pizza_tokens"]:
         raise BalanceError(f"--set ready_pizzas={out['ready_pizzas']} exceeds pizza_tokens={out['pizza_tokens']}; "
                            f"allowed: 0..{out['pizza_tokens']}")
     if out["removed_cards"] > out["suits"] * 7 - 3:
         raise BalanceError(f"--set removed_cards={out['removed_cards']}; allowed: 0..{out['suits'] * 7 - 3} "
                            f"with {out['suits']} suits")
-    return out
+    names = card_names(rules)
+    info = {"day_names": tuple(rules["day_names"]), "suits": tuple(rules["suits"]), "events": tuple(rules["events"]),
+            "level_names": tuple(lv["name"] for lv in levels)}
+    cards = reader.card_list(rules_path, rules_path, reconstruction=False)
+    return reader.make(out, compile_tables(out), names, cards, info)
 
 
 def n_rows(resolved: dict) -> int:
@@ -172,19 +161,7 @@ def compile_tables(resolved: dict) -> tuple:
     return (cfg, card_suit, card_day, card_event)
 
 
-def card_names(resolved: dict | None = None) -> list[str]:
-    rules = load_rules()
+def card_names(rules: dict) -> list[str]:
+    """One name per card id: "3-Wednesday (blue)", then the events."""
     names = [f"{d + 1}-{rules['day_names'][d]} ({rules['suits'][s]})" for s in range(K.NSUITS) for d in range(7)]
     return names + list(rules["events"])
-
-
-def card_list_hash(resolved: dict) -> str:
-    h = hashlib.sha256()
-    for f in (RULES_FILE, LEVELS_FILE):
-        h.update((GAME_DIR / f).read_bytes())
-    h.update(json.dumps(resolved, sort_keys=True, default=str).encode())
-    return h.hexdigest()
-
-
-def level_name(number: int) -> str:
-    return load_levels()[number - 1]["name"]

@@ -13,7 +13,9 @@ adjacent. Per worker and line, real face-up counts are kept incrementally.
 import numpy as np
 
 from simcore import rng as R
+from simcore import zones
 from simcore.jit import jit
+from simcore.spec import Column, game_index, seat_index
 from simcore.trace import emit
 
 # ---- cards -------------------------------------------------------------
@@ -29,6 +31,34 @@ MAX_ROWS = 80
 MAX_OPTIONS = 128
 EVENT_NAMES = ("Birthday", "New Years", "Valentine's Day", "Water Cooler", "Look Busy", "Coffee Break", "Pizza Party")
 EV_BIRTHDAY, EV_NEWYEARS, EV_VALENTINE, EV_WATERCOOLER, EV_LOOKBUSY, EV_COFFEE, EV_PIZZAPARTY = range(7)
+
+# ---- results, by name: outcome writes game_row[G.turns], seat_rows[p, S.plays] ----
+MAX_TURNS = 3000  # the spec's max_decisions: no count of turn actions can pass it
+GAME_COLUMNS = (
+    Column("turns", "turn actions taken (play, discard, Doctor's note, event)", low=0, high=MAX_TURNS),
+    Column("missing", "cards missing at a loss: over unhappy workers, 3 - best line count (0 on a win)",
+           low=0, high=3 * NSUITS),
+    Column("pizzas_spent", "ready pizzas spent to refresh a hand", low=0, high=MAX_TURNS),
+    Column("pizzas_regained", "pizzas flipped ready (full weeks, Pizza Party)", low=0, high=MAX_TURNS),
+    Column("notes_used", "discards placed as Doctor's notes (Water Cooler's included)", low=0, high=NCARDS),
+    Column("discards", "hand cards discarded as a turn action", low=0, high=MAX_TURNS),
+    Column("automa_placed", "automa cards placed on the calendar", low=0, high=NCARDS),
+    Column("automa_discarded", "automa cards discarded (chosen or forced)", low=0, high=NCARDS),
+    Column("events_in_deck", "event cards shuffled into the deck", low=0, high=NEVENTS),
+    Column("happy_workers", "workers happy at the end", low=0, high=NSUITS),
+    Column("level", "difficulty level", low=1, high=11),
+) + tuple(
+    Column(f"happy_turn_{w}", f"turn at which worker {w} (suit order of rules.toml) became happy; -1 never/not kept",
+           low=-1, high=MAX_TURNS)
+    for w in range(NSUITS)
+) + (Column("deck_left", "cards left in the deck at the end", low=0, high=NCARDS),)
+SEAT_COLUMNS = (
+    Column("plays", "cards this seat put face up (events included)", low=0, high=NCARDS),
+    Column("seat_discards", "cards this seat discarded", low=0, high=MAX_TURNS),
+    Column("seat_notes", "Doctor's notes this seat placed", low=0, high=NCARDS),
+)
+G = game_index(GAME_COLUMNS)
+S = seat_index(SEAT_COLUMNS)
 
 # ---- tables[0]: cfg ----------------------------------------------------
 (C_LEVEL, C_SUITS, C_READY, C_TOTAL, C_ROWS, C_MAXW, C_REMOVED, C_AUTOMA, C_EVENTS, C_HAND,
@@ -475,7 +505,7 @@ def new_game(tables, n_players, rng, trace):
     for card in range(kept * 7):
         deck[n] = card
         n += 1
-    R.shuffle(rng, R.DEAL, deck, n)
+    zones.shuffle(rng, R.DEAL, deck, n)
     # removed unseen: the last `removed` of the shuffled deck
     n_rem = cfg[C_REMOVED]
     for i in range(n_rem):
@@ -485,13 +515,13 @@ def new_game(tables, n_players, rng, trace):
     s[H_REM_N] = n_rem
     n -= n_rem
     ev = np.arange(NEVENTS)
-    R.shuffle(rng, R.DEAL, ev, NEVENTS)
+    zones.shuffle(rng, R.DEAL, ev, NEVENTS)
     n_ev = cfg[C_EVENTS]
     for i in range(n_ev):
         deck[n] = NWORK + ev[i]
         n += 1
     s[H_EVENTS_IN] = n_ev
-    R.shuffle(rng, R.DEAL, deck, n)
+    zones.shuffle(rng, R.DEAL, deck, n)
     for i in range(n):
         deck_push(s, deck[i])
     s[H_INGAME] = kept * 7 + n_ev
@@ -683,7 +713,7 @@ def step(tables, s, option, rng, trace):
         s[H_SPENT] += 1
         while s[O_HANDN + seat] > 0:
             deck_push(s, hand_remove(s, seat, s[O_HANDN + seat] - 1))
-        R.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
+        zones.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
         emit(trace, T_REFRESH, seat, s[H_READY], 0, 0)
         draw_up(s, seat, trace)
         return
@@ -777,7 +807,7 @@ def step(tables, s, option, rng, trace):
     if kind == OP_CB_DONE:
         cs = s[H_CB_SEAT]
         if s[H_CB_N] > 0:
-            R.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
+            zones.shuffle(rng, R.CHANCE, s[O_DECK:O_DECK + s[H_DECK_N]], s[H_DECK_N])
             before = s[O_HANDN + cs]
             draw_up(s, cs, trace)
             emit(trace, T_CB_DONE, cs, s[O_HANDN + cs] - before, 0, 0)
@@ -802,25 +832,25 @@ def has_open_column(s):
 @jit
 def outcome(tables, s, game_row, seat_rows):
     over = s[H_OVER]
-    game_row[0] = over
+    game_row[G.end_reason] = over
     won = over == END_ALL_HAPPY
-    game_row[2] = s[H_TURNS]
-    game_row[3] = 0 if won else missing(s)
-    game_row[4] = s[H_SPENT]
-    game_row[5] = s[H_REGAINED]
-    game_row[6] = s[H_NOTES]
-    game_row[7] = s[H_DISCARDS]
-    game_row[8] = s[H_AUT_PLACED]
-    game_row[9] = s[H_AUT_DISC]
-    game_row[10] = s[H_EVENTS_IN]
-    game_row[11] = s[H_HAPPY_N]
-    game_row[12] = tables[0][C_LEVEL]
-    for w in range(NSUITS):
-        game_row[13 + w] = s[O_HTURN + w]
-    game_row[23] = s[H_DECK_N]
+    game_row[G.turns] = s[H_TURNS]
+    game_row[G.missing] = 0 if won else missing(s)
+    game_row[G.pizzas_spent] = s[H_SPENT]
+    game_row[G.pizzas_regained] = s[H_REGAINED]
+    game_row[G.notes_used] = s[H_NOTES]
+    game_row[G.discards] = s[H_DISCARDS]
+    game_row[G.automa_placed] = s[H_AUT_PLACED]
+    game_row[G.automa_discarded] = s[H_AUT_DISC]
+    game_row[G.events_in_deck] = s[H_EVENTS_IN]
+    game_row[G.happy_workers] = s[H_HAPPY_N]
+    game_row[G.level] = tables[0][C_LEVEL]
+    for w in range(NSUITS):  # happy_turn_0 .. happy_turn_9 are declared in worker order
+        game_row[G.happy_turn_0 + w] = s[O_HTURN + w]
+    game_row[G.deck_left] = s[H_DECK_N]
     for p in range(s[H_NP]):
-        seat_rows[p, 0] = 1.0 if won else 0.0
-        seat_rows[p, 1] = s[H_HAPPY_N]
+        seat_rows[p, S.won] = 1.0 if won else 0.0
+        seat_rows[p, S.score] = s[H_HAPPY_N]
         plays = 0
         notes = 0
         discards = 0
@@ -829,9 +859,9 @@ def outcome(tables, s, game_row, seat_rows):
             plays += s[b + CT_PLAYED]
             notes += s[b + CT_NOTED]
             discards += s[b + CT_DISCARDED]
-        seat_rows[p, 2] = plays
-        seat_rows[p, 3] = discards
-        seat_rows[p, 4] = notes
+        seat_rows[p, S.plays] = plays
+        seat_rows[p, S.seat_discards] = discards
+        seat_rows[p, S.seat_notes] = notes
 
 
 @jit(refs=True)
@@ -857,19 +887,13 @@ def card_counts(s):
 def determinise(tables, s, seat, rng):
     """Redraw what `seat` cannot see: deck order, removed cards, other hands."""
     pool = np.empty(NCARDS, np.int64)
-    n = 0
-    for i in range(s[H_DECK_N]):
-        pool[n] = s[O_DECK + i]
-        n += 1
-    for i in range(s[H_REM_N]):
-        pool[n] = s[O_REM + i]
-        n += 1
+    n = zones.gather(pool, 0, s[O_DECK:O_DECK + NCARDS], s[H_DECK_N])
+    n = zones.gather(pool, n, s[O_REM:O_REM + NCARDS], s[H_REM_N])
     for p in range(s[H_NP]):
         if p != seat:
-            for i in range(s[O_HANDN + p]):
-                pool[n] = s[O_HAND + p * HAND_CAP + i]
-                n += 1
-    R.shuffle(rng, R.POLICY, pool, n)
+            b = O_HAND + p * HAND_CAP
+            n = zones.gather(pool, n, s[b:b + HAND_CAP], s[O_HANDN + p])
+    zones.redeal(rng, pool, n)
     k = 0
     for p in range(s[H_NP]):
         if p != seat:

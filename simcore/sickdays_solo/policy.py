@@ -17,6 +17,7 @@ import numpy as np
 
 from simcore.jit import jit
 from simcore.runner import P_GAME
+from simcore.spec import PolicyParam, policy_index
 
 from .kernels import (
     EV_BIRTHDAY, EV_COFFEE, EV_LOOKBUSY, EV_NEWYEARS, EV_PIZZAPARTY, EV_VALENTINE, EV_WATERCOOLER,
@@ -25,20 +26,6 @@ from .kernels import (
     O_HAPPY, O_HEIGHT, O_ZONE, OP_AUT_PLACE, OP_CB_RETURN, OP_DISCARD, OP_EVENT, OP_LB_TAKE, OP_NOTE, OP_PLAY, OP_PLAY_BDAY, OP_REFRESH, OP_WC_NOTE, PH_TURN, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, line_count,
     o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, H_NY_R, H_VAL_R, H_VAL_W, missing,
 )
-
-# greedy weights: params[P_GAME + i]
-W_ONE = 0  # a first card on a viable line
-W_TWO = 1  # a second card on a viable line
-W_HAPPY = 2  # a play that makes a worker happy
-W_GAP = 3  # per filler card a line still needs under an open cell
-W_BLOCK = 4  # taking a cell another worker's two-card line needs
-W_SCAFFOLD = 5  # weight of a filler that lowers a column for a hand card
-W_WASTE = 6  # playing an unhappy worker's card where it helps no line
-W_DISCARD_HAPPY = 7  # discarding a happy worker's (or dead) card
-W_KEEP = 8  # discard penalty per unit of a card's potential
-REFRESH_AT = 9  # refresh the hand (ready pizza) when no option scores above this
-W_ROW_FULL = 10  # completing a week (a pizza gets ready)
-W_NOTE_COST = 11  # cost of spending a discard as a Doctor's note
 
 GREEDY_DEFAULTS = (
     ("w_one", 2.0, "value of a first card of a worker on a line that can still reach three"),
@@ -54,6 +41,9 @@ GREEDY_DEFAULTS = (
     ("w_row_full", 1.0, "bonus for completing a week (readies a pizza)"),
     ("w_note_cost", 0.3, "cost of spending a discard as a Doctor's note"),
 )
+# greedy's weights, declared once: params[W.w_one] is the slot of w_one (from P_GAME, in this order)
+GREEDY_PARAMS = tuple(PolicyParam(name, P_GAME + i, d, h, -100.0, 100.0) for i, (name, d, h) in enumerate(GREEDY_DEFAULTS))
+W = policy_index(GREEDY_PARAMS, P_GAME)
 
 
 
@@ -121,12 +111,12 @@ def play_value(s, w, r, c, params):
             k = s[o_d2(s) + w * w2 + r + c] + 1
         wild = wild_on_line(s, w, kind, r, c) if wilds else 0
         if k >= 3 or (k == 2 and wild == 1):
-            return params[P_GAME + W_HAPPY]
+            return params[W.w_happy]
         need = 3 - k - wild
         n, g1, g2 = line_open(s, w, kind, r, c, c)
         if n >= need:
             gap = g1 if need == 1 else g1 + g2
-            v = (params[P_GAME + W_TWO] if k + wild >= 2 else params[P_GAME + W_ONE]) - params[P_GAME + W_GAP] * gap
+            v = (params[W.w_two] if k + wild >= 2 else params[W.w_one]) - params[W.w_gap] * gap
             if v > best:
                 second = best
                 best = v
@@ -146,7 +136,7 @@ def potential(s, w, c, params, pv_here):
     if h < rows:
         best = pv_here if pv_here >= 0.0 else play_value(s, w, h, c, params)
     if h + 1 < rows:
-        v = play_value(s, w, h + 1, c, params) - params[P_GAME + W_GAP]
+        v = play_value(s, w, h + 1, c, params) - params[W.w_gap]
         if v > best:
             best = v
     if s[H_BD_C] == c:
@@ -182,9 +172,9 @@ def scaffold(s, seat, r, c, params):
                 a = s[brow + w * rows + r + 1] + s[bd1 + w * w2 + r - c + 7] + s[bd2 + w * w2 + r + c + 1]
                 b = s[brow + w * rows + r] + s[bd1 + w * w2 + r - c + 6] + s[bd2 + w * w2 + r + c]
                 if a > b:
-                    best = 0.25 * params[P_GAME + W_ONE]
+                    best = 0.25 * params[W.w_one]
                     break
-    return params[P_GAME + W_SCAFFOLD] * best
+    return params[W.w_scaffold] * best
 
 
 @jit
@@ -202,9 +192,9 @@ def worker_block(pen, s, w, r, c, rows, w2, brow, bd1, bd2, wilds, params):
         if wilds:
             k += wild_on_line(s, w, kind, r, c)
         if k >= 2:
-            pen += params[P_GAME + W_BLOCK]
+            pen += params[W.w_block]
         elif k == 1:
-            pen += 0.25 * params[P_GAME + W_BLOCK]
+            pen += 0.25 * params[W.w_block]
     return pen
 
 
@@ -228,7 +218,7 @@ def block(s, r, c, self_w, params):
 @jit
 def row_bonus(s, r, params):
     if s[o_rowfill(s) + r] == NCOL - 1 and s[H_USED] > 0:
-        return params[P_GAME + W_ROW_FULL]
+        return params[W.w_row_full]
     return 0.0
 
 
@@ -242,7 +232,7 @@ def play_score(s, seat, card, r, c, params, bday):
         if pv > 0.0:
             sc = pv
         else:
-            sc = (0.0 if bday else scaffold(s, seat, r, c, params)) - params[P_GAME + W_WASTE]
+            sc = (0.0 if bday else scaffold(s, seat, r, c, params)) - params[W.w_waste]
     if not bday:
         sc -= block(s, r, c, w, params)
         sc += row_bonus(s, r, params)
@@ -256,11 +246,11 @@ def keep_value(s, card, params, pv_here):
         return 0.5
     w = card // 7
     if s[O_HAPPY + w] != 0:
-        return -params[P_GAME + W_DISCARD_HAPPY]
+        return -params[W.w_discard_happy]
     pot = potential(s, w, card % 7, params, pv_here)
     if pot <= 0.0:
-        return -0.8 * params[P_GAME + W_DISCARD_HAPPY]
-    return params[P_GAME + W_KEEP] * pot
+        return -0.8 * params[W.w_discard_happy]
+    return params[W.w_keep] * pot
 
 
 @jit
@@ -273,22 +263,22 @@ def event_score(s, seat, card, c, params):
             if s[O_HAPPY + w] == 0:
                 k = line_count(s, w, 0, r, c)
                 if k >= 2:
-                    sc += params[P_GAME + W_HAPPY]
+                    sc += params[W.w_happy]
                 elif k == 1:
-                    sc += 0.5 * params[P_GAME + W_ONE]
+                    sc += 0.5 * params[W.w_one]
     elif e == EV_VALENTINE:
         for w in range(NSUITS):
             if s[O_HAPPY + w] == 0:
                 for kind in range(3):
                     k = line_count(s, w, kind, r, c)
                     if k >= 2:
-                        sc = max(sc, params[P_GAME + W_HAPPY])
+                        sc = max(sc, params[W.w_happy])
                     elif k == 1:
-                        sc = max(sc, 0.5 * params[P_GAME + W_ONE])
+                        sc = max(sc, 0.5 * params[W.w_one])
     else:
         sc = scaffold(s, seat, r, c, params)
         if e == EV_PIZZAPARTY:
-            sc += params[P_GAME + W_ROW_FULL] * min(s[H_NP], s[H_USED])
+            sc += params[W.w_row_full] * min(s[H_NP], s[H_USED])
         elif e == EV_WATERCOOLER or e == EV_LOOKBUSY:
             sc += 0.5 if s[H_DISC_N] > 0 else 0.0
         elif e == EV_COFFEE or e == EV_BIRTHDAY:
@@ -300,7 +290,7 @@ def event_score(s, seat, card, c, params):
 def note_score(s, seat, c, params):
     r = s[O_HEIGHT + c]
     return scaffold(s, seat, r, c, params) - block(s, r, c, -1, params) + row_bonus(s, r, params) \
-        - params[P_GAME + W_NOTE_COST]
+        - params[W.w_note_cost]
 
 
 @jit
@@ -310,7 +300,7 @@ def option_score(s, seat, op, params):
     b = op % 100
     hb = O_HAND + seat * HAND_CAP
     if kind == OP_REFRESH:
-        return params[P_GAME + REFRESH_AT]
+        return params[W.refresh_at]
     if kind == OP_PLAY:
         card = s[hb + a]
         c = card % 7
@@ -323,7 +313,7 @@ def option_score(s, seat, op, params):
         return -keep_value(s, card, params, -1.0) - 0.05
     if kind == OP_NOTE or kind == OP_WC_NOTE:
         v = note_score(s, seat, b, params)
-        return v + (params[P_GAME + W_NOTE_COST] * 0.5 if kind == OP_WC_NOTE else 0.0)
+        return v + (params[W.w_note_cost] * 0.5 if kind == OP_WC_NOTE else 0.0)
     if kind == OP_EVENT:
         return event_score(s, seat, s[hb + a], b, params)
     if kind == OP_AUT_PLACE:
@@ -456,7 +446,7 @@ def _hand_pv(s, memo, hb, i, slot, params, lo, hi, rows, w2, brow, bd1, bd2, wil
             r = s[H_BD_R]
         else:
             r = s[O_HEIGHT + c] + slot
-        wp = (params[P_GAME + W_HAPPY], params[P_GAME + W_TWO], params[P_GAME + W_ONE], params[P_GAME + W_GAP])
+        wp = (params[W.w_happy], params[W.w_two], params[W.w_one], params[W.w_gap])
         v = _play_value(s, w, r, c, wp, _mask(lo, hi, w), rows, w2, brow, bd1, bd2, wilds)
         memo[j] = v
     return v
@@ -486,9 +476,9 @@ def _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wild
                     a = s[brow + w * rows + r + 1] + s[bd1 + w * w2 + r - c + 7] + s[bd2 + w * w2 + r + c + 1]
                     b = s[brow + w * rows + r] + s[bd1 + w * w2 + r - c + 6] + s[bd2 + w * w2 + r + c]
                     if a > b:
-                        best = 0.25 * params[P_GAME + W_ONE]
+                        best = 0.25 * params[W.w_one]
                         break
-        v = params[P_GAME + W_SCAFFOLD] * best
+        v = params[W.w_scaffold] * best
     memo[M_SCAF + c] = v
     return v
 
@@ -499,7 +489,7 @@ def _block_exact(params):
     whatever the order: every term is a multiple of q = 0.25 * w_block (w_block =
     4q exactly) and q's significand has at most 45 bits, so every partial sum
     (at most 120 q) is representable and no addition rounds."""
-    wb = params[P_GAME + W_BLOCK]
+    wb = params[W.w_block]
     q = 0.25 * wb
     if not (q * 4.0 == wb) or q != q or q - q != 0.0:  # rounding underflow, nan, inf
         return False
@@ -560,18 +550,18 @@ def greedy(tables, s, seat, options, n, params, rng):
     bd2 = bd1 + NSUITS * w2
     wilds = s[H_NY_R] >= 0 or (s[H_VAL_R] >= 0 and s[H_VAL_W] == -1)
     exact = _block_exact(params)
-    q = 0.25 * params[P_GAME + W_BLOCK]
+    q = 0.25 * params[W.w_block]
     row_full = s[H_USED] > 0
     rfill = brow - rows  # o_rowfill
     lo, hi = _stc_masks(s)
-    wp = (params[P_GAME + W_HAPPY], params[P_GAME + W_TWO], params[P_GAME + W_ONE], params[P_GAME + W_GAP])
+    wp = (params[W.w_happy], params[W.w_two], params[W.w_one], params[W.w_gap])
     memo = np.full(M_SIZE, np.nan)
     for i in range(n):
         op = options[i]
         kind = op // 10000
         a = (op // 100) % 100
         if kind == OP_REFRESH:
-            v = params[P_GAME + REFRESH_AT]
+            v = params[W.refresh_at]
         elif kind == OP_PLAY:
             card = s[hb + a]
             c = card % 7
@@ -588,7 +578,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                     sc = pv
                 else:
                     sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
-                        - params[P_GAME + W_WASTE]
+                        - params[W.w_waste]
             # block(s, r, c, w, params)
             if exact:
                 u = memo[M_BLOCK + c]
@@ -611,14 +601,14 @@ def greedy(tables, s, seat, options, n, params, rng):
                 pen = _block_seq(s, r, c, w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
             sc -= pen
             # row_bonus(s, r, params)
-            sc += params[P_GAME + W_ROW_FULL] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
+            sc += params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
             v = sc
         elif kind == OP_DISCARD:
             card = s[hb + a]
             if card >= NWORK:
                 kv = 0.5
             elif s[O_HAPPY + card // 7] != 0:
-                kv = -params[P_GAME + W_DISCARD_HAPPY]
+                kv = -params[W.w_discard_happy]
             else:
                 # keep_value: potential(s, w, c, params, -1.0)
                 c = card % 7
@@ -631,7 +621,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                         pot = _play_value(s, card // 7, h, c, wp, _mask(lo, hi, card // 7), rows, w2, brow, bd1,
                                           bd2, wilds)
                         memo[a * PV_SLOTS] = pot
-                    wk = params[P_GAME + W_KEEP]
+                    wk = params[W.w_keep]
                     if pot > 0.0 and wk >= 0.0:
                         # the final pot is >= this one (> 0), so kv = wk * pot >= wk * this pot and the
                         # score -kv - 0.05 <= ub (float rounding is monotone): if ub cannot beat
@@ -642,7 +632,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                     continue
                 if h + 1 < rows:
                     v = _hand_pv(s, memo, hb, a, 1, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
-                        - params[P_GAME + W_GAP]
+                        - params[W.w_gap]
                     if v > pot:
                         pot = v
                 if s[H_BD_C] == c:
@@ -650,9 +640,9 @@ def greedy(tables, s, seat, options, n, params, rng):
                     if v > pot:
                         pot = v
                 if pot <= 0.0:
-                    kv = -0.8 * params[P_GAME + W_DISCARD_HAPPY]
+                    kv = -0.8 * params[W.w_discard_happy]
                 else:
-                    kv = params[P_GAME + W_KEEP] * pot
+                    kv = params[W.w_keep] * pot
             v = -kv - 0.05
         elif kind == OP_NOTE or kind == OP_EVENT:
             c = op % 100
@@ -665,7 +655,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                 sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
                 if kind == OP_EVENT:
                     if e == EV_PIZZAPARTY:
-                        sc += params[P_GAME + W_ROW_FULL] * min(s[H_NP], s[H_USED])
+                        sc += params[W.w_row_full] * min(s[H_NP], s[H_USED])
                     elif e == EV_WATERCOOLER or e == EV_LOOKBUSY:
                         sc += 0.5 if s[H_DISC_N] > 0 else 0.0
                     elif e == EV_COFFEE or e == EV_BIRTHDAY:
@@ -679,9 +669,9 @@ def greedy(tables, s, seat, options, n, params, rng):
                     pen = 0.0 if u == 0.0 or q == 0.0 else u * q
                 else:
                     pen = _block_seq(s, r, c, -1, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
-                v = sc - pen + (params[P_GAME + W_ROW_FULL] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0)
+                v = sc - pen + (params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0)
                 if kind == OP_NOTE:
-                    v = v - params[P_GAME + W_NOTE_COST]
+                    v = v - params[W.w_note_cost]
                     v = v + 0.0
         elif kind == OP_PLAY_BDAY:
             card = s[hb + a]
@@ -689,7 +679,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                 v = 0.0 - 0.1
             else:
                 pv = _hand_pv(s, memo, hb, a, 2, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
-                v = pv if pv > 0.0 else 0.0 - params[P_GAME + W_WASTE]
+                v = pv if pv > 0.0 else 0.0 - params[W.w_waste]
         else:
             v = option_score(s, seat, op, params)
         if v > best_v:

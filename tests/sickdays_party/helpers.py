@@ -13,7 +13,7 @@ CALM = {"wrong_play": [0.0], "forget_celebrate": [0.0], "wrong_accusation": [0.0
 def tables_for(**params):
     user = dict(CALM)
     user.update(params)
-    return SPEC.compile_tables(SPEC.resolve_params(user))
+    return SPEC.load_data(user).tables
 
 
 def fresh(tables, n_players=4, seed=1, game=0):

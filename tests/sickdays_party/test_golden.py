@@ -21,11 +21,10 @@ def engine():
 
 
 def transcript(engine=None) -> str:
-    params = SPEC.resolve_params(USER)
-    tables = SPEC.compile_tables(params)
+    data = SPEC.load_data(USER)
     engine = engine or Engine(SPEC, [resolve_policy(SPEC, "greedy")])
-    events, row, seats = engine.replay(tables, 4, 7, 3)
-    return "\n".join(SPEC.decode_trace(events, params, 4)) + "\n"
+    events, row, seats = engine.replay(data.tables, 4, 7, 3)
+    return "\n".join(SPEC.decode_trace(events, data, 4)) + "\n"
 
 
 def write():
@@ -39,8 +38,7 @@ def test_golden_transcript(engine):
 def test_transcript_has_timestamps_and_replay_matches_batch(engine):
     text = transcript(engine)
     assert "[   " in text and " s] seat " in text and " plays " in text
-    params = SPEC.resolve_params(USER)
-    tables = SPEC.compile_tables(params)
+    tables = SPEC.load_data(USER).tables
     _, row, seats = engine.replay(tables, 4, 7, 3)
     res = engine.run(tables, 4, 7, np.array([3]), 77)
     np.testing.assert_array_equal(res.game_out[0], row)

@@ -16,7 +16,7 @@ from .helpers import check_zones
 
 
 def _tables(**user):
-    return SPEC.compile_tables(SPEC.resolve_params(user))
+    return SPEC.load_data(user).tables
 
 
 @pytest.fixture(scope="module")

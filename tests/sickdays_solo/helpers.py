@@ -8,7 +8,7 @@ from simcore.trace import no_trace
 
 
 def tables_for(**params):
-    return SPEC.compile_tables(SPEC.resolve_params(params))
+    return SPEC.load_data(params).tables
 
 
 def fresh(tables, n_players=1, seed=1, game=0):

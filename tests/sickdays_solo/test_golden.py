@@ -14,10 +14,9 @@ GOLDEN = Path(__file__).parent / "golden" / "level4_seed7_game3.txt"
 
 
 def transcript() -> str:
-    params = SPEC.resolve_params({"level": 4})
-    tables = SPEC.compile_tables(params)
-    events, row, seats = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).replay(tables, 1, 7, 3)
-    return "\n".join(SPEC.decode_trace(events, params, 1)) + "\n"
+    data = SPEC.load_data({"level": 4})
+    events, row, seats = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).replay(data.tables, 1, 7, 3)
+    return "\n".join(SPEC.decode_trace(events, data, 1)) + "\n"
 
 
 def write():
@@ -29,8 +28,7 @@ def test_golden_transcript():
 
 
 def test_replay_matches_batch():
-    params = SPEC.resolve_params({"level": 4})
-    tables = SPEC.compile_tables(params)
+    tables = SPEC.load_data({"level": 4}).tables
     eng = Engine(SPEC, [resolve_policy(SPEC, "greedy")])
     _, row, seats = eng.replay(tables, 1, 7, 3)
     res = eng.run(tables, 1, 7, np.array([3]), 77)

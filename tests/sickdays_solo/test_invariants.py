@@ -14,7 +14,7 @@ from simcore.sickdays_solo import policy as P
 from simcore.sickdays_solo.invariants import check
 from simcore.trace import no_trace
 
-N_CARDS = len(SPEC.card_names({}))
+N_CARDS = len(SPEC.load_data({}).card_names)
 GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
 
 
@@ -53,7 +53,7 @@ def test_spec_names_every_code():
 @pytest.mark.parametrize("players", [SPEC.min_players, SPEC.max_players])
 @pytest.mark.parametrize("level", [1, 8])
 def test_games_pass_with_checks_on(policy, players, level):
-    t = SPEC.compile_tables(SPEC.resolve_params({"level": level, "events": 7}))
+    t = SPEC.load_data({"level": level, "events": 7}).tables
     e = Engine(SPEC, [resolve_policy(SPEC, policy)])
     r = e.run(t, players, 19, np.arange(200), N_CARDS, check=True)  # raises InvariantBroken
     assert r.game_out.shape[0] == 200

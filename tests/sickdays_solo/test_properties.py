@@ -11,7 +11,7 @@ from simcore.sickdays_solo import policy as P
 from simcore.trace import no_trace
 from sickdays_solo.helpers import check_zones, tables_for
 
-N_CARDS = len(SPEC.card_names({}))
+N_CARDS = len(SPEC.load_data({}).card_names)
 
 
 @settings(deadline=None, max_examples=25)
@@ -46,7 +46,7 @@ def test_cards_conserved_every_step(level, events, players, seed, greedy_moves, 
 @given(seed=st.integers(0, 2**31), split=st.integers(1, 39), level=st.sampled_from([1, 4, 8]),
        policy=st.sampled_from(["random", "greedy"]))
 def test_same_seed_same_result_whatever_the_split(seed, split, level, policy):
-    t = SPEC.compile_tables(SPEC.resolve_params({"level": level, "events": 2}))
+    t = SPEC.load_data({"level": level, "events": 2}).tables
     eng = Engine(SPEC, [resolve_policy(SPEC, policy)])
     idx = np.arange(40)
     whole = eng.run(t, 2, seed, idx, N_CARDS)
@@ -59,7 +59,7 @@ def test_same_seed_same_result_whatever_the_split(seed, split, level, policy):
 
 def test_turn_cap_and_end_reasons():
     for level in (1, 6, 11):
-        t = SPEC.compile_tables(SPEC.resolve_params({"level": level, "events": 7}))
+        t = SPEC.load_data({"level": level, "events": 7}).tables
         res = Engine(SPEC, [resolve_policy(SPEC, "random")]).run(t, 3, 5, np.arange(200), N_CARDS)
         g = res.game_out
         assert (g[:, 1] <= SPEC.max_decisions).all()
@@ -70,7 +70,7 @@ def test_turn_cap_and_end_reasons():
 
 
 def test_card_counters_consistent():
-    t = SPEC.compile_tables(SPEC.resolve_params({"level": 4}))
+    t = SPEC.load_data({"level": 4}).tables
     res = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).run(t, 1, 3, np.arange(100), N_CARDS)
     cs = res.card_stats  # cards x kinds x (games, wins, total)
     drawn, played, noted, discarded, held = (cs[:, k, 2] for k in range(5))
@@ -81,7 +81,7 @@ def test_card_counters_consistent():
 
 
 def test_lookahead_runs():
-    t = SPEC.compile_tables(SPEC.resolve_params({"level": 1}))
+    t = SPEC.load_data({"level": 1}).tables
     res = Engine(SPEC, [resolve_policy(SPEC, "lookahead")]).run(t, 1, 3, np.arange(4), N_CARDS)
     assert set(np.unique(res.game_out[:, 0]).astype(int)) <= {2, 3, 4}
 
@@ -108,14 +108,18 @@ def test_headline_metrics():
 
     import polars as pl
 
-    t = SPEC.compile_tables(SPEC.resolve_params({"level": 4}))
+    from analysis.metrics import GameMetrics
+
+    t = SPEC.load_data({"level": 4}).tables
     res = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).run(t, 1, 3, np.arange(200), N_CARDS)
     games = pl.DataFrame(res.game_out, schema=SPEC.game_column_names)
     seats = pl.DataFrame(res.seat_out[:, 0, :], schema=SPEC.seat_column_names)
-    h = SPEC.headline(games, seats, {})
+    named = games.with_columns(pl.col("end_reason").replace_strict({2.0: "all_happy", 3.0: "no_action", 4.0: "automa_empty"}))
+    acc = GameMetrics(SPEC, {}, 1)
+    acc.add(named, seats)
+    h = acc.result()
     json.dumps(h)
     lost = int((res.game_out[:, 0] != 2).sum())
     assert sum(h["missing_cards"]["at_loss"].values()) == lost
     assert h["pizzas_spent"]["n"] == 200 and h["notes_used"]["value"] >= 0
-    named = games.with_columns(pl.col("end_reason").replace_strict({2.0: "all_happy", 3.0: "no_action", 4.0: "automa_empty"}))
-    assert SPEC.headline(named, seats, {})["win_rate"]["k"] == 200 - lost
+    assert h["win_rate"]["k"] == 200 - lost
