@@ -1,20 +1,21 @@
-"""Load, validate and compile Overtime's data files into kernel tables.
+"""Overtime's data files: the declared schemas of the card file, the vocabulary
+of effect opcodes (each opcode declares the fields it uses), the rule
+parameters, and `build(reader, user) -> GameData` that checks them and
+compiles the kernel tables (rules, kinds, effects, inst_kind).
 
-Errors raise `BalanceError` naming the file, the card and the field, and the
-allowed values. `compile_tables(resolved_params)` returns the tuple of numpy
-arrays the kernels read: (rules, kinds, effects, inst_kind).
+Every refusal names the file, the card, the field and what is allowed
+(`simcore.gamedata.refuse`). What the schemas cannot say (rules between
+fields: only a reaction may cancel, an action ability aims at nobody, the
+limits of the state record) is checked in `build`.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import tomllib
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import BalanceError
+from ..gamedata import Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import DATA_DIR, Param, cards_param
 from . import constants as C
 
@@ -22,36 +23,125 @@ GAME_DIR = DATA_DIR / "overtime"
 RULES_FILE = GAME_DIR / "rules.toml"
 CARDS_FILE = GAME_DIR / "cards.toml"
 
-OPCODES = {
-    "work": C.OP_WORK,
-    "tokens": C.OP_TOKENS,
-    "snooze": C.OP_SNOOZE,
-    "draw": C.OP_DRAW,
-    "take_discard": C.OP_TAKE_DISCARD,
-    "cancel": C.OP_CANCEL,
-    "copy": C.OP_COPY,
-    "give_assignment": C.OP_GIVE_ASSIGNMENT,
-    "take_assignment": C.OP_TAKE_ASSIGNMENT,
-    "skip_turn": C.OP_SKIP_TURN,
-    "discard_work": C.OP_DISCARD_WORK,
-    "discard_snooze": C.OP_DISCARD_SNOOZE,
-    "work_bonus": C.OP_WORK_BONUS,
-    "snooze_shield": C.OP_SNOOZE_SHIELD,
-}
-PASSIVE_OPS = {"work_bonus", "snooze_shield"}
-NEEDS_N = {"work", "tokens", "snooze", "draw", "take_discard", "work_bonus", "snooze_shield"}
-NEEDS_WHO = {"snooze", "draw", "give_assignment", "take_assignment", "skip_turn", "discard_work", "discard_snooze"}
-NEEDS_TYPES = {"take_discard", "cancel"}
+# ---------------------------------------------------------------- values of fields
+TYPE_TEXT = "card types W, R, E, S, B (a dual as S/W, a list as W,R)"
 WHO = {
     "self": C.W_SELF, "another": C.W_ANOTHER, "any": C.W_ANY, "all": C.W_ALL, "others": C.W_OTHERS,
     "target_owner": C.W_TARGET_OWNER, "least_assignments": C.W_LEAST_ASSIGNMENTS, "current": C.W_CURRENT,
 }
+# a give or a take moves one A card between two players: it needs one player
+WHO_ONE = ("another", "any", "target_owner", "least_assignments", "current")
 REACTION_ONLY_WHO = {"target_owner"}
 ABILITIES = {"none": C.AB_NONE, "action": C.AB_ACTION, "reaction": C.AB_REACTION, "passive": C.AB_PASSIVE}
 REACT_BY = {"other": C.RB_OTHER, "any": C.RB_ANY}
-CARD_FIELDS = {"name", "type", "count", "text", "effects", "react_to", "react_by", "stats", "tiredness_shift",
-               "ability", "ability_effects", "ability_uses_per_round", "ability_react_to", "ability_react_by", "flavor"}
 
+
+def type_mask(raw: str) -> int:
+    """'S/W' or 'W,R' -> a bit mask of card types (the A type is no main-deck card)."""
+    mask = 0
+    for part in raw.replace("/", ",").split(","):
+        part = part.strip().upper()
+        if part not in C.TYPE_BITS or part == "A":
+            raise ValueError(f"unknown card type '{part}'")
+        mask |= C.TYPE_BITS[part]
+    return mask
+
+
+def react_event(raw: str) -> tuple[int, int]:
+    """What a reaction reacts to: (type mask, event). 'completed': a player completes an A card."""
+    if raw == "completed":
+        return 0, C.RE_COMPLETED
+    try:
+        return type_mask(raw), C.RE_CARD
+    except ValueError as exc:
+        hint = " (a player completing an A card is 'completed')" if raw.strip().lower().startswith("complet") else ""
+        raise ValueError(f"{exc}{hint}") from None
+
+
+REACT_TEXT = f"{TYPE_TEXT}, or 'completed' (another player completes an A card)"
+
+# ---------------------------------------------------------------- the effect vocabulary
+N_TASKS = Field("n", "int", "tasks", required=True, low=1, high=20)
+N_CARDS = Field("n", "int", "cards", required=True, low=1, high=20)
+N_SNOOZE = Field("n", "int", "snooze tokens gained (n < 0: -n removed)", required=True, low=-20, high=20)
+WHO_ANY = Field("who", "str", "the player(s) it applies to", default="self", choices=tuple(WHO))
+WHO_SINGLE = Field("who", "str", "the other player of the give or take", required=True, choices=WHO_ONE)
+TYPES = Field("types", "str", "card types it applies to (default: every type)", default=type_mask("W,R,E,S,B"),
+              parse=type_mask, allowed_text=TYPE_TEXT)  # a default is not parsed: it is the mask
+
+EFFECTS = Vocabulary((
+    Opcode("work", C.OP_WORK, (N_TASKS,), "attach this card to one of your A cards and complete n tasks on it"),
+    Opcode("tokens", C.OP_TOKENS, (N_TASKS,), "n Task tokens on another of your A cards"),
+    Opcode("snooze", C.OP_SNOOZE, (N_SNOOZE, WHO_ANY), "who gains n Snooze tokens (n < 0: removes -n)"),
+    Opcode("draw", C.OP_DRAW, (N_CARDS, WHO_ANY), "who draws n cards"),
+    Opcode("take_discard", C.OP_TAKE_DISCARD, (N_CARDS, TYPES), "take n cards of these types from the discard pile"),
+    Opcode("cancel", C.OP_CANCEL, (TYPES,), "cancel the card reacted to, if it has one of these types"),
+    Opcode("copy", C.OP_COPY, (), "copy the effect of the card reacted to"),
+    Opcode("give_assignment", C.OP_GIVE_ASSIGNMENT, (WHO_SINGLE,),
+           "give one of your A cards (with its Work and tokens) to who"),
+    Opcode("take_assignment", C.OP_TAKE_ASSIGNMENT, (WHO_SINGLE,), "take an A card (with its Work and tokens) from who"),
+    Opcode("skip_turn", C.OP_SKIP_TURN, (WHO_ANY,), "who skips their turn (the current one if it is theirs, else the next)"),
+    Opcode("discard_work", C.OP_DISCARD_WORK, (WHO_ANY,),
+           "discard a W card attached to an A card of who: its tasks are lost"),
+    Opcode("discard_snooze", C.OP_DISCARD_SNOOZE, (WHO_ANY,), "who discards all Snooze tokens"),
+    Opcode("work_bonus", C.OP_WORK_BONUS, (N_TASKS,), "(passive ability) +n tasks on each W card you play"),
+    Opcode("snooze_shield", C.OP_SNOOZE_SHIELD, (Field("n", "int", "tokens", required=True, low=1, high=20),),
+           "(passive ability) gain n fewer Snooze tokens each time"),
+))
+PASSIVE_OPS = ("work_bonus", "snooze_shield")
+ACTIVE_OPS = tuple(o for o in EFFECTS.names() if o not in PASSIVE_OPS)
+REACTION_OPS = ("cancel", "copy")  # they act on the card reacted to
+
+# ---------------------------------------------------------------- the card file's schemas
+_NAME = Field("name", "str", "the card's name", required=True)
+_TEXT = Field("text", "text", "the card text (shown, not read)", default="")
+_FLAVOR = Field("flavor", "text", "flavor text (shown, not read)", default="")
+_SHIFT = Field("tiredness_shift", "int", "added to snooze_thresholds under this employee", default=0, low=-10, high=20)
+_ABILITY = Field("ability", "str", "the employee's special ability", default="none", choices=tuple(ABILITIES))
+_ABILITY_EFFECTS = Field("ability_effects", "effects", "what the ability does", default=[], vocabulary=EFFECTS,
+                         length=(0, C.MAX_EFF))
+_ABILITY_USES = Field("ability_uses_per_round", "int", "uses per round of each E card (0: unlimited)", default=0,
+                      low=0, high=10)
+_ABILITY_REACT_TO = Field("ability_react_to", "str", "what a reaction ability reacts to", allowed_text=REACT_TEXT,
+                          parse=react_event)
+_ABILITY_REACT_BY = Field("ability_react_by", "str", "whose cards a reaction ability reacts to", default="other",
+                          choices=tuple(REACT_BY))
+E_ONLY = ("stats", "tiredness_shift", "ability", "ability_effects", "ability_uses_per_round", "ability_react_to",
+          "ability_react_by")
+
+ASSIGNMENT = Schema("assignment", (
+    _NAME,
+    Field("tasks", "int", "tasks to complete it", required=True, low=1, high=30),
+    Field("copies", "int", "copies (one per player)", default=C.PMAX, low=C.PMAX, high=20,
+          allowed_text=f"an integer in {C.PMAX}..20 (one per player)"),
+    _TEXT, _FLAVOR,
+))
+STARTING_EMPLOYEE = Schema("starting_employee", (
+    _NAME, _TEXT, _FLAVOR,
+    Field("copies", "int", "copies (one per player)", default=C.PMAX, low=C.PMAX, high=200,
+          allowed_text=f"an integer in {C.PMAX}..200 (one per player)"),
+    _SHIFT, _ABILITY, _ABILITY_EFFECTS, _ABILITY_USES, _ABILITY_REACT_TO, _ABILITY_REACT_BY,
+))
+CARD = Schema("card", (
+    _NAME,
+    Field("type", "str", "card type", required=True, parse=type_mask, allowed_text=TYPE_TEXT),
+    Field("count", "int", "copies in the Main deck", default=1, low=0, high=200),
+    _TEXT, _FLAVOR,
+    Field("effects", "effects", "what the card does", default=[], vocabulary=EFFECTS, length=(0, C.MAX_EFF)),
+    Field("react_to", "str", "what the reaction reacts to (S and B cards only)", allowed_text=REACT_TEXT,
+          parse=react_event),
+    Field("react_by", "str", "whose cards it reacts to", default="other", choices=tuple(REACT_BY)),
+    Field("stats", "ints", "E cards: [productiveness, laziness, determination]", default=[0, 0, 0], low=0, high=20,
+          length=(3, 3)),
+    _SHIFT, _ABILITY, _ABILITY_EFFECTS, _ABILITY_USES, _ABILITY_REACT_TO, _ABILITY_REACT_BY,
+))
+SECTIONS = Schema("card file", (
+    Field("assignment", "any", "[[assignment]] tables: " + ASSIGNMENT.field_names(), required=True),
+    Field("starting_employee", "any", "a [starting_employee] table: " + STARTING_EMPLOYEE.field_names(), required=True),
+    Field("card", "any", "[[card]] tables: " + CARD.field_names(), required=True),
+), key="")
+
+# ---------------------------------------------------------------- rule parameters
 PARAMS = (
     Param("rounds", "int", 8, "rounds before everybody loses (Round tracker)", 1, C.MAX_ROUNDS),
     Param("snooze_thresholds", "ints", [4, 7, 10],
@@ -76,109 +166,48 @@ PARAMS = (
 )
 
 
-def _err(file: Path, where: str, field: str, msg: str, allowed: str) -> BalanceError:
-    extra = f"; allowed: {allowed}" if allowed else ""
-    return BalanceError(f"{file.name}: {where}, field '{field}': {msg}{extra}")
-
-
-def _load_toml(path: Path) -> dict:
-    try:
-        return tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise BalanceError(f"{path}: file does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise BalanceError(f"{path.name}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise BalanceError(f"{path.name}: not a text file (not UTF-8); allowed: a TOML file") from None
-    except OSError as exc:
-        raise BalanceError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-
-
-def rule_defaults() -> dict:
-    data = _load_toml(RULES_FILE)
-    from ..params import coerce
-
-    known = {p.name: p for p in PARAMS}
-    out = {p.name: p.default for p in PARAMS}
-    for k, v in data.items():
-        if k not in known:
-            raise _err(RULES_FILE, "rules", k, "unknown parameter", ", ".join(known))
-        out[k] = coerce(known[k], v, RULES_FILE.name)
-    return out
-
-
-def resolve_params(user: dict) -> dict:
-    """Defaults from rules.toml, then the user's values; checks across values."""
-    out = rule_defaults()
-    out.update(user)
-    t = list(out["snooze_thresholds"])
+def check_params(p: dict) -> None:
+    """Rules between parameters (each alone is checked against its Param)."""
+    t = list(p["snooze_thresholds"])
     if not (t[0] < t[1] < t[2]):
         raise BalanceError(f"--set: snooze_thresholds={','.join(map(str, t))} is not allowed (must be increasing); "
                            "allowed: 3 increasing integers in 1..40, e.g. 4,7,10")
-    if not out["time_snooze"]:
+    if not p["time_snooze"]:
         raise BalanceError("--set: time_snooze needs at least one value; allowed: integers in 0..10")
-    for d in out["work_die_targets"]:
-        if d > out["work_die_sides"] + 1:
-            raise BalanceError(f"--set: work_die_targets={out['work_die_targets']} exceed the die "
-                               f"(work_die_sides={out['work_die_sides']}); allowed: 1..{out['work_die_sides'] + 1}")
-    return out
+    for d in p["work_die_targets"]:
+        if d > p["work_die_sides"] + 1:
+            raise BalanceError(f"--set: work_die_targets={p['work_die_targets']} exceed the die "
+                               f"(work_die_sides={p['work_die_sides']}); allowed: 1..{p['work_die_sides'] + 1}")
 
 
-def _types(file, where, field, raw) -> int:
-    if not isinstance(raw, str) or not raw.strip():
-        raise _err(file, where, field, f"{raw!r} is not a card type", "W, R, E, S, B or duals such as S/W, or a list W,R")
-    mask = 0
-    for part in raw.replace("/", ",").split(","):
-        part = part.strip().upper()
-        if part not in C.TYPE_BITS or part == "A":
-            raise _err(file, where, field, f"unknown card type '{part}'", "W, R, E, S, B (duals as S/W)")
-        mask |= C.TYPE_BITS[part]
-    return mask
-
-
-def _effects(file, where, field, raw, passive_ok: bool, reaction: bool) -> list[tuple[int, int, int, int]]:
-    if raw is None:
-        return []
-    if not isinstance(raw, list):
-        raise _err(file, where, field, "must be a list of {op = ..., ...} tables", "a list such as [{op = \"work\", n = 2}]")
-    if len(raw) > C.MAX_EFF:
-        raise _err(file, where, field, f"{len(raw)} effects is too many", f"at most {C.MAX_EFF} effects")
+# ---------------------------------------------------------------- rules between fields
+def _effects(path, where, field, effects, passive: bool, reaction: bool) -> list[tuple[int, int, int, int]]:
+    """Checked effects (dicts from the vocabulary) as kernel rows (op, n, who, mask)."""
     out = []
-    for i, e in enumerate(raw):
+    for i, e in enumerate(effects):
         f = f"{field}[{i}]"
-        if not isinstance(e, dict) or "op" not in e:
-            raise _err(file, where, f, "each effect is a table with an 'op'", ", ".join(OPCODES))
         op = e["op"]
-        if not isinstance(op, str) or op not in OPCODES:
-            raise _err(file, where, f + ".op", f"unknown opcode '{op}'", ", ".join(OPCODES))
-        if (op in PASSIVE_OPS) != passive_ok:
-            allowed = ", ".join(PASSIVE_OPS) if passive_ok else ", ".join(k for k in OPCODES if k not in PASSIVE_OPS)
-            raise _err(file, where, f + ".op", f"'{op}' is not allowed here", allowed)
-        for k in e:
-            if k not in ("op", "n", "who", "types"):
-                raise _err(file, where, f + "." + k, "unknown effect field", "op, n, who, types")
-        n = e.get("n", 0)
-        if op in NEEDS_N:
-            if not isinstance(n, int) or isinstance(n, bool) or not (-20 <= n <= 20) or (n <= 0 and op != "snooze"):
-                raise _err(file, where, f + ".n", f"{n!r} is not allowed for '{op}'",
-                           "an integer in -20..20 (snooze) or 1..20")
+        if (op in PASSIVE_OPS) != passive:
+            why = "a passive ability's opcode" if op in PASSIVE_OPS else "not a passive ability's opcode"
+            raise refuse(path, where, f + ".op", f"'{op}' is not allowed here ({why})",
+                         ", ".join(PASSIVE_OPS if passive else ACTIVE_OPS))
+        if op in REACTION_OPS and not reaction:
+            raise refuse(path, where, f + ".op", f"'{op}' needs a card reacted to",
+                         "give the card a react_to, or another opcode")
         who = e.get("who", "self")
-        if op in NEEDS_WHO or "who" in e:
-            if not isinstance(who, str) or who not in WHO:
-                raise _err(file, where, f + ".who", f"unknown player '{who}'", ", ".join(WHO))
-            if who in REACTION_ONLY_WHO and not reaction:
-                raise _err(file, where, f + ".who", f"'{who}' needs a card reacted to (a reaction)",
-                           ", ".join(k for k in WHO if k not in REACTION_ONLY_WHO))
-        if op in ("cancel", "copy") and not reaction:
-            raise _err(file, where, f + ".op", f"'{op}' needs a card reacted to", "give the card a react_to, or another opcode")
-        mask = 0
-        if op in NEEDS_TYPES:
-            mask = _types(file, where, f + ".types", e.get("types", "W,R,E,S,B"))
-        out.append((OPCODES[op], int(n), WHO[who], mask))
+        if who in REACTION_ONLY_WHO and not reaction:
+            raise refuse(path, where, f + ".who", f"'{who}' needs a card reacted to (a reaction)",
+                         ", ".join(k for k in _who_choices(op) if k not in REACTION_ONLY_WHO))
+        out.append((e["code"], int(e.get("n", 0)), WHO[who], int(e.get("types", 0))))
     return out
+
+
+def _who_choices(op: str) -> tuple:
+    return next(f.choices for f in EFFECTS.get(op).fields if f.name == "who")
 
 
 def _target(effects) -> int:
+    """What a card played as an action aims at: an A card (work), a player, or nothing."""
     t = C.TG_NONE
     for op, n, who, mask in effects:
         if op == C.OP_WORK:
@@ -192,169 +221,94 @@ def _target(effects) -> int:
     return t
 
 
-def _load_cards(path_s: str) -> dict:
-    """The validated card list of a file, parsed again whenever its content changes."""
-    try:
-        digest = hashlib.sha256(Path(path_s).read_bytes()).hexdigest()
-    except OSError:
-        digest = ""  # _parse_cards reports the missing or unreadable file
-    return _parse_cards(path_s, digest)
-
-
-@lru_cache(maxsize=8)
-def _parse_cards(path_s: str, digest: str) -> dict:
-    path = Path(path_s)
-    data = _load_toml(path)
-    for k in data:
-        if k not in ("assignment", "starting_employee", "card"):
-            raise _err(path, "top level", k, "unknown section", "assignment, starting_employee, card")
-    assigns = data.get("assignment", [])
-    if len(assigns) < 1:
-        raise _err(path, "assignment", "assignment", "no [[assignment]] entries", "at least one [[assignment]] with name and tasks")
-    copies = None
-    for i, a in enumerate(assigns):
-        where = f"assignment '{a.get('name', i)}'"
-        if not isinstance(a.get("name"), str):
-            raise _err(path, where, "name", "missing or not text", "a non-empty text name")
-        t = a.get("tasks")
-        if not isinstance(t, int) or not (1 <= t <= 30):
-            raise _err(path, where, "tasks", f"{t!r} is not allowed", "an integer in 1..30")
-        c = a.get("copies", 6)
-        if not isinstance(c, int) or not (C.PMAX <= c <= 20):
-            raise _err(path, where, "copies", f"{c!r} is not allowed", f"an integer in {C.PMAX}..20 (one per player)")
-        if copies is not None and c != copies:
-            raise _err(path, where, "copies", f"{c} differs from the other assignments", f"the same copies for every assignment kind ({copies})")
-        copies = c
-        for k in a:
-            if k not in ("name", "tasks", "copies", "text", "flavor"):
-                raise _err(path, where, k, "unknown field", "name, tasks, copies, text")
-    joe = data.get("starting_employee")
-    if not isinstance(joe, dict):
-        raise _err(path, "starting_employee", "starting_employee", "missing or not a table", "a [starting_employee] table")
-    cards = data.get("card", [])
-    if not cards:
-        raise _err(path, "card", "card", "no [[card]] entries", "at least one [[card]] with name, type and count")
-    kinds = []
-    names = set()
-    for i, c in enumerate(cards):
-        where = f"card '{c.get('name', f'#{i + 1}')}'"
-        for k in c:
-            if k not in CARD_FIELDS:
-                raise _err(path, where, k, "unknown field", ", ".join(sorted(CARD_FIELDS)))
-        if not isinstance(c.get("name"), str) or not c["name"]:
-            raise _err(path, where, "name", "missing or not text", "a non-empty text name")
-        if c["name"] in names:
-            raise _err(path, where, "name", "duplicate card name", "a name no other card has")
-        names.add(c["name"])
-        kinds.append(_card(path, where, c, is_joe=False))
-    kinds.append(_card(path, f"starting_employee '{joe.get('name', '?')}'", dict(joe, type="E"), is_joe=True))
-    # the state has room for NINST_MAX card instances and NKINDS_MAX kinds (state.py)
-    n_kinds = len(kinds) + len(assigns)
-    if n_kinds > C.NKINDS_MAX:
-        raise _err(path, "card", "card", f"{len(kinds) - 1} cards and {len(assigns)} assignments make "
-                   f"{n_kinds} kinds (the starting employee included)", f"at most {C.NKINDS_MAX} kinds in all")
-    n_inst = sum(k["count"] for k in kinds[:-1]) + len(assigns) * copies + joe.get("copies", C.PMAX)
-    if n_inst > C.NINST_MAX:
-        raise _err(path, "card", "count", f"the counts add up to {n_inst} cards (assignment copies and "
-                   "starting employees included)", f"at most {C.NINST_MAX} cards in all")
-    return {"cards": kinds, "assignments": [(a["name"], a["tasks"]) for a in assigns], "copies": copies,
-            "joe_copies": joe.get("copies", C.PMAX)}
-
-
-def _card(path, where, c, is_joe: bool) -> dict:
-    type_mask = _types(path, where, "type", c.get("type"))
-    count = c.get("copies" if is_joe else "count", 1)
-    if not isinstance(count, int) or not (0 <= count <= 200) or (is_joe and count < C.PMAX):
-        raise _err(path, where, "count", f"{count!r} is not allowed", "an integer in 0..200" if not is_joe else "6 or more")
-    react_to = c.get("react_to")
-    reaction = react_to is not None
-    if reaction and not (type_mask & C.T_REACTION):
-        raise _err(path, where, "react_to", "only S and B cards react", "give the card type S or B, or drop react_to")
-    if not reaction and not (type_mask & C.T_ACTION):
-        raise _err(path, where, "react_to", "an S or B card needs a react_to (what it reacts to)", "W, R, E, S, B lists or 'completed'")
-    react_mask, react_event = _react(path, where, "react_to", react_to)
-    react_by = c.get("react_by", "other")
-    if not isinstance(react_by, str) or react_by not in REACT_BY:
-        raise _err(path, where, "react_by", f"'{react_by}' is not allowed", ", ".join(REACT_BY))
-    effects = _effects(path, where, "effects", c.get("effects"), False, reaction)
+def _card(path, where: str, raw: dict, c: dict, is_joe: bool) -> dict:
+    """One checked [[card]] (or the [starting_employee]) as a row of the kind table."""
+    mask = C.T_E if is_joe else c["type"]
+    reaction = "react_to" in c
+    if reaction and not (mask & C.T_REACTION):
+        raise refuse(path, where, "react_to", "only S and B cards react", "give the card type S or B, or drop react_to")
+    if not is_joe and not reaction and not (mask & C.T_ACTION):
+        raise refuse(path, where, "react_to", "an S or B card needs a react_to (what it reacts to)", REACT_TEXT)
+    if "react_by" in raw and not reaction:
+        raise refuse(path, where, "react_by", "only a reaction (a card with react_to) has react_by", "drop react_by")
+    react_mask, react_ev = c["react_to"] if reaction else (0, 0)
+    effects = _effects(path, where, "effects", c.get("effects", []), False, reaction)
     target = _target(effects)
     if target < 0:
-        raise _err(path, where, "effects", "a card can choose one target: an A card (work) or a player (another/any), not both", "effects with one kind of target")
+        raise refuse(path, where, "effects", "a card can choose one target: an A card (work) or a player "
+                     "(another/any), not both", "effects with one kind of target")
     if reaction:
         target = C.TG_NONE  # reactions aim at the card reacted to; secondary choices follow fixed rules
-    row = dict(name=c.get("name"), type=type_mask, count=count, react_mask=react_mask, react_event=react_event,
-               react_by=REACT_BY[react_by], reaction=int(reaction), target=target, effects=effects,
-               text=c.get("text", ""), stats=(0, 0, 0), shift=0, ability=C.AB_NONE, abil_uses=0,
+    row = dict(name=c["name"], type=mask, count=c.get("copies" if is_joe else "count"), react_mask=react_mask,
+               react_event=react_ev, react_by=REACT_BY[c.get("react_by", "other")], reaction=int(reaction),
+               target=target, effects=effects, stats=(0, 0, 0), shift=0, ability=C.AB_NONE, abil_uses=0,
                abil_react_mask=0, abil_react_event=0, abil_react_by=0, abil_effects=[], is_joe=is_joe)
-    if type_mask & C.T_E:
-        stats = c.get("stats", [0, 0, 0]) if not is_joe else [0, 0, 0]
-        if (not is_joe) and (not isinstance(stats, list) or len(stats) != 3 or not all(isinstance(x, int) and 0 <= x <= 20 for x in stats)):
-            raise _err(path, where, "stats", f"{stats!r} is not allowed", "[productiveness, laziness, determination], integers in 0..20")
-        shift = c.get("tiredness_shift", 0)
-        if not isinstance(shift, int) or not (-10 <= shift <= 20):
-            raise _err(path, where, "tiredness_shift", f"{shift!r} is not allowed", "an integer in -10..20")
-        ab = c.get("ability", "none")
-        if not isinstance(ab, str) or ab not in ABILITIES:
-            raise _err(path, where, "ability", f"'{ab}' is not allowed", ", ".join(ABILITIES))
-        uses = c.get("ability_uses_per_round", 0)
-        if not isinstance(uses, int) or not (0 <= uses <= 10):
-            raise _err(path, where, "ability_uses_per_round", f"{uses!r} is not allowed", "an integer in 0..10 (0: unlimited)")
-        ab_reaction = ab == "reaction"
-        ar_mask, ar_event = _react(path, where, "ability_react_to", c.get("ability_react_to")) if ab_reaction else (0, 0)
-        if ab_reaction and c.get("ability_react_to") is None:
-            raise _err(path, where, "ability_react_to", "a reaction ability needs what it reacts to", "W, R, E, S, B lists or 'completed'")
-        ar_by = c.get("ability_react_by", "other")
-        if not isinstance(ar_by, str) or ar_by not in REACT_BY:
-            raise _err(path, where, "ability_react_by", f"'{ar_by}' is not allowed", ", ".join(REACT_BY))
-        abil_eff = _effects(path, where, "ability_effects", c.get("ability_effects"), ab == "passive", ab_reaction)
-        if ab == "action":
-            for op, n, who, mask in abil_eff:
-                if op == C.OP_WORK or who in (C.W_ANOTHER, C.W_ANY):
-                    raise _err(path, where, "ability_effects", "action abilities choose no target (no work, another or any)",
-                               "take_discard, draw, snooze self/all/others, tokens, ...")
-        if ab != "none" and not abil_eff:
-            raise _err(path, where, "ability_effects", f"an '{ab}' ability needs effects", "a list such as [{op = \"draw\", n = 1, who = \"self\"}]")
-        row.update(stats=tuple(stats), shift=shift, ability=ABILITIES[ab], abil_uses=uses, abil_react_mask=ar_mask,
-                   abil_react_event=ar_event, abil_react_by=REACT_BY[ar_by], abil_effects=abil_eff)
-    elif any(k in c for k in ("stats", "ability", "ability_effects")):
-        raise _err(path, where, "stats" if "stats" in c else "ability", "only E cards have stats and abilities", "type E, or drop the field")
+    if not (mask & C.T_E):
+        extra = [k for k in E_ONLY if k in raw]
+        if extra:
+            raise refuse(path, where, extra[0], "only E cards have stats and abilities", "type E, or drop the field")
+        return row
+    ab = c["ability"]
+    uses_field = ab in ("action", "reaction")
+    for k, ok in (("ability_effects", ab != "none"), ("ability_uses_per_round", uses_field),
+                  ("ability_react_to", ab == "reaction"), ("ability_react_by", ab == "reaction")):
+        if k in raw and not ok:
+            raise refuse(path, where, k, f"not used by an ability '{ab}'",
+                         {"ability_effects": "ability action, reaction or passive",
+                          "ability_uses_per_round": "ability action or reaction",
+                          "ability_react_to": "ability reaction", "ability_react_by": "ability reaction"}[k])
+    if ab == "reaction" and "ability_react_to" not in c:
+        raise refuse(path, where, "ability_react_to", "a reaction ability needs what it reacts to", REACT_TEXT)
+    abil_eff = _effects(path, where, "ability_effects", c["ability_effects"], ab == "passive", ab == "reaction")
+    if ab == "action":
+        for op, n, who, m in abil_eff:
+            if op == C.OP_WORK or who in (C.W_ANOTHER, C.W_ANY):
+                raise refuse(path, where, "ability_effects", "action abilities choose no target (no work, another or any)",
+                             "take_discard, draw, snooze self/all/others, tokens, ...")
+    if ab != "none" and not abil_eff:
+        raise refuse(path, where, "ability_effects", f"an '{ab}' ability needs effects",
+                     "a list such as [{op = \"draw\", n = 1, who = \"self\"}]")
+    ar_mask, ar_event = c["ability_react_to"] if ab == "reaction" else (0, 0)
+    row.update(stats=tuple(c["stats"]) if not is_joe else (0, 0, 0), shift=c["tiredness_shift"],
+               ability=ABILITIES[ab], abil_uses=c["ability_uses_per_round"], abil_react_mask=ar_mask,
+               abil_react_event=ar_event, abil_react_by=REACT_BY[c["ability_react_by"]], abil_effects=abil_eff)
     return row
 
 
-def _react(path, where, field, raw) -> tuple[int, int]:
-    if raw is None:
-        return 0, 0
-    if raw == "completed":
-        return 0, C.RE_COMPLETED
-    return _types(path, where, field, raw), C.RE_CARD
+def read_cards(path: Path, raw: dict) -> dict:
+    """The checked card list of a parsed card file."""
+    SECTIONS.check(raw, path, "top level")
+    assigns = ASSIGNMENT.check_all(raw["assignment"], path, "assignment", 1)
+    copies = assigns[0]["copies"]
+    for a in assigns:
+        if a["copies"] != copies:
+            raise refuse(path, ASSIGNMENT.label(a), "copies", f"{a['copies']} differs from the other assignments",
+                         f"the same copies for every assignment kind ({copies})")
+    joe_raw = raw["starting_employee"]
+    if not isinstance(joe_raw, dict):
+        raise refuse(path, "top level", "starting_employee", "is not a table",
+                     "a [starting_employee] table with " + STARTING_EMPLOYEE.field_names())
+    joe_where = STARTING_EMPLOYEE.label(joe_raw)
+    joe = STARTING_EMPLOYEE.check(joe_raw, path, joe_where)
+    cards = CARD.check_all(raw["card"], path, "card", 1)
+    kinds = [_card(path, CARD.label(r), r, c, is_joe=False) for r, c in zip(raw["card"], cards)]
+    kinds.append(_card(path, joe_where, joe_raw, joe, is_joe=True))
+    # the state has room for NINST_MAX card instances and NKINDS_MAX kinds (state.py)
+    n_kinds = len(kinds) + len(assigns)
+    if n_kinds > C.NKINDS_MAX:
+        raise refuse(path, "card", "card", f"{len(kinds) - 1} cards and {len(assigns)} assignments make "
+                     f"{n_kinds} kinds (the starting employee included)", f"at most {C.NKINDS_MAX} kinds in all")
+    n_inst = sum(k["count"] for k in kinds[:-1]) + len(assigns) * copies + joe["copies"]
+    if n_inst > C.NINST_MAX:
+        raise refuse(path, "card", "count", f"the counts add up to {n_inst} cards (assignment copies and "
+                     "starting employees included)", f"at most {C.NINST_MAX} cards in all")
+    return {"cards": kinds, "assignments": [(a["name"], a["tasks"]) for a in assigns], "copies": copies,
+            "joe_copies": joe["copies"]}
 
 
-def cards_file(params: dict | None = None) -> Path:
-    """The card list in use: `--set cards=FILE`, else the game's own."""
-    return Path((params or {}).get("cards") or CARDS_FILE)
-
-
-def cards_data(params: dict | None = None) -> dict:
-    return _load_cards(str(cards_file(params)))
-
-
-def card_names(params: dict | None = None) -> list[str]:
-    d = cards_data(params)
-    return [k["name"] for k in d["cards"][:-1]] + [a[0] for a in d["assignments"]] + [d["cards"][-1]["name"]]
-
-
-def card_list_hash(params: dict) -> str:
-    h = hashlib.sha256()
-    h.update(cards_file(params).read_bytes())
-    h.update(RULES_FILE.read_bytes())
-    h.update(json.dumps(params, sort_keys=True, default=str).encode())
-    return h.hexdigest()[:16]
-
-
-def compile_tables(params: dict) -> tuple:
+# ---------------------------------------------------------------- the tables
+def compile_tables(p: dict, d: dict) -> tuple:
     """(rules int64[NR], kinds int64[K, NKF], effects int64[K, 2*MAX_EFF, 4], inst_kind int64[N])."""
-    p = resolve_params(dict(params))
-    d = cards_data(p)
     main = d["cards"][:-1]
     joe = d["cards"][-1]
     n_main_kinds = len(main)
@@ -423,3 +377,28 @@ def compile_tables(params: dict) -> tuple:
     for r in range(C.MAX_ROUNDS):
         rules[C.R_TIME0 + r] = ts[min(r, len(ts) - 1)]
     return (rules, kinds, eff, np.array(inst, np.int64))
+
+
+def build(reader, user: dict):
+    """Overtime's GameData: rules.toml under the user's values, the card list, the tables."""
+    params = overlay(read_rules(reader, PARAMS), user, "overtime")
+    check_params(params)
+    path = Path(params["cards"] or reader.own("cards.toml"))
+    raw = reader.toml(path, allowed="a card file in the format of data/overtime/cards.toml")
+    d = read_cards(path, raw)
+    tables = compile_tables(params, d)
+    names = [k["name"] for k in d["cards"][:-1]] + [a[0] for a in d["assignments"]] + [d["cards"][-1]["name"]]
+    kinds = tables[1]
+    info = {
+        # what the transcript reads back: each kind's type bits and target, each instance's kind
+        "kind_type": tuple(int(x) for x in kinds[:, C.KF_TYPE]),
+        "kind_target": tuple(int(x) for x in kinds[:, C.KF_TARGET]),
+        "instance_kind": tuple(int(x) for x in tables[3]),
+        "assignment_kinds": tuple(range(int(tables[0][C.R_FIRST_ASSIGN_KIND]),
+                                        int(tables[0][C.R_FIRST_ASSIGN_KIND]) + len(d["assignments"]))),
+    }
+    cards = reader.card_list(path, reader.own("cards.toml"), reconstruction=True)
+    return reader.make(params, tables, names, cards, info=info)
+
+
+load_data = loader("overtime", build)

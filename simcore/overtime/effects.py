@@ -9,7 +9,17 @@ card a W card goes on, the player an R card helps) are decisions.
 from simcore.jit import jit
 from simcore.trace import emit
 
-from .constants import *  # noqa: F401,F403
+from .constants import (
+    CC_CANCELLED, EF_MASK, EF_N, EF_OP, EF_WHO, EVQ_CAP, EV_CANCEL, EV_COMPLETE, EV_EMPLOYEE, EV_GIVE,
+    EV_RESOLVE, EV_SKIP_SET, EV_SNOOZE_DISCARD, EV_TAKE_DISCARD, EV_TOKENS, EV_WORK, EV_WORK_LOST, G_CANCELS,
+    G_COMPLETIONS, G_CUR, G_EV_N, G_GIVES, G_NINST, G_NKINDS, G_NP, G_PILES_RESOLVED, G_PILE_N, G_SKIP_NOW,
+    KF_IS_REACTION, KF_TARGET, KF_TYPE, KF_WORK, MAX_EFF, NPF, OP_CANCEL, OP_COPY, OP_DISCARD_SNOOZE,
+    OP_DISCARD_WORK, OP_DRAW, OP_GIVE_ASSIGNMENT, OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_TAKE_ASSIGNMENT,
+    OP_TAKE_DISCARD, OP_TOKENS, OP_WORK, OP_WORK_BONUS, PF_ARG, PF_CANCELLED, PF_CARD, PF_COVERED, PF_KIND,
+    PF_PILE, PF_PLAYER, PF_TARGET, P_COMPLETED, P_EMP, P_GIVEN, P_N_ASSIGN, P_RECEIVED, P_SKIP_NEXT, P_SNOOZE,
+    R_N_MAIN, TG_ANOTHER, TG_ANY, TG_ASSIGNMENT, T_E, W_ALL, W_ANOTHER, W_ANY, W_CURRENT, W_LEAST_ASSIGNMENTS,
+    W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ASSIGN, Z_ATTACHED, Z_DISCARD, Z_EMPLOYEE, Z_OUT, Z_PILE,
+)
 from .state import (add_snooze, add_to_hand, assignments_changed, draw_cards, least_assignments_other, leader_other,
                     passive, pick_assignment, remaining, set_zone)
 

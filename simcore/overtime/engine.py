@@ -12,10 +12,27 @@ player completing an A card").
 import numpy as np
 
 from simcore import rng as R
+from simcore import zones
 from simcore.jit import jit
 from simcore.trace import emit
 
-from .constants import *  # noqa: F401,F403
+from .constants import (
+    AB_ACTION, AB_REACTION, CC_CANCELLED, CC_PLAYED, END_ASSIGNMENTS_DONE, END_ROUNDS_OUT, EV_ABILITY, EV_DIE,
+    EV_DISCARD, EV_END, EV_END_ACTIONS, EV_EVENT, EV_EXHAUST, EV_PLAY, EV_REACT, EV_ROUND, EV_SETUP, EV_SKIP,
+    EV_TURN, G_ACTED, G_ACTIONS_USED, G_CANCELS, G_COMPLETIONS, G_CUR, G_DECK_N, G_DIE_FAILS, G_END, G_EV_N,
+    G_GIVES, G_IN_TURN, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PASSES, G_PHASE, G_PILES_RESOLVED, G_PILE_N,
+    G_REACTIONS, G_RESHUFFLES, G_ROUND, G_SKIP_NOW, G_SNZ, G_TURNS, G_WINDOWS, KF_ABIL, KF_ABIL_REACT_BY,
+    KF_ABIL_REACT_EVENT, KF_ABIL_REACT_MASK, KF_ABIL_TAKE_MASK, KF_ABIL_USES, KF_D, KF_IS_REACTION, KF_L,
+    KF_REACT_BY, KF_REACT_EVENT, KF_REACT_MASK, KF_TARGET, KF_TYPE, MAX_EFF, O_ABILITY, O_ABILITY_REACT,
+    O_DISCARD, O_END, O_PLAY, O_REACT, PF_CANCELLED, PF_CARD, PF_COVERED, PF_KIND, PF_PILE, PF_PLAYER,
+    PH_ACTION, PH_DISCARD, PH_OVER, PH_REACT, PILE_CAP, P_ABIL_USED, P_COMPLETED, P_DIE_FAILS, P_EMP,
+    P_EXHAUSTED, P_GIVEN, P_HAND_N, P_N_ASSIGN, P_REACTIONS, P_RECEIVED, P_SKIPPED, P_SKIP_NEXT, P_SNOOZE,
+    P_START_ASSIGN, P_WON, RB_OTHER, RE_CARD, RE_COMPLETED, R_A0, R_A_COPIES, R_DIE_SIDES, R_EXHAUST_IS_SKIP,
+    R_FIRST_E_FREE, R_J0, R_N_AKINDS, R_N_MAIN, R_ROUNDS, R_SKIP_DRAW, R_START_HAND, R_START_SNOOZE, R_TIME0,
+    SNOOZE_COLS, TG_ANOTHER, TG_ASSIGNMENT, TG_NONE, T_ACTION, T_E, T_W, Z_ASSIGN, Z_DECK, Z_DISCARD,
+    Z_EMPLOYEE, Z_HAND, Z_PILE,
+)
+from .columns import GC, SC
 from .effects import apply_effects, resolve_pile, set_entry
 from .state import (add_snooze, allowed_actions, alloc, die_target, draw_cards, emp_kind,
                     level, remaining_tasks, remove_from_hand, set_zone)
@@ -31,7 +48,7 @@ def new_game(t, n_players, rng, trace):
     for i in range(n_main):
         s.deck[i] = i
         s.zone[i] = Z_DECK
-    R.shuffle(rng, R.DEAL, s.deck, n_main)
+    zones.shuffle(rng, R.DEAL, s.deck, n_main)
     s.g[G_DECK_N] = n_main
     a0 = rules[R_A0]
     copies = rules[R_A_COPIES]
@@ -617,37 +634,37 @@ def step(t, S, option, rng, trace):
 def outcome(t, S, game_row, seat_rows):
     s = S[0]
     n = s.g[G_NP]
-    game_row[0] = s.g[G_END]
-    c = 2
-    game_row[c] = s.g[G_TURNS]
-    game_row[c + 1] = s.g[G_ROUND]
-    game_row[c + 2] = 1.0 if s.g[G_END] == END_ROUNDS_OUT else 0.0
-    game_row[c + 3] = s.g[G_REACTIONS]
-    game_row[c + 4] = s.g[G_CANCELS]
-    game_row[c + 5] = s.g[G_RESHUFFLES]
-    game_row[c + 6] = s.g[G_DIE_FAILS]
-    game_row[c + 7] = s.g[G_COMPLETIONS]
-    game_row[c + 8] = s.g[G_GIVES]
-    game_row[c + 9] = s.g[G_PILES_RESOLVED]
+    game_row[GC.end_reason] = s.g[G_END]
+    game_row[GC.turns] = s.g[G_TURNS]
+    game_row[GC.rounds] = s.g[G_ROUND]
+    game_row[GC.everybody_loses] = 1.0 if s.g[G_END] == END_ROUNDS_OUT else 0.0
+    game_row[GC.reactions] = s.g[G_REACTIONS]
+    game_row[GC.cancels] = s.g[G_CANCELS]
+    game_row[GC.reshuffles] = s.g[G_RESHUFFLES]
+    game_row[GC.work_die_fails] = s.g[G_DIE_FAILS]
+    game_row[GC.assignments_completed] = s.g[G_COMPLETIONS]
+    game_row[GC.assignments_given] = s.g[G_GIVES]
+    game_row[GC.reaction_piles] = s.g[G_PILES_RESOLVED]
     for r in range(SNOOZE_COLS):
+        # snooze_r1 .. snooze_r8 follow each other (columns.py)
         if r + 1 < s.g[G_ROUND] or (r + 1 == s.g[G_ROUND] and s.g[G_END] != 0):
-            game_row[c + 10 + r] = s.g[G_SNZ + r] / n
+            game_row[GC.snooze_r1 + r] = s.g[G_SNZ + r] / n
         else:
-            game_row[c + 10 + r] = np.nan
+            game_row[GC.snooze_r1 + r] = np.nan
     for p in range(n):
         left = s.ps[p, P_N_ASSIGN]
-        seat_rows[p, 0] = s.ps[p, P_WON]
-        seat_rows[p, 1] = s.ps[p, P_START_ASSIGN] - left
-        seat_rows[p, 2] = s.ps[p, P_COMPLETED]
-        seat_rows[p, 3] = s.ps[p, P_GIVEN]
-        seat_rows[p, 4] = s.ps[p, P_RECEIVED]
-        seat_rows[p, 5] = left
-        seat_rows[p, 6] = remaining_tasks(t, s, p)
-        seat_rows[p, 7] = s.ps[p, P_EXHAUSTED]
-        seat_rows[p, 8] = s.ps[p, P_SKIPPED]
-        seat_rows[p, 9] = s.ps[p, P_SNOOZE]
-        seat_rows[p, 10] = s.ps[p, P_DIE_FAILS]
-        seat_rows[p, 11] = s.ps[p, P_REACTIONS]
+        seat_rows[p, SC.won] = s.ps[p, P_WON]
+        seat_rows[p, SC.score] = s.ps[p, P_START_ASSIGN] - left
+        seat_rows[p, SC.assignments_completed] = s.ps[p, P_COMPLETED]
+        seat_rows[p, SC.assignments_given] = s.ps[p, P_GIVEN]
+        seat_rows[p, SC.assignments_received] = s.ps[p, P_RECEIVED]
+        seat_rows[p, SC.assignments_left] = left
+        seat_rows[p, SC.tasks_left] = remaining_tasks(t, s, p)
+        seat_rows[p, SC.turns_exhausted] = s.ps[p, P_EXHAUSTED]
+        seat_rows[p, SC.turns_skipped] = s.ps[p, P_SKIPPED]
+        seat_rows[p, SC.final_snooze] = s.ps[p, P_SNOOZE]
+        seat_rows[p, SC.work_die_fails] = s.ps[p, P_DIE_FAILS]
+        seat_rows[p, SC.reactions_played] = s.ps[p, P_REACTIONS]
 
 
 @jit(refs=True)
@@ -663,16 +680,11 @@ def determinise(t, S, seat, rng):
     s = S[0]
     n = s.g[G_NP]
     pool = np.empty(s.g[G_NINST], np.int64)
-    m = 0
-    for i in range(s.g[G_DECK_N]):
-        pool[m] = s.deck[i]
-        m += 1
+    m = zones.gather(pool, 0, s.deck, s.g[G_DECK_N])
     for p in range(n):
         if p != seat:
-            for i in range(s.ps[p, P_HAND_N]):
-                pool[m] = s.hand[p, i]
-                m += 1
-    R.shuffle(rng, R.POLICY, pool, m)
+            m = zones.gather(pool, m, s.hand[p], s.ps[p, P_HAND_N])
+    zones.redeal(rng, pool, m)
     j = 0
     for p in range(n):
         if p != seat:

@@ -16,7 +16,13 @@ import numpy as np
 from simcore.jit import jit
 from simcore.rng import mix64
 
-from .constants import *
+from .constants import (
+    CC_HELD, EVQ_CAP, G_COMPLETIONS, G_CUR, G_DECK_N, G_EV_N, G_GIVES, G_NINST, G_NKINDS, G_NP, G_OFFER,
+    G_PHASE, G_PILE_N, HAND_CAP, KF_TASKS, NPS, PF_CARD, PF_KIND, PH_ACTION, PH_OVER, PH_REACT, PILE_CAP, PMAX,
+    P_COMPLETED, P_EMP, P_GIVEN, P_HAND_N, P_N_ASSIGN, P_RECEIVED, P_START_ASSIGN, REM_NEAREST, REM_VALID, R_A0,
+    R_A_COPIES, R_J0, R_N_INST, R_N_KINDS, R_N_MAIN, Z_ASSIGN, Z_ATTACHED, Z_BOX, Z_DECK, Z_DISCARD, Z_EMPLOYEE,
+    Z_HAND, Z_OUT, Z_PILE,
+)
 
 INV_RANGE = 1
 INV_CONSERVED = 2

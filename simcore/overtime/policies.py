@@ -20,38 +20,37 @@ the cards it values least.
 
 from simcore.jit import jit
 from simcore.runner import P_GAME
-from simcore.spec import PolicyParam
+from simcore.spec import PolicyParam, policy_index
 
-from .constants import *  # noqa: F401,F403
+from .constants import (
+    AB_NONE, EF_MASK, EF_N, EF_OP, EF_WHO, G_CUR, G_NP, G_PHASE, KF_ABIL, KF_ABIL_TAKE_MASK, KF_D,
+    KF_IS_REACTION, KF_L, KF_P, KF_SHIFT, KF_TARGET, KF_TYPE, MAX_EFF, OP_CANCEL, OP_COPY, OP_DISCARD_SNOOZE,
+    OP_DISCARD_WORK, OP_DRAW, OP_GIVE_ASSIGNMENT, OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_TAKE_ASSIGNMENT,
+    OP_TAKE_DISCARD, OP_TOKENS, OP_WORK, O_ABILITY, O_ABILITY_REACT, O_END, O_PLAY, O_REACT, PF_ARG,
+    PF_CANCELLED, PF_KIND, PF_PLAYER, PF_TARGET, PH_DISCARD, PH_REACT, P_EMP, P_N_ASSIGN, P_SNOOZE, REM_NEAREST,
+    R_DIE1, R_DIE_SIDES, R_N_MAIN, R_T1, R_T2, R_T3, TG_ANOTHER, TG_ASSIGNMENT, T_E, T_W, W_ALL, W_ANOTHER,
+    W_ANY, W_CURRENT, W_LEAST_ASSIGNMENTS, W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ATTACHED,
+)
 from .state import assignment_memo, emp_kind, level, remaining, tired_level
 
-W_TASK = P_GAME + 0
-W_COMPLETE = P_GAME + 1
-W_SNOOZE = P_GAME + 2
-W_LEVEL = P_GAME + 3
-W_EXHAUST = P_GAME + 4
-W_HURT = P_GAME + 5
-W_CARD = P_GAME + 6
-W_GIVE = P_GAME + 7
-W_SKIP = P_GAME + 8
-W_LEADER = P_GAME + 9
-W_EMP = P_GAME + 10
-W_REACT_MIN = P_GAME + 11
-
-GREEDY_PARAMS = (
-    PolicyParam("w_task", W_TASK, 1.0, "value of one task done on your A cards"),
-    PolicyParam("w_complete", W_COMPLETE, 1.0, "bonus for finishing an A card"),
-    PolicyParam("w_snooze", W_SNOOZE, 0.15, "cost of one snooze token"),
-    PolicyParam("w_level", W_LEVEL, 0.8, "cost of crossing a tiredness level"),
-    PolicyParam("w_exhaust", W_EXHAUST, 2.0, "cost of reaching the last level (turn skipped)"),
-    PolicyParam("w_hurt", W_HURT, 0.6, "value of a loss to another player, relative to a gain of yours"),
-    PolicyParam("w_card", W_CARD, 0.3, "value of a card in hand (kept rather than spent)"),
-    PolicyParam("w_give", W_GIVE, 2.5, "value of one A card fewer"),
-    PolicyParam("w_skip", W_SKIP, 1.5, "value of a skipped turn (to you: its cost)"),
-    PolicyParam("w_leader", W_LEADER, 1.0, "how much more harming a leader is worth"),
-    PolicyParam("w_emp", W_EMP, 0.6, "value of one point of Productiveness"),
-    PolicyParam("w_react_min", W_REACT_MIN, 0.35, "play a reaction when it is worth at least this"),
+_GREEDY_WEIGHTS = (
+    ("w_task", 1.0, "value of one task done on your A cards"),
+    ("w_complete", 1.0, "bonus for finishing an A card"),
+    ("w_snooze", 0.15, "cost of one snooze token"),
+    ("w_level", 0.8, "cost of crossing a tiredness level"),
+    ("w_exhaust", 2.0, "cost of reaching the last level (turn skipped)"),
+    ("w_hurt", 0.6, "value of a loss to another player, relative to a gain of yours"),
+    ("w_card", 0.3, "value of a card in hand (kept rather than spent)"),
+    ("w_give", 2.5, "value of one A card fewer"),
+    ("w_skip", 1.5, "value of a skipped turn (to you: its cost)"),
+    ("w_leader", 1.0, "how much more harming a leader is worth"),
+    ("w_emp", 0.6, "value of one point of Productiveness"),
+    ("w_react_min", 0.35, "play a reaction when it is worth at least this"),
 )
+# greedy's weights, declared once; slots from P_GAME in this order (saved policy vectors keep their meaning)
+GREEDY_PARAMS = tuple(PolicyParam(name, P_GAME + i, default, help)
+                      for i, (name, default, help) in enumerate(_GREEDY_WEIGHTS))
+W = policy_index(GREEDY_PARAMS, P_GAME)  # w[W.w_snooze] is the weight w_snooze
 
 
 # greedy calls these per option and per effect: they are inlined into their
@@ -65,11 +64,11 @@ def snooze_cost(rules, kinds, ek, old, d, w):
     new = max(0, old + d)
     la = tired_level(rules, kinds, ek, old)
     lb = tired_level(rules, kinds, ek, new)
-    c = w[W_SNOOZE] * (new - old) + w[W_LEVEL] * (min(lb, 2) - min(la, 2))
+    c = w[W.w_snooze] * (new - old) + w[W.w_level] * (min(lb, 2) - min(la, 2))
     if lb >= 3 and la < 3:
-        c += w[W_EXHAUST]
+        c += w[W.w_exhaust]
     elif la >= 3 and lb < 3:
-        c -= w[W_EXHAUST]
+        c -= w[W.w_exhaust]
     return c
 
 
@@ -77,7 +76,7 @@ def snooze_cost(rules, kinds, ek, old, d, w):
 def lead_weight(rem, me, q, w):
     """How much harming q is worth to me: more when q is ahead (rem: tasks left per seat)."""
     diff = rem[me] - rem[q]
-    v = 1.0 + w[W_LEADER] * diff / 5.0
+    v = 1.0 + w[W.w_leader] * diff / 5.0
     return min(3.0, max(0.2, v))
 
 
@@ -86,7 +85,7 @@ def hurt(rem, me, q, amount, w):
     """Value to me of q suffering `amount` (in q's task units)."""
     if q == me:
         return -amount
-    return w[W_HURT] * amount * lead_weight(rem, me, q, w)
+    return w[W.w_hurt] * amount * lead_weight(rem, me, q, w)
 
 
 @jit(force=True)
@@ -136,7 +135,7 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
             a = rem[REM_NEAREST + actor] if actor >= 0 else -1  # actor's A card nearest completion (assignment_memo)
         if a < 0:
             return 0.0
-        gain = w[W_TASK] * n + w[W_COMPLETE] * (1.0 if remaining(t, s, a) <= n else 0.0)
+        gain = w[W.w_task] * n + w[W.w_complete] * (1.0 if remaining(t, s, a) <= n else 0.0)
         gain += 0.05 * (n - remaining(t, s, a))  # prefer the card nearest completion
         return hurt(rem, me, actor, -gain, w) if actor != me else gain
     if op == OP_SNOOZE:
@@ -148,24 +147,24 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
         return v
     if op == OP_DRAW:
         q = who_player(s.g, s.ps, who, actor, arg_p, towner)
-        return hurt(rem, me, q, -w[W_CARD] * n, w) if q >= 0 else 0.0
+        return hurt(rem, me, q, -w[W.w_card] * n, w) if q >= 0 else 0.0
     if op == OP_TAKE_DISCARD:
-        return hurt(rem, me, actor, -w[W_CARD] * 2.0 * n, w)
+        return hurt(rem, me, actor, -w[W.w_card] * 2.0 * n, w)
     if op == OP_GIVE_ASSIGNMENT:
         q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0 or q == actor or s.ps[actor, P_N_ASSIGN] == 0:
             return 0.0
-        return hurt(rem, me, actor, -w[W_GIVE], w) + hurt(rem, me, q, w[W_GIVE], w)
+        return hurt(rem, me, actor, -w[W.w_give], w) + hurt(rem, me, q, w[W.w_give], w)
     if op == OP_TAKE_ASSIGNMENT:
         q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0 or q == actor or s.ps[q, P_N_ASSIGN] == 0:
             return 0.0
-        return hurt(rem, me, actor, w[W_GIVE] * 0.8, w) + hurt(rem, me, q, -w[W_GIVE] * 0.8, w)
+        return hurt(rem, me, actor, w[W.w_give] * 0.8, w) + hurt(rem, me, q, -w[W.w_give] * 0.8, w)
     if op == OP_SKIP_TURN:
         q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
             return 0.0
-        return hurt(rem, me, q, w[W_SKIP], w)
+        return hurt(rem, me, q, w[W.w_skip], w)
     if op == OP_DISCARD_WORK:
         q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
@@ -174,7 +173,7 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
         for x in range(t[0][R_N_MAIN]):
             if s.zone[x] == Z_ATTACHED and s.owner[x] == q and s.tasks[x] > best:
                 best = s.tasks[x]
-        return hurt(rem, me, q, w[W_TASK] * best, w)
+        return hurt(rem, me, q, w[W.w_task] * best, w)
     if op == OP_DISCARD_SNOOZE:
         q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
@@ -240,7 +239,7 @@ def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
 @jit(force=True)
 def emp_value(t, k, w):
     kinds = t[1]
-    return w[W_EMP] * (kinds[k, KF_P] + 0.4 * kinds[k, KF_L] + 0.15 * kinds[k, KF_D] + 0.3 * kinds[k, KF_SHIFT]) + \
+    return w[W.w_emp] * (kinds[k, KF_P] + 0.4 * kinds[k, KF_L] + 0.15 * kinds[k, KF_D] + 0.3 * kinds[k, KF_SHIFT]) + \
         (0.3 if kinds[k, KF_ABIL] != AB_NONE else 0.0)
 
 
@@ -249,7 +248,7 @@ def hold_value(t, s, me, k, w, rem):
     """Worth of keeping kind k in hand (for the discard phase)."""
     kinds = t[1]
     ty = kinds[k, KF_TYPE]
-    v = w[W_CARD]
+    v = w[W.w_card]
     if kinds[k, KF_IS_REACTION] != 0:
         return v + 0.8
     if (ty & T_E) != 0:
@@ -279,7 +278,7 @@ def greedy(t, S, seat, options, n, params, rng):
                 best = i
         return best
     if ph == PH_REACT:
-        best_v = w[W_REACT_MIN]
+        best_v = w[W.w_react_min]
     for i in range(n):
         o = options[i]
         kind = o >> 24
@@ -294,12 +293,12 @@ def greedy(t, S, seat, options, n, params, rng):
             if (kinds[k, KF_TYPE] & T_E) != 0:
                 v = emp_value(t, k, w) - emp_value(t, emp_kind(t, s, seat), w)
                 # a new employee also moves the tiredness ratings
-                v += w[W_LEVEL] * (lv - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
+                v += w[W.w_level] * (lv - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
             else:
                 tg = kinds[k, KF_TARGET]
                 v = kind_value(t, s, seat, k, 0, seat, b if tg == TG_ASSIGNMENT else -1,
                                b if tg >= TG_ANOTHER else -1, -1, w, 0, rem) * p_die(t[0], t[1], lv, k)
-            v -= w[W_CARD]
+            v -= w[W.w_card]
         elif kind == O_ABILITY:
             ek = emp_kind(t, s, seat)
             if t[1][ek, KF_ABIL_TAKE_MASK] != 0:
@@ -309,7 +308,7 @@ def greedy(t, S, seat, options, n, params, rng):
             v -= 0.05
         elif kind == O_REACT:
             k = t[3][s.hand[seat, a]]
-            v = kind_value(t, s, seat, k, 0, seat, -1, -1, b, w, 0, rem) * p_die(t[0], t[1], lv, k) - 0.5 * w[W_CARD]
+            v = kind_value(t, s, seat, k, 0, seat, -1, -1, b, w, 0, rem) * p_die(t[0], t[1], lv, k) - 0.5 * w[W.w_card]
         elif kind == O_ABILITY_REACT:
             v = kind_value(t, s, seat, emp_kind(t, s, seat), MAX_EFF, seat, -1, -1, b, w, 0, rem)
         if v > best_v:

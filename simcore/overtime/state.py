@@ -19,11 +19,18 @@ gives `s.hand[p, i]`-style access to the same memory (tests, debugging).
 import numpy as np
 
 from simcore import rng as R
+from simcore import zones
 from simcore.jit import jit
 from simcore.records import RecordView, record_dtype
 from simcore.trace import emit
 
-from .constants import *  # noqa: F401,F403
+from .constants import (
+    AB_PASSIVE, CC_DRAWN, CC_HELD, EF_N, EF_OP, EVQ_CAP, EV_DRAW, EV_RESHUFFLE, EV_SNOOZE, G_DECK_N, G_NINST,
+    G_NKINDS, G_NP, G_RESHUFFLES, HAND_CAP, KF_ABIL, KF_P, KF_SHIFT, KF_TASKS, MAX_EFF, NG, NINST_MAX,
+    NKINDS_MAX, NPF, NPS, NREM, OP_SNOOZE_SHIELD, PILE_CAP, PMAX, P_EMP, P_HAND_N, P_N_ASSIGN, P_SNOOZE,
+    REM_NEAREST, REM_VALID, R_A0, R_DIE1, R_J0, R_N_INST, R_N_KINDS, R_PEN1, R_PEN2, R_T1, R_T2, R_T3, Z_ASSIGN,
+    Z_DECK, Z_DISCARD, Z_HAND,
+)
 
 STATE_DTYPE = record_dtype([
     ("g", np.int64, (NG,)),
@@ -127,7 +134,7 @@ def reshuffle(t, s, rng, trace):
             set_zone(t, s, i, Z_DECK)
             s.deck[n] = i
             n += 1
-    R.shuffle(rng, R.CHANCE, s.deck, n)
+    zones.shuffle(rng, R.CHANCE, s.deck, n)
     s.g[G_DECK_N] = n
     s.g[G_RESHUFFLES] += 1
     emit(trace, EV_RESHUFFLE, n, 0, 0, 0)

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from . import constants as C
-from .cards import card_names
 
 
-def decode_trace(events, params: dict, n_players: int) -> list[str]:
-    names = card_names(params)
+def decode_trace(events, data, n_players: int) -> list[str]:
+    """The events of one game in the rulebook's words, with the names and kinds
+    of the run's own card list (`data`: its GameData)."""
+    names = data.card_names
+    kind_target = data.info["kind_target"]
+    instance_kind = data.info["instance_kind"]
 
     def card(k):
         k = int(k)
@@ -27,8 +30,8 @@ def decode_trace(events, params: dict, n_players: int) -> list[str]:
             extra = " (free: first action, an E card)" if d else ""
             tgt = ""
             if c >= 0:
-                is_a = int(_tables(params)[1][b, C.KF_TARGET]) == C.TG_ASSIGNMENT
-                tgt = f" on {card_by_inst(c, params)}" if is_a else f" targeting {pl(c)}"
+                is_a = kind_target[b] == C.TG_ASSIGNMENT
+                tgt = f" on {card(instance_kind[c])}" if is_a else f" targeting {pl(c)}"
             out.append(f"{pl(a)} plays {card(b)}{tgt}{extra}.")
         elif code == C.EV_DIE:
             out.append(f"{pl(a)} rolls the Work die for {card(b)}: {c} (needs {d}+)" + ("." if c >= d else ": canceled, it fails."))
@@ -90,22 +93,3 @@ def decode_trace(events, params: dict, n_players: int) -> list[str]:
         else:
             out.append(f"(event {code} {a} {b} {c} {d})")
     return out
-
-
-def card_by_inst(inst: int, params: dict) -> str:
-    tables = _tables(params)
-    return card_names(params)[int(tables[3][inst])]
-
-
-_CACHE: dict = {}
-
-
-def _tables(params):
-    import json
-
-    key = json.dumps(params, sort_keys=True, default=str)
-    if key not in _CACHE:
-        from .cards import compile_tables
-
-        _CACHE[key] = compile_tables(params)
-    return _CACHE[key]

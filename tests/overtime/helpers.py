@@ -3,14 +3,15 @@ import numpy as np
 
 from simcore import rng as R
 from simcore.overtime import constants as C
-from simcore.overtime.cards import card_names, compile_tables, resolve_params
+from simcore.overtime.cards import load_data
 from simcore.overtime.engine import legal, new_game, step, to_move
 from simcore.overtime.state import view
 from simcore.trace import events, new_trace, no_trace
 
-PARAMS = resolve_params({})
-TABLES = compile_tables(PARAMS)
-NAMES = card_names(PARAMS)
+DATA = load_data({})
+PARAMS = dict(DATA.params)
+TABLES = DATA.tables
+NAMES = list(DATA.card_names)
 
 
 def kind(name):
@@ -96,8 +97,8 @@ def play(s, rng, option, trace=None):
 def lines(trace):
     from simcore.overtime.transcript import decode_trace
 
-    return decode_trace(events(trace), PARAMS, 4)
+    return decode_trace(events(trace), DATA, 4)
 
 
-__all__ = ["C", "TABLES", "NAMES", "fresh", "give", "assignment", "slot", "opt", "options", "play", "to_move",
+__all__ = ["C", "DATA", "TABLES", "NAMES", "fresh", "give", "assignment", "slot", "opt", "options", "play", "to_move",
            "new_trace", "events", "lines", "kind"]

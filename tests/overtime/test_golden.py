@@ -11,7 +11,7 @@ from simcore.batch import Engine, resolve_policy
 from simcore.overtime import SPEC
 from simcore.overtime import constants as C
 
-from .helpers import NAMES, PARAMS, TABLES
+from .helpers import DATA, NAMES, TABLES
 
 GOLDEN = Path(__file__).parent / "golden" / "greedy_4p_seed2026.txt"
 SEED = 2026
@@ -29,7 +29,7 @@ def transcript():
     eng = Engine(SPEC, [resolve_policy(SPEC, "greedy")])
     ev, game_row, seat_rows = eng.replay(TABLES, 4, SEED, idx)
     lines = [f"# overtime, 4 players, greedy, seed {SEED}, game {idx}"]
-    lines += SPEC.decode_trace(ev, PARAMS, 4)
+    lines += SPEC.decode_trace(ev, DATA, 4)
     return lines, ev
 
 
