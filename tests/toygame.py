@@ -7,9 +7,14 @@ moves, counted as "played" per seat, so card counters have something to count.
 import numpy as np
 
 from simcore import rng as R
+from simcore.gamedata import loader, overlay
 from simcore.jit import jit
-from simcore.spec import Column, GameSpec, Kernels, Param, common_policies
+from simcore.spec import Column, GameSpec, Kernels, Param, common_policies, game_index, seat_index
 from simcore.trace import emit
+
+GAME_COLUMNS = (Column("total", "final total", low=0, high=160),)
+G = game_index(GAME_COLUMNS)
+S = seat_index(())
 
 
 
@@ -67,11 +72,11 @@ def check(tables, s):
 
 @jit
 def outcome(tables, s, game_row, seat_rows):
-    game_row[0] = 2
-    game_row[2] = s[0]
+    game_row[G.end_reason] = 2
+    game_row[G.total] = s[0]
     for p in range(s[2]):
-        seat_rows[p, 0] = 1.0 if s[3] == p else 0.0
-        seat_rows[p, 1] = s[0] if s[3] == p else 0
+        seat_rows[p, S.won] = 1.0 if s[3] == p else 0.0
+        seat_rows[p, S.score] = s[0] if s[3] == p else 0
 
 
 @jit(refs=True)
@@ -108,7 +113,7 @@ def card_counts(s):
     return s[4:].reshape(s[2], 3, 1)
 
 
-def _decode(events, params, n_players):
+def _decode(events, data, n_players):
     out = []
     for code, a, b, c, d in events:
         if code == 1:
@@ -120,19 +125,25 @@ def _decode(events, params, n_players):
     return out
 
 
+PARAMS = (Param("target", "int", 21, "the total that wins", 5, 60),
+          Param("bug_total", "int", 0, "test only: a bug corrupts the total once it reaches this (0: never)", 0, 60))
+
+
+def _build(reader, user):
+    params = overlay({p.name: p.default for p in PARAMS}, user, "race21")
+    return reader.make(params, (np.array([params["target"], params["bug_total"]], np.int64),), ["+1", "+2", "+3"])
+
+
 SPEC = GameSpec(
     name="race21", title="Race to 21 (test game)", version="1", modes=("race",),
     min_players=2, max_players=4, default_players=2, cooperative=False,
     max_decisions=100, max_options=3,
-    params=(Param("target", "int", 21, "the total that wins", 5, 60),
-            Param("bug_total", "int", 0, "test only: a bug corrupts the total once it reaches this (0: never)", 0, 60)),
+    params=PARAMS,
     end_reasons=("reached",), invariants=("the total is below the sum of the moves played",),
-    game_columns=(Column("total", "final total"),), seat_columns=(),
+    game_columns=GAME_COLUMNS, seat_columns=(),
     card_counters=("played",),
     policies=common_policies("wins at once if it can, else leaves the opponent a multiple of 4 short of 21"),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts, check),
-    compile_tables=lambda params: (np.array([params.get("target", 21), params.get("bug_total", 0)], np.int64),),
-    card_names=lambda params: ["+1", "+2", "+3"],
-    card_list_hash=lambda params: "none",
     decode_trace=_decode,
+    load_data=loader("race21", _build),
 )
