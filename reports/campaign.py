@@ -105,7 +105,7 @@ def build_campaign_report(result: dict, spec=None, command: str | None = None) -
             KeyFigure("gave up", fmt_int(r.get("gave_up")), f"after {fmt_int(r.get('max_attempts'))} attempts at one level")]
     title = getattr(spec, "title", None) or r.get("game")
     changes = [c for c in context.rule_changes(dict(r.get("user_params") or {}), spec) if c.name != "level"]
-    seats = context.seat_policies(r.get("policies"), spec)
+    seats = context.seat_policies(r.get("policies"), spec, r.get("players"))
     settings = context.settings_words(changes, seats)
     words = sentences(r)
     words.insert(1, context.settings_sentence(changes, seats, " (every level)"))

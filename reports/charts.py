@@ -179,8 +179,9 @@ def histogram(values: Sequence[float], counts: Sequence[int], title: str, xlabel
                 ls, lw = styles[i % len(styles)]
                 ax.axvline(x, color=INK, ls=ls, lw=lw, label=f"{name} {fmt.tick_number(x)}")
                 drawn = True
-        if drawn:
-            ax.legend(fontsize=7, frameon=False, loc="upper right", handlelength=2.2)
+        if drawn:  # above the bars, right-aligned, in one row: never over the bars or each other
+            ax.legend(fontsize=7, frameon=False, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=len(marks),
+                      handlelength=2.2, borderaxespad=0.2, columnspacing=1.2)
         if cap_pos is not None:
             lo, hi = min(others), max(others)
             ticks = [t for t in ax.get_xticks() if lo - width <= t <= hi + width]

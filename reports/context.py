@@ -72,7 +72,7 @@ class CardListNote:
 
     @property
     def hash(self) -> str:
-        return (self.sha256 or "unknown")[:16]
+        return "not recorded" if not self.sha256 or self.sha256 == "none" else self.sha256[:16]
 
     def words(self) -> str:
         what = ("the shipped reconstruction (invented cards, not the printed ones)" if self.reconstruction
@@ -260,9 +260,13 @@ class SeatPolicy:
         return self.name + (f" ({', '.join(c.words() for c in self.changed)})" if self.changed else "")
 
 
-def seat_policies(policies: list | None, spec) -> list[SeatPolicy]:
+def seat_policies(policies: list | None, spec, players: int | None = None) -> list[SeatPolicy]:
+    """One per seat (a run records one policy for every seat when all seats play it)."""
+    policies = list(policies or [])
+    if len(policies) == 1 and players and players > 1:
+        policies = policies * int(players)
     out = []
-    for i, p in enumerate(policies or []):
+    for i, p in enumerate(policies):
         if not isinstance(p, dict):
             out.append(SeatPolicy(i, str(p), (), ""))
             continue

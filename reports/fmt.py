@@ -9,7 +9,10 @@ campaign), the charts' axis ticks included.
 - p-values: p < 0.001 · p = 0.034
 - a parameter value as a designer types it: 4-7-10 for lists, true/false
 
-A value that is missing is "–".
+A value that is missing is "–". A unit stays with its number and a p-value
+holds together and an interval too (non-breaking spaces: "+2.3\u00a0pts", "p\u00a0=\u00a00.034",
+"[42.1%,\u00a044.5%]"), so a narrow column wraps between an estimate and its
+interval, never inside one.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import math
 import numbers
 
 MISSING = "–"
+NBSP = "\u00a0"
 
 
 def _ok(v) -> bool:
@@ -41,9 +45,9 @@ def pct(v) -> str:
     """A rate (0..1) as a percentage with one decimal."""
     if not _ok(v):
         return MISSING
-    if 0 < v < 0.0005:
+    if 1e-9 < v < 0.0005:
         return "<0.1%"
-    if 0.9995 < v < 1:
+    if 0.9995 < v < 1 - 1e-9:  # (a Wilson bound of k = n is 1 up to float rounding)
         return ">99.9%"
     return f"{v * 100:.1f}%"
 
@@ -52,7 +56,7 @@ def pts(d, signed: bool = True) -> str:
     """A difference of two rates, in percentage points: +2.3 pts (a gap, never negative: 2.3 pts)."""
     if not _ok(d):
         return MISSING
-    return f"{d * 100:+.1f} pts" if signed else f"{d * 100:.1f} pts"
+    return f"{d * 100:+.1f}{NBSP}pts" if signed else f"{d * 100:.1f}{NBSP}pts"
 
 
 def _pair(ci) -> tuple | None:
@@ -64,7 +68,7 @@ def _pair(ci) -> tuple | None:
 def ci_pct(ci) -> str:
     """An interval of rates: [42.1%, 44.5%]."""
     c = _pair(ci)
-    return f"[{pct(c[0])}, {pct(c[1])}]" if c else MISSING
+    return f"[{pct(c[0])},{NBSP}{pct(c[1])}]" if c else MISSING
 
 
 def ci_pts(ci, signed: bool = True) -> str:
@@ -73,13 +77,13 @@ def ci_pts(ci, signed: bool = True) -> str:
     if not c:
         return MISSING
     f = "+.1f" if signed else ".1f"
-    return f"[{c[0] * 100:{f}}, {c[1] * 100:{f}}] pts"
+    return f"[{c[0] * 100:{f}},{NBSP}{c[1] * 100:{f}}]{NBSP}pts"
 
 
 def ci_num(ci, digits: int = 2) -> str:
     """An interval of numbers: [12.3, 14.5]."""
     c = _pair(ci)
-    return f"[{num(c[0], digits)}, {num(c[1], digits)}]" if c else MISSING
+    return f"[{num(c[0], digits)},{NBSP}{num(c[1], digits)}]" if c else MISSING
 
 
 def rate(v, ci, n=None) -> str:
@@ -96,7 +100,7 @@ def diff(d, ci) -> str:
 def p(value) -> str:
     if not _ok(value):
         return MISSING
-    return "p < 0.001" if value < 0.001 else f"p = {value:.3f}"
+    return f"p{NBSP}<{NBSP}0.001" if value < 0.001 else f"p{NBSP}={NBSP}{value:.3f}"
 
 
 def value(v) -> str:

@@ -574,9 +574,7 @@ def build_sweep_report(summary: dict, manifest: dict, run_dir: Path, spec=None) 
     words.insert(1, context.settings_sentence(settings.common, about.seats, scope)
                  + (" Some points change more than the varied parameters: see the table's 'other changes'."
                     if settings.any_extra else ""))
-    title = report_title(s, "sweep report", about)
-    if names != ["variant"]:
-        title += f" over {', '.join(names)}"
+    title = report_title(s, "sweep report" + (f" over {', '.join(names)}" if names != ["variant"] else ""), about)
     notes = ["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians; differences between "
              "points are taken game by game on the same deals when the sweep shares its seed (it does unless "
              "stated), and corrected for the number of points compared (Holm). Seats are numbered from 1."]

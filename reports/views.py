@@ -125,7 +125,7 @@ def build_about(s: dict, manifest: dict, run_dir: Path | None, spec=None, params
     cfg = manifest.get("config") or {}
     params = params if params is not None else (s.get("params") or cfg.get("params") or {})
     game = s.get("game") or cfg.get("game") or getattr(spec, "name", "")
-    seats = context.seat_policies(s.get("policies") or cfg.get("policies"), spec)
+    seats = context.seat_policies(s.get("policies") or cfg.get("policies"), spec, s.get("players") or cfg.get("players"))
     return About(
         cards=context.card_lists(manifest, spec),
         changes=context.rule_changes(params, spec),

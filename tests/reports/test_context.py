@@ -22,7 +22,7 @@ def text(html: str) -> str:
     import html as h
 
     body = re.sub(r"<svg.*?</svg>|<style>.*?</style>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", h.unescape(re.sub(r"<[^>]+>", " ", body)))
+    return re.sub(r"\s+", " ", h.unescape(re.sub(r"<[^>]+>", " ", body)).replace("\u00a0", " "))
 
 
 def set_manifest(run: Path, **config) -> None:
@@ -38,18 +38,25 @@ def set_manifest(run: Path, **config) -> None:
 # ---------------------------------------------------------------- one number format
 
 
+def sp(x: str) -> str:
+    return x.replace("\u00a0", " ")
+
+
 def test_number_format():
     assert fmt.int_(1234567) == "1,234,567" and fmt.num(12.345) == "12.35" and fmt.num(1234.0) == "1,234"
     assert fmt.pct(0.4329) == "43.3%" and fmt.pct(0.00012) == "<0.1%" and fmt.pct(0.99991) == ">99.9%"
     assert fmt.pct(0.0) == "0.0%" and fmt.pct(1.0) == "100.0%" and fmt.pct(None) == "–"
-    assert fmt.pts(0.0234) == "+2.3 pts" and fmt.pts(-0.02) == "-2.0 pts" and fmt.pts(0.02, signed=False) == "2.0 pts"
-    assert fmt.ci_pct([0.421, 0.445]) == "[42.1%, 44.5%]" and fmt.ci_pts([-0.01, 0.036]) == "[-1.0, +3.6] pts"
-    assert fmt.ci_num([12.3, 1234.5]) == "[12.30, 1,234.50]" and fmt.ci_pct([None, None]) == "–"
-    assert fmt.rate(0.5, [0.4, 0.6], 1000) == "50.0% (95% CI [40.0%, 60.0%], n = 1,000)"
-    assert fmt.p(0.0001) == "p < 0.001" and fmt.p(0.0342) == "p = 0.034"
+    assert fmt.pct(1 - 1e-12) == "100.0%" and fmt.pct(1e-12) == "0.0%"  # float rounding of a Wilson bound
+    assert sp(fmt.pts(0.0234)) == "+2.3 pts" and sp(fmt.pts(-0.02)) == "-2.0 pts"
+    assert sp(fmt.pts(0.02, signed=False)) == "2.0 pts"
+    assert sp(fmt.ci_pct([0.421, 0.445])) == "[42.1%, 44.5%]" and sp(fmt.ci_pts([-0.01, 0.036])) == "[-1.0, +3.6] pts"
+    assert sp(fmt.ci_num([12.3, 1234.5])) == "[12.30, 1,234.50]" and fmt.ci_pct([None, None]) == "–"
+    assert sp(fmt.rate(0.5, [0.4, 0.6], 1000)) == "50.0% (95% CI [40.0%, 60.0%], n = 1,000)"
+    assert sp(fmt.p(0.0001)) == "p < 0.001" and sp(fmt.p(0.0342)) == "p = 0.034"
     assert fmt.value([4, 7, 10]) == "4-7-10" and fmt.value(True) == "true" and fmt.value(3.0) == "3"
     assert fmt.tick_number(25000) == "25,000" and fmt.tick_number(2.5) == "2.5"
     assert fmt.tick_pct(0.4) == "40%" and fmt.tick_pct(0.405) == "40.5%"
+    assert fmt.pts(0.02).endswith("\u00a0pts") and fmt.p(0.5) == "p\u00a0=\u00a00.500"  # kept together in a column
     assert fmt.tick_pts(0.02) == "+2 pts" and fmt.tick_pts(0) == "0" and fmt.tick_pts(-0.015) == "-1.5 pts"
 
 
@@ -86,9 +93,12 @@ def test_length_histogram_labels_do_not_overlap():
     pos = _text_positions(svg)
     labels = {k: v for k, v in pos.items() if k.startswith(("median", "p10", "p90"))}
     assert set(labels) == {"median 10", "p10 7", "p90 11"}, pos.keys()
-    ys = sorted(y for _, y in labels.values())
-    assert all(b - a >= 8 for a, b in zip(ys, ys[1:])), labels  # at least a line of 7-pt text apart
-    assert len({x for x, _ in labels.values()}) == 1  # one column: a legend, not text beside each line
+    assert len({y for _, y in labels.values()}) == 1  # one row: a legend, not text beside each line
+    row = sorted((x, k) for k, (x, _) in labels.items())
+    for (x0, k0), (x1, _) in zip(row, row[1:]):
+        assert x1 - x0 >= 4.2 * len(k0), row  # each label ends before the next begins (7-pt text: ~4.2 pt a char)
+    top_tick = min(y for k, (_, y) in _text_positions(svg).items() if k in {"0", "50", "100", "150"})
+    assert all(y < top_tick - 10 for _, y in labels.values())  # above the plot (the 150 tick), not over the bars
 
 
 # ---------------------------------------------------------------- the reconstructed card list
@@ -207,7 +217,7 @@ def test_sweep_title_and_points_carry_their_settings(tmp_path):
     (run / "manifest.json").write_text(json.dumps(m))
     html = render_run_report(run, SPEC).read_text()
     title = re.search(r"<h1>(.*?)</h1>", html).group(1)
-    assert title.startswith("Race to 21 (test game): sweep report — bug_total=3") and title.endswith("over target")
+    assert title.startswith("Race to 21 (test game): sweep report over target — bug_total=3")
     assert "Settings common to every point: changed from the defaults: bug_total=3 (default 0)" in text(html)
 
 

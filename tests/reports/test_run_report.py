@@ -47,7 +47,7 @@ def test_report_summary_first_in_plain_words(report):
     assert first < html.index("<svg") < html.index('id="tables"') < html.index('id="provenance"')
     assert "5 games (0.1%) hit the turn cap of 100 decisions" in html
     assert re.search(r"Seat 1 wins \d+\.\d pts more than seat 2 \(95% CI \[[\d.]+, [\d.]+\] pts; significant, p &lt; 0.001",
-                     html)
+                     html.replace("\u00a0", " "))
     assert "1 dead card" in html
 
 
