@@ -198,7 +198,14 @@ class Change:
         return f"{self.name}={fmt.value(self.value)}"
 
     def long_words(self) -> str:
+        if self.name == "level":
+            return f"level {fmt.value(self.value)} " + ("(the default level)" if self.is_default else
+                                                        f"(default {fmt.value(self.default)})")
         return f"{self.name}={fmt.value(self.value)} (default {fmt.value(self.default)})"
+
+    @property
+    def is_default(self) -> bool:
+        return _same(self.value, self.default)
 
 
 def _defaults(spec, level=None) -> dict:
@@ -227,7 +234,8 @@ def _same(a, b) -> bool:
 
 def rule_changes(params: dict | None, spec) -> list[Change]:
     """The rule parameters that differ from the game's defaults. With levels, the
-    level first (against the default level), the rest against that level's own
+    level first, always (a figure means nothing without its level; `is_default`
+    says whether it is the default one), the rest against that level's own
     defaults (so level 4's table values do not read as changes)."""
     if not params or spec is None:
         return []
@@ -235,8 +243,7 @@ def rule_changes(params: dict | None, spec) -> list[Change]:
     out = []
     level = params.get("level")
     if "level" in base and level is not None:
-        if not _same(level, base["level"]):
-            out.append(Change("level", level, base["level"]))
+        out.append(Change("level", level, base["level"]))
         base = _defaults(spec, level)
     for k, v in params.items():
         if k == "level" or k not in base:
@@ -300,12 +307,18 @@ def settings_words(changes: list[Change], seats: list[SeatPolicy]) -> str:
 
 def settings_sentence(changes: list[Change], seats: list[SeatPolicy], scope: str = "") -> str:
     pols = policy_changes(seats)
-    if not changes and not pols:
-        return f"Settings{scope}: the game's defaults (every rule parameter at its default, greedy at every seat)."
-    bits = [c.long_words() for c in changes]
-    rules = ("changed from the defaults: " + "; ".join(bits)) if bits else "every rule parameter at its default"
+    level = next((c for c in changes if c.name == "level"), None)
+    rest = [c for c in changes if c.name != "level"]
+    if not rest and not pols and (level is None or level.is_default):
+        lv = f"{level.long_words()}, " if level is not None else ""
+        return (f"Settings{scope}: the game's defaults ({lv}every rule parameter at its default, "
+                f"greedy at every seat).")
+    head = f"{level.long_words()}; " if level is not None else ""
+    of = "that level's defaults" if level is not None else "the defaults"
+    rules = (f"changed from {of}: " + "; ".join(c.long_words() for c in rest)) if rest else \
+        "every other rule parameter at its default" if level is not None else "every rule parameter at its default"
     tail = f"; policies: {', '.join(pols)}" if pols else ""
-    return f"Settings{scope}: {rules}{tail}."
+    return f"Settings{scope}: {head}{rules}{tail}."
 
 
 # ---------------------------------------------------------------- whom it is about

@@ -199,10 +199,20 @@ def test_level_changes_against_that_levels_own_defaults():
     from simcore.params import resolve
 
     at2 = resolve(spec, {"level": 2})
-    assert [c.words() for c in context.rule_changes(at2, spec)] == ["level=2"]  # the level's table is not a change
+    assert [c.long_words() for c in context.rule_changes(at2, spec)] == [
+        f"level 2 (default {resolve(spec, {})['level']})"]  # the level's own table is not a change
     mine = resolve(spec, {"ready_pizzas": 3})
     changes = context.rule_changes(mine, spec)
-    assert [c.long_words() for c in changes] == [f"ready_pizzas=3 (default {resolve(spec, {})['ready_pizzas']})"]
+    default = resolve(spec, {})
+    assert [c.long_words() for c in changes] == [f"level {default['level']} (the default level)",
+                                                 f"ready_pizzas=3 (default {default['ready_pizzas']})"]
+    assert context.settings_words(changes, []) == f"level {default['level']}, ready_pizzas=3"  # the level, always
+    assert context.settings_sentence(changes, []) == (f"Settings: level {default['level']} (the default level); "
+                                                      f"changed from that level's defaults: ready_pizzas=3 (default "
+                                                      f"{default['ready_pizzas']}).")
+    plain = context.rule_changes(default, spec)
+    assert context.settings_sentence(plain, []).startswith(
+        f"Settings: the game's defaults (level {default['level']} (the default level), every rule parameter")
     assert context.settings_words(context.rule_changes(resolve(spec, {"level": 6, "ready_pizzas": 1}), spec), []) \
         .startswith("level 6")
 
