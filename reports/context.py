@@ -107,6 +107,8 @@ def _note_from_block(block: dict, names: tuple[str, ...]) -> CardListNote:
     path = Path(str(block.get("path") or block.get("file") or ""))
     digest = block.get("sha256")
     here = path.is_file() if str(path) else None
+    if here is False and block.get("shipped"):
+        here = None  # the game's own file, installed elsewhere on this machine: not "missing"
     same = None
     if here and digest and len(str(digest)) == 64:
         same = _sha256_of(path) == digest
@@ -152,7 +154,7 @@ def card_lists(manifest: dict, spec=None) -> list[CardListNote]:
         params = v.get("params")
         if params is None:
             params = cfg.get("params") or {}
-        block = v.get("card_list") or (cfg.get("card_list") if len(variants) == 1 or not v.get("card_list") else None)
+        block = v.get("card_list") or cfg.get("card_list")  # per variant, else the run's
         if isinstance(block, dict) and block.get("file"):
             note = _note_from_block(block, (name,))
         else:

@@ -369,3 +369,16 @@ def test_one_player_game_is_not_labelled_team_wins(tmp_path):
     assert "team wins" not in html.lower()
     assert '<div class="label">player wins</div>' in html
     assert "The player is greedy" in text(html)
+
+
+def test_manifest_card_list_of_a_designer_missing_or_changed(tmp_path):
+    run = make_run(tmp_path, n_games=600)
+    block = {"file": "my-cards.toml", "path": str(tmp_path / "my-cards.toml"), "sha256": "ef" * 32,
+             "shipped": False, "reconstruction": False}
+    set_manifest(run, variant={"card_list": block})
+    words = text(render_run_report(run, SPEC).read_text())
+    assert "The card list this run played (my-cards.toml, hash efefefefefefefef) is not on this machine" in words
+    (tmp_path / "my-cards.toml").write_text("edited since")
+    words = text(render_run_report(run, SPEC).read_text())
+    assert "The card list my-cards.toml on this machine differs from the one this run played" in words
+    assert "Invented cards" not in words
