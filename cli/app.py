@@ -434,17 +434,11 @@ def tune(
 
 
 @command()
-def report(run: Annotated[Path, typer.Argument(help="a run folder")]):
-    """Rebuild summary.json and report.html from a run folder alone."""
-    from analysis.runs import load_manifest
-    from analysis.summary import write_summary
-    from reports import render_run_report
+def report(folder: Annotated[Path, typer.Argument(help="a folder written by simulate, sweep, compare, tune or campaign")]):
+    """Rebuild report.html from a folder alone, as the kind of folder it is (a run's summary.json too)."""
+    from reports import rebuild_report
 
-    manifest = load_manifest(run)
-    spec = _spec(manifest["config"]["game"])
-    write_summary(run, spec)
-    path = render_run_report(run, spec)
-    out.print(f"report: {path}")
+    out.print(f"report: {rebuild_report(folder)}")
 
 
 @command()

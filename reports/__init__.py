@@ -1,5 +1,12 @@
 """reports: view models -> Jinja2 templates -> one self-contained HTML file.
 
+`rebuild_report(folder)` rebuilds any folder's report as the kind of folder it
+is (what `balance report FOLDER` does), by the table `FOLDER_KINDS`: the first
+entry whose kind file the folder holds renders it. A comparison played with
+`compare --game` is also a sweep folder (manifest.json); its comparison.json
+comes first, so it stays a comparison. A new kind (impact, ladder...) is one
+more entry, before manifest.json.
+
 `render_run_report(run_dir, spec)` reads only the run folder (manifest, parts,
 summary.json) and writes `report.html` beside them; a folder holding several
 variants (a sweep) gets the sweep report (`render_sweep_report`).
@@ -11,9 +18,13 @@ analysis.campaign, writing `report.html` into the folder given.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+
+from simcore.errors import BalanceError
 
 from .views import RunReport, build_run_report
 
@@ -67,7 +78,7 @@ def render_run_report(run_dir: str | Path, spec) -> Path:
     summary = _summary_for(run_dir, spec)
     if is_sweep(summary):
         return render_sweep_report(run_dir, spec, summary)
-    return write_report(run_dir, build_run_report(summary, load_manifest(run_dir), run_dir))
+    return write_report(run_dir, build_run_report(summary, load_manifest(run_dir), run_dir, spec))
 
 
 def render_sweep_report(run_dir: str | Path, spec, summary: dict | None = None) -> Path:
@@ -78,7 +89,7 @@ def render_sweep_report(run_dir: str | Path, spec, summary: dict | None = None) 
 
     run_dir = Path(run_dir)
     summary = summary if summary is not None else _summary_for(run_dir, spec)
-    return write_report(run_dir, build_sweep_report(summary, load_manifest(run_dir), run_dir))
+    return write_report(run_dir, build_sweep_report(summary, load_manifest(run_dir), run_dir, spec))
 
 
 def render_compare_report(folder: str | Path, result: dict) -> Path:
@@ -113,5 +124,99 @@ def _command(folder: Path, name: str) -> str | None:
         return None
 
 
+# ---------------------------------------------------------------- any folder, as its kind
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise BalanceError(f"{path}: not readable as JSON ({exc.__class__.__name__}); rerun the command that wrote it") \
+            from None
+    if not isinstance(data, dict):
+        raise BalanceError(f"{path}: not a JSON object; rerun the command that wrote it")
+    return data
+
+
+def _spec_of(game, path: Path, required: bool = True):
+    from simcore import registry
+
+    if str(game) in registry.names():
+        return registry.get(str(game))
+    if not required:
+        return None
+    raise BalanceError(f"{path}: field 'game': {game!r} is not a game of this build; "
+                       f"allowed: {', '.join(registry.names())}")
+
+
+def _result(path: Path) -> dict:
+    data = _read_json(path)
+    data.pop("command", None)  # written beside the result by the command (read back by _command)
+    return data
+
+
+def _rebuild_run(folder: Path) -> Path:
+    """A run or sweep folder: summary.json recomputed from the parts, then its report."""
+    from analysis.frames import load_manifest
+    from analysis.summary import write_summary
+
+    manifest = load_manifest(folder)
+    game = (manifest.get("config") or {}).get("game")
+    spec = _spec_of(game, folder / "manifest.json")
+    write_summary(folder, spec)
+    return render_run_report(folder, spec)
+
+
+def _rebuild_compare(folder: Path) -> Path:
+    return render_compare_report(folder, _result(folder / "comparison.json"))
+
+
+def _rebuild_tune(folder: Path) -> Path:
+    return render_tuning_report(folder, _result(folder / "tuning.json"))
+
+
+def _rebuild_campaign(folder: Path) -> Path:
+    result = _result(folder / "campaign.json")
+    return render_campaign_report(folder, result, _spec_of(result.get("game"), folder / "campaign.json", required=False))
+
+
+@dataclass(frozen=True)
+class FolderKind:
+    kind: str  # what `balance` calls it
+    file: str  # the file that makes a folder this kind
+    rebuild: Callable[[Path], Path]  # folder -> the report written
+
+
+# First match wins: the specific result files before manifest.json (a `compare --game`
+# folder holds both and is a comparison). A new kind is one entry here.
+FOLDER_KINDS: list[FolderKind] = [
+    FolderKind("compare", "comparison.json", _rebuild_compare),
+    FolderKind("tune", "tuning.json", _rebuild_tune),
+    FolderKind("campaign", "campaign.json", _rebuild_campaign),
+    FolderKind("run", "manifest.json", _rebuild_run),  # run and sweep (the manifest's kind says which)
+]
+
+
+def folder_kind(folder: str | Path) -> FolderKind:
+    """The kind of a folder `balance` wrote, from the file that marks it (FOLDER_KINDS)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise BalanceError(f"{folder}: no such folder; give a folder written by simulate, sweep, compare, tune or "
+                           f"campaign")
+    for k in FOLDER_KINDS:
+        if (folder / k.file).is_file():
+            return k
+    files = ", ".join(k.file for k in FOLDER_KINDS)
+    kinds = ", ".join(dict.fromkeys(k.kind for k in FOLDER_KINDS))
+    raise BalanceError(f"{folder}: not a folder balance wrote (none of {files}); allowed: a {kinds} folder")
+
+
+def rebuild_report(folder: str | Path) -> Path:
+    """Rebuild `folder/report.html` as the kind of folder it is; return its path."""
+    folder = Path(folder)
+    return folder_kind(folder).rebuild(folder)
+
+
 __all__ = ["render_run_report", "render_sweep_report", "render_compare_report", "render_tuning_report",
-           "render_campaign_report", "render_html", "build_run_report", "write_report", "REPORT_FILE"]
+           "render_campaign_report", "render_html", "build_run_report", "write_report", "rebuild_report",
+           "folder_kind", "FOLDER_KINDS", "FolderKind", "REPORT_FILE"]

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 from markupsafe import Markup
 
-from . import charts
+from . import charts, context, fmt
 from .views import Chart, KeyFigure, RunReport, Table, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_pct
 
 
@@ -26,7 +26,7 @@ def sentences(r: dict) -> list[str]:
            f"attempts at one level)."]
     share = g["n"] / n if n else 0
     if g["n"]:
-        out.append(f"{fmt_int(g['n'])} of {fmt_int(n)} campaigns ({share:.1%}) clear every level, in a median of "
+        out.append(f"{fmt_int(g['n'])} of {fmt_int(n)} campaigns ({fmt.pct(share)}) clear every level, in a median of "
                    f"{fmt_num(g['median'])} games (95% CI {fmt_ci(g.get('median_ci'))}; mean "
                    f"{fmt_num(g['mean']['value'])}, 80% between {fmt_num(g['p10'])} and {fmt_num(g['p90'])}).")
     else:
@@ -100,20 +100,26 @@ def build_campaign_report(result: dict, spec=None, command: str | None = None) -
                         "Over the n campaigns that cleared every level."))
     figs = [KeyFigure("campaigns", fmt_int(r["n_campaigns"]), f"seed {r.get('seed')}, policy {_policy(r)}"),
             KeyFigure("cleared everything", fmt_int(g["n"]),
-                      f"{g['n'] / r['n_campaigns']:.1%} of n = {fmt_int(r['n_campaigns'])}" if r["n_campaigns"] else "–"),
+                      f"{fmt.pct(g['n'] / r['n_campaigns'])} of n = {fmt_int(r['n_campaigns'])}" if r["n_campaigns"] else "–"),
             KeyFigure("median games to clear", fmt_num(g["median"]), f"95% CI {fmt_ci(g.get('median_ci'))}, n = {fmt_int(g['n'])}"),
             KeyFigure("gave up", fmt_int(r.get("gave_up")), f"after {fmt_int(r.get('max_attempts'))} attempts at one level")]
     title = getattr(spec, "title", None) or r.get("game")
+    changes = [c for c in context.rule_changes(dict(r.get("user_params") or {}), spec) if c.name != "level"]
+    seats = context.seat_policies(r.get("policies"), spec, r.get("players"))
+    settings = context.settings_words(changes, seats)
+    words = sentences(r)
+    words.insert(1, context.settings_sentence(changes, seats, " (every level)"))
     prov = [("game", str(r.get("game"))), ("players", str(r.get("players"))),
             ("policies", json.dumps(r.get("policies"), sort_keys=True)), ("seed", str(r.get("seed"))),
             ("campaigns", fmt_int(r["n_campaigns"])), ("attempts before giving up", fmt_int(r.get("max_attempts"))),
             ("fixed parameters", json.dumps(r.get("user_params") or {}, sort_keys=True)),
             ("rule version", str(getattr(spec, "version", "–"))), ("command", command or "–")]
     return RunReport(
-        title=f"{title}: campaign report",
+        title=f"{title}: campaign report" + (f" — {settings}" if settings else ""),
         subtitle=f"{r.get('game')} · {fmt_int(r['n_campaigns'])} campaigns · levels {lv[0]['level']}–{lv[-1]['level']} · "
                  f"seed {r.get('seed')}",
-        summary=sentences(r),
+        summary=words,
+        about=context.about_sentences(seats, bool(getattr(spec, "cooperative", True)), None),
         warnings=([f"{fmt_int(r['gave_up'])} campaigns gave up: the games-to-clear figures leave them out."]
                   if r.get("gave_up") else []),
         key_figures=figs,

@@ -12,6 +12,9 @@ from collections.abc import Sequence
 
 import matplotlib
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from . import fmt
 
 INK = "#1f2933"
 MUTED = "#7b8794"
@@ -71,9 +74,18 @@ def _draw(build, height: float = 2.8) -> str:
 
 
 def _pct_axis(ax, axis: str = "x") -> None:
-    from matplotlib.ticker import PercentFormatter
+    """Rates (0..1) on this axis, as percentages."""
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(FuncFormatter(fmt.tick_pct))
 
-    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(PercentFormatter(1.0, decimals=0))
+
+def _num_axis(ax, axis: str = "x") -> None:
+    """Counts or numbers on this axis, with thousands separators."""
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(FuncFormatter(fmt.tick_number))
+
+
+def _pts_axis(ax, axis: str = "x") -> None:
+    """Differences of rates on this axis, in points."""
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(FuncFormatter(fmt.tick_pts))
 
 
 def interval_bars(labels: Sequence[str], values: Sequence[float], lows: Sequence[float], highs: Sequence[float],
@@ -90,7 +102,7 @@ def interval_bars(labels: Sequence[str], values: Sequence[float], lows: Sequence
         ax.errorbar(vals, y, xerr=err, fmt="none", ecolor=INK, capsize=4, lw=1.2)
         ax.set_yticks(y, [f"{lab}\nn = {n:,}" for lab, n in zip(labels, ns)])
         for yy, v, hi in zip(y, vals, highs):
-            ax.text(min(hi + 0.01, 1.0), yy, f"{v:.1%}", va="center", ha="left" if hi < 0.9 else "right",
+            ax.text(min(hi + 0.01, 1.0), yy, fmt.pct(v), va="center", ha="left" if hi < 0.9 else "right",
                     color=INK if hi < 0.9 else "white", fontsize=8)
         if reference is not None:
             ax.axvline(reference, color=MUTED, ls="--", lw=1)
@@ -100,6 +112,41 @@ def interval_bars(labels: Sequence[str], values: Sequence[float], lows: Sequence
         ax.set_title(title, loc="left")
 
     return _draw(build, height=max(1.6, 0.55 * rows + 1.1))
+
+
+def fair_share_forest(labels: Sequence[str], diffs: Sequence[float], lows: Sequence[float], highs: Sequence[float],
+                      ns: Sequence[int], fair: float, title: str) -> str:
+    """Each seat's win rate minus its fair share, in points, with its 95% interval,
+    around a zero line (the fair share): a 2-point gap is as wide as the axis allows."""
+    rows = len(labels)
+
+    def build(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        y = list(range(rows))[::-1]
+        for yy, d, lo, hi in zip(y, diffs, lows, highs):
+            off = lo is not None and hi is not None and (lo > 0 or hi < 0)
+            c = (GOOD if d > 0 else BAD) if off else BAR
+            if lo is not None and hi is not None:
+                ax.plot([lo, hi], [yy, yy], color=c, lw=2.2, solid_capstyle="butt")
+                for x in (lo, hi):
+                    ax.plot([x, x], [yy - 0.12, yy + 0.12], color=c, lw=1.2)
+            ax.plot([d], [yy], "o", color=c, ms=6)
+            ax.annotate(fmt.pts(d), (d, yy), xytext=(0, 7), textcoords="offset points", ha="center", va="bottom",
+                        fontsize=7.5, color=INK)
+        ax.axvline(0, color=INK, lw=1)
+        ax.set_yticks(y, [f"{lab}\nn = {n:,}" for lab, n in zip(labels, ns)])
+        lo_all = min([v for v in lows if v is not None] + [0.0] + list(diffs))
+        hi_all = max([v for v in highs if v is not None] + [0.0] + list(diffs))
+        span = max(hi_all - lo_all, 0.01)  # at least one point either side: a tiny gap is not blown up
+        pad = span * 0.12
+        ax.set_xlim(lo_all - pad, hi_all + pad)
+        ax.set_ylim(-0.6, rows - 0.2)
+        _pts_axis(ax)
+        ax.grid(axis="x", color="#e4e7eb", lw=0.8)
+        ax.set_xlabel(f"win rate minus the fair share ({fmt.pct(fair)}), points (bars: 95% interval)")
+        ax.set_title(title, loc="left")
+
+    return _draw(build, height=max(1.8, 0.62 * rows + 1.2))
 
 
 def histogram(values: Sequence[float], counts: Sequence[int], title: str, xlabel: str,
@@ -122,16 +169,26 @@ def histogram(values: Sequence[float], counts: Sequence[int], title: str, xlabel
             xs = [cap_pos if v == highlight else v for v in xs]
         colors = [CAP if cap_pos is not None and x == cap_pos else BAR for x in xs]
         ax.bar(xs, counts, width=width, color=colors)
-        ax.margins(y=0.18)
-        top = ax.get_ylim()[1]
+        ax.margins(y=0.12)
+        # the marks (median, p10, p90) in a legend, not as text beside each line: close
+        # quantiles would print their labels over each other
+        styles = [("-", 1.4), (":", 1.2), ("--", 1.2), ("-.", 1.2)]
+        drawn = False
         for i, (name, x) in enumerate((marks or {}).items()):
             if x is not None:
-                ax.axvline(x, color=INK, ls=":", lw=1)
-                ax.text(x, top * (0.97 - 0.08 * i), f" {name} {x:g}", va="top", ha="left", fontsize=7, color=INK)
+                ls, lw = styles[i % len(styles)]
+                ax.axvline(x, color=INK, ls=ls, lw=lw, label=f"{name} {fmt.tick_number(x)}")
+                drawn = True
+        if drawn:  # above the bars, right-aligned, in one row: never over the bars or each other
+            ax.legend(fontsize=7, frameon=False, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=len(marks),
+                      handlelength=2.2, borderaxespad=0.2, columnspacing=1.2)
         if cap_pos is not None:
             lo, hi = min(others), max(others)
             ticks = [t for t in ax.get_xticks() if lo - width <= t <= hi + width]
-            ax.set_xticks(ticks + [cap_pos], [f"{t:g}" for t in ticks] + [f"cap {highlight:g}"])
+            ax.set_xticks(ticks + [cap_pos], [fmt.tick_number(t) for t in ticks] + [f"cap {fmt.tick_number(highlight)}"])
+        else:
+            _num_axis(ax, "x")
+        _num_axis(ax, "y")
         ax.set_xlabel(xlabel)
         ax.set_ylabel("games")
         ax.set_title(f"{title} (n = {n:,})", loc="left")
@@ -151,8 +208,9 @@ def count_bars(labels: Sequence[str], counts: Sequence[int], title: str, highlig
         ax.set_yticks(y, labels)
         top = max(counts) if counts and max(counts) > 0 else 1
         for yy, c in zip(y, counts):
-            ax.text(c + top * 0.01, yy, f"{c:,} ({c / n:.1%})" if n else "0", va="center", fontsize=8, color=INK)
+            ax.text(c + top * 0.01, yy, f"{c:,} ({fmt.pct(c / n)})" if n else "0", va="center", fontsize=8, color=INK)
         ax.set_xlim(0, top * 1.25)
+        _num_axis(ax, "x")
         ax.set_xlabel("games")
         ax.set_title(f"{title} (n = {n:,})", loc="left")
 
@@ -171,10 +229,12 @@ def value_bars(values: Sequence, counts: Sequence[float], title: str, xlabel: st
         ax.set_xticks(x, [str(v) for v in values], rotation=0 if len(values) <= 12 else 90)
         if len(values) <= 16:
             for xx, c in zip(x, counts):
-                txt = f"{c:.1%}" if shares else (f"{c / total:.1%}" if total else "")
+                txt = fmt.pct(c) if shares else (fmt.pct(c / total) if total else "")
                 ax.text(xx, c, txt, ha="center", va="bottom", fontsize=7, color=INK)
         if shares:
             _pct_axis(ax, "y")
+        else:
+            _num_axis(ax, "y")
         ax.set_xlabel(xlabel)
         ax.set_ylabel("share" if shares else "games")
         ax.margins(y=0.12)
@@ -216,9 +276,7 @@ def lift_forest(labels: Sequence[str], lifts: Sequence[float], lows: Sequence[fl
             ax.plot([v], [yy], "o", color=c, ms=5)
         ax.axvline(0, color=MUTED, lw=1)
         ax.set_yticks(y, [f"{lab} (n = {n:,})" for lab, n in zip(labels, ns)])
-        from matplotlib.ticker import FuncFormatter
-
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v * 100:+.0f} pts"))
+        _pts_axis(ax)
         ax.set_xlabel("win rate when played minus when not (95% interval)")
         ax.set_title(title, loc="left")
 
@@ -281,8 +339,6 @@ def curves(x_labels: Sequence[str], series: Sequence[dict], title: str, xlabel: 
             ax.axhline(reference, color=MUTED, ls="--", lw=1)
         ax.margins(y=0.12)
         if pct:
-            from matplotlib.ticker import PercentFormatter
-
             lo_y, hi_y = ax.get_ylim()
             if hi_y - lo_y < 0.04:  # a flat rate: show a readable window around it
                 mid = (lo_y + hi_y) / 2
@@ -291,7 +347,11 @@ def curves(x_labels: Sequence[str], series: Sequence[dict], title: str, xlabel: 
             if hi_y - lo_y < 0.04:
                 lo_y, hi_y = (hi_y - 0.04, hi_y) if hi_y >= 1.0 else (lo_y, lo_y + 0.04)
             ax.set_ylim(lo_y, hi_y + 0.002)
-            ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if hi_y - lo_y > 0.08 else 1))
+            _pct_axis(ax, "y")
+        else:
+            _num_axis(ax, "y")
+        if numeric_x is not None:
+            _num_axis(ax, "x")
         ax.grid(axis="y", color="#e4e7eb", lw=0.8)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel + " (band: 95% interval)")
@@ -323,7 +383,7 @@ def heatmap(row_labels: Sequence[str], col_labels: Sequence[str], values, ns, ti
                 v = values[i][j]
                 if v is None:
                     continue
-                txt = f"{v:.1%}"
+                txt = fmt.pct(v)
                 if not dense:
                     if cis and cis[i][j] and cis[i][j][0] is not None:
                         txt += f"\n±{(cis[i][j][1] - cis[i][j][0]) * 50:.1f} pts"
@@ -350,8 +410,6 @@ def diff_forest(labels: Sequence[str], diffs: Sequence[float], lows: Sequence[fl
     `ns` are ready-made labels ('n = 2,000 pairs')."""
 
     def build(fig: Figure) -> None:
-        from matplotlib.ticker import FuncFormatter
-
         ax = fig.add_subplot()
         y = list(range(len(labels)))[::-1]
         for yy, v, lo, hi, sig in zip(y, diffs, lows, highs, significant):
@@ -361,8 +419,12 @@ def diff_forest(labels: Sequence[str], diffs: Sequence[float], lows: Sequence[fl
             ax.plot([v], [yy], "o" if sig else "o", color=c, ms=5, mfc=c if sig else "white")
         ax.axvline(0, color=INK, lw=1)
         ax.set_yticks(y, [f"{lab} ({n})" for lab, n in zip(labels, ns)])
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v * scale:+.0f}{' ' + unit if unit else ''}"
-                                                   if abs(v * scale) >= 1 or v == 0 else f"{v * scale:+.1f} {unit}"))
+        if unit == "pts" and scale == 100.0:
+            _pts_axis(ax)
+        else:
+            ax.xaxis.set_major_formatter(FuncFormatter(
+                lambda v, _: "0" if v == 0 else f"{fmt.tick_number(round(v * scale, 6)) if v < 0 else '+' + fmt.tick_number(round(v * scale, 6))}"
+                             f"{' ' + unit if unit and unit != '%' else unit}"))
         lo_all = min([lo for lo in lows if lo is not None] + [0.0])
         hi_all = max([hi for hi in highs if hi is not None] + [0.0])
         pad = (hi_all - lo_all) * 0.08 or 0.01
@@ -383,8 +445,6 @@ def target_fit(rows: Sequence[dict], title: str) -> str:
     k = len(rows)
 
     def build(fig: Figure) -> None:
-        from matplotlib.ticker import PercentFormatter
-
         axes = fig.subplots(k, 1, squeeze=False)[:, 0]
         for ax, r in zip(axes, rows):
             cands = r["candidates"]
@@ -409,7 +469,9 @@ def target_fit(rows: Sequence[dict], title: str) -> str:
             ax.set_xlim(left, right)
             ax.set_ylim(-0.6, len(cands) - 0.4)
             if r["pct"]:
-                ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if right - left > 0.05 else 1))
+                _pct_axis(ax)
+            else:
+                _num_axis(ax)
             ax.set_title(r["label"], loc="left", fontsize=9)
         axes[-1].set_xlabel("measured value (bar: 95% interval; green: the target)")
         fig.suptitle(title, x=0.01, ha="left", fontsize=10)
@@ -468,6 +530,7 @@ def mean_bars(labels: Sequence[str], means: Sequence[float], lows: Sequence[floa
         ax.set_xticks(x, [f"{lab}\n{n:,}" for lab, n in zip(labels, ns)])
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
+        _num_axis(ax, "y")
         ax.margins(y=0.1)
         ax.grid(axis="y", color="#e4e7eb", lw=0.8)
         ax.set_title(title, loc="left")

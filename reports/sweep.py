@@ -8,17 +8,18 @@ table of points, and then the run report's pooled sections.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from markupsafe import Markup
 
-from . import charts
-from .views import (Chart, KeyFigure, Paragraph, RunReport, Table, _card_chart, _card_tables, _distribution_charts,
-                    _end_chart, _end_table, _is_number, _ladder_chart, _ladder_table, _length_chart, _metrics_table,
-                    _policies_words, _seat_table, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_p, fmt_pct, fmt_points,
-                    provenance, seat_name, summary_sentences, warnings)
+from . import charts, context, fmt
+from .views import (About, Chart, KeyFigure, Paragraph, RunReport, Table, _card_chart, _card_tables,
+                    _distribution_charts, _end_chart, _end_table, _is_number, _ladder_chart, _ladder_table, _length_chart,
+                    _metrics_table, _players_words, _policies_words, _seat_table, build_about, fmt_ci, fmt_ci_pct, fmt_int,
+                    fmt_num, fmt_p, fmt_pct, fmt_points, provenance, report_title, seat_name, summary_sentences, warnings)
 
 MAX_SERIES = 8  # lines per chart; more combinations of the other parameters are left to the heatmap and table
 MAX_GAME_METRICS = 8
@@ -27,15 +28,7 @@ ALPHA = 0.05
 # ---------------------------------------------------------------- the grid
 
 
-def fmt_value(v) -> str:
-    """A parameter value as the designer typed it: 4-7-10 for lists, true/false for switches."""
-    if isinstance(v, (list, tuple)):
-        return "-".join(fmt_value(x) for x in v)
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
+fmt_value = fmt.value  # a parameter value as the designer typed it: 4-7-10 for lists, true/false for switches
 
 
 @dataclass(frozen=True)
@@ -281,7 +274,7 @@ def sweep_sentences(s: dict, ax: list[Axis], cmp: dict) -> list[str]:
             (f"No point differs significantly in win rate from the first ({point_label(base_v, names)})")
         ci = big["ci"]
         out.append(f"{head} ({how}); the largest change is {fmt_points(big['diff'])} at "
-                   f"{point_label(big_v, names)} (95% CI {ci[0] * 100:+.1f} to {ci[1] * 100:+.1f} pts, "
+                   f"{point_label(big_v, names)} (95% CI {fmt.ci_pts(ci)}, "
                    f"{fmt_p(big['p'])}, n = {fmt_int(big['n'])}).")
     if len(ax) == 1 and ax[0].numeric and len(ax[0].values) > 2:
         a = ax[0]
@@ -295,9 +288,9 @@ def sweep_sentences(s: dict, ax: list[Axis], cmp: dict) -> list[str]:
             worst = max(gaps, key=lambda v: v["seat_gap"]["value"])
             g = worst["seat_gap"]
             out.append(f"The seats' win rates differ significantly (chi-square, α = {ALPHA}) at {len(sig_gap)} of "
-                       f"{len(gaps)} points; the largest seat gap is {g['value'] * 100:.1f} pts at "
+                       f"{len(gaps)} points; the largest seat gap is {fmt.pts(g['value'], signed=False)} at "
                        f"{point_label(worst, names)} ({seat_name(g['best_seat'])} over "
-                       f"{seat_name(g['worst_seat']).lower()}, 95% CI {g['ci'][0] * 100:.1f}–{g['ci'][1] * 100:.1f} pts).")
+                       f"{seat_name(g['worst_seat']).lower()}, 95% CI {fmt.ci_pts(g['ci'], signed=False)}).")
     unit = s["length"]["column"]
     med = [v for v in played if v["length"]["median"] is not None]
     if med:
@@ -328,7 +321,7 @@ def sweep_warnings(s: dict, names: list[str]) -> list[str]:
         cr = v.get("capped_rate") or {}
         if cr.get("value") and cr["value"] > 0.01:
             w.append(f"More than 1% of games hit the turn cap at {point_label(v, names)} "
-                     f"({fmt_pct(cr['value'], cr['ci'], 2)}): the cap may be shaping that point's results.")
+                     f"({fmt_pct(cr['value'])}): the cap may be shaping that point's results.")
     return w[:12]
 
 
@@ -442,33 +435,62 @@ def heatmap_chart(s: dict, ax: list[Axis], seat: int | None = None) -> Chart | N
 # ---------------------------------------------------------------- tables
 
 
-def points_table(s: dict, ax: list[Axis], cmp: dict) -> Table:
+@dataclass(frozen=True)
+class PointSettings:
+    """The settings changed from the game's defaults, per point of the sweep."""
+
+    common: list  # context.Change: the same change at every point, not a varied parameter (in the title)
+    extra: dict  # point name -> [Change]: changed at that point, neither varied nor common
+
+    def extra_words(self, name: str) -> str:
+        return ", ".join(c.words() for c in self.extra.get(name) or []) or "–"
+
+    @property
+    def any_extra(self) -> bool:
+        return any(self.extra.values())
+
+
+def point_settings(s: dict, names: list[str], spec) -> PointSettings:
+    per = {v["name"]: context.rule_changes(v.get("params") or {}, spec) for v in s.get("variants") or []}
+    lists = list(per.values())
+    first = lists[0] if lists else []
+    common = [c for c in first if c.name not in names and all(any(c.words() == d.words() for d in other)
+                                                               for other in lists[1:])]
+    shown = set(names) | {c.name for c in common}
+    return PointSettings(common, {k: [c for c in v if c.name not in shown] for k, v in per.items()})
+
+
+def points_table(s: dict, ax: list[Axis], cmp: dict, settings: PointSettings | None = None) -> Table:
     names = [a.name for a in ax]
     unit = s["length"]["column"]
     competitive = not s.get("cooperative") and any(v.get("seat_gap") for v in s["variants"])
     by_name = names == ["variant"]
-    cols = (["variant"] if by_name else names) + ["win rate (95% CI)", "vs first, pts (95% CI)", "p", "verdict"]
+    extra = settings is not None and settings.any_extra
+    cols = (["variant"] if by_name else names) + (["other changes"] if extra else []) + \
+        ["win rate [95% CI]", "vs first point [95% CI]", "p", "verdict"]
     if competitive:
         cols += ["seat gap (p)"]
     any_cap = any(v.get("capped") for v in s["variants"])
-    cols += [f"median {unit} (95% CI)", f"mean {unit} (95% CI)"] + (["capped"] if any_cap else []) + ["n"]
+    cols += [f"median {unit} [95% CI]", f"mean {unit} [95% CI]"] + (["capped"] if any_cap else []) + ["n"]
     rows = []
     for i, v in enumerate(s["variants"]):
         row = [v["name"]] if by_name else [fmt_value(point_value(v, n)) for n in names]
-        row.append(f"{fmt_pct(v['win_rate'], v['win_rate_ci'])} ({fmt_ci_pct(v['win_rate_ci'])})")
+        if extra:
+            row.append(settings.extra_words(v["name"]))
+        row.append(f"{fmt_pct(v['win_rate'])} {fmt_ci_pct(v['win_rate_ci'])}")
         c = cmp["rows"].get(v["name"])
         if i == 0:
             row += ["(first point)", "–", "reference"]
         elif c and c["diff"] is not None:
-            row += [f"{c['diff'] * 100:+.1f} ({c['ci'][0] * 100:+.1f} to {c['ci'][1] * 100:+.1f})", fmt_p(c["p"]),
+            row += [f"{fmt.pts(c['diff'])} {fmt.ci_pts(c['ci'])}", fmt_p(c["p"]),
                     ("differs" if c.get("significant") else "not significant")]
         else:
             row += ["–", "–", "–"]
         if competitive:
             g = v.get("seat_gap")
-            row.append(f"{g['value'] * 100:.1f} pts ({fmt_p(g['p'])})" if g else "–")
+            row.append(f"{fmt.pts(g['value'], signed=False)} ({fmt_p(g['p'])})" if g else "–")
         L = v["length"]
-        row += [f"{fmt_num(L['median'])} ({fmt_ci(L['median_ci'])})", f"{fmt_num(L['mean'])} ({fmt_ci(L['mean_ci'])})",
+        row += [f"{fmt_num(L['median'])} {fmt_ci(L['median_ci'])}", f"{fmt_num(L['mean'])} {fmt_ci(L['mean_ci'])}",
                 ] + ([fmt_int(v.get("capped"))] if any_cap else []) + [fmt_int(v["n_games"])]
         rows.append(row)
     how = ("paired game by game on the same deals" if cmp["paired"] else "two proportions, not paired")
@@ -476,7 +498,8 @@ def points_table(s: dict, ax: list[Axis], cmp: dict) -> Table:
             f"correction over the {len(cmp['rows'])} points compared (α = {cmp['alpha']}). Intervals 95%: Wilson for "
             f"rates, bootstrap for medians, normal for means."
             + (" Seat gap: best minus worst seat, chi-square p." if competitive else ""))
-    return Table("Variants: the points of the sweep", cols, rows, note, numeric_from=1 if by_name else len(names))
+    return Table("Variants: the points of the sweep", cols, rows, note,
+                 numeric_from=(1 if by_name else len(names)) + (1 if extra else 0))
 
 
 def metric_table(s: dict, ax: list[Axis]) -> Table | None:
@@ -524,37 +547,49 @@ def key_figures(s: dict, ax: list[Axis], cmp: dict) -> list[KeyFigure]:
     return figs
 
 
-def build_sweep_report(summary: dict, manifest: dict, run_dir: Path) -> RunReport:
+def build_sweep_report(summary: dict, manifest: dict, run_dir: Path, spec=None) -> RunReport:
     s = summary
     ax = axes(s)
     names = [a.name for a in ax]
     cmp = vs_first(s)
+    settings = point_settings(s, names, spec)
+    first = (s["variants"][0].get("params") or {}) if s.get("variants") else {}
+    fixed = {k: v for k, v in first.items() if k not in names}  # the setting the points share (for a ladder)
+    about = dataclasses.replace(build_about(s, manifest, Path(run_dir), spec, params=fixed), changes=settings.common)
     chart_list = heatmap_charts(s, ax) + curve_charts(s, ax)
     pooled = [c for c in (_length_chart(s), _end_chart(s)) if c] + _distribution_charts(s)
-    pooled += [c for c in (_ladder_chart(s), _card_chart(s)) if c]
+    pooled += [c for c in (_ladder_chart(s), _card_chart(s, about)) if c]
     chart_list += [Chart(c.title, c.svg, c.caption, group="Pooled over all points", wide=c.wide) for c in pooled]
-    tables = [points_table(s, ax, cmp)]
+    tables = [points_table(s, ax, cmp, settings)]
     tables += [t for t in (metric_table(s, ax), _ladder_table(s)) if t]
-    pooled_tables = [_metrics_table(s)] + [t for t in (_seat_table(s),) if t] + [_end_table(s)] + _card_tables(s)
+    pooled_tables = [_metrics_table(s)] + [t for t in (_seat_table(s, about),) if t] + [_end_table(s)] + \
+        _card_tables(s, about)
     tables += [Table(f"Pooled over all points: {t.title[:1].lower() + t.title[1:]}", t.columns, t.rows, t.note,
                      t.numeric_from) for t in pooled_tables]
     mode = f" · {s['mode']}" if s.get("mode") else ""
-    np_ = s.get("players")
-    subtitle = (f"{s.get('game')}{mode} · {np_} player{'s' if np_ != 1 else ''} · sweep of {len(s['variants'])} "
+    subtitle = (f"{s.get('game')}{mode} · {_players_words(s.get('players'))} · sweep of {len(s['variants'])} "
                 f"points over {', '.join(names)} · {fmt_int(s['n_games'])} games · seed {s.get('seed')}")
+    words = sweep_sentences(s, ax, cmp)
+    scope = " common to every point" if len(s["variants"]) > 1 else ""
+    words.insert(1, context.settings_sentence(settings.common, about.seats, scope)
+                 + (" Some points change more than the varied parameters: see the table's 'other changes'."
+                    if settings.any_extra else ""))
+    title = report_title(s, "sweep report" + (f" over {', '.join(names)}" if names != ["variant"] else ""), about)
     notes = ["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians; differences between "
              "points are taken game by game on the same deals when the sweep shares its seed (it does unless "
              "stated), and corrected for the number of points compared (Holm). Seats are numbered from 1."]
     return RunReport(
-        title=f"{s.get('title') or s.get('game')}: sweep report",
+        title=title,
         subtitle=subtitle,
-        summary=sweep_sentences(s, ax, cmp),
+        summary=words,
         warnings=sweep_warnings(s, names) + [w for w in warnings(s) if "turn cap" not in w],
         key_figures=key_figures(s, ax, cmp),
         charts=chart_list,
         tables=tables,
-        provenance=provenance(manifest, s, Path(run_dir)),
+        provenance=provenance(manifest, s, Path(run_dir), about),
         generated=str(s.get("generated", "")),
         notes=notes,
         paragraphs=[Paragraph("Pooled over all points", summary_sentences(s))],
+        banners=context.card_banner(about.cards, len(s["variants"]), about.game_title),
+        about=context.about_sentences(about.seats, bool(s.get("cooperative")), about.ladder),
     )

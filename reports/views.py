@@ -12,64 +12,26 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import charts
+from . import charts, context, fmt
 
 # ---------------------------------------------------------------- formatting
+# One number format for every report: reports.fmt. These names are kept for the
+# report modules that import them from here (comparison, tuning, campaign, sweep).
+
+fmt_int = fmt.int_
+fmt_num = fmt.num
+fmt_ci = fmt.ci_num
+fmt_points = fmt.pts
+fmt_p = fmt.p
+fmt_rate = fmt.rate
 
 
-def fmt_int(n) -> str:
-    return "–" if n is None else f"{int(n):,}"
+def fmt_pct(v, ci=None, digits: int | None = None) -> str:  # noqa: ARG001  one decimal throughout
+    return fmt.pct(v)
 
 
-def _digits(lo, hi) -> int:
-    if lo is None or hi is None:
-        return 1
-    width = (hi - lo) * 100
-    return 2 if width < 0.2 else 1
-
-
-def fmt_pct(v, ci=None, digits: int | None = None) -> str:
-    if v is None:
-        return "–"
-    d = digits if digits is not None else _digits(*(ci or (None, None)))
-    return f"{v * 100:.{d}f}%"
-
-
-def fmt_ci_pct(ci, digits: int | None = None) -> str:
-    if not ci or ci[0] is None:
-        return "–"
-    d = digits if digits is not None else _digits(*ci)
-    return f"{ci[0] * 100:.{d}f}–{ci[1] * 100:.{d}f}%"
-
-
-def fmt_rate(v, ci, n=None) -> str:
-    """'62.3% (95% CI 62.2–62.4%, n = 1,000)'"""
-    tail = f", n = {fmt_int(n)}" if n is not None else ""
-    return f"{fmt_pct(v, ci)} (95% CI {fmt_ci_pct(ci)}{tail})"
-
-
-def fmt_num(v, digits: int = 2) -> str:
-    if v is None:
-        return "–"
-    if isinstance(v, (int,)) or (isinstance(v, float) and v.is_integer() and abs(v) < 1e12):
-        return f"{int(v):,}"
-    return f"{v:,.{digits}f}"
-
-
-def fmt_ci(ci, digits: int = 2) -> str:
-    if not ci or ci[0] is None:
-        return "–"
-    return f"{fmt_num(ci[0], digits)} – {fmt_num(ci[1], digits)}"
-
-
-def fmt_points(d) -> str:
-    return "–" if d is None else f"{d * 100:+.1f} pts"
-
-
-def fmt_p(p) -> str:
-    if p is None:
-        return "–"
-    return "p<0.001" if p < 0.001 else f"p={p:.3f}"
+def fmt_ci_pct(ci, digits: int | None = None) -> str:  # noqa: ARG001
+    return fmt.ci_pct(ci)
 
 
 def seat_name(seat: int) -> str:
@@ -132,6 +94,53 @@ class RunReport:
     notes: list[str] = field(default_factory=list)
     paragraphs: list[Paragraph] = field(default_factory=list)
     footer: str = ""  # default: "Summary computed <generated> · made by balance from the run folder alone."
+    banners: list[str] = field(default_factory=list)  # above everything: a reconstructed card list, a missing file
+    about: list[str] = field(default_factory=list)  # whom the figures are about (beside the headline)
+
+
+# ---------------------------------------------------------------- what the numbers are about
+
+
+@dataclass(frozen=True)
+class About:
+    """The context of a run's numbers (reports.context), built once per report."""
+
+    cards: list = field(default_factory=list)  # context.CardListNote
+    changes: list = field(default_factory=list)  # context.Change: rule parameters off their defaults
+    seats: list = field(default_factory=list)  # context.SeatPolicy
+    ladder: tuple | None = None  # (ladder, where found)
+    fair: "context.FairShare | None" = None
+    game_title: str = ""
+
+    @property
+    def settings(self) -> str:
+        return context.settings_words(self.changes, self.seats)
+
+    @property
+    def reconstruction(self) -> bool:
+        return any(n.reconstruction for n in self.cards)
+
+
+def build_about(s: dict, manifest: dict, run_dir: Path | None, spec=None, params: dict | None = None) -> About:
+    cfg = manifest.get("config") or {}
+    params = params if params is not None else (s.get("params") or cfg.get("params") or {})
+    game = s.get("game") or cfg.get("game") or getattr(spec, "name", "")
+    seats = context.seat_policies(s.get("policies") or cfg.get("policies"), spec, s.get("players") or cfg.get("players"))
+    return About(
+        cards=context.card_lists(manifest, spec),
+        changes=context.rule_changes(params, spec),
+        seats=seats,
+        ladder=context.find_ladder(run_dir, s, game, s.get("players") or cfg.get("players"), params),
+        fair=None if s.get("cooperative") else context.fair_share(s),
+        game_title=s.get("title") or cfg.get("title") or game,
+    )
+
+
+def win_label(s: dict) -> str:
+    """What 'win rate' counts: the player's, the team's, or some seat's."""
+    if s.get("players") == 1:
+        return "player wins"
+    return "team wins" if s.get("cooperative") else "someone wins"
 
 
 # ---------------------------------------------------------------- the plain-words summary
@@ -146,7 +155,23 @@ def _policies_words(s: dict) -> str:
     return ("the team (" + ", ".join(names) + ")") if s.get("cooperative") else " vs ".join(names)
 
 
-def summary_sentences(s: dict) -> list[str]:
+def _players_words(players) -> str:
+    return f"{players} player{'s' if players != 1 else ''}" if players else ""
+
+
+def seat_rows(s: dict, fair: "context.FairShare | None") -> list[dict]:
+    """Each seat's rate and its difference from the fair share (in rate units), with the
+    seat's Wilson interval shifted by the fair share."""
+    out = []
+    f = fair.value if fair is not None else None
+    for r in s.get("win_rate_by_seat") or []:
+        lo, hi = (r.get("ci") or [None, None])[:2]
+        d = (r["value"] - f) if f is not None and r.get("value") is not None else None
+        out.append({**r, "diff": d, "diff_ci": [lo - f, hi - f] if d is not None and lo is not None else [None, None]})
+    return out
+
+
+def summary_sentences(s: dict, about: About | None = None) -> list[str]:
     out = []
     n = s["n_games"]
     seed = f"seed {s['seed']}" if s.get("seed") is not None else "seed unknown"
@@ -156,35 +181,40 @@ def summary_sentences(s: dict) -> list[str]:
     if n == 0:
         return ["This run has no finished games yet: nothing to report."]
     pooled = f" in {len(s['variants'])} variants, pooled" if s.get("variants") else ""
-    if s.get("cooperative"):
-        pl = f", {players} player{'s' if players != 1 else ''}" if players else ""
-        out.append(f"Over {fmt_int(n)} games ({seed}{pl}{pooled}), {who} wins {fmt_rate(win, ci)}.")
+    settings = (" " + context.settings_sentence(about.changes, about.seats)) if about is not None else ""
+    if s.get("cooperative") or players == 1:
+        pl = f", {_players_words(players)}" if players else ""
+        out.append(f"Over {fmt_int(n)} games ({seed}{pl}{pooled}), {who} wins {fmt_rate(win, ci)}.{settings}")
     else:
         out.append(f"Over {fmt_int(n)} games ({seed}, {players} players: {who}{pooled}), "
-                   f"someone wins {fmt_rate(win, ci)} of games.")
+                   f"someone wins {fmt_rate(win, ci)} of games.{settings}")
         lose = s.get("everybody_loses")
         if lose and lose["k"]:
             out.append(f"Everybody loses {fmt_rate(lose['value'], lose['ci'])}.")
-        seats = s.get("win_rate_by_seat") or []
+        fair = about.fair if about is not None else context.fair_share(s)
+        rows = seat_rows(s, fair)
         gap = s.get("seat_gap")
-        if seats and gap:
-            parts = [f"{seat_name(r['seat'])} ({r['policy']}) {fmt_pct(r['value'], r['ci'])} "
-                     f"(95% CI {fmt_ci_pct(r['ci'])})" for r in seats]
-            out.append("By seat: " + "; ".join(parts) + ".")
+        if rows and fair is not None:
+            parts = [f"{seat_name(r['seat'])} ({r['policy']}) {fmt.pct(r['value'])}, {fmt.diff(r['diff'], r['diff_ci'])}"
+                     for r in rows]
+            out.append(f"Against a fair share of {fmt.pct(fair.value)} per seat: " + "; ".join(parts) + ".")
+            if fair.shared and fair.seat_rates_sum is not None and fair.seat_rates_sum > 1 + 1e-9:
+                out.append(f"Wins are shared in some games, so the seats' win rates add up to "
+                           f"{fmt.pct(fair.seat_rates_sum)}, more than 100%.")
+        if rows and gap:
             best, worst = seat_name(gap["best_seat"]), seat_name(gap["worst_seat"])
-            pts = gap["value"] * 100
             if gap["significant"]:
-                out.append(f"{best} wins {pts:.1f} points more than {worst.lower()} "
-                           f"(95% CI {gap['ci'][0] * 100:.1f}–{gap['ci'][1] * 100:.1f} points; "
-                           f"significant, {fmt_p(gap['p'])}, chi-square over seats).")
+                out.append(f"{best} wins {fmt.pts(gap['value'], signed=False)} more than {worst.lower()} "
+                           f"(95% CI {fmt.ci_pts(gap['ci'], signed=False)}; significant, {fmt_p(gap['p'])}, "
+                           f"{gap.get('test') or 'chi-square over seats'}).")
             else:
-                out.append(f"The seats' win rates do not differ significantly (largest gap {pts:.1f} points, "
-                           f"{best} over {worst.lower()}, {fmt_p(gap['p'])}).")
+                out.append(f"The seats' win rates do not differ significantly (largest gap "
+                           f"{fmt.pts(gap['value'], signed=False)}, {best} over {worst.lower()}, {fmt_p(gap['p'])}).")
         fp = s.get("first_player")
         if fp:
             verdict = "significant" if fp["significant"] else "not significant"
-            out.append(f"The first player wins {fmt_pct(fp['first']['value'], fp['first']['ci'])}, "
-                       f"{fmt_points(fp['advantage'])} over the others ({verdict}, {fmt_p(fp['p'])}).")
+            out.append(f"The first player wins {fmt.pct(fp['first']['value'])}, "
+                       f"{fmt.diff(fp['advantage'], fp.get('ci'))} over the others ({verdict}, {fmt_p(fp['p'])}).")
     length = s["length"]
     unit = length["column"]
     out.append(f"Games last a median of {fmt_num(length['median'])} {unit} "
@@ -193,28 +223,28 @@ def summary_sentences(s: dict) -> list[str]:
     capped = s.get("capped", 0)
     cap = s.get("turn_cap")
     if capped:
-        out.append(f"{fmt_int(capped)} game{'s' if capped != 1 else ''} "
-                   f"({fmt_pct(s['capped_rate']['value'], s['capped_rate']['ci'], 2)}) hit the turn cap of "
+        out.append(f"{fmt.plural(capped, 'game')} ({fmt.pct(s['capped_rate']['value'])}) hit the turn cap of "
                    f"{fmt_int(cap)} decisions; they are counted with the result they had, not dropped.")
     else:
         out.append(f"No game hit the turn cap of {fmt_int(cap)} decisions.")
     reasons = sorted(((k, v) for k, v in s["end_reasons"].items() if v), key=lambda kv: -kv[1])
     if reasons:
-        out.append("Games end by " + ", ".join(f"{k.replace('_', ' ')} ({v / n:.1%})" for k, v in reasons[:4]) + ".")
+        out.append("Games end by " + ", ".join(f"{k.replace('_', ' ')} ({fmt.pct(v / n)})" for k, v in reasons[:4]) + ".")
     lad = s.get("ladder") or []
-    if len(lad) > 1:
+    if isinstance(lad, list) and len(lad) > 1:
         vals = [r["value"] for r in lad]
         dec = all(a >= b for a, b in zip(vals, vals[1:]))
         inc = all(a <= b for a, b in zip(vals, vals[1:]))
         shape = "falls steadily" if dec else "rises steadily" if inc else "is not monotone"
         out.append(f"Across levels {lad[0]['level']}–{lad[-1]['level']} the win rate {shape}: "
-                   f"from {fmt_pct(lad[0]['value'], lad[0]['ci'])} to {fmt_pct(lad[-1]['value'], lad[-1]['ci'])}.")
+                   f"from {fmt.pct(lad[0]['value'])} to {fmt.pct(lad[-1]['value'])}.")
     c = s.get("cards") or {}
     if c.get("n_cards"):
         sig = c.get("n_significant", 0)
         counter = c["primary_counter"]
         in_play = c.get("n_in_play", c["n_cards"])
-        scope = f"Of {c['n_cards']} cards" if in_play == c["n_cards"] else f"Of {in_play} cards in play"
+        invented = " invented" if about is not None and about.reconstruction else ""
+        scope = f"Of {c['n_cards']}{invented} cards" if in_play == c["n_cards"] else f"Of {in_play}{invented} cards in play"
         txt = (f"{scope}, {sig} change{'s' if sig == 1 else ''} the win rate significantly when {counter} "
                f"(Holm-corrected, α = {c['alpha']})")
         picks = []
@@ -228,10 +258,12 @@ def summary_sentences(s: dict) -> list[str]:
         if c["dead"]:
             names = ", ".join(d["card"] for d in c["dead"][:8]) + ("…" if len(c["dead"]) > 8 else "")
             out.append(f"{len(c['dead'])} dead card{'s' if len(c['dead']) != 1 else ''} "
-                       f"({counter} in under {c['dead_threshold']:.0%} of seat-games): {names}.")
+                       f"({counter} in under {fmt.pct(c['dead_threshold'])} of seat-games): {names}.")
         if c.get("never_drawn"):
             k = len(c["never_drawn"])
             out.append(f"{k} card{'s were' if k != 1 else ' was'} never drawn (not in this configuration's deck).")
+        if invented:
+            out.append("These are the reconstructed list's invented cards, not the printed ones (see the banner).")
     if s.get("variants"):
         out.append(f"This run holds {len(s['variants'])} variants; the figures above pool them, "
                    f"the variants table gives each one.")
@@ -254,33 +286,38 @@ def warnings(s: dict) -> list[str]:
 # ---------------------------------------------------------------- charts and tables
 
 
-def _win_chart(s: dict) -> Chart | None:
+def _win_chart(s: dict, about: About | None = None) -> Chart | None:
+    """Competitive games: each seat against its fair share, in points. Otherwise
+    (co-op, solo, no seats): the win rate, pooled and per variant."""
     if not s["n_games"]:
         return None
-    labels, vals, lo, hi, ns = [], [], [], [], []
     seats = s.get("win_rate_by_seat") or []
-    variants = s.get("variants") or []
-    if s.get("cooperative") or not seats:
-        labels.append(("team wins" if s.get("cooperative") else "someone wins") + (" (pooled)" if variants else ""))
-        vals.append(s["win_rate"]), lo.append(s["win_rate_ci"][0]), hi.append(s["win_rate_ci"][1])
-        ns.append(s["n_games"])
-        for v in variants[:12]:  # more points belong in a sweep report's curves
-            labels.append(v["name"])
-            vals.append(v["win_rate"]), lo.append(v["win_rate_ci"][0]), hi.append(v["win_rate_ci"][1])
-            ns.append(v["n_games"])
-    else:
-        for r in seats:
-            labels.append(f"{seat_name(r['seat'])} ({r['policy']})")
-            vals.append(r["value"]), lo.append(r["ci"][0]), hi.append(r["ci"][1]), ns.append(r["n"])
-    ref = None
     if seats and not s.get("cooperative"):
-        ref = (s["win_rate"] or 0) / len(seats)
-    svg = charts.interval_bars(labels, vals, lo, hi, ns, "Win rate" + (" by seat" if ref is not None else ""),
-                               reference=ref)
-    cap = "Bars: share of games won, with 95% Wilson intervals; n = games per bar."
-    if ref is not None:
-        cap += " Dashed line: the rate every seat would have if seats were equal."
-    return Chart("Win rate", Markup(svg), cap)
+        return _seat_chart(s, about.fair if about is not None else context.fair_share(s))
+    labels, vals, lo, hi, ns = [], [], [], [], []
+    variants = s.get("variants") or []
+    labels.append(win_label(s) + (" (pooled)" if variants else ""))
+    vals.append(s["win_rate"]), lo.append(s["win_rate_ci"][0]), hi.append(s["win_rate_ci"][1])
+    ns.append(s["n_games"])
+    for v in variants[:12]:  # more points belong in a sweep report's curves
+        labels.append(v["name"])
+        vals.append(v["win_rate"]), lo.append(v["win_rate_ci"][0]), hi.append(v["win_rate_ci"][1])
+        ns.append(v["n_games"])
+    svg = charts.interval_bars(labels, vals, lo, hi, ns, "Win rate")
+    return Chart("Win rate", Markup(svg), "Bars: share of games won, with 95% Wilson intervals; n = games per bar.")
+
+
+def _seat_chart(s: dict, fair: "context.FairShare | None") -> Chart | None:
+    if fair is None:
+        return None
+    rows = seat_rows(s, fair)
+    svg = charts.fair_share_forest([f"{seat_name(r['seat'])} ({r['policy']})" for r in rows], [r["diff"] for r in rows],
+                                   [r["diff_ci"][0] for r in rows], [r["diff_ci"][1] for r in rows],
+                                   [r["n"] for r in rows], fair.value, "Each seat against its fair share")
+    cap = (f"Each seat's win rate minus its fair share, in points, with the seat's 95% Wilson interval (the fair "
+           f"share taken as known); green or red: the interval leaves the fair share; n = games per seat. "
+           + context.fair_share_words(fair))
+    return Chart("Win rate by seat", Markup(svg), cap)
 
 
 def _length_chart(s: dict) -> Chart | None:
@@ -374,7 +411,7 @@ def _distribution_charts(s: dict) -> list[Chart]:
 
 def _ladder_chart(s: dict) -> Chart | None:
     lad = s.get("ladder") or []
-    if len(lad) < 2:
+    if not isinstance(lad, list) or len(lad) < 2:
         return None
     svg = charts.ladder([r["level"] for r in lad], [r["value"] for r in lad], [r["ci"][0] for r in lad],
                         [r["ci"][1] for r in lad], [r["n"] for r in lad], "Win rate per level")
@@ -382,7 +419,10 @@ def _ladder_chart(s: dict) -> Chart | None:
                                                    "second line of each label: games at that level.")
 
 
-def _card_chart(s: dict) -> Chart | None:
+INVENTED = "Reconstructed card list: these are invented cards standing in for the printed ones. "
+
+
+def _card_chart(s: dict, about: About | None = None) -> Chart | None:
     c = s.get("cards") or {}
     rows = (c.get("top") or [])[:10] + list(reversed((c.get("bottom") or [])[:10]))
     rows = sorted(rows, key=lambda r: -r["lift"]["value"])
@@ -391,7 +431,7 @@ def _card_chart(s: dict) -> Chart | None:
     svg = charts.lift_forest([r["card"] for r in rows], [r["lift"]["value"] for r in rows],
                              [r["lift"]["ci"][0] for r in rows], [r["lift"]["ci"][1] for r in rows],
                              [r["games_with"] for r in rows], f"Card impact ({c['primary_counter']})")
-    return Chart("Card impact", Markup(svg),
+    return Chart("Card impact", Markup(svg), (INVENTED if about is not None and about.reconstruction else "") +
                  f"Significant cards only (Holm, α = {c['alpha']}): win rate of seat-games where the card was "
                  f"{c['primary_counter']} minus where it was not, 95% Newcombe interval; n = seat-games with the card. "
                  f"An association, not a cause: cards played when already winning look strong.")
@@ -401,15 +441,16 @@ def _metrics_table(s: dict) -> Table:
     rows = []
     n = s["n_games"]
     rows.append(["win rate", fmt_pct(s["win_rate"], s["win_rate_ci"]), fmt_ci_pct(s["win_rate_ci"]), fmt_int(n),
-                 "share of games won" + (" by the team" if s.get("cooperative") else " by some seat")])
+                 "share of games won" + (" by the player" if s.get("players") == 1 else
+                                         " by the team" if s.get("cooperative") else " by some seat")])
     if s.get("everybody_loses"):
         e = s["everybody_loses"]
         rows.append(["everybody loses", fmt_pct(e["value"], e["ci"]), fmt_ci_pct(e["ci"]), fmt_int(e["n"]),
                      "share of games nobody won"])
     if s.get("seat_gap"):
         g = s["seat_gap"]
-        rows.append(["seat gap", fmt_points(g["value"]), f"{g['ci'][0] * 100:.1f} – {g['ci'][1] * 100:.1f} pts",
-                     fmt_int(g["n"]), f"best minus worst seat; chi-square {fmt_p(g['p'])}, "
+        rows.append(["seat gap", fmt.pts(g["value"], signed=False), fmt.ci_pts(g["ci"], signed=False),
+                     fmt_int(g["n"]), f"best minus worst seat; {g.get('test') or 'chi-square'} {fmt_p(g['p'])}, "
                                       f"{'significant' if g['significant'] else 'not significant'}"])
     for key, label in (("length", "length"), ("rounds", "rounds")):
         d = s.get(key)
@@ -419,7 +460,7 @@ def _metrics_table(s: dict) -> Table:
             rows.append([f"{label}: median {d['column']}", fmt_num(d["median"]), fmt_ci(d["median_ci"]),
                          fmt_int(d["n"]), f"bootstrap interval; p10 {fmt_num(d['p10'])}, p90 {fmt_num(d['p90'])}"])
     cr = s["capped_rate"]
-    rows.append(["hit the turn cap", fmt_pct(cr["value"], cr["ci"], 2), fmt_ci_pct(cr["ci"], 2), fmt_int(n),
+    rows.append(["hit the turn cap", fmt_pct(cr["value"]), fmt_ci_pct(cr["ci"]), fmt_int(n),
                  f"{fmt_int(s['capped'])} games at {fmt_int(s['turn_cap'])} decisions"])
     for name, m in (s.get("metrics") or {}).items():
         rows.append([name, fmt_num(m["mean"]), fmt_ci(m["ci"]), fmt_int(m["n"]), f"mean per game: {m['help']}"])
@@ -469,20 +510,27 @@ def _dist_n(dist: dict, parent: dict) -> int | None:
     return parent.get("n") if _is_number(parent.get("n")) else None
 
 
-def _seat_table(s: dict) -> Table | None:
+def _seat_table(s: dict, about: About | None = None) -> Table | None:
     seats = s.get("win_rate_by_seat") or []
     if not seats:
         return None
-    rows = [[seat_name(r["seat"]), r["policy"], fmt_int(r["wins"]), fmt_pct(r["value"], r["ci"]), fmt_ci_pct(r["ci"]),
-             fmt_int(r["n"])] for r in seats]
-    return Table("Win rate by seat", ["seat", "policy", "wins", "win rate", "95% CI", "n"], rows, numeric_from=2)
+    fair = about.fair if about is not None else (None if s.get("cooperative") else context.fair_share(s))
+    rows = []
+    for r in seat_rows(s, fair):
+        row = [seat_name(r["seat"]), r["policy"], fmt_int(r["wins"]), fmt.pct(r["value"]), fmt.ci_pct(r["ci"])]
+        if fair is not None:
+            row += [fmt.pts(r["diff"]), fmt.ci_pts(r["diff_ci"])]
+        rows.append(row + [fmt_int(r["n"])])
+    cols = ["seat", "policy", "wins", "win rate", "95% CI"] + (["vs fair share", "95% CI (pts)"] if fair else []) + ["n"]
+    return Table("Win rate by seat", cols, rows, context.fair_share_words(fair) if fair is not None else "",
+                 numeric_from=2)
 
 
 def _end_table(s: dict) -> Table:
     rows = []
     for k, v in s["end_reasons"].items():
         sh = s["end_reason_shares"][k]
-        rows.append([k.replace("_", " "), fmt_int(v), fmt_pct(sh["value"], sh["ci"], 2), fmt_ci_pct(sh["ci"], 2),
+        rows.append([k.replace("_", " "), fmt_int(v), fmt_pct(sh["value"]), fmt_ci_pct(sh["ci"]),
                      fmt_int(sh["n"])])
     return Table("End reasons", ["end reason", "games", "share", "95% CI", "n"], rows)
 
@@ -491,28 +539,26 @@ def _card_rows(rows: list[dict]) -> list[list[str]]:
     return [[r["card"], fmt_int(r["games_with"]), fmt_pct(r["share_with"]["value"], r["share_with"]["ci"]),
              fmt_pct(r["win_rate_with"]["value"], r["win_rate_with"]["ci"]),
              fmt_pct(r["win_rate_without"]["value"], r["win_rate_without"]["ci"]),
-             fmt_points(r["lift"]["value"]),
-             (f"{r['lift']['ci'][0] * 100:+.1f} – {r['lift']['ci'][1] * 100:+.1f}" if r["lift"]["ci"][0] is not None
-              else "–"),
+             fmt_points(r["lift"]["value"]), fmt.ci_pts(r["lift"]["ci"]),
              fmt_p(r["lift"]["p"]), fmt_int(r["seat_games"])] for r in rows]
 
 
 CARD_COLUMNS = ["card", "seat-games with", "share with", "win rate with", "win rate without", "lift",
-                "lift 95% CI (pts)", "p", "n seat-games"]
+                "lift 95% CI", "p", "n seat-games"]
 
 
-def _card_tables(s: dict) -> list[Table]:
+def _card_tables(s: dict, about: About | None = None) -> list[Table]:
     c = s.get("cards") or {}
     if not c.get("n_cards"):
         return []
     counter = c["primary_counter"]
-    note = (f"Counter: {counter}. Lift = win rate with minus without, Newcombe 95% interval; "
+    note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. Lift = win rate with minus without, Newcombe 95% interval; "
             f"significance after Holm correction over {c['n_cards']} cards (α = {c['alpha']}).")
     out = [
         Table("Cards that help most (top 10, significant)", CARD_COLUMNS, _card_rows(c["top"]), note),
         Table("Cards that hurt most (bottom 10, significant)", CARD_COLUMNS, _card_rows(c["bottom"]), note),
     ]
-    out.append(Table(f"Dead cards ({counter} in under {c['dead_threshold']:.0%} of seat-games)", CARD_COLUMNS,
+    out.append(Table(f"Dead cards ({counter} in under {fmt.pct(c['dead_threshold'])} of seat-games)", CARD_COLUMNS,
                      _card_rows(c["dead"]),
                      ("Never drawn, so left out (not in this configuration's deck): " + ", ".join(c["never_drawn"]) + ".")
                      if c.get("never_drawn") else ""))
@@ -527,7 +573,7 @@ def _variants_table(s: dict) -> Table | None:
     for v in vs:
         shown = v.get("varied") or {k: val for k, val in (v.get("params") or {}).items()
                                     if (s.get("params") or {}).get(k) != val}
-        params = ", ".join(f"{k}={val}" for k, val in shown.items()) or "(base)"
+        params = ", ".join(f"{k}={fmt.value(val)}" for k, val in shown.items()) or "(base)"
         rows.append([v["name"], params, fmt_pct(v["win_rate"], v["win_rate_ci"]), fmt_ci_pct(v["win_rate_ci"]),
                      fmt_num(v["length"]["median"]), fmt_ci(v["length"]["median_ci"]), fmt_int(v["capped"]),
                      fmt_int(v["n_games"])])
@@ -537,7 +583,7 @@ def _variants_table(s: dict) -> Table | None:
 
 def _ladder_table(s: dict) -> Table | None:
     lad = s.get("ladder") or []
-    if len(lad) < 2:
+    if not isinstance(lad, list) or len(lad) < 2:
         return None
     rows = [[str(r["level"]), fmt_int(r["k"]), fmt_pct(r["value"], r["ci"]), fmt_ci_pct(r["ci"]), fmt_int(r["n"])]
             for r in lad]
@@ -546,8 +592,12 @@ def _ladder_table(s: dict) -> Table | None:
 
 # ---------------------------------------------------------------- provenance
 
+RECONSTRUCTION_NOTE = ("The card lists shipped for Overtime, You're Fired! and Four Day Weekend are reconstructions "
+                       "(their rulebooks do not list the cards): invented cards stand in for the printed ones. "
+                       "Sick Days' deck is the printed one.")
 
-def provenance(manifest: dict, s: dict, run_dir: Path) -> list[tuple[str, str]]:
+
+def provenance(manifest: dict, s: dict, run_dir: Path, about: About | None = None) -> list[tuple[str, str]]:
     cfg = manifest.get("config", {})
 
     def js(v) -> str:
@@ -563,7 +613,16 @@ def provenance(manifest: dict, s: dict, run_dir: Path) -> list[tuple[str, str]]:
         ("players", str(cfg.get("players", s.get("players")))),
         ("rule version", str(cfg.get("rule_version", s.get("rule_version", "–")))),
         ("rule parameters", js(cfg.get("params", {}))),
-        ("card list hash", str(cfg.get("card_list_hash", "–"))),
+    ]
+    if about is not None:
+        rows.append(("changed from the defaults", about.settings or "nothing (the game's defaults)"))
+    rows.append(("card list hash", str(cfg.get("card_list_hash", "–"))))
+    if about is not None and about.cards:
+        for note in about.cards:
+            label = "card list" + (f" ({', '.join(note.variants)})" if len(about.cards) > 1 else "")
+            rows.append((label, note.words()))
+        rows.append(("shipped card lists", RECONSTRUCTION_NOTE))
+    rows += [
         ("policies", pols),
         ("seed", str(cfg.get("seed", "–"))),
         ("games requested", fmt_int(manifest.get("n_games")) + (" per variant" if len(cfg.get("variants") or []) > 1 else "")),
@@ -575,6 +634,13 @@ def provenance(manifest: dict, s: dict, run_dir: Path) -> list[tuple[str, str]]:
         ("created", str(manifest.get("created", "–"))),
         ("command", str(manifest.get("command", "–"))),
     ]
+    if about is not None:
+        for sp in about.seats:
+            if sp.help:
+                rows.append((f"policy {sp.name}", sp.help))
+                break
+        if about.ladder is not None:
+            rows.append(("skill ladder", about.ladder[1]))
     if len(cfg.get("variants") or []) > 1:
         rows.append(("variants", "; ".join(f"{v.get('name')}: {js(v.get('params', {}))}" for v in cfg["variants"])))
     return rows
@@ -583,46 +649,60 @@ def provenance(manifest: dict, s: dict, run_dir: Path) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------- the page
 
 
-def key_figures(s: dict) -> list[KeyFigure]:
+def key_figures(s: dict, about: About | None = None) -> list[KeyFigure]:
     n = s["n_games"]
     figs = [KeyFigure("games", fmt_int(n), f"of {fmt_int(s.get('n_requested'))} requested, seed {s.get('seed')}")]
-    figs.append(KeyFigure("team wins" if s.get("cooperative") else "someone wins",
-                          fmt_pct(s["win_rate"], s["win_rate_ci"]), f"95% CI {fmt_ci_pct(s['win_rate_ci'])}, n = {fmt_int(n)}"))
+    figs.append(KeyFigure(win_label(s), fmt.pct(s["win_rate"]), f"95% CI {fmt.ci_pct(s['win_rate_ci'])}, n = {fmt_int(n)}"))
     if s.get("seat_gap"):
         g = s["seat_gap"]
-        figs.append(KeyFigure("seat gap", fmt_points(g["value"]),
+        figs.append(KeyFigure("seat gap", fmt.pts(g["value"], signed=False),
+                              f"95% CI {fmt.ci_pts(g['ci'], signed=False)}; "
                               f"{'significant' if g['significant'] else 'not significant'}, {fmt_p(g['p'])}, n = {fmt_int(n)}"))
     L = s["length"]
     figs.append(KeyFigure(f"median {L['column']}", fmt_num(L["median"]),
                           f"95% CI {fmt_ci(L['median_ci'])}, n = {fmt_int(L['n'])}"))
     figs.append(KeyFigure("hit the turn cap", fmt_int(s.get("capped", 0)),
-                          f"{fmt_pct(s['capped_rate']['value'], s['capped_rate']['ci'], 2)} of n = {fmt_int(n)}"))
+                          f"{fmt.pct(s['capped_rate']['value'])} of n = {fmt_int(n)}"))
     return figs
 
 
-def build_run_report(summary: dict, manifest: dict, run_dir: Path) -> RunReport:
-    s = summary
-    chart_list = [c for c in (_win_chart(s), _length_chart(s), _end_chart(s)) if c]
-    chart_list += _distribution_charts(s)
-    chart_list += [c for c in (_ladder_chart(s), _card_chart(s)) if c]
-    tables = [_metrics_table(s)]
-    tables += [t for t in (_seat_table(s), _ladder_table(s), _variants_table(s)) if t]
-    tables.append(_end_table(s))
-    tables += _card_tables(s)
+def report_title(s: dict, kind: str, about: About | None) -> str:
+    """'<Game>: balance report — level 4, ready_pizzas=3' (the changed settings in the title)."""
+    base = f"{s.get('title') or s.get('game')}: {kind}"
+    settings = about.settings if about is not None else ""
+    return f"{base} — {settings}" if settings else base
+
+
+def subtitle(s: dict, extra: str = "") -> str:
     mode = f" · {s['mode']}" if s.get("mode") else ""
     np_ = s.get("players")
-    subtitle = f"{s.get('game')}{mode} · {np_} player{'s' if np_ != 1 else ''} · {fmt_int(s['n_games'])} games · seed {s.get('seed')}"
+    return (f"{s.get('game')}{mode} · {_players_words(np_)}{extra} · {fmt_int(s['n_games'])} games · "
+            f"seed {s.get('seed')}")
+
+
+def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) -> RunReport:
+    s = summary
+    about = build_about(s, manifest, Path(run_dir), spec)
+    chart_list = [c for c in (_win_chart(s, about), _length_chart(s), _end_chart(s)) if c]
+    chart_list += _distribution_charts(s)
+    chart_list += [c for c in (_ladder_chart(s), _card_chart(s, about)) if c]
+    tables = [_metrics_table(s)]
+    tables += [t for t in (_seat_table(s, about), _ladder_table(s), _variants_table(s)) if t]
+    tables.append(_end_table(s))
+    tables += _card_tables(s, about)
     notes = ["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians, Newcombe for "
-             "differences of rates. Seats are numbered from 1."]
+             "differences of rates. Rates in percent, differences of rates in points (pts). Seats are numbered from 1."]
     return RunReport(
-        title=f"{s.get('title') or s.get('game')}: balance report",
-        subtitle=subtitle,
-        summary=summary_sentences(s),
+        title=report_title(s, "balance report", about),
+        subtitle=subtitle(s),
+        summary=summary_sentences(s, about),
         warnings=warnings(s),
-        key_figures=key_figures(s),
+        key_figures=key_figures(s, about),
         charts=chart_list,
         tables=tables,
-        provenance=provenance(manifest, s, Path(run_dir)),
+        provenance=provenance(manifest, s, Path(run_dir), about),
         generated=str(s.get("generated", "")),
         notes=notes,
+        banners=context.card_banner(about.cards, 1, about.game_title),
+        about=context.about_sentences(about.seats, bool(s.get("cooperative")), about.ladder),
     )

@@ -45,8 +45,9 @@ def test_report_summary_first_in_plain_words(report):
     html = report.read_text(encoding="utf-8")
     first = html.index("Over 4,000 games (seed 7")
     assert first < html.index("<svg") < html.index('id="tables"') < html.index('id="provenance"')
-    assert "5 games (0.12%) hit the turn cap of 100 decisions" in html
-    assert re.search(r"Seat 1 wins \d+\.\d points more than seat 2 \(95% CI [^)]*significant, p&lt;0.001", html)
+    assert "5 games (0.1%) hit the turn cap of 100 decisions" in html
+    assert re.search(r"Seat 1 wins \d+\.\d pts more than seat 2 \(95% CI \[[\d.]+, [\d.]+\] pts; significant, p &lt; 0.001",
+                     html.replace("\u00a0", " "))
     assert "1 dead card" in html
 
 
@@ -173,3 +174,109 @@ def test_headline_shapes_from_the_games(tmp_path):
     assert found["round_ends"].shares and found["round_ends"].n == 250
     assert "How rounds end (n = 250)" in html and "Missing cards: at loss (n = 70)" in html
     assert "missing_cards: mean" in html and "30.0%" in html and "reading B of the rulebook" in html
+
+
+# ---------------------------------------------------------------- printing
+
+
+A4_TEXT_WIDTH_PX = 703  # 210 mm less two 12 mm margins (the report's @page), at 96 px per inch
+
+PRINT_PROBE = """<script>
+(function () {
+  var main = document.querySelector('main'), bad = [];
+  var mw = main.getBoundingClientRect().width, mr = main.getBoundingClientRect().right;
+  var doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth + 1) bad.push('page scrolls sideways ' + doc.scrollWidth + '>' + doc.clientWidth);
+  document.querySelectorAll('.table-block').forEach(function (b) {
+    var name = b.querySelector('h3').textContent, t = b.querySelector('table');
+    if (b.scrollWidth > b.clientWidth + 1) bad.push(name + ': overflows ' + b.scrollWidth + '>' + b.clientWidth);
+    if (t && t.getBoundingClientRect().right > mr + 1) bad.push(name + ': cut at the right');
+    if (t) t.querySelectorAll('th, td').forEach(function (c) {
+      if (c.getBoundingClientRect().width < 8 || getComputedStyle(c).display === 'none') bad.push(name + ': a hidden column');
+    });
+  });
+  document.querySelectorAll('figure svg').forEach(function (s, i) {
+    var w = s.getBoundingClientRect().width;
+    if (w < 0.95 * mw) bad.push('chart ' + i + ' at ' + Math.round(w) + 'px of ' + Math.round(mw));
+  });
+  var out = document.createElement('pre');
+  out.textContent = 'PRO' + 'BE[' + (bad.length ? bad.join(' | ') : 'ok') + ']';
+  document.body.appendChild(out);
+})();
+</script>"""
+
+
+def print_styles(html: str) -> str:
+    """The body of the template's @media print block (to apply it on a screen of A4 width)."""
+    start = html.index("@media print")
+    i = html.index("{", start) + 1
+    depth = 1
+    j = i
+    while depth:
+        depth += {"{": 1, "}": -1}.get(html[j], 0)
+        j += 1
+    return html[i:j - 1]
+
+
+def as_printed(html: str) -> str:
+    """The page with its print styles applied on screen and a probe that reports overflows."""
+    return html.replace("</head>", f"<style>{print_styles(html)}</style></head>").replace("</body>", PRINT_PROBE + "</body>")
+
+
+def probe_print_layout(binary: str, profile: Path, report: Path) -> str:
+    probe = report.with_name("print-probe.html")
+    probe.write_text(as_printed(report.read_text(encoding="utf-8")), encoding="utf-8")
+    dom = _chromium(binary, profile, "--dump-dom", f"--window-size={A4_TEXT_WIDTH_PX},1200", probe.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    found = re.search(r"PROBE\[(.*?)\]", dom.stdout, re.S)
+    assert found, dom.stdout[-2000:]
+    return found.group(1)
+
+
+@pytest.fixture(scope="module")
+def long_names_report(tmp_path_factory) -> Path:
+    """A run whose card names are long (as Overtime's are), to stress the card tables in print."""
+    run = make_run(tmp_path_factory.mktemp("long"), n_games=2000, n_cap=3)
+    long = {"+1": "Performance Review of the Quarterly Numbers", "+2": "I'll Just Copy That! (Second Edition)",
+            "+3": "Burning the Midnight Oil Until Sunrise"}
+    for p in (run / "parts").glob("cards-*.parquet"):
+        pl.read_parquet(p).with_columns(pl.col("card").replace(long)).write_parquet(p)
+    return render_run_report(run, SPEC)
+
+
+def test_print_styles_keep_every_column_and_chart_readable(long_names_report, tmp_path):
+    binary = _chromium_or_skip()
+    html = long_names_report.read_text(encoding="utf-8")
+    styles = print_styles(html)
+    assert "max-height: 9cm" not in styles and "overflow: visible" in styles  # no thumbnails, no scrollbars
+    for col in ("lift 95% CI", "p", "n seat-games"):
+        assert f">{col}</th>" in html
+    assert probe_print_layout(binary, tmp_path / "profile", long_names_report) == "ok"
+
+
+def test_the_probe_finds_a_table_that_does_not_fit(long_names_report, tmp_path):
+    """The print probe fails a layout that scrolls (so the test above can fail)."""
+    binary = _chromium_or_skip()
+    html = long_names_report.read_text(encoding="utf-8")
+    wide = html.replace("</thead>", "</thead><tr><td style='white-space:nowrap'>" + "x" * 400 + "</td></tr>", 1)
+    bad = tmp_path / "wide" / "report.html"
+    bad.parent.mkdir()
+    bad.write_text(wide, encoding="utf-8")
+    assert "overflows" in probe_print_layout(binary, tmp_path / "profile", bad)
+
+
+def test_report_prints_to_pdf(long_names_report, tmp_path):
+    binary = _chromium_or_skip()
+    pdf = tmp_path / "report.pdf"
+    r = _chromium(binary, tmp_path / "profile", "--no-pdf-header-footer", f"--print-to-pdf={pdf}",
+                  long_names_report.as_uri())
+    assert r.returncode == 0, r.stderr[-2000:]
+    data = pdf.read_bytes()
+    assert data[:5] == b"%PDF-" and len(data) > 20_000
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", data))
+    assert 2 <= pages <= 12, pages
+    if shutil.which("pdftoppm"):  # look at the first page as a person would (poppler-utils)
+        subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(pdf), str(tmp_path / "page")],
+                       check=True, timeout=60)
+        png = next(tmp_path.glob("page*.png"))
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
