@@ -63,7 +63,7 @@ def read_bytes(path: Path, role: str, allowed: str) -> bytes:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise BalanceError(f"{role}{where}: file not found; allowed: {allowed}") from None
+        raise BalanceError(f"{role}{where}: file does not exist; allowed: {allowed}") from None
     except OSError as exc:
         raise BalanceError(f"{role}{where}: cannot read it ({exc.strerror or exc}); allowed: {allowed}") from None
     if not stat.S_ISREG(st.st_mode):

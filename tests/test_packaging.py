@@ -17,5 +17,9 @@ def test_every_package_folder_is_listed_in_pyproject():
 
 def test_game_data_is_read_from_the_installed_package():
     assert (data_root() / "__init__.py").is_file()
-    for name in registry.names():
+    shipped = [name for name in registry.names() if registry.GAMES[name].startswith("simcore.")]
+    assert len(shipped) == 5
+    for name in shipped:
         assert data_file(name, "rules.toml").is_file(), name
+        data = registry.get(name).load_data({})
+        assert data.files and all(f.startswith("data/") for f, _ in data.files), data.files

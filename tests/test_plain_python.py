@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +13,10 @@ from simcore import registry
 
 SCRIPT = """
 import json, sys
+sys.path.insert(0, sys.argv[2])  # tests/: the fixture games
 import numpy as np
+from simcore import registry
+registry.GAMES.setdefault("shed", "shedgame.spec")
 from simcore.batch import Engine, resolve_policy
 from simcore.params import resolve
 from simcore.registry import get
@@ -34,7 +38,7 @@ def test_plain_python_plays_the_compiled_games(game):
     got = {}
     for mode in ("0", "1"):
         env = dict(os.environ, NUMBA_DISABLE_JIT=mode)
-        p = subprocess.run([sys.executable, "-c", SCRIPT, game], env=env, capture_output=True, text=True,
+        p = subprocess.run([sys.executable, "-c", SCRIPT, game, str(Path(__file__).resolve().parent)], env=env, capture_output=True, text=True,
                            timeout=1800, check=False)
         assert p.returncode == 0, p.stderr[-3000:]
         got[mode] = json.loads(p.stdout.strip().splitlines()[-1])
