@@ -276,7 +276,9 @@ def _shape_problem(m: dict) -> str | None:
                 and isinstance(p.get("params"), list)
                 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in p["params"])):
             return f"config.policies[{i}] is not an object with a name, kind and params"
-    if not isinstance(m.get("n_games"), int) or isinstance(m.get("n_games"), bool) or m["n_games"] < 0:
+    if "n_games" not in m:
+        return "missing key n_games"
+    if not isinstance(m["n_games"], int) or isinstance(m["n_games"], bool) or m["n_games"] < 0:
         return "n_games is not a whole number"
     ident = cfg.get("identity")
     if ident is not None and (not isinstance(ident, dict) or ident.get("game") != cfg["game"]):
@@ -719,7 +721,7 @@ def commit_chunk(run_dir: Path, task: tuple[int, int, int, int], frames: dict[st
             infos[kind] = PartInfo(f"{PARTS}/{kind}/{name}", frames[kind].height, len(data),
                                    hashlib.sha256(data).hexdigest())
             fault(f"staged:{kind}")
-    except BaseException:
+    except Exception:  # a full disk: drop this chunk's staged parts (a killed process leaves them to `prepare`)
         for tmp in staged.values():
             tmp.unlink(missing_ok=True)
         raise
