@@ -99,16 +99,22 @@ def policy_identity(p: SeatPolicy) -> dict:
     return out
 
 
-def engine_hash(game: str) -> str:
+def engine_hash(spec: GameSpec) -> str:
     """What a game's results depend on in code: the engine core (simcore/*.py)
-    and the game's own package (or module). Editing another game leaves it alone."""
+    and the game's own package (or module, found from its kernels). Editing
+    another game leaves it alone."""
     import importlib
+    import sys
 
     import simcore
     from simcore import registry
 
     root = Path(simcore.__file__).resolve().parent
-    module = importlib.import_module(registry.GAMES[game])
+    first_kernel = spec.kernels[0]
+    name = registry.GAMES.get(spec.name) or getattr(first_kernel, "py_func", first_kernel).__module__
+    module = sys.modules.get(name) or importlib.import_module(name)
+    if Path(module.__file__).name != "__init__.py" and "." in name:  # a game package's kernel module
+        module = sys.modules.get(name.rpartition(".")[0]) or module
     own = Path(module.__file__).resolve()
     files = sorted(root.glob("*.py")) + (sorted(own.parent.rglob("*.py")) if own.name == "__init__.py" else [own])
     h = hashlib.sha256()
@@ -229,7 +235,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
                 "seed": config.seed,
                 "chunk_size": config.chunk_size,
                 "rule_version": spec.version,
-                "engine_hash": engine_hash(config.game),
+                "engine_hash": engine_hash(spec),
                 "source_hash": SOURCE_HASH,
                 "variants": ident["variants"],
             },
@@ -261,7 +267,7 @@ def _resume(run_dir: Path, spec: GameSpec, config: RunConfig, ident: dict, n_gam
         raise BalanceError(
             f"--out: {run_dir} holds a different configuration ({shown}); use another --out folder to run this one"
         )
-    stored, now = manifest["config"].get("engine_hash"), engine_hash(config.game)
+    stored, now = manifest["config"].get("engine_hash"), engine_hash(spec)
     if stored not in (now, SOURCE_HASH):  # SOURCE_HASH: folders written before engine_hash was per game
         raise BalanceError(
             f"--out: {run_dir} was played by another build of the {config.game} engine (engine_hash {stored}, "

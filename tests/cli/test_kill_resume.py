@@ -62,8 +62,11 @@ def kill_at(monkeypatch, point: str, nth: int = 3) -> None:
     monkeypatch.setattr(store, "fault", fault)
 
 
-@pytest.mark.parametrize("resume", list(RESUMES))
-@pytest.mark.parametrize("point", store.FAULT_POINTS)
+WINDOWS = [(point, "other chunk size, bigger -n") for point in store.FAULT_POINTS] + [
+    (point, "default chunk size of a bigger -n") for point in ("staged:cards", "moved:games", "moved:cards", "committed")]
+
+
+@pytest.mark.parametrize("point,resume", WINDOWS)
 def test_a_kill_in_every_window_then_resume_equals_a_clean_run(tmp_path, monkeypatch, clean, point, resume):
     out = tmp_path / "killed"
     kill_at(monkeypatch, point)
