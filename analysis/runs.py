@@ -205,14 +205,18 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
     if run_dir.exists() and not run_dir.is_dir():
         raise BalanceError(f"--out: {run_dir} is a file, not a folder; allowed: a new or existing run folder")
     ident = config.identity(spec)
-    created = not run_dir.exists()
     try:
-        run_dir.mkdir(parents=True, exist_ok=True)
+        run_dir.mkdir(parents=True)  # atomic: of two processes starting together, one creates it
+        created = True
+    except FileExistsError:
+        created = False
     except OSError as exc:
         raise BalanceError(f"--out: cannot write the run folder {run_dir} ({exc.strerror or exc}); "
                            "allowed: a folder you can write to, on a disk with free space") from None
+    locked = False
     try:
         store.hold(run_dir, "--out", command)  # before anything else is written
+        locked = True
         if (run_dir / MANIFEST).exists():
             return _resume(run_dir, spec, config, ident, n_games, notice)
         others = sorted(p.name for p in run_dir.iterdir() if p.name not in (store.LOCK, PARTS))
@@ -246,11 +250,12 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
         }
         return store.write_manifest(run_dir, _jsonable(manifest))
     except BaseException:
-        store.release(run_dir)
-        if created:  # nothing of a run was written: leave no folder behind
+        if locked and created:  # ours alone and no manifest written: leave no folder behind
             import shutil
 
             shutil.rmtree(run_dir, ignore_errors=True)
+        if locked:
+            store.release(run_dir)
         raise
 
 

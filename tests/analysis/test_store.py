@@ -242,3 +242,37 @@ def test_an_old_folder_with_a_damaged_part_is_recomputed_on_resume(clean, tmp_pa
         runs.check_parts(old, json.loads((old / "manifest.json").read_text()))
     play(old)
     assert same_summary(old, clean)
+
+
+def test_a_writer_refused_by_the_lock_never_deletes_the_folder_it_created(tmp_path, monkeypatch):
+    """Two processes starting together on a new folder: one creates it, the
+    other may take the lock first. The creator, refused, must not remove the
+    folder the other is writing."""
+    run = tmp_path / "run"
+
+    def taken(run_dir, role="--out", command=""):
+        (run_dir / "manifest.json").write_text("{}")  # the other process's files
+        raise BalanceError(f"{role}: {run_dir} is being written by another balance process (pid 1 on there)")
+
+    monkeypatch.setattr(store, "hold", taken)
+    with pytest.raises(BalanceError, match="being written by another"):
+        runs.open_run(run, SPEC, config(), N, "test")
+    assert (run / "manifest.json").exists()
+
+
+def test_a_refused_new_run_leaves_no_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(runs, "check_writable", lambda run_dir, need: (_ for _ in ()).throw(BalanceError("--out: full")))
+    with pytest.raises(BalanceError, match="full"):
+        runs.open_run(tmp_path / "run", SPEC, config(), N, "test")
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_precision_tally_counts_committed_chunks_only(clean, tmp_path):
+    run = copy(clean, tmp_path)
+    for kind in ("seats", "games"):  # a killed chunk's parts, moved in but never recorded
+        shutil.copyfile(run / "parts" / kind / store.part_file(0, 0, CHUNK), run / "parts" / kind / store.part_file(0, N, CHUNK))
+    tally = runs.Tally(1, 2)
+    tally.load(run, config())
+    seats = load_seats(clean)
+    assert tally.games[0] == N and tally.seat_won[0].tolist() == [
+        int(seats.filter(pl.col("seat") == s)["won"].sum()) for s in (0, 1)]

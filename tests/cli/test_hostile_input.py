@@ -171,3 +171,11 @@ def test_a_damaged_part_is_named_by_report_and_recomputed_by_resume(tmp_path, ba
     from runkit import same_rows, summary
 
     assert summary(run) == summary(base_run) and same_rows(run, base_run)
+
+
+def test_compare_of_a_folder_with_a_damaged_part_is_refused_naming_it(tmp_path, base_run):
+    run = tmp_path / "run"
+    shutil.copytree(base_run, run)
+    PART_DAMAGE["bit-flipped"](run / "parts" / "seats" / "v0000-i000000002000-n000001000.parquet")
+    line = one_line_error(balance("compare", base_run, run, "--out", tmp_path / "cmp"))
+    assert "parts/seats/v0000-i000000002000-n000001000.parquet: damaged" in line

@@ -11,6 +11,7 @@ either way, flock being dropped by the kernel); in a child process it is a
 real SIGKILL (BALANCE_TEST_FAULT), which also leaves the dead writer's lock
 file behind for the next writer to take over.
 """
+import json
 import os
 import signal
 from collections import Counter
@@ -126,3 +127,19 @@ def test_the_old_bug_stray_seats_of_a_killed_chunk_are_not_counted(tmp_path, cle
     assert seats.height == 2 * n and seats.select("game_index", "seat").n_unique() == 2 * n
     cards = pl.read_parquet(out / "parts" / "cards")
     assert cards["seat_games"].sum() // cards.select("card_id", "counter").n_unique() == 2 * n
+
+
+def test_a_killed_precision_run_resumes_to_the_same_stopping_point(tmp_path, monkeypatch):
+    args = ["simulate", "--game", "race21", "-n", 40000, "--chunk-size", 1000, "--seed", 3, "--precision", 0.03,
+            "--quiet"]
+    clean = tmp_path / "clean"
+    assert balance(*args, "--out", clean).exit_code == 0
+    out = tmp_path / "killed"
+    kill_at(monkeypatch, "moved:seats", nth=2)
+    with pytest.raises(Killed):
+        balance(*args, "--out", out)
+    monkeypatch.setattr(store, "fault", lambda p: None)
+    assert balance(*args, "--out", out).exit_code == 0
+    stopping = lambda d: json.loads((d / "stopping.json").read_text())  # noqa: E731
+    assert stopping(out) == stopping(clean) and stopping(clean)["stopped_by"] == "precision"
+    assert summary(out) == summary(clean) and same_rows(out, clean)
