@@ -752,9 +752,14 @@ def prepare(run_dir: Path, manifest: dict, players: int, notice: Notice | None =
     run_dir = Path(run_dir)
     say = notice or (lambda text: None)
     staging = run_dir / PARTS / STAGING
-    if staging.is_dir():
+    if staging.is_dir():  # parts of chunks that were never moved in
         for p in staging.iterdir():
-            p.unlink(missing_ok=True)
+            if p.is_dir() and not p.is_symlink():
+                import shutil
+
+                shutil.rmtree(p)
+            else:
+                p.unlink(missing_ok=True)
     cfg = config_hash(manifest)
     log = read_log(run_dir)
     view = committed(run_dir, {**manifest, "layout": LAYOUT})
@@ -781,12 +786,12 @@ def prepare(run_dir: Path, manifest: dict, players: int, notice: Notice | None =
             rel = f"{PARTS}/{kind}/{p.name}"
             if rel in referenced:
                 continue
-            if not _ours(p.name):
-                say(f"removed {rel}: no commit record names it (not a part of this run)")
             if p.is_dir():
                 raise BalanceError(f"--out: {run_dir / rel} is a folder inside a table folder; "
                                    "allowed: only the parts balance writes; move it out of the run folder")
-            p.unlink(missing_ok=True)
+            if not _ours(p.name):
+                say(f"removed {rel}: no commit record names it (not a part of this run)")
+            p.unlink(missing_ok=True)  # ours: a chunk killed before its record
 
 
 def migrate(run_dir: Path, old: dict[str, dict[str, Path]], keep: list[Record], cfg: str | None,
