@@ -227,41 +227,48 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
                    precision: float | None = None, scheduler: str | None = None, workers: int | None = None) -> dict:
     """Open or resume the folder, play what is missing with a progress bar,
     write summary.json and report.html. Returns the summary."""
+    from analysis import runs
+
+    runs.open_run(run_dir, spec, config, n_games, command, kind,
+                  notice=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
+    try:  # the folder stays locked until its summary and report are written
+        return _play_and_report(spec, config, run_dir, n_games, quiet, precision, scheduler, workers)
+    finally:
+        runs.close_run(run_dir)
+
+
+def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: float | None,
+                     scheduler: str | None, workers: int | None) -> dict:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from analysis import runs
     from analysis.summary import write_summary
     from reports import render_run_report
 
-    runs.open_run(run_dir, spec, config, n_games, command, kind,
-                  notice=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
-    try:  # the folder stays locked until its summary and report are written
-        executor, prepared = None, None
-        if scheduler or workers:
-            from analysis.executors import DaskExecutor
+    executor, prepared = None, None
+    if scheduler or workers:
+        from analysis.executors import DaskExecutor
 
-            executor = DaskExecutor(config, scheduler, workers)
-        else:
-            prepared = runs.Prepared(spec, config)
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
-            task = bar.add_task(f"{spec.name}", total=n_games * len(config.variants))
+        executor = DaskExecutor(config, scheduler, workers)
+    else:
+        prepared = runs.Prepared(spec, config)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
+        task = bar.add_task(f"{spec.name}", total=n_games * len(config.variants))
 
-            def on_chunk(done, total):
-                bar.update(task, completed=done, total=total)
+        def on_chunk(done, total):
+            bar.update(task, completed=done, total=total)
 
-            try:
-                runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision, executor)
-            except InvariantBroken as exc:
-                exc.run_dir = str(run_dir)
-                raise
-            finally:
-                if executor is not None:
-                    executor.close()
-        summary = json.loads(write_summary(run_dir, spec).read_text())
-        render_run_report(run_dir, spec)
-    finally:
-        runs.close_run(run_dir)
+        try:
+            runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision, executor)
+        except InvariantBroken as exc:
+            exc.run_dir = str(run_dir)
+            raise
+        finally:
+            if executor is not None:
+                executor.close()
+    summary = json.loads(write_summary(run_dir, spec).read_text())
+    render_run_report(run_dir, spec)
     return summary
 
 
