@@ -28,9 +28,11 @@ def toy_game(monkeypatch):
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    registry.GAMES["race21"] = "toygame"
+    toy = pytest.MonkeyPatch()  # registered while the fixture builds; undone so later tests see the real registry
+    toy.setitem(registry.GAMES, "race21", "toygame")
     out = tmp_path_factory.mktemp("fuzz") / "run"
     assert balance(*simulate_args(out, N, CHUNK, seed=SEED)).exit_code == 0
+    toy.undo()
     return out
 
 

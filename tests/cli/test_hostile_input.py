@@ -21,10 +21,12 @@ def toy_game(monkeypatch):
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory):
-    registry.GAMES["race21"] = "toygame"
+    toy = pytest.MonkeyPatch()  # registered while the fixture builds; undone so later tests see the real registry
+    toy.setitem(registry.GAMES, "race21", "toygame")
     out = tmp_path_factory.mktemp("base") / "run"
     r = balance(*simulate_args(out, 3000, 1000, seed=5))
     assert r.exit_code == 0, r.output
+    toy.undo()
     return out
 
 

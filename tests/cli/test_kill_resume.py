@@ -41,13 +41,15 @@ def toy_game(monkeypatch):
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
     """Uninterrupted runs of each resume's size (their default chunk size)."""
-    registry.GAMES["race21"] = "toygame"
+    toy = pytest.MonkeyPatch()  # registered while the fixture builds; undone so later tests see the real registry
+    toy.setitem(registry.GAMES, "race21", "toygame")
     out = {}
     for name, (n, _) in RESUMES.items():
         folder = tmp_path_factory.mktemp("clean") / "run"
         r = balance(*simulate_args(folder, n))
         assert r.exit_code == 0, r.output
         out[name] = folder
+    toy.undo()
     return out
 
 
