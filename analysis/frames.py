@@ -1,9 +1,13 @@
 """Read a run folder (docs/run-folder.md) into polars frames.
 
-Only finished parts count: a part is renamed into place when its chunk is done,
-so anything not named `<kind>-<chunk id>.parquet` (temporary `.tmp` files) is ignored.
-With no parts, each loader returns an empty frame with the documented columns,
-so every analysis function works on an empty run too.
+Only committed chunks count (analysis.store): the parts named by a record in
+chunks.jsonl (`parts/games/`, `parts/seats/`, `parts/cards/`), or, in a folder
+of the old flat layout, the ranges whose games part is there. A part no record
+names (a chunk killed before its record) is ignored, and so are temporary
+files; a folder whose records or ranges contradict each other is refused
+with a BalanceError naming the line or part. With no parts, each loader
+returns an empty frame with the documented columns, so every analysis
+function works on an empty run too.
 
 `load_*` read every row into memory (fine for tests and small runs). The
 summary reads with bounded memory instead: `scan_parts` (lazy, only the
@@ -12,12 +16,14 @@ range of game indices at a time, every variant of that range together.
 """
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
+
+from simcore.errors import BalanceError
+
+from . import store
 
 GAME_BASE = {"variant": pl.String, "game_index": pl.Int64, "end_reason": pl.String, "decisions": pl.Int32}
 SEAT_BASE = {"variant": pl.String, "game_index": pl.Int64, "seat": pl.Int8, "policy": pl.String,
@@ -30,14 +36,32 @@ _DTYPES = {"int8": pl.Int8, "int16": pl.Int16, "int32": pl.Int32, "int64": pl.In
            "float32": pl.Float32, "float64": pl.Float64, "bool": pl.Boolean}
 
 
+def committed(run_dir: str | Path) -> store.View:
+    """The folder's committed chunks; a BalanceError when its records (or an
+    old folder's ranges) are damaged or contradict each other."""
+    manifest = load_manifest(run_dir)
+    view = store.committed(Path(run_dir), manifest)
+    store.refuse(Path(run_dir), view.problems, manifest)
+    return view
+
+
 def part_files(run_dir: str | Path, kind: str) -> list[Path]:
-    """The finished parts of one kind ("games", "seats", "cards"), in chunk order."""
-    parts = Path(run_dir) / "parts"
-    if not parts.is_dir():
-        return []
-    # docs: games-000012.parquet; analysis.runs: games-v0000-i000000000000-n000000500.parquet
-    pat = re.compile(rf"^{kind}-[A-Za-z0-9-]+\.parquet$")
-    return sorted(p for p in parts.iterdir() if pat.match(p.name))
+    """The committed parts of one kind ("games", "seats", "cards"), in (variant, first game) order."""
+    return [p for p, _, _ in committed(run_dir).parts(kind)]
+
+
+def _unreadable(path, exc: Exception) -> BalanceError:
+    text = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+    return BalanceError(f"{path}: cannot be read as a part ({text}); "
+                        "run the same simulate command again to recompute it")
+
+
+def read_part(path: Path, columns=None) -> pl.DataFrame:
+    """One part (all rows, or `columns`), a BalanceError naming it if it cannot be read."""
+    try:
+        return pl.read_parquet(path, columns=columns)
+    except (OSError, pl.exceptions.PolarsError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
+        raise _unreadable(path, exc) from None
 
 
 def _empty(schema: dict) -> pl.DataFrame:
@@ -52,10 +76,17 @@ def _spec_schema(base: dict, columns) -> dict:
 
 
 def _load(run_dir, kind: str, schema: dict) -> pl.DataFrame:
-    files = part_files(run_dir, kind)
+    """Every committed part of a kind, each checked against its record as it is read."""
+    view = committed(run_dir)
+    if view.layout == store.LAYOUT:
+        bad = [f"{r.parts[kind].file}: {why}" for r in view.records
+               if (why := store.check_part(view.run_dir, r.parts[kind]))]
+        if bad:
+            store.refuse(view.run_dir, [store.Problem(b) for b in bad], load_manifest(run_dir))
+    files = [p for p, _, _ in view.parts(kind)]
     if not files:
         return _empty(schema)
-    frames = [pl.read_parquet(f) for f in files]
+    frames = [read_part(f) for f in files]
     # relaxed: a resumed run may have written an int column as a wider type
     return pl.concat(frames, how="diagonal_relaxed")
 
@@ -76,9 +107,6 @@ def load_cards(run_dir: str | Path) -> pl.DataFrame:
 
 
 # ---------------------------------------------------------------- bounded-memory reading
-_RANGE_NAME = re.compile(r"^[a-z]+-v\d+-i(\d+)-n(\d+)\.parquet$")  # analysis.runs.part_name
-
-
 def scan_parts(files, columns=None) -> pl.LazyFrame | None:
     """The parts as one LazyFrame (None when there are none), restricted to the
     `columns` that exist. Relaxed like `_load`: a resumed run may have written
@@ -94,19 +122,20 @@ def scan_parts(files, columns=None) -> pl.LazyFrame | None:
 
 
 def part_ranges(run_dir: str | Path, kind: str) -> list[tuple[Path, int, int]]:
-    """(part, first game index, last game index + 1) of each finished part.
+    """(part, first game index, last game index + 1) of each committed part.
 
-    Read from the name when analysis.runs wrote it; otherwise from the part's
+    From its record (or an old part's name); otherwise from the part's
     `game_index` column (one column of one part at a time)."""
     out = []
-    for f in part_files(run_dir, kind):
-        m = _RANGE_NAME.match(f.name)
-        if m:
-            first, count = int(m.group(1)), int(m.group(2))
-            out.append((f, first, first + count))
+    for f, first, end in committed(run_dir).parts(kind):
+        if first is not None:
+            out.append((f, first, end))
             continue
-        r = pl.scan_parquet(f).select(pl.col("game_index").min().alias("lo"),
-                                      pl.col("game_index").max().alias("hi")).collect()
+        try:
+            r = pl.scan_parquet(f).select(pl.col("game_index").min().alias("lo"),
+                                          pl.col("game_index").max().alias("hi")).collect()
+        except (OSError, pl.exceptions.PolarsError, ValueError) as exc:
+            raise _unreadable(f, exc) from None
         if r["lo"][0] is not None:
             out.append((f, int(r["lo"][0]), int(r["hi"][0]) + 1))
     return out
@@ -136,7 +165,11 @@ def windows(run_dir: str | Path, width: int, game_columns=None, seat_columns=Non
         out = []
         for kind in ("games", "seats"):
             files = [f for f, a, b in ranges[kind] if a < hi and b > lo]
-            frame = scan_parts(files, cols[kind]).filter(in_window).collect() if files else None
+            try:
+                frame = scan_parts(files, cols[kind]).filter(in_window).collect() if files else None
+            except (OSError, pl.exceptions.PolarsError, ValueError) as exc:
+                raise _unreadable(", ".join(str(f) for f in files[:2]) + (" ..." if len(files) > 2 else ""),
+                                  exc) from None
             if frame is None:
                 frame = empty[kind]
                 if cols[kind] is not None:
@@ -147,8 +180,6 @@ def windows(run_dir: str | Path, width: int, game_columns=None, seat_columns=Non
 
 
 def load_manifest(run_dir: str | Path) -> dict:
-    """manifest.json as a dict ({} when absent, so a bare parts folder still reports)."""
-    path = Path(run_dir) / "manifest.json"
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    """manifest.json as a dict ({} when absent, so a bare parts folder still
+    reports); a BalanceError naming it when it is damaged or was edited."""
+    return store.read_manifest(Path(run_dir), required=False)

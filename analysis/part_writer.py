@@ -2,13 +2,13 @@
 the engine.
 
 The engine's kernels release the GIL (`nogil=True`), so the next chunk plays
-while this one is turned into frames and written: before, every chunk's
-frames and writes held the engine up (about 4 s of a million-game Overtime
-run). One write at a time, in the order the chunks were played, so at most
-one chunk's results wait in memory whatever the number of games, and each
-chunk's parts are written exactly as before. A failed write raises its own
-error (the same BalanceError) in the thread that submits the next one, or
-at the end.
+while this one is turned into frames and committed (analysis.store.commit_chunk:
+its parts staged, moved into their table folders, then its one record):
+before, every chunk's frames and writes held the engine up (about 4 s of a
+million-game Overtime run). One write at a time, in the order the chunks
+were played, so at most one chunk's results wait in memory whatever the
+number of games. A failed write raises its own error (the same
+BalanceError) in the thread that submits the next one, or at the end.
 """
 from __future__ import annotations
 

@@ -3,14 +3,19 @@
 A run is a list of variants (one for `simulate`, one per grid point for a
 sweep) that all play the same game indices 0..n-1 of the same seed, so
 variants are paired on the same deals. Each (variant, chunk) is one task and
-one set of Parquet parts, written under a temporary name and renamed when
-finished: an interrupted run resumes where it stopped and never recomputes
-or loses a finished chunk.
+one set of Parquet parts, committed by one record in chunks.jsonl once all
+its parts are in place (analysis.store): an interrupted run resumes where it
+stopped, never recomputes a committed chunk and never counts an uncommitted
+one. One process writes a folder at a time (a lock), and a resumed folder has
+every part checked against its record first; a damaged chunk is played again.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import partial
@@ -24,11 +29,14 @@ import polars as pl
 from simcore.batch import BalanceError, Engine, InvariantBroken, Results, SeatPolicy
 from simcore.jit import SOURCE_HASH
 from simcore.params import resolve
+from simcore.runner import USER
 from simcore.spec import GameSpec
 
-MANIFEST = "manifest.json"
-PARTS = "parts"
-CHUNK_LOG = "chunks.jsonl"
+from . import store
+from .store import CHUNK_LOG, MANIFEST, PARTS
+
+MAX_SEED = 2**64 - 1  # seeds are uint64
+MAX_INDEX = 2**63 - 1  # game indices are int64
 
 
 def package_version() -> str:
@@ -64,14 +72,86 @@ class RunConfig:
             "players": self.players,
             "rule_version": spec.version,
             "seed": self.seed,
-            "policies": [p.describe() for p in self.policies],
+            "policies": [policy_identity(p) for p in self.policies],
             "variants": [
                 {"name": v.name, "params": _jsonable(v.params), "varied": _jsonable(v.varied),
                  "card_list_hash": spec.load_data(v.params).card_list_hash,
+                 "card_list": _card_list(spec, v.params),
                  "data_hash": spec.load_data(v.params).content_hash}
                 for v in self.variants
             ],
         }
+
+
+def policy_file(p: SeatPolicy) -> str | None:
+    """The file of a user policy (`path.py:function`), None for a built-in."""
+    return p.name.rpartition(":")[0] if p.kind == USER else None
+
+
+def policy_identity(p: SeatPolicy) -> dict:
+    """A policy as the identity records it: a user policy with its file's
+    content hash, so an edited file is a new configuration."""
+    out = p.describe()
+    path = policy_file(p)
+    if path is not None:
+        from simcore.files import read_bytes
+
+        data = read_bytes(Path(path), "--policy: ", "a Python file holding your @njit policy function")
+        out["file_sha256"] = hashlib.sha256(data).hexdigest()
+    return out
+
+
+def engine_hash(spec: GameSpec) -> str:
+    """What a game's results depend on in code: the engine core (simcore/*.py)
+    and the game's own package (or module, found from its kernels). Editing
+    another game leaves it alone."""
+    import importlib
+    import sys
+
+    import simcore
+    from simcore import registry
+
+    root = Path(simcore.__file__).resolve().parent
+    first_kernel = spec.kernels[0]
+    name = registry.GAMES.get(spec.name) or getattr(first_kernel, "py_func", first_kernel).__module__
+    module = sys.modules.get(name) or importlib.import_module(name)
+    if Path(module.__file__).name != "__init__.py" and "." in name:  # a game package's kernel module
+        module = sys.modules.get(name.rpartition(".")[0]) or module
+    own = Path(module.__file__).resolve()
+    files = sorted(root.glob("*.py")) + (sorted(own.parent.rglob("*.py")) if own.name == "__init__.py" else [own])
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def check_seed(seed: int, option: str = "--seed") -> int:
+    if not 0 <= seed <= MAX_SEED:
+        raise BalanceError(f"{option}: {seed} is not allowed; allowed: a whole number in 0..{MAX_SEED} (2**64-1)")
+    return seed
+
+
+def check_out_path(path: Path, option: str = "--out") -> Path:
+    """A folder name the file system can hold (each name at most 255 bytes)."""
+    for part in Path(path).parts:
+        size = len(os.fsencode(part))
+        if size > 255:
+            raise BalanceError(f"{option}: the name '{part[:40]}...' is {size} bytes long; "
+                               "allowed: at most 255 bytes per folder name")
+    if len(os.fsencode(str(path))) > 4000:
+        raise BalanceError(f"{option}: the path is too long; allowed: at most 4,000 bytes")
+    return Path(path)
+
+
+def _card_list(spec: GameSpec, params: dict) -> dict | None:
+    """Which card list a variant plays (file, sha256, shipped, reconstruction), for
+    the report's banner and provenance; None for a game without one."""
+    cards = spec.load_data(params).cards
+    if cards is None:
+        return None
+    return {"file": cards.file, "sha256": cards.sha256, "shipped": cards.shipped,
+            "reconstruction": cards.reconstruction}
 
 
 def _jsonable(obj):
@@ -112,7 +192,7 @@ def check_writable(run_dir: Path, need: int) -> None:
 
     try:
         (run_dir / PARTS).mkdir(parents=True, exist_ok=True)
-        probe = run_dir / PARTS / ".write-probe"
+        probe = run_dir / PARTS / f".write-probe-{os.getpid()}-{secrets.token_hex(4)}"  # one per caller
         with open(probe, "wb") as f:
             f.write(b"0" * 4096)
             f.flush()
@@ -127,65 +207,184 @@ def check_writable(run_dir: Path, need: int) -> None:
                            f"{(need + SPARE_BYTES) / 2**20:,.0f} MB; allowed: a folder on a disk with more room, or a smaller -n")
 
 
-def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, command: str, kind: str = "run") -> dict:
-    """Create the folder and manifest, or check that it holds the same configuration."""
-    run_dir = Path(run_dir)
-    ident = config.identity(spec)
-    path = run_dir / MANIFEST
+def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, command: str, kind: str = "run",
+             notice: store.Notice | None = None) -> dict:
+    """Take the folder's lock, then create the folder and manifest, or check
+    that it holds the same configuration (and engine), verify every committed
+    part and drop what does not match its record (its games are played
+    again). The lock is held until `close_run` (or the process ends)."""
+    run_dir = check_out_path(Path(run_dir))
     if run_dir.exists() and not run_dir.is_dir():
         raise BalanceError(f"--out: {run_dir} is a file, not a folder; allowed: a new or existing run folder")
-    if path.exists():
-        manifest = json.loads(path.read_text())
-        old = manifest["config"]["identity"]
-        diffs = _diff(old, ident)
-        if diffs:
-            shown = "; ".join(diffs[:3]) + ("; ..." if len(diffs) > 3 else "")
-            raise BalanceError(
-                f"--out: {run_dir} holds a different configuration ({shown}); use another --out folder to run this one"
-            )
-        check_writable(run_dir, estimated_bytes(spec, config, max(0, n_games - manifest["n_games"])))
-        if n_games > manifest["n_games"]:
-            manifest["n_games"] = n_games
-            _write_json(path, manifest)
-        return manifest
-    check_writable(run_dir, estimated_bytes(spec, config, n_games))
-    manifest = {
-        "kind": kind,
-        "config": {
-            "identity": ident,
-            "game": config.game,
-            "title": spec.title,
-            "mode": config.mode,
-            "players": config.players,
-            "params": _jsonable(config.variants[0].params) if len(config.variants) == 1 else None,
-            "card_list_hash": spec.load_data(config.variants[0].params).card_list_hash,
-            "policies": [p.describe() for p in config.policies],
-            "seed": config.seed,
-            "chunk_size": config.chunk_size,
-            "rule_version": spec.version,
-            "engine_hash": SOURCE_HASH,
-            "variants": ident["variants"],
-        },
-        "n_games": n_games,
-        "package_version": package_version(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "command": command,
-    }
-    _write_json(path, manifest)
+    ident = config.identity(spec)
+    try:
+        run_dir.mkdir(parents=True)  # atomic: of two processes starting together, one creates it
+        created = True
+    except FileExistsError:
+        created = False
+    except OSError as exc:
+        raise BalanceError(f"--out: cannot write the run folder {run_dir} ({exc.strerror or exc}); "
+                           "allowed: a folder you can write to, on a disk with free space") from None
+    locked = False
+    try:
+        store.hold(run_dir, "--out", command)  # before anything else is written
+        locked = True
+        if (run_dir / MANIFEST).exists():
+            return _resume(run_dir, spec, config, ident, n_games, notice)
+        others = sorted(p.name for p in run_dir.iterdir() if p.name not in (store.LOCK, PARTS))
+        if others or any(p.name != store.STAGING for p in (run_dir / PARTS).glob("*")):
+            raise BalanceError(f"--out: {run_dir} holds files ({', '.join(others[:3]) or PARTS}) but no {MANIFEST}, "
+                               "so it is not a run folder; allowed: a new or empty folder, or a run folder to resume")
+        check_writable(run_dir, estimated_bytes(spec, config, n_games))
+        manifest = {
+            "kind": kind,
+            "layout": store.LAYOUT,
+            "config": {
+                "identity": ident,
+                "game": config.game,
+                "title": spec.title,
+                "mode": config.mode,
+                "players": config.players,
+                "params": _jsonable(config.variants[0].params) if len(config.variants) == 1 else None,
+                "card_list_hash": spec.load_data(config.variants[0].params).card_list_hash,
+                "card_list": _card_list(spec, config.variants[0].params),
+                "policies": [policy_identity(p) for p in config.policies],
+                "seed": config.seed,
+                "chunk_size": config.chunk_size,
+                "rule_version": spec.version,
+                "engine_hash": engine_hash(spec),
+                "source_hash": SOURCE_HASH,
+                "variants": ident["variants"],
+            },
+            "n_games": n_games,
+            "package_version": package_version(),
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "command": command,
+        }
+        return store.write_manifest(run_dir, _jsonable(manifest))
+    except BaseException:
+        if locked and created:  # ours alone and no manifest written: leave no folder behind
+            import shutil
+
+            shutil.rmtree(run_dir, ignore_errors=True)
+        if locked:
+            store.release(run_dir)
+        raise
+
+
+def _resume(run_dir: Path, spec: GameSpec, config: RunConfig, ident: dict, n_games: int,
+            notice: store.Notice | None) -> dict:
+    manifest = load_manifest(run_dir, "--out")
+    old = manifest["config"].get("identity")
+    if old is None:
+        raise BalanceError(f"--out: {run_dir / MANIFEST}: damaged (missing key config.identity); "
+                           "use another --out folder")
+    diffs = _diff(old, _jsonable(ident))
+    if diffs:
+        shown = "; ".join(diffs[:3]) + ("; ..." if len(diffs) > 3 else "")
+        raise BalanceError(
+            f"--out: {run_dir} holds a different configuration ({shown}); use another --out folder to run this one"
+        )
+    stored, now = manifest["config"].get("engine_hash"), engine_hash(spec)
+    if stored not in (now, SOURCE_HASH):  # SOURCE_HASH: folders written before engine_hash was per game
+        raise BalanceError(
+            f"--out: {run_dir} was played by another build of the {config.game} engine (engine_hash {stored}, "
+            f"this build {now}); its games could differ from this build's, so it is a new configuration: "
+            "use another --out folder")
+    check_writable(run_dir, estimated_bytes(spec, config, max(0, n_games - manifest["n_games"])))
+    store.prepare(run_dir, manifest, config.players, notice)
+    changed = {"n_games": max(n_games, manifest["n_games"]), "layout": store.LAYOUT}
+    manifest["config"]["engine_hash"] = now
+    if any(manifest.get(k) != v for k, v in changed.items()) or stored != now:
+        manifest = store.write_manifest(run_dir, {**manifest, **changed})
     return manifest
 
 
 def _write_json(path: Path, obj) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, sort_keys=False))
-    os.replace(tmp, path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(obj, indent=2, sort_keys=False))
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); "
+                           "free some space and run the same command again") from None
 
 
-def load_manifest(run_dir: Path) -> dict:
-    path = Path(run_dir) / MANIFEST
-    if not path.exists():
-        raise BalanceError(f"{run_dir}: not a run folder (no {MANIFEST})")
-    return json.loads(path.read_text())
+def close_run(run_dir: Path) -> None:
+    """Let go of the folder's lock (taken by open_run)."""
+    store.release(Path(run_dir))
+
+
+@contextmanager
+def locked(run_dir: Path, role: str, command: str = ""):
+    """The folder's lock for a command that writes into a run folder without
+    playing (`balance report`): refused while another process writes it."""
+    held = store.holds(run_dir)
+    store.hold(run_dir, role, command)
+    try:
+        yield
+    finally:
+        if not held:
+            store.release(run_dir)
+
+
+def load_manifest(run_dir: Path, role: str = "") -> dict:
+    """The folder's manifest, checked (analysis.store.read_manifest)."""
+    return store.read_manifest(Path(run_dir), role)
+
+
+def spec_of(manifest: dict, run_dir: Path):
+    """The game a manifest names, or a BalanceError naming the manifest."""
+    from simcore import registry
+
+    game = manifest["config"]["game"]
+    if game not in registry.GAMES:
+        raise BalanceError(f"{Path(run_dir) / MANIFEST}: game '{game}' is not a game of this build; "
+                           f"allowed: {', '.join(registry.names())} (the folder was edited, or made by another build)")
+    return registry.get(game)
+
+
+def check_parts(run_dir: Path, manifest: dict, role: str = "") -> None:
+    """Every committed part of a folder against its record, or a BalanceError
+    naming the first missing or damaged one and how to repair it."""
+    store.check_folder(Path(run_dir), manifest, manifest.get("config", {}).get("players"), role)
+
+
+def replay_policies(run_dir: Path, manifest: dict, config: "RunConfig", given: list[str] | None) -> list[SeatPolicy]:
+    """The seats' policies to replay a game of a run folder. Nothing named in a
+    folder is ever executed: a user policy file is loaded only when the user
+    names it with --policy, and it must be the file the run used (same content)."""
+    users = [p for p in config.policies if p.kind == USER]
+    names = [x.strip() for item in (given or []) for x in ([item] if ".py:" in item else item.split(",")) if x.strip()]
+    if not users:
+        if names:
+            raise BalanceError(f"--policy: with --run the policies are the run's ({', '.join(p.name for p in config.policies)}); "
+                               "--policy names only a policy file the run used")
+        return config.policies
+    recorded = {p["name"]: p.get("file_sha256")
+                for p in (manifest["config"].get("identity") or {}).get("policies") or [] if isinstance(p, dict)}
+    ref = users[0].name
+    if len(names) != 1 or ".py:" not in names[0]:
+        raise BalanceError(f"--run: {run_dir} was played with the policy file {ref}; replay never runs a file a run "
+                           f"folder names: give it yourself with --policy path/to/file.py:{ref.rpartition(':')[2]}")
+    mine = names[0]
+    if mine.rpartition(":")[2] != ref.rpartition(":")[2]:
+        raise BalanceError(f"--policy: {mine} is not the function the run used ({ref}); allowed: "
+                           f"path/to/file.py:{ref.rpartition(':')[2]}")
+    from simcore.files import read_bytes
+
+    data = read_bytes(Path(mine.rpartition(":")[0]), "--policy: ", "the policy file the run used")
+    want = recorded.get(ref)
+    if want is None:
+        raise BalanceError(f"--run: {run_dir} does not record the content of its policy file {ref}, so the file you name "
+                           "cannot be checked against it; replay with --game and --policy instead")
+    if hashlib.sha256(data).hexdigest() != want:
+        raise BalanceError(f"--policy: {mine.rpartition(':')[0]} is not the file the run used (its sha256 differs from "
+                           f"the one in manifest.json, {want[:12]}...); allowed: the policy file the run played")
+    from dataclasses import replace
+
+    return [replace(p, name=mine) if p.kind == USER else p for p in config.policies]
 
 
 def config_from_manifest(manifest: dict) -> RunConfig:
@@ -196,21 +395,13 @@ def config_from_manifest(manifest: dict) -> RunConfig:
                      cfg.get("check", False))
 
 
-def part_name(kind: str, variant: int, first: int, count: int) -> str:
-    return f"{kind}-v{variant:04d}-i{first:012d}-n{count:09d}.parquet"
-
-
 def chunks(n_games: int, chunk_size: int) -> list[tuple[int, int, int]]:
     return [(c, first, min(chunk_size, n_games - first)) for c, first in enumerate(range(0, n_games, chunk_size))]
 
 
 def covered(run_dir: Path) -> dict[int, list[tuple[int, int]]]:
-    """Finished game ranges per variant, read from the part names."""
-    out: dict[int, list[tuple[int, int]]] = {}
-    for path in (Path(run_dir) / PARTS).glob("games-v*-i*-n*.parquet"):
-        _, v, i, n = path.stem.split("-")
-        out.setdefault(int(v[1:]), []).append((int(i[1:]), int(n[1:])))
-    return out
+    """Committed game ranges per variant (analysis.store: records only)."""
+    return store.committed(Path(run_dir), store.read_manifest(Path(run_dir), required=False)).covered()
 
 
 def missing_tasks(run_dir: Path, config: RunConfig, n_games: int) -> list[tuple[int, int, int, int]]:
@@ -288,28 +479,13 @@ def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, polic
     return games, seats, cards
 
 
-def _write_part(frame: pl.DataFrame, path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        frame.write_parquet(tmp)
-        os.replace(tmp, path)
-    except OSError as exc:  # e.g. the disk filled up mid-run: finished parts stay, this one is dropped
-        tmp.unlink(missing_ok=True)
-        raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); the finished chunks are kept: "
-                           "free some space and run the same command again to resume") from None
-
-
 def write_chunk(run_dir: Path, spec: GameSpec, task: tuple[int, int, int, int], res: Results, seconds: float,
-                variant: str, policies: list[str], card_names: list[str]) -> None:
-    """A played range's parts, games last (it marks the range finished), then its line in chunks.jsonl."""
+                variant: str, policies: list[str], card_names: list[str], config: str | None = None) -> None:
+    """A played range's three parts, then the one record that commits them
+    (analysis.store.commit_chunk); `config` is the folder's configuration hash."""
     v, c, first, count = task
     games, seats, cards = results_frames(spec, res, variant, c, policies, card_names)
-    parts = run_dir / PARTS
-    _write_part(seats, parts / part_name("seats", v, first, count))
-    _write_part(cards, parts / part_name("cards", v, first, count))
-    _write_part(games, parts / part_name("games", v, first, count))  # last: marks the range finished
-    with open(run_dir / CHUNK_LOG, "a") as fh:
-        fh.write(json.dumps({"variant": v, "chunk": c, "first": first, "games": count, "seconds": round(seconds, 4)}) + "\n")
+    store.commit_chunk(Path(run_dir), task, {"games": games, "seats": seats, "cards": cards}, seconds, config)
 
 
 def _seat_policy_names(config: RunConfig) -> list[str]:
@@ -354,12 +530,16 @@ class Tally:
         self.seat_won[v] += won.sum(axis=0)
 
     def load(self, run_dir: Path, config: RunConfig) -> None:
-        files = sorted((Path(run_dir) / PARTS).glob("seats-*.parquet"))
+        """The committed seats parts (open_run has checked them against their records)."""
+        from .frames import read_part
+
+        manifest = store.read_manifest(Path(run_dir), required=False)
+        files = [f for f, _, _ in store.committed(Path(run_dir), manifest).parts("seats")]
         if not files:
             return
         names = {v.name: i for i, v in enumerate(config.variants)}
         for f in files:  # one part at a time (a part holds whole games): memory flat in the number of games
-            seats = pl.read_parquet(f, columns=["variant", "game_index", "seat", "won"])
+            seats = read_part(f, columns=["variant", "game_index", "seat", "won"])
             per_game = seats.group_by("variant", "game_index").agg(pl.col("won").max().alias("any"))
             for row in per_game.group_by("variant").agg(pl.len().alias("n"), pl.col("any").sum().alias("k")).iter_rows(named=True):
                 self.games[names[row["variant"]]] += row["n"]
@@ -397,6 +577,8 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     from .part_writer import PartWriter
 
     run_dir = Path(run_dir)
+    store.hold(run_dir)  # open_run took it; a second process on this folder is refused here
+    cfg_hash = store.config_hash(store.read_manifest(run_dir, required=False))
     todo = sorted(missing_tasks(run_dir, config, n_games), key=lambda t: (t[1], t[0], t[2]))
     if executor is None:
         prep = prepared or Prepared(spec, config)
@@ -428,7 +610,8 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
                 continue
             if tally is not None:  # before the executor asks `skip` about the next chunk
                 tally.add(v, res.seat_out)
-            writer.submit(partial(write_chunk, run_dir, spec, task, res, dt, config.variants[v].name, names, card_names[v]))
+            writer.submit(partial(write_chunk, run_dir, spec, task, res, dt, config.variants[v].name, names, card_names[v],
+                                  cfg_hash))
             played += count
             seconds += dt
             done += count
@@ -450,14 +633,18 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
 
 
 def timing(run_dir: Path) -> dict:
-    """Games and seconds over all chunks ever played for this folder."""
-    path = Path(run_dir) / CHUNK_LOG
+    """Games and seconds over the chunks played for this folder (committed
+    chunks, and an old folder's timing lines)."""
+    log = store.read_log(Path(run_dir))
     games = secs = 0.0
-    if path.exists():
-        for line in path.read_text().splitlines():
-            rec = json.loads(line)
-            games += rec["games"]
-            secs += rec["seconds"]
+    for r in log.records:
+        if not r.migrated:
+            games += r.count
+            secs += r.seconds
+    for line in log.timing:
+        rec = json.loads(line)
+        games += rec.get("games", 0)
+        secs += rec.get("seconds", 0.0)
     return {"games": int(games), "seconds": secs, "games_per_second": games / secs if secs else None}
 
 

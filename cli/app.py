@@ -49,17 +49,41 @@ CheckOpt = Annotated[bool, typer.Option("--check", help="check the game's invari
                                         "stop at the first broken one with a replay command")]
 
 
+def _check_shared(kw: dict) -> None:
+    """Options every command shares, checked before anything is written."""
+    from analysis.runs import check_out_path, check_seed
+
+    if kw.get("seed") is not None:
+        check_seed(kw["seed"])
+    out_dir = kw.get("out_dir")
+    if out_dir is not None:
+        if Path(out_dir) == Path("."):
+            raise BalanceError("--out: '' (or '.') is the current folder; allowed: a folder of its own, e.g. --out runs/x")
+        check_out_path(out_dir)
+
+
 def command(*args, **kwargs):
     """`app.command` whose BalanceErrors become one line on stderr and exit 2
-    (an invariant broken under --check: one line and exit 1)."""
+    (an invariant broken under --check: one line and exit 1); a full disk
+    met outside the run folder's own writes is reported the same way."""
 
     def deco(f):
         @functools.wraps(f)
         def wrapper(*a, **kw):
             try:
+                _check_shared(kw)
                 return f(*a, **kw)
             except BalanceError as exc:
                 err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+                raise typer.Exit(2) from None
+            except OSError as exc:
+                from analysis.store import is_disk_full
+
+                if not is_disk_full(exc):
+                    raise
+                err.print(f"error: cannot write {exc.filename or 'a file'} ({exc.strerror}); the committed chunks are "
+                          "kept: free some space and run the same command again", markup=False, highlight=False,
+                          soft_wrap=True)
                 raise typer.Exit(2) from None
             except InvariantBroken as exc:  # an engine bug found by --check, not bad input
                 err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
@@ -203,13 +227,24 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
                    precision: float | None = None, scheduler: str | None = None, workers: int | None = None) -> dict:
     """Open or resume the folder, play what is missing with a progress bar,
     write summary.json and report.html. Returns the summary."""
+    from analysis import runs
+
+    runs.open_run(run_dir, spec, config, n_games, command, kind,
+                  notice=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
+    try:  # the folder stays locked until its summary and report are written
+        return _play_and_report(spec, config, run_dir, n_games, quiet, precision, scheduler, workers)
+    finally:
+        runs.close_run(run_dir)
+
+
+def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: float | None,
+                     scheduler: str | None, workers: int | None) -> dict:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from analysis import runs
     from analysis.summary import write_summary
     from reports import render_run_report
 
-    runs.open_run(run_dir, spec, config, n_games, command, kind)
     executor, prepared = None, None
     if scheduler or workers:
         from analysis.executors import DaskExecutor
@@ -436,15 +471,23 @@ def tune(
 @command()
 def report(folder: Annotated[Path, typer.Argument(help="a folder written by simulate, sweep, compare, tune or campaign")]):
     """Rebuild report.html from a folder alone, as the kind of folder it is (a run's summary.json too)."""
+    from analysis import runs
     from reports import rebuild_report
 
-    out.print(f"report: {rebuild_report(folder)}")
+    if (folder / runs.MANIFEST).exists():  # a run folder: not while a run writes it, every part against its record
+        manifest = runs.load_manifest(folder, "report")
+        with runs.locked(folder, "report", _command_line()):
+            runs.check_parts(folder, manifest, "report")
+            path = rebuild_report(folder)
+    else:
+        path = rebuild_report(folder)
+    out.print(f"report: {path}")
 
 
 @command()
 def replay(
     game: Annotated[Optional[str], typer.Option("--game", "-g", help="game (or take everything from --run)")] = None,
-    index: Annotated[int, typer.Option("--index", help="game index within the run", min=0)] = 0,
+    index: Annotated[int, typer.Option("--index", help="game index within the run")] = 0,
     run: Annotated[Optional[Path], typer.Option("--run", help="replay a game of this run folder")] = None,
     variant: Annotated[int, typer.Option("--variant", help="variant number within a sweep folder", min=0)] = 0,
     players: PlayersOpt = None,
@@ -460,12 +503,16 @@ def replay(
     from analysis import runs
     from simcore.batch import Engine
 
+    if not 0 <= index <= runs.MAX_INDEX:
+        raise BalanceError(f"--index: {index} is not allowed; allowed: a game index in 0..{runs.MAX_INDEX} (2**63-1)")
     if run is not None:
-        config = runs.config_from_manifest(runs.load_manifest(run))
-        spec = _spec(config.game)
+        manifest = runs.load_manifest(run, "--run")
+        config = runs.config_from_manifest(manifest)
+        spec = runs.spec_of(manifest, run)
         if variant >= len(config.variants):
             raise BalanceError(f"--variant: {variant} is not allowed; allowed: 0..{len(config.variants) - 1}")
-        n_players, seats, rule_params, seed = config.players, config.policies, config.variants[variant].params, config.seed
+        seats = runs.replay_policies(run, manifest, config, policy)  # never a file the folder names
+        n_players, rule_params, seed = config.players, config.variants[variant].params, config.seed
     else:
         if game is None:
             raise BalanceError("--game: give a game, or --run RUN_FOLDER")

@@ -1,17 +1,19 @@
-"""Faults a designer meets: an unwritable folder, a full disk (before and during a run)."""
+"""Faults a designer meets: an unwritable folder, a full disk (before and
+during a run, as an OSError or as the ComputeError polars raises), a full
+disk when the summary is written."""
 import errno
+import json
 import shutil
 from collections import namedtuple
+from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from analysis.frames import load_games
-from cli.app import app
 from simcore import registry
 
-runner = CliRunner()
+from runkit import balance, one_line_error, same_rows, simulate_args, summary
 
 
 @pytest.fixture(autouse=True)
@@ -19,49 +21,99 @@ def toy_game(monkeypatch):
     monkeypatch.setitem(registry.GAMES, "race21", "toygame")
 
 
-def balance(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
 def test_unwritable_run_folder_is_refused_before_any_game(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     r = balance("simulate", "--game", "race21", "-n", 100, "--out", blocker / "run", "--quiet")
-    assert r.exit_code == 2 and "--out: cannot write the run folder" in r.output and "Traceback" not in r.output
+    assert "--out: cannot write the run folder" in one_line_error(r)
     r = balance("simulate", "--game", "race21", "-n", 100, "--out", blocker, "--quiet")
-    assert r.exit_code == 2 and "is a file, not a folder" in r.output
+    assert "is a file, not a folder" in one_line_error(r)
 
 
-def test_full_disk_is_refused_before_any_game(tmp_path, monkeypatch):
+def test_full_disk_is_refused_before_any_game_and_leaves_no_folder(tmp_path, monkeypatch):
     usage = namedtuple("usage", "total used free")
     monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 2**20, 2**20))
     out = tmp_path / "run"
     r = balance("simulate", "--game", "race21", "-n", 100_000, "--out", out, "--quiet")
-    assert r.exit_code == 2 and "MB free; this run needs about" in r.output
-    assert not list((out / "parts").glob("*.parquet"))
+    assert "MB free; this run needs about" in one_line_error(r)
+    assert not out.exists()
 
 
-def test_disk_full_mid_run_keeps_finished_chunks_and_resumes(tmp_path, monkeypatch):
+def no_space(exc_type):
+    if exc_type is OSError:
+        return OSError(errno.ENOSPC, "No space left on device")
+    return pl.exceptions.ComputeError("failed to write parquet: No space left on device (os error 28)")
+
+
+@pytest.mark.parametrize("exc_type", [OSError, pl.exceptions.ComputeError])
+def test_disk_full_mid_run_keeps_committed_chunks_and_resumes(tmp_path, monkeypatch, exc_type):
     out = tmp_path / "run"
     real = pl.DataFrame.write_parquet
     calls = {"n": 0}
 
     def failing(self, path, *a, **kw):
         calls["n"] += 1
-        if calls["n"] > 6:  # two chunks (games, seats, cards each) fit, then the disk is full
-            raise OSError(errno.ENOSPC, "No space left on device")
+        if calls["n"] > 7:  # two chunks (games, seats, cards each) and one part of the third fit
+            raise no_space(exc_type)
         return real(self, path, *a, **kw)
 
     monkeypatch.setattr(pl.DataFrame, "write_parquet", failing)
-    r = balance("simulate", "--game", "race21", "-n", 5000, "--chunk-size", 1000, "--seed", 3, "--out", out, "--quiet")
-    assert r.exit_code == 2 and "No space left on device" in r.output and "run the same command again" in r.output
-    assert not list((out / "parts").glob("*.tmp"))
-    assert len(list((out / "parts").glob("games-*.parquet"))) == 2
+    r = balance(*simulate_args(out, 5000, 1000, seed=3))
+    line = one_line_error(r)
+    assert "No space left on device" in line and "run the same command again" in line
+    assert not list((out / "parts" / "_staging").iterdir())
+    assert len(list((out / "parts" / "games").glob("*.parquet"))) == 2
+    assert load_games(out).height == 2000
     monkeypatch.setattr(pl.DataFrame, "write_parquet", real)
-    r = balance("simulate", "--game", "race21", "-n", 5000, "--chunk-size", 1000, "--seed", 3, "--out", out, "--quiet")
+    r = balance(*simulate_args(out, 5000, 1000, seed=3))
     assert r.exit_code == 0, r.output
-    resumed = load_games(out).sort("game_index")
-    r = balance("simulate", "--game", "race21", "-n", 5000, "--seed", 3, "--out", tmp_path / "clean", "--quiet")
-    clean = load_games(tmp_path / "clean").sort("game_index")
-    assert resumed.height == 5000 and resumed.select("game_index", "decisions", "total").equals(
-        clean.select("game_index", "decisions", "total"))
+    clean = tmp_path / "clean"
+    assert balance(*simulate_args(clean, 5000, seed=3)).exit_code == 0
+    assert summary(out) == summary(clean) and same_rows(out, clean)
+
+
+def test_disk_full_while_appending_a_record_is_one_line_and_resumes(tmp_path, monkeypatch):
+    import os
+
+    from analysis import store
+
+    out = tmp_path / "run"
+    real = os.write
+    appended = {"n": 0}
+
+    def write(fd, data):
+        if b'"record"' in data:
+            appended["n"] += 1
+            if appended["n"] == 3:  # half of the third record lands: a torn last line
+                real(fd, data[: len(data) // 2])
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data)
+
+    monkeypatch.setattr(store.os, "write", write)
+    line = one_line_error(balance(*simulate_args(out, 5000, 1000, seed=4)))
+    assert "chunks.jsonl" in line and "No space left on device" in line
+    monkeypatch.setattr(store.os, "write", real)
+    assert not (out / "chunks.jsonl").read_bytes().endswith(b"\n")  # torn: not a record
+    assert load_games(out).height == 2000
+    assert balance(*simulate_args(out, 5000, 1000, seed=4)).exit_code == 0
+    clean = tmp_path / "clean"
+    assert balance(*simulate_args(clean, 5000, seed=4)).exit_code == 0
+    assert summary(out) == summary(clean) and same_rows(out, clean)
+
+
+def test_disk_full_when_the_summary_is_written_is_one_line(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    real = Path.write_text
+
+    def write_text(self, *a, **kw):
+        if self.name.startswith("summary.json"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+    line = one_line_error(balance(*simulate_args(out, 2000, 1000)))
+    assert "summary.json" in line and "No space left on device" in line
+    monkeypatch.setattr(Path, "write_text", real)
+    r = balance("report", out)  # the parts are all there: the report rebuilds the summary
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "summary.json").read_text())["n_games"] == 2000

@@ -103,9 +103,10 @@ def toy_cli(tmp_path_factory):
     from cli.app import app
     from simcore import registry
 
-    registry.GAMES.setdefault("race21", "toygame")
-    runner = CliRunner()
-    return lambda *a: runner.invoke(app, [str(x) for x in a]), tmp_path_factory.mktemp("cli")
+    with pytest.MonkeyPatch.context() as mp:  # undone after the module: later tests see the real registry
+        mp.setitem(registry.GAMES, "race21", "toygame")
+        runner = CliRunner()
+        yield lambda *a: runner.invoke(app, [str(x) for x in a]), tmp_path_factory.mktemp("cli")
 
 
 @pytest.fixture(scope="module")

@@ -30,10 +30,10 @@ def test_local_cluster_gives_the_same_parts_as_local(tmp_path, monkeypatch):
     finally:
         ex.close()
     for kind in ("games", "seats", "cards"):
-        names = sorted(p.name for p in (local / "parts").glob(f"{kind}-*.parquet"))
-        assert names == sorted(p.name for p in (remote / "parts").glob(f"{kind}-*.parquet"))
+        names = sorted(p.name for p in (local / "parts" / kind).glob("*.parquet"))
+        assert names == sorted(p.name for p in (remote / "parts" / kind).glob("*.parquet"))
         for name in names:
-            assert pl.read_parquet(local / "parts" / name).equals(pl.read_parquet(remote / "parts" / name)), name
+            assert pl.read_parquet(local / "parts" / kind / name).equals(pl.read_parquet(remote / "parts" / kind / name)), name
 
 
 def test_a_worker_lost_mid_run_has_its_chunks_redone_with_the_same_results(tmp_path, monkeypatch):
@@ -66,8 +66,8 @@ def test_a_worker_lost_mid_run_has_its_chunks_redone_with_the_same_results(tmp_p
         ex.close()
     assert killed
     for kind in ("games", "seats", "cards"):
-        names = sorted(p.name for p in (local / "parts").glob(f"{kind}-*.parquet"))
+        names = sorted(p.name for p in (local / "parts" / kind).glob("*.parquet"))
         assert len(names) == n // chunk
-        assert names == sorted(p.name for p in (remote / "parts").glob(f"{kind}-*.parquet"))
+        assert names == sorted(p.name for p in (remote / "parts" / kind).glob("*.parquet"))
         for name in names:
-            assert pl.read_parquet(local / "parts" / name).equals(pl.read_parquet(remote / "parts" / name)), name
+            assert pl.read_parquet(local / "parts" / kind / name).equals(pl.read_parquet(remote / "parts" / kind / name)), name

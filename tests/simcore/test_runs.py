@@ -20,14 +20,14 @@ def play(folder, cfg, n):
 
 
 def games(folder):
-    return pl.read_parquet(str(folder / "parts" / "games-*.parquet")).sort("game_index")
+    return pl.read_parquet(folder / "parts" / "games").sort("game_index")
 
 
 def test_parts_cover_every_game_once(tmp_path):
     play(tmp_path, config(350), 350)
     g = games(tmp_path)
     assert g["game_index"].to_list() == list(range(350))
-    seats = pl.read_parquet(str(tmp_path / "parts" / "seats-*.parquet"))
+    seats = pl.read_parquet(tmp_path / "parts" / "seats")
     assert seats.height == 700 and seats.group_by("game_index").agg(pl.col("won").sum())["won"].to_list() == [1] * 350
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["config"]["seed"] == 3 and manifest["n_games"] == 350
@@ -37,12 +37,12 @@ def test_resume_recomputes_nothing_and_matches_a_fresh_run(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     play(a, config(300), 300)
     # an interrupted run: drop the last range as if the process died before it
-    last = sorted((a / "parts").glob("games-*.parquet"))[-1]
+    last = sorted((a / "parts" / "games").glob("*.parquet"))[-1]
     last.unlink()
-    stamps = {p.name: p.stat().st_mtime_ns for p in (a / "parts").glob("games-*.parquet")}
+    stamps = {p.name: p.stat().st_mtime_ns for p in (a / "parts" / "games").glob("*.parquet")}
     again = play(a, config(300), 300)
     assert again["games_played_now"] == 100
-    for p in (a / "parts").glob("games-*.parquet"):
+    for p in (a / "parts" / "games").glob("*.parquet"):
         if p.name in stamps:
             assert p.stat().st_mtime_ns == stamps[p.name]
     assert play(a, config(300), 300)["games_played_now"] == 0

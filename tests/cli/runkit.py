@@ -1,0 +1,74 @@
+"""Helpers for the run-folder tests: run `balance` in this process, and read a
+folder's results in a form two runs can be compared by (summary numbers, the
+parts' rows)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+from typer.testing import CliRunner
+
+from cli.app import app
+
+runner = CliRunner()
+TESTS = Path(__file__).resolve().parent.parent
+# a child process that knows the toy game, as the test process does
+LAUNCH = (
+    "import sys; sys.path[:0] = [{tests!r}, {root!r}]; "
+    "from simcore import registry; registry.GAMES['race21'] = 'toygame'; "
+    "from cli.app import app; app()"
+).format(tests=str(TESTS), root=str(TESTS.parent))
+
+VOLATILE = {"generated"}  # summary keys that differ between two identical runs
+
+
+def balance(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def child(*args, env=None, **kw) -> subprocess.Popen:
+    """`balance ARGS` in a process of its own (stdout/stderr piped)."""
+    return subprocess.Popen([sys.executable, "-c", LAUNCH, *[str(a) for a in args]], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def simulate_args(out: Path, n: int, chunk: int | None = None, seed: int = 21) -> list:
+    args = ["simulate", "--game", "race21", "-n", n, "--seed", seed, "--policy", "greedy",
+            "--policy-param", "epsilon=0.2", "--out", out, "--quiet"]
+    return args + (["--chunk-size", chunk] if chunk else [])
+
+
+def summary(out: Path) -> dict:
+    data = json.loads((Path(out) / "summary.json").read_text())
+    return {k: v for k, v in data.items() if k not in VOLATILE}
+
+
+def rows(out: Path) -> dict[str, pl.DataFrame]:
+    """The games and seats rows in game order, and the card counters summed
+    over chunks (chunking differs between runs; the sums must not), read
+    with plain polars from the table folders."""
+    out = Path(out)
+    games = pl.read_parquet(out / "parts" / "games").sort("game_index")
+    seats = pl.read_parquet(out / "parts" / "seats").sort("game_index", "seat")
+    cards = (pl.read_parquet(out / "parts" / "cards")
+             .group_by("variant", "card_id", "card", "counter")
+             .agg(pl.col("games_with", "wins_with", "total", "seat_games", "seat_wins").sum())
+             .sort("variant", "card_id", "counter"))
+    return {"games": games, "seats": seats, "cards": cards}
+
+
+def same_rows(a: Path, b: Path) -> bool:
+    ra, rb = rows(a), rows(b)
+    return all(ra[k].equals(rb[k]) for k in ra)
+
+
+def one_line_error(result) -> str:
+    """The refusal of a command: exit 2, one line on stderr, no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    lines = [x for x in result.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
