@@ -61,7 +61,7 @@ def test_simulate_writes_the_run_folder_and_resumes(tmp_path):
     (("--game", "race21", "--policy", "clever"), ["--policy", "unknown policy 'clever'", "random, greedy, lookahead"]),
     (("--game", "race21", "--policy-param", "epsilon=3"), ["--policy-param", "allowed: 0..1"]),
     (("--game", "race21", "--level", 3), ["--level", "no difficulty levels"]),
-    (("--game", "race21", "--params", "/nonexistent.toml"), ["--params", "file not found"]),
+    (("--game", "race21", "--params", "/nonexistent.toml"), ["--params", "does not exist"]),
 ])
 def test_bad_input_is_one_clear_line_and_exit_2(tmp_path, args, words):
     r = balance("simulate", *args, "-n", 10, "--out", tmp_path / "x", "--quiet")

@@ -8,7 +8,8 @@ from simcore.batch import BalanceError, Engine, resolve_policy
 from simcore.runner import END_CAP
 from toygame import SPEC
 
-TABLES = SPEC.compile_tables({})
+DATA = SPEC.load_data({})
+TABLES = DATA.tables
 
 
 def run(policy="random", idx=np.arange(500), players=2, seed=11, **over):
@@ -72,7 +73,7 @@ def test_replay_matches_batch_and_decodes():
     r = run("greedy", idx=np.arange(10))
     ev, g, s = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).replay(TABLES, 2, 11, 7)
     assert np.array_equal(g, r.game_out[7])
-    lines = SPEC.decode_trace(ev, {}, 2)
+    lines = SPEC.decode_trace(ev, DATA, 2)
     assert lines[0].startswith("Player") and "total" in lines[-1]
 
 
