@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import BalanceError, InvariantBroken
 from .jit import stable_uuid
-from .runner import BAD_CHOICE, N_POLICY_PARAMS, USER, make_runner
+from .runner import BAD_CHOICE, N_POLICY_PARAMS, USER, make_runner, runner_kinds
 from .spec import GameSpec
 from .trace import events, new_trace
 
@@ -101,7 +101,7 @@ def load_user_policy(ref: str):
     return stable_uuid(fn, f"user:{mod_name}.{fname}"), f"{mod_name}.{fname}"
 
 
-_RUNNERS: dict[tuple[str, str], tuple] = {}
+_RUNNERS: dict[tuple[str, str, frozenset], tuple] = {}
 
 
 class Engine:
@@ -116,11 +116,17 @@ class Engine:
         self.user_ref = next(iter(user_refs), None)
         self.last_violation = (0, 0)
 
+    @property
+    def kinds(self) -> frozenset:
+        """The policy kinds this engine's loop is compiled for (random and greedy
+        always): a run compiles only the policies its seats use."""
+        return runner_kinds({s.kind for s in self.seats if s.kind != USER})
+
     def _runner(self):
-        key = (self.spec.name, self.user_ref or "")
+        key = (self.spec.name, self.user_ref or "", self.kinds)
         if key not in _RUNNERS:
             user, user_key = (load_user_policy(self.user_ref) if self.user_ref else (None, ""))
-            _RUNNERS[key] = make_runner(self.spec.name, self.spec.kernels, user, user_key)
+            _RUNNERS[key] = make_runner(self.spec.name, self.spec.kernels, user, user_key, kinds=self.kinds)
         return _RUNNERS[key]
 
     def _policy_arrays(self, n_players: int):
