@@ -50,7 +50,7 @@ P_WIDEN = 28  # progressive widening: a node holds at most 1 + widen * sqrt(visi
 
 def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
     """The search kernel for one game's kernels; `jit(f)` compiles it beside them."""
-    from .runner import P_HORIZON, P_ROLLOUT_KIND
+    from .runner import P_CONFIDENCE, P_HORIZON, P_ROLLOUT_KIND
 
     def search(tables, state, seat, options, n, params, rng, buf, perfect):
         """The index (0..n-1) of the option the search takes; `perfect` != 0: oracle."""
@@ -64,6 +64,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         rk = np.int64(params[P_ROLLOUT_KIND])
         worlds = np.int64(params[P_WORLDS])
         widen = params[P_WIDEN]
+        z = params[P_CONFIDENCE]
         base = R.next_u64(rng, R.POLICY)
         width = max(buf.shape[0], n)
         # node 0 is the root, 1 + i the root's option i; below them at most one
@@ -75,6 +76,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         visits = np.zeros(cap, np.int64)
         avail = np.zeros(cap, np.int64)
         total = np.zeros(cap)
+        rootv = np.zeros((n, iters))  # the value of root option i's k-th visit (in world k)
         for i in range(n):
             code[1 + i] = options[i]
         path = np.empty(max_depth, np.int64)
@@ -91,6 +93,19 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         tried = 0
         nodes = n + 1
         for it in range(iters):
+            # stop once the most visited option cannot be overtaken in the iterations left
+            if tried >= 1:
+                b1 = 0
+                b2 = 0
+                for t in range(tried):
+                    vq = visits[1 + order[t]]
+                    if vq > b1:
+                        b2 = b1
+                        b1 = vq
+                    elif vq > b2:
+                        b2 = vq
+                if b1 - b2 > iters - it:
+                    break
             # the root: the next option in greedy's order while widening allows, else UCB1
             if tried == 0 or (tried < n and (widen <= 0.0 or tried < 1.0 + widen * np.sqrt(it))):
                 if tried == ordered:
@@ -125,7 +140,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             node = 1 + i
             # the world: option i's k-th visit plays world k (mod `worlds`), so that the
             # options are compared on the same deals
-            wi = visits[node] % worlds if worlds > 0 else it
+            wi = visits[node] % worlds if worlds > 0 else visits[node]
             for j in range(R.N_STREAMS):
                 r2[j] = R.mix64(base + np.uint64(wi * 7919 + j))
             w = clone(state)
@@ -214,6 +229,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                 step_call(tables, w, obuf[best], r2, notrace)
                 steps += 1
             v = value(tables, w, seat)
+            rootv[i, visits[1 + i]] = v
             visits[0] += 1
             for q in range(plen):
                 visits[path[q]] += 1
@@ -231,6 +247,16 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                     best_n = vq
                     best_mean = mean
                     pick = q
+        # greedy's pick stands unless the chosen option beats it on the same worlds
+        # by more than `confidence` standard errors of the paired differences
+        k = min(visits[1 + pick], visits[1 + g])
+        if pick != g and z > 0.0:
+            if k < 2:
+                return g
+            d = rootv[pick, :k] - rootv[g, :k]
+            sd = d.std() * np.sqrt(k / (k - 1.0))
+            if d.mean() <= z * sd / np.sqrt(k):
+                return g
         return pick
 
     return jit(search)

@@ -191,12 +191,13 @@ def common_policies(
     greedy_params: tuple[PolicyParam, ...] = (),
     rollouts: int = 8,
     horizon: int = 400,
-    expert_iterations: int = 64,
-    expert_horizon: int = 40,
+    expert_iterations: int = 32,
+    expert_horizon: int = 8,
     expert_depth: int = 3,
     expert_exploration: float = 0.5,
     expert_worlds: int = 0,
-    expert_widen: float = 0.0,
+    expert_widen: float = 0.5,
+    expert_confidence: float = 0.5,
     oracle: bool = False,
 ) -> tuple[PolicySpec, ...]:
     """random, greedy, lookahead and expert (and oracle where it means something:
@@ -221,6 +222,9 @@ def common_policies(
         PolicyParam("widen", P_WIDEN, expert_widen,
                     "progressive widening: a node tries at most 1 + widen x sqrt(its visits) options, "
                     "in greedy's order (0: every option)", 0, 100),
+        PolicyParam("confidence", P_CONFIDENCE, expert_confidence,
+                    "standard errors (paired, same worlds) by which the chosen option must beat greedy's pick "
+                    "to replace it (0: no test)", 0, 10),
         PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1,
                     "policy of the other seats and the rollouts: 0 random, 1 greedy", 0, 1),
     ) + greedy_params
