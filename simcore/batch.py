@@ -140,7 +140,7 @@ class Engine:
     def run(self, tables, n_players: int, seed: int, game_indices: np.ndarray, n_cards: int,
             check: bool = False) -> Results:
         """Play the games; with `check`, the game's invariants after every step."""
-        run_games, _ = self._runner()
+        run_games = self._runner().run_games
         kinds, params = self._policy_arrays(n_players)
         idx = np.ascontiguousarray(game_indices, dtype=np.int64)
         n = idx.shape[0]
@@ -175,7 +175,7 @@ class Engine:
     def replay(self, tables, n_players: int, seed: int, game_index: int, check: bool = False):
         """One game's events and result rows. With `check`, `last_violation`
         becomes (code, decision) of the first broken invariant, (0, 0) if none."""
-        _, play_traced = self._runner()
+        play_traced = self._runner().play_traced
         kinds, params = self._policy_arrays(n_players)
         trace = new_trace()
         game_row = np.zeros(len(self.spec.game_column_names))

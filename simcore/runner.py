@@ -1,8 +1,9 @@
 """The one game loop, written once, and the policies every game shares.
 
 A game is a state machine of decisions (see `spec.Kernels`). `make_runner`
-closes the loop below over one game's kernels (and optionally a user policy)
-and returns two jitted entry points:
+closes the loop below over one game's kernels (and optionally a user policy),
+for the set of policy kinds a run uses (a greedy-only loop compiles no
+lookahead or search code), and returns a `Runner` of jitted entry points:
 
     run_games(tables, n_players, seed, game_indices, kinds, params,
               max_decisions, max_options, checking, game_out, seat_out,
@@ -18,10 +19,18 @@ and returns two jitted entry points:
                 max_decisions, max_options, checking, trace, game_row,
                 seat_rows, violation)
         plays one game and fills its event trace (for `balance replay`).
+    choose(tables, state, seat, options, n, kind, params, rng, buf)
+        one decision of a lookahead, expert, oracle or user seat.
+
+Policies: `random`, the game's `greedy`, `lookahead` (below) and `expert` /
+`oracle` (information-set search, `simcore/search.py`), all through the
+game's kernels only.
 
 Game i draws everything from the streams of (seed, i), so the same game is
 the same whichever chunk, thread or machine plays it.
 """
+from typing import Any, NamedTuple
+
 import numba
 import numpy as np
 from numba import prange
@@ -67,6 +76,16 @@ CS_TOTAL = 2
 
 EV_CAP = -2  # trace code: the turn cap stopped the game
 BAD_CHOICE = -1  # written as the decision count when a policy chose an illegal option
+
+
+class Runner(NamedTuple):
+    """What `make_runner` builds: the batch loop, the traced single game, and
+    `choose(tables, state, seat, options, n, kind, params, rng, buf)` (a policy's
+    decision for a kind other than random and greedy, for tests)."""
+
+    run_games: Any
+    play_traced: Any
+    choose: Any
 
 
 def runner_kinds(kinds=None) -> frozenset:
@@ -329,4 +348,4 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
             emit(trace, EV_CAP, 0, 0, 0, 0)
 
     play_traced = _jit(play_traced)
-    return run_games, play_traced
+    return Runner(run_games, play_traced, choose)
