@@ -61,6 +61,8 @@ def resolve_policy(spec: GameSpec, name: str, overrides: dict[str, float] | None
         if base is None:
             allowed = ", ".join(p.name for p in spec.policies)
             raise BalanceError(f"--policy: unknown policy '{name}' for {spec.name}; allowed: {allowed}, or path/to/file.py:function")
+        if base.refused:
+            raise BalanceError(f"--policy: '{name}' is not available for {spec.name}: {base.refused}")
         vec = policy_defaults(spec, name)
         kind = base.kind
     known = {p.name: p for p in base.params} if base else {}
@@ -107,9 +109,13 @@ _RUNNERS: dict[tuple[str, str, frozenset], tuple] = {}
 class Engine:
     """One game's compiled loop. Cheap to create; compiles on first use."""
 
-    def __init__(self, spec: GameSpec, seats: list[SeatPolicy]):
+    def __init__(self, spec: GameSpec, seats: list[SeatPolicy], kinds=None):
+        """`kinds`: compile the loop for these policy kinds (a superset of the
+        seats' own, e.g. to share one compiled loop between engines); default
+        the seats' kinds."""
         self.spec = spec
         self.seats = seats
+        self._kinds = None if kinds is None else frozenset(kinds)
         user_refs = {s.name for s in seats if s.kind == USER}
         if len(user_refs) > 1:
             raise BalanceError("--policy: at most one user policy file per run")
@@ -120,7 +126,8 @@ class Engine:
     def kinds(self) -> frozenset:
         """The policy kinds this engine's loop is compiled for (random and greedy
         always): a run compiles only the policies its seats use."""
-        return runner_kinds({s.kind for s in self.seats if s.kind != USER})
+        own = {s.kind for s in self.seats if s.kind != USER}
+        return runner_kinds(own | (self._kinds or set()))
 
     def _runner(self):
         key = (self.spec.name, self.user_ref or "", self.kinds)

@@ -118,6 +118,7 @@ class PolicySpec:
     kind: int
     help: str
     params: tuple[PolicyParam, ...] = ()
+    refused: str = ""  # why this game cannot offer the policy (resolve_policy refuses it with this)
 
 
 @dataclass(frozen=True)
@@ -199,10 +200,13 @@ def common_policies(
     expert_widen: float = 0.5,
     expert_confidence: float = 0.5,
     oracle: bool = False,
+    expert_refused: str = "",
 ) -> tuple[PolicySpec, ...]:
     """random, greedy, lookahead and expert (and oracle where it means something:
     a solo or co-op game, where it bounds what any player could do). The
-    lookahead and expert budgets are per game (their defaults here)."""
+    lookahead and expert budgets are per game (their defaults here).
+    `expert_refused`: why a search means nothing for this game; `--policy
+    expert` is then refused with that sentence."""
     from .runner import (EXPERT, GREEDY, LOOKAHEAD, ORACLE, P_CONFIDENCE, P_EPSILON, P_HORIZON, P_ROLLOUT_KIND,
                          P_ROLLOUTS, RANDOM)
     from .search import P_DEPTH, P_EXPLORATION, P_ITERATIONS, P_WIDEN, P_WORLDS
@@ -247,7 +251,8 @@ def common_policies(
             )
             + greedy_params,
         ),
-        PolicySpec("expert", EXPERT, EXPERT_HELP, search_params),
+        PolicySpec("expert", EXPERT, f"not available here: {expert_refused}", (), refused=expert_refused)
+        if expert_refused else PolicySpec("expert", EXPERT, EXPERT_HELP, search_params),
     )
     if oracle:
         pols += (PolicySpec("oracle", ORACLE, ORACLE_HELP, search_params),)

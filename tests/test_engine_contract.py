@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simcore import registry
-from simcore.batch import Engine, resolve_policy
+from simcore.batch import BalanceError, Engine, resolve_policy
 from simcore.params import resolve
 from simcore.runner import COL_DECISIONS, COL_END_REASON, COL_WON
 
@@ -26,6 +26,12 @@ def test_spec_is_complete(name):
     spec, params, tables, n_cards = _setup(name)
     assert spec.min_players <= spec.default_players <= spec.max_players
     assert {p.name for p in spec.policies} >= {"random", "greedy", "lookahead", "expert"}
+    expert = spec.policy("expert")
+    if expert.refused:  # a game where a search means nothing says why, and --policy expert says so
+        with pytest.raises(BalanceError, match=f"'expert' is not available for {name}"):
+            resolve_policy(spec, "expert")
+    else:
+        assert {p.name for p in expert.params} >= {"iterations", "horizon", "depth", "exploration"}
     oracle = spec.policy("oracle")
     if oracle is not None:  # an upper bound, and every place it is listed says so
         assert "UPPER BOUND" in oracle.help and "no real player" in oracle.help
@@ -81,8 +87,9 @@ def test_same_games_whatever_the_split_and_replay_matches(name):
 
 def _search_seats(spec):
     """lookahead, expert (and oracle where declared) in one engine: one loop compiled."""
-    pols = [resolve_policy(spec, "lookahead", {"rollouts": 2, "horizon": 50}),
-            resolve_policy(spec, "expert", {"iterations": 8})]
+    pols = [resolve_policy(spec, "lookahead", {"rollouts": 2, "horizon": 50})]
+    if not spec.policy("expert").refused:
+        pols.append(resolve_policy(spec, "expert", {"iterations": 8}))
     if spec.policy("oracle") is not None:
         pols.append(resolve_policy(spec, "oracle", {"iterations": 8}))
     players = min(max(spec.default_players, len(pols)), spec.max_players)

@@ -109,7 +109,7 @@ SPEC = GameSpec(
         Column("turns_played", "turns this seat started"),
     ),
     card_counters=K.COUNTER_NAMES,
-    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40),
+    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40, expert_iterations=48, expert_horizon=20),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check),
     compile_tables=compile_tables,
