@@ -3,12 +3,15 @@
 Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012, as
 OpenSpiel's `is_mcts` and TAG's MCTS do it), over the game contract only
 (`clone`, `determinise`, `to_move`, `legal`, `step`, `value`, and the game's
-`greedy` as the opponents' and the rollouts' policy), so a game added later
-gets it with no code:
+`greedy` as the opponents', the rollouts' and the expansion order's policy),
+so a game added later gets it with no code:
 
-* every iteration starts from a fresh clone of the state whose hidden
-  information (deck order, other hands, removed cards) `determinise` redraws
-  from what the deciding seat cannot see: the search never reads the rest;
+* every iteration starts from a clone of the state whose hidden information
+  (deck order, other hands, removed cards) `determinise` redraws from what
+  the deciding seat cannot see: the search never reads the rest;
+* the root's options are compared on the same worlds: the k-th visit of every
+  option plays world k (common random numbers, as lookahead's rollouts are);
+  `worlds` W > 0 reuses W worlds (k mod W);
 * the tree holds the deciding seat's own decisions only (nodes keyed by the
   option codes taken from the root); the other seats' decisions, forced moves
   and chance are played inside each sampled world by greedy, as the rollouts
@@ -16,21 +19,24 @@ gets it with no code:
 * a node's children are the options seen there; an option legal in some
   worlds only is selected by UCB1 over its availability count (how often it
   was legal when its parent was visited), not the parent's visits;
-* one new node per iteration; the first child tried at a node is greedy's
-  pick (so the first rollout from a node is greedy's own line), the others in
-  random order; below the tree greedy plays on until `horizon` decisions from
-  the root have been made (or the game ends), and `value` judges the state
-  for the deciding seat;
-* the decision is the root child with the most visits (ties: the higher mean,
-  then greedy's pick).
+* options are tried in greedy's order (greedy's pick among those not tried
+  yet), and progressive widening (`widen`) lets a node with N visits try at
+  most 1 + widen * sqrt(N) of them; one new node per iteration, below which
+  greedy plays on until `horizon` decisions from the root were made (or the
+  game ended), and `value` judges the state for the deciding seat;
+* the decision is the root option with the most visits (ties: the higher
+  mean), and greedy's own pick stands unless that option beats it on the
+  same worlds by more than `confidence` standard errors of the paired
+  differences (so the search's noise cannot make it weaker than greedy); the
+  search stops early once the most visited option cannot be overtaken.
 
-`oracle` is the same search without `determinise`, and with the game's own
-chance stream: it sees the real deck order and hands and the reshuffles to
-come. It is an upper bound no real player reaches ("best possible with the
-cards known").
+`oracle` is the same search without `determinise`, and with a copy of the
+game's own chance stream: it sees the real deck order and hands and the
+reshuffles to come. It is an upper bound no real player reaches ("best
+possible with the cards known").
 
-Randomness: iteration i's world and rollout draw from streams derived from
-one draw of the decision's policy stream (as lookahead's rollouts do), so the
+Randomness: iteration worlds and rollouts draw from streams derived from one
+draw of the decision's policy stream (as lookahead's rollouts do), so the
 same seed plays the same games and rule variants stay paired on the same deals.
 The tree is a handful of arrays allocated once per decision (sized by the
 iteration budget); nothing is allocated per node.
@@ -44,7 +50,7 @@ from . import rng as R
 P_ITERATIONS = 24  # iterations (sampled worlds, one rollout each) per decision
 P_DEPTH = 25  # most of the seat's own decisions the tree may hold on one path
 P_EXPLORATION = 26  # UCB1 exploration constant (values are in 0..1)
-P_WORLDS = 27  # distinct sampled worlds per decision, iteration i in world i % W (0: a new one every iteration)
+P_WORLDS = 27  # worlds per decision: a root option's k-th visit plays world k mod W (0: world k, all new)
 P_WIDEN = 28  # progressive widening: a node holds at most 1 + widen * sqrt(visits) children (0: no limit)
 
 

@@ -177,9 +177,10 @@ class GameSpec:
 # Policies every game has; games add their own parameters (weights from P_GAME).
 EXPERT_HELP = (
     "information-set search (ISMCTS): each iteration redraws everything the player cannot see "
-    "(deck order, other hands, removed cards), walks a tree of the player's own decisions by UCB1, "
-    "adds one node, lets greedy play on for `horizon` decisions and judges the state; "
-    "the option visited most is played. Other seats are modelled as greedy"
+    "(deck order, other hands, removed cards), walks a tree of the player's own decisions by UCB1 "
+    "(options tried in greedy's order), adds one node, lets greedy play on for `horizon` decisions and "
+    "judges the state; the option visited most is played if it beats greedy's pick on the same worlds. "
+    "Other seats are modelled as greedy"
 )
 ORACLE_HELP = (
     "UPPER BOUND, not a player: the expert's search with perfect information (the real deck order, "
@@ -221,8 +222,8 @@ def common_policies(
         PolicyParam("depth", P_DEPTH, expert_depth, "most of the player's own decisions the tree holds on one line", 1, 64),
         PolicyParam("exploration", P_EXPLORATION, expert_exploration, "UCB1 exploration constant (values are 0..1)", 0, 10),
         PolicyParam("worlds", P_WORLDS, expert_worlds,
-                    "distinct worlds sampled per decision, taken in turn (options compared on the same deals); "
-                    "0: a new world every iteration", 0, 100_000),
+                    "worlds per decision: every option's k-th visit plays world k mod this (options compared on "
+                    "the same deals); 0: world k, never reused", 0, 100_000),
         PolicyParam("widen", P_WIDEN, expert_widen,
                     "progressive widening: a node tries at most 1 + widen x sqrt(its visits) options, "
                     "in greedy's order (0: every option)", 0, 100),
