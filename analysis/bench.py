@@ -28,6 +28,26 @@ import time
 import numpy as np
 
 FIRST_BATCH = 64  # games played to trigger compile (or cache load)
+SEARCH_POLICIES = ("lookahead", "expert", "oracle")  # thousands of times slower per game than greedy
+SEARCH_SHARE = 100  # a search policy's row plays n / SEARCH_SHARE games (at least SEARCH_MIN)
+SEARCH_MIN = 64
+BASELINE = ("random", "greedy")  # shown beside any other policy measured
+
+
+def with_baseline(policies: list[str]) -> list[str]:
+    """The policies a bench measures: random and greedy beside any other asked for."""
+    if all(p in BASELINE for p in policies):
+        return list(dict.fromkeys(policies))
+    return list(dict.fromkeys([*BASELINE, *policies]))
+
+
+def games_for(policy: str, n: int) -> int:
+    """Games per sample of a row: a search policy plays n / SEARCH_SHARE of them."""
+    return max(SEARCH_MIN, n // SEARCH_SHARE) if policy in SEARCH_POLICIES else n
+
+
+def first_batch_for(policy: str) -> int:
+    return 4 if policy in SEARCH_POLICIES else FIRST_BATCH
 
 
 def _batch(spec, policy: str, n: int, players: int, seed: int = 1) -> dict:
@@ -68,8 +88,11 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
     out: dict = {"game": game, "players": players, "mode": mode, "rows": []}
     if mode == "cold" or mode == "warm":
         t0 = time.perf_counter()
+        out["first_batch_by_policy"] = {}
         for pol in policies:
-            _batch(spec, pol, FIRST_BATCH, players)
+            t1 = time.perf_counter()
+            _batch(spec, pol, first_batch_for(pol), players)
+            out["first_batch_by_policy"][pol] = time.perf_counter() - t1
         out["first_batch_seconds"] = time.perf_counter() - t0
     if mode == "warm":
         all_threads = numba.config.NUMBA_NUM_THREADS
@@ -78,11 +101,13 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
         for _ in range(max(1, repeat)):
             for pol, threads in keys:
                 numba.set_num_threads(threads)
-                samples[(pol, threads)].append(_batch(spec, pol, n, players))
+                samples[(pol, threads)].append(_batch(spec, pol, games_for(pol, n), players))
         for pol, threads in keys:
             out["rows"].append({"policy": pol, "threads": threads, **_median_row(samples[(pol, threads)])})
     if mode == "nojit":
         for pol in policies:
+            if pol in SEARCH_POLICIES:  # hours in plain Python: no speed-up measured
+                continue
             out["rows"].append({"policy": pol, "threads": 1, **_batch(spec, pol, n, players)})
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
@@ -103,21 +128,31 @@ def _spawn(game: str, mode: str, n: int, policies: list[str], env_extra: dict, r
 
 def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_games: int = 20,
                repeat: int = 1) -> dict:
-    """One game's measurements: rows per (policy, threads) and per-game costs."""
+    """One game's measurements: rows per (policy, threads) and per-game costs.
+
+    Random and greedy are measured beside any other policy asked for; a search
+    policy (lookahead, expert, oracle) plays n / SEARCH_SHARE games a sample and
+    is not timed without the JIT. The cold compile is that of every policy's
+    loop in turn (a loop is compiled per set of policy kinds, and random and
+    greedy share one), also given per policy."""
+    policies = with_baseline(list(policies))
     warm = _spawn(game, "warm", n, policies, {}, repeat)
     result = {"game": game, "players": warm["players"], "rows": warm["rows"],
               "warm_load_seconds": warm["first_batch_seconds"], "peak_rss_mb": warm["peak_rss_mb"],
-              "cold_compile_seconds": None, "nojit_games": nojit_games}
+              "cold_compile_seconds": None, "cold_compile_by_policy": None, "nojit_games": nojit_games}
     if cold:
         with tempfile.TemporaryDirectory(prefix="balance-bench-cache-") as cache:
             c = _spawn(game, "cold", n, policies, {"BALANCE_NUMBA_CACHE": cache})
         result["cold_compile_seconds"] = c["first_batch_seconds"]
-    if nojit_games > 0:
+        result["cold_compile_by_policy"] = c.get("first_batch_by_policy")
+    if nojit_games > 0 and any(p not in SEARCH_POLICIES for p in policies):
         plain = _spawn(game, "nojit", nojit_games, policies, {"NUMBA_DISABLE_JIT": "1"})
         for row in result["rows"]:
             if row["threads"] != 1:
                 continue
-            p = next(r for r in plain["rows"] if r["policy"] == row["policy"])
+            p = next((r for r in plain["rows"] if r["policy"] == row["policy"]), None)
+            if p is None:
+                continue
             row["nojit_games_per_second"] = p["games_per_second"]
             row["jit_speedup"] = row["games_per_second"] / p["games_per_second"]
     return result

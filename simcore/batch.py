@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import BalanceError, InvariantBroken
 from .jit import stable_uuid
-from .runner import BAD_CHOICE, N_POLICY_PARAMS, USER, make_runner
+from .runner import BAD_CHOICE, N_POLICY_PARAMS, USER, make_runner, runner_kinds
 from .spec import GameSpec
 from .trace import events, new_trace
 
@@ -61,6 +61,8 @@ def resolve_policy(spec: GameSpec, name: str, overrides: dict[str, float] | None
         if base is None:
             allowed = ", ".join(p.name for p in spec.policies)
             raise BalanceError(f"--policy: unknown policy '{name}' for {spec.name}; allowed: {allowed}, or path/to/file.py:function")
+        if base.refused:
+            raise BalanceError(f"--policy: '{name}' is not available for {spec.name}: {base.refused}")
         vec = policy_defaults(spec, name)
         kind = base.kind
     known = {p.name: p for p in base.params} if base else {}
@@ -101,26 +103,37 @@ def load_user_policy(ref: str):
     return stable_uuid(fn, f"user:{mod_name}.{fname}"), f"{mod_name}.{fname}"
 
 
-_RUNNERS: dict[tuple[str, str], tuple] = {}
+_RUNNERS: dict[tuple[str, str, frozenset], tuple] = {}
 
 
 class Engine:
     """One game's compiled loop. Cheap to create; compiles on first use."""
 
-    def __init__(self, spec: GameSpec, seats: list[SeatPolicy]):
+    def __init__(self, spec: GameSpec, seats: list[SeatPolicy], kinds=None):
+        """`kinds`: compile the loop for these policy kinds (a superset of the
+        seats' own, e.g. to share one compiled loop between engines); default
+        the seats' kinds."""
         self.spec = spec
         self.seats = seats
+        self._kinds = None if kinds is None else frozenset(kinds)
         user_refs = {s.name for s in seats if s.kind == USER}
         if len(user_refs) > 1:
             raise BalanceError("--policy: at most one user policy file per run")
         self.user_ref = next(iter(user_refs), None)
         self.last_violation = (0, 0)
 
+    @property
+    def kinds(self) -> frozenset:
+        """The policy kinds this engine's loop is compiled for (random and greedy
+        always): a run compiles only the policies its seats use."""
+        own = {s.kind for s in self.seats if s.kind != USER}
+        return runner_kinds(own | (self._kinds or set()))
+
     def _runner(self):
-        key = (self.spec.name, self.user_ref or "")
+        key = (self.spec.name, self.user_ref or "", self.kinds)
         if key not in _RUNNERS:
             user, user_key = (load_user_policy(self.user_ref) if self.user_ref else (None, ""))
-            _RUNNERS[key] = make_runner(self.spec.name, self.spec.kernels, user, user_key)
+            _RUNNERS[key] = make_runner(self.spec.name, self.spec.kernels, user, user_key, kinds=self.kinds)
         return _RUNNERS[key]
 
     def _policy_arrays(self, n_players: int):
@@ -134,7 +147,7 @@ class Engine:
     def run(self, tables, n_players: int, seed: int, game_indices: np.ndarray, n_cards: int,
             check: bool = False) -> Results:
         """Play the games; with `check`, the game's invariants after every step."""
-        run_games, _ = self._runner()
+        run_games = self._runner().run_games
         kinds, params = self._policy_arrays(n_players)
         idx = np.ascontiguousarray(game_indices, dtype=np.int64)
         n = idx.shape[0]
@@ -169,7 +182,7 @@ class Engine:
     def replay(self, tables, n_players: int, seed: int, game_index: int, check: bool = False):
         """One game's events and result rows. With `check`, `last_violation`
         becomes (code, decision) of the first broken invariant, (0, 0) if none."""
-        _, play_traced = self._runner()
+        play_traced = self._runner().play_traced
         kinds, params = self._policy_arrays(n_players)
         trace = new_trace()
         game_row = np.zeros(len(self.spec.game_column_names))

@@ -1,8 +1,9 @@
 """The one game loop, written once, and the policies every game shares.
 
 A game is a state machine of decisions (see `spec.Kernels`). `make_runner`
-closes the loop below over one game's kernels (and optionally a user policy)
-and returns two jitted entry points:
+closes the loop below over one game's kernels (and optionally a user policy),
+for the set of policy kinds a run uses (a greedy-only loop compiles no
+lookahead or search code), and returns a `Runner` of jitted entry points:
 
     run_games(tables, n_players, seed, game_indices, kinds, params,
               max_decisions, max_options, checking, game_out, seat_out,
@@ -18,16 +19,25 @@ and returns two jitted entry points:
                 max_decisions, max_options, checking, trace, game_row,
                 seat_rows, violation)
         plays one game and fills its event trace (for `balance replay`).
+    choose(tables, state, seat, options, n, kind, params, rng, buf)
+        one decision of a lookahead, expert, oracle or user seat.
+
+Policies: `random`, the game's `greedy`, `lookahead` (below) and `expert` /
+`oracle` (information-set search, `simcore/search.py`), all through the
+game's kernels only.
 
 Game i draws everything from the streams of (seed, i), so the same game is
 the same whichever chunk, thread or machine plays it.
 """
+from typing import Any, NamedTuple
+
 import numba
 import numpy as np
 from numba import prange
 
 from . import rng as R
 from .jit import njit_cached
+from .search import make_search
 from .trace import emit
 
 # Policy kinds: an integer per seat; the rest is its parameter vector.
@@ -35,13 +45,16 @@ RANDOM = 0
 GREEDY = 1
 LOOKAHEAD = 2
 USER = 3
+EXPERT = 4  # information-set search (simcore/search.py)
+ORACLE = 5  # the same search with perfect information: an upper bound, not a player
+BUILTIN_KINDS = frozenset((RANDOM, GREEDY, LOOKAHEAD, EXPERT, ORACLE))
 
 # Slots of a seat's float parameter vector. Game weights start at P_GAME.
 P_EPSILON = 0  # probability of a uniformly random move (weaker players)
 P_ROLLOUTS = 1  # lookahead: rollouts per option
 P_HORIZON = 2  # lookahead: decisions per rollout before `value` judges the state
 P_ROLLOUT_KIND = 3  # lookahead: policy of the rollouts (RANDOM or GREEDY)
-P_GAME = 4  # game weights: P_GAME .. P_CONFIDENCE - 1
+P_GAME = 4  # game weights: P_GAME .. 23 (24..26: the search's, simcore/search.py)
 N_POLICY_PARAMS = 32
 P_CONFIDENCE = N_POLICY_PARAMS - 1  # lookahead: z a challenger must beat greedy's pick by
 
@@ -65,15 +78,48 @@ EV_CAP = -2  # trace code: the turn cap stopped the game
 BAD_CHOICE = -1  # written as the decision count when a policy chose an illegal option
 
 
-def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
-    """Build the jitted loop for one game (and optional user policy).
+class Runner(NamedTuple):
+    """What `make_runner` builds: the batch loop, the traced single game, and
+    `choose(tables, state, seat, options, n, kind, params, rng, buf)` (a policy's
+    decision for a kind other than random and greedy, for tests)."""
 
-    The loop is cached beside the game's own kernels (same source key)."""
-    new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts = kernels[:10]
+    run_games: Any
+    play_traced: Any
+    choose: Any
+
+
+def runner_kinds(kinds=None) -> frozenset:
+    """The policy kinds a loop is compiled for: the given ones (None: every
+    built-in kind) plus random and greedy, which every loop plays (epsilon's
+    random moves; greedy inside lookahead and the search). A loop compiled
+    for a smaller set holds no code of the kinds outside it."""
+    ks = BUILTIN_KINDS if kinds is None else frozenset(int(k) for k in kinds)
+    return ks | {RANDOM, GREEDY}
+
+
+def kinds_key(kinds) -> str:
+    """The set in a dispatcher's name (and so in its cache uuid): `k0-1-4`."""
+    return "k" + "-".join(str(k) for k in sorted(runner_kinds(kinds)))
+
+
+def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=None):
+    """Build the jitted loop for one game (and optional user policy), for the
+    policy kinds `kinds` (see `runner_kinds`): `choose` reaches only those, so
+    a greedy-only loop compiles no lookahead or search code.
+
+    The loop is cached beside the game's own kernels (same source key); the
+    kinds are part of every dispatcher's name and so of its cache uuid."""
+    new_game, to_move, legal, step, outcome = kernels.new_game, kernels.to_move, kernels.legal, kernels.step, kernels.outcome
+    clone, determinise, value, greedy, card_counts = (kernels.clone, kernels.determinise, kernels.value, kernels.greedy,
+                                                      kernels.card_counts)
     module = getattr(getattr(new_game, "py_func", None), "__module__", "simcore.runner")
+    ks = runner_kinds(kinds)
+    if user_policy is not None:
+        ks = ks | {USER}
+    kkey = kinds_key(ks)
 
     def _jit(f, parallel=False, refs=True, force=False):
-        return njit_cached(f, module, f"runner[{name}|{user_key}].{f.__name__}", parallel, refs, force=force)
+        return njit_cached(f, module, f"runner[{name}|{user_key}|{kkey}].{f.__name__}", parallel, refs, force=force)
 
     # Everything compiled for a game's types is cached under the game's own key
     # (these stand-ins too): a cache shared by all games would keep the types
@@ -82,6 +128,9 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
         return 0
 
     def no_check(tables, state):
+        return 0
+
+    def no_search_policy(tables, state, seat, options, n, params, rng, buf):
         return 0
 
     check = kernels.check if getattr(kernels, "check", None) is not None else _jit(no_check, refs=False)
@@ -171,19 +220,34 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
                 best = g
         return best
 
-    lookahead = _jit(lookahead)
+    lookahead = _jit(lookahead) if LOOKAHEAD in ks else _jit(no_search_policy, refs=False)
+
+    if EXPERT in ks or ORACLE in ks:
+        search = make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, _jit)
+
+        def expert(tables, state, seat, options, n, params, rng, buf):
+            return search(tables, state, seat, options, n, params, rng, buf, 0)
+
+        def oracle(tables, state, seat, options, n, params, rng, buf):
+            return search(tables, state, seat, options, n, params, rng, buf, 1)
+
+        expert = _jit(expert)
+        oracle = _jit(oracle)
+    else:
+        expert = oracle = _jit(no_search_policy, refs=False)
 
     def choose(tables, state, seat, options, n, kind, params, rng, buf):
+        """Every kind but random and greedy (`play` decides those itself)."""
         if n == 1:
             return 0
         if params[P_EPSILON] > 0.0 and R.uniform(rng, R.POLICY) < params[P_EPSILON]:
             return R.randint(rng, R.POLICY, n)
-        if kind == RANDOM:
-            return R.randint(rng, R.POLICY, n)
-        if kind == GREEDY:
-            return greedy_call(tables, state, seat, options, n, params, rng)
         if kind == LOOKAHEAD:
             return lookahead(tables, state, seat, options, n, params, rng, buf)
+        if kind == EXPERT:
+            return expert(tables, state, seat, options, n, params, rng, buf)
+        if kind == ORACLE:
+            return oracle(tables, state, seat, options, n, params, rng, buf)
         return user(tables, state, seat, options, n, params, rng)
 
     # a user's @njit policy inherits reference counting from its caller: keep it, so it may allocate
@@ -219,13 +283,17 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
             kind = kinds[seat]
             if n == 1:
                 j = 0
-            elif kind == RANDOM and params[seat, P_EPSILON] <= 0.0:
-                # what `choose` does for these, without passing it the whole state
-                j = R.randint(rng, R.POLICY, n)
-            elif kind == GREEDY and params[seat, P_EPSILON] <= 0.0:
-                # inlined here (a game's `greedy` may be @jit(force=True)); `choose` calls it
-                # through greedy_call, so the program holds one copy of it either way
-                j = greedy(tables, state, seat, options, n, params[seat], rng)
+            elif kind == RANDOM or kind == GREEDY:
+                # decided here, not in `choose` (so a loop of these kinds only holds no
+                # other policy's code); epsilon's draw comes first, as in `choose`
+                eps = params[seat, P_EPSILON]
+                if eps > 0.0 and R.uniform(rng, R.POLICY) < eps:
+                    j = R.randint(rng, R.POLICY, n)
+                elif kind == RANDOM:
+                    j = R.randint(rng, R.POLICY, n)
+                else:
+                    # inlined here (a game's `greedy` may be @jit(force=True)): one copy in the loop
+                    j = greedy(tables, state, seat, options, n, params[seat], rng)
             else:
                 j = choose(tables, state, seat, options, n, kind, params[seat], rng, buf)
             if j < 0 or j >= n:
@@ -280,4 +348,4 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = ""):
             emit(trace, EV_CAP, 0, 0, 0, 0)
 
     play_traced = _jit(play_traced)
-    return run_games, play_traced
+    return Runner(run_games, play_traced, choose)

@@ -122,6 +122,7 @@ class PolicySpec:
     kind: int
     help: str
     params: tuple[PolicyParam, ...] = ()
+    refused: str = ""  # why this game cannot offer the policy (resolve_policy refuses it with this)
 
 
 @dataclass(frozen=True)
@@ -233,16 +234,65 @@ def _legacy_loader(spec: "GameSpec"):
 
 
 # Policies every game has; games add their own parameters (weights from P_GAME).
+EXPERT_HELP = (
+    "information-set search (ISMCTS): each iteration redraws everything the player cannot see "
+    "(deck order, other hands, removed cards), walks a tree of the player's own decisions by UCB1 "
+    "(options tried in greedy's order), adds one node, lets greedy play on for `horizon` decisions and "
+    "judges the state; the option visited most is played if it beats greedy's pick on the same worlds. "
+    "Other seats are modelled as greedy"
+)
+ORACLE_HELP = (
+    "UPPER BOUND, not a player: the expert's search with perfect information (the real deck order, "
+    "hands and coming reshuffles). Best possible with the cards known; no real player reaches it"
+)
+
+
 def common_policies(
     greedy_help: str,
     greedy_params: tuple[PolicyParam, ...] = (),
     rollouts: int = 8,
     horizon: int = 400,
+    expert_iterations: int = 32,
+    expert_horizon: int = 8,
+    expert_depth: int = 3,
+    expert_exploration: float = 0.5,
+    expert_worlds: int = 0,
+    expert_widen: float = 0.5,
+    expert_confidence: float = 0.5,
+    oracle: bool = False,
+    expert_refused: str = "",
 ) -> tuple[PolicySpec, ...]:
-    from .runner import GREEDY, LOOKAHEAD, P_CONFIDENCE, P_EPSILON, P_HORIZON, P_ROLLOUT_KIND, P_ROLLOUTS, RANDOM
+    """random, greedy, lookahead and expert (and oracle where it means something:
+    a solo or co-op game, where it bounds what any player could do). The
+    lookahead and expert budgets are per game (their defaults here).
+    `expert_refused`: why a search means nothing for this game; `--policy
+    expert` is then refused with that sentence."""
+    from .runner import (EXPERT, GREEDY, LOOKAHEAD, ORACLE, P_CONFIDENCE, P_EPSILON, P_HORIZON, P_ROLLOUT_KIND,
+                         P_ROLLOUTS, RANDOM)
+    from .search import P_DEPTH, P_EXPLORATION, P_ITERATIONS, P_WIDEN, P_WORLDS
 
     eps = PolicyParam("epsilon", P_EPSILON, 0.0, "probability of a uniformly random move (a weaker player)", 0.0, 1.0)
-    return (
+    search_params = (
+        eps,
+        PolicyParam("iterations", P_ITERATIONS, expert_iterations,
+                    "search iterations per decision (each a freshly sampled world and one rollout)", 1, 100_000),
+        PolicyParam("horizon", P_HORIZON, expert_horizon,
+                    "decisions simulated from the decision (tree and rollout) before `value` judges the state", 1, 100_000),
+        PolicyParam("depth", P_DEPTH, expert_depth, "most of the player's own decisions the tree holds on one line", 1, 64),
+        PolicyParam("exploration", P_EXPLORATION, expert_exploration, "UCB1 exploration constant (values are 0..1)", 0, 10),
+        PolicyParam("worlds", P_WORLDS, expert_worlds,
+                    "worlds per decision: every option's k-th visit plays world k mod this (options compared on "
+                    "the same deals); 0: world k, never reused", 0, 100_000),
+        PolicyParam("widen", P_WIDEN, expert_widen,
+                    "progressive widening: a node tries at most 1 + widen x sqrt(its visits) options, "
+                    "in greedy's order (0: every option)", 0, 100),
+        PolicyParam("confidence", P_CONFIDENCE, expert_confidence,
+                    "standard errors (paired, same worlds) by which the chosen option must beat greedy's pick "
+                    "to replace it (0: no test)", 0, 10),
+        PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1,
+                    "policy of the other seats and the rollouts: 0 random, 1 greedy", 0, 1),
+    ) + greedy_params
+    pols = (
         PolicySpec("random", RANDOM, "a uniformly random legal move", (eps,)),
         PolicySpec("greedy", GREEDY, greedy_help, (eps,) + greedy_params),
         PolicySpec(
@@ -261,4 +311,9 @@ def common_policies(
             )
             + greedy_params,
         ),
+        PolicySpec("expert", EXPERT, f"not available here: {expert_refused}", (), refused=expert_refused)
+        if expert_refused else PolicySpec("expert", EXPERT, EXPERT_HELP, search_params),
     )
+    if oracle:
+        pols += (PolicySpec("oracle", ORACLE, ORACLE_HELP, search_params),)
+    return pols

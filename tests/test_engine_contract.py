@@ -1,6 +1,6 @@
 """The shared engine contract, checked on every registered game (pgx's api_test).
 
-Random, greedy and lookahead games of every game at its smallest, default and
+Random, greedy, lookahead and expert (oracle where declared) games of every game at its smallest, default and
 largest player count: outputs in range, cooperative seats share one result,
 turn cap respected, same games whatever the split, replay equals the batch and
 decodes to words, card counters shaped like the card list."""
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simcore import registry
-from simcore.batch import Engine, resolve_policy
+from simcore.batch import BalanceError, Engine, resolve_policy
 from simcore.params import resolve
 from simcore.runner import COL_DECISIONS, COL_END_REASON, COL_WON
 
@@ -26,7 +26,16 @@ def test_spec_is_complete(name):
     spec, data, tables, n_cards = _setup(name)
     params = data.params
     assert spec.min_players <= spec.default_players <= spec.max_players
-    assert {p.name for p in spec.policies} >= {"random", "greedy", "lookahead"}
+    assert {p.name for p in spec.policies} >= {"random", "greedy", "lookahead", "expert"}
+    expert = spec.policy("expert")
+    if expert.refused:  # a game where a search means nothing says why, and --policy expert says so
+        with pytest.raises(BalanceError, match=f"'expert' is not available for {name}"):
+            resolve_policy(spec, "expert")
+    else:
+        assert {p.name for p in expert.params} >= {"iterations", "horizon", "depth", "exploration"}
+    oracle = spec.policy("oracle")
+    if oracle is not None:  # an upper bound, and every place it is listed says so
+        assert "UPPER BOUND" in oracle.help and "no real player" in oracle.help
     assert set(params) >= {p.name for p in spec.params}
     assert isinstance(tables, tuple) and all(isinstance(t, np.ndarray) for t in tables)
     assert n_cards > 0 and len(spec.card_counters) > 0
@@ -77,9 +86,26 @@ def test_same_games_whatever_the_split_and_replay_matches(name):
     assert len(lines) >= 3 and all(isinstance(x, str) and x for x in lines)
 
 
+def _search_seats(spec):
+    """lookahead, expert (and oracle where declared) in one engine: one loop compiled."""
+    pols = [resolve_policy(spec, "lookahead", {"rollouts": 2, "horizon": 50})]
+    if not spec.policy("expert").refused:
+        pols.append(resolve_policy(spec, "expert", {"iterations": 8}))
+    if spec.policy("oracle") is not None:
+        pols.append(resolve_policy(spec, "oracle", {"iterations": 8}))
+    players = min(max(spec.default_players, len(pols)), spec.max_players)
+    return [pols[s % len(pols)] for s in range(players)], players
+
+
 @pytest.mark.parametrize("name", GAMES)
-def test_lookahead_plays_a_few_games(name):
+def test_search_policies_play_legal_games(name):
+    # every choice is checked against 0..n-1 by the engine (an illegal one raises)
     spec, params, tables, n_cards = _setup(name)
-    e = Engine(spec, [resolve_policy(spec, "lookahead", {"rollouts": 2, "horizon": 50})])
-    r = e.run(tables, spec.default_players, 3, np.arange(4, dtype=np.int64), n_cards)
+    seats, players = _search_seats(spec)
+    e = Engine(spec, seats)
+    r = e.run(tables, players, 3, np.arange(4, dtype=np.int64), n_cards)
     assert (r.game_out[:, COL_DECISIONS] >= 1).all()
+    assert (r.game_out[:, COL_END_REASON] != 1).all()
+    assert np.isin(r.seat_out[:, :, COL_WON], (0.0, 1.0)).all()
+    again = e.run(tables, players, 3, np.arange(2, 4, dtype=np.int64), n_cards)
+    assert np.array_equal(r.game_out[2:], again.game_out, equal_nan=True)  # same seed, same games

@@ -32,6 +32,7 @@ SPEC = GameSpec(
         GREEDY_PARAMS,
         rollouts=8,
         horizon=8,
+        expert_iterations=8,
     ),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check),

@@ -139,7 +139,12 @@ SPEC = GameSpec(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_counters=("drawn", "played", "held_at_end"),
-    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=200),
+    policies=common_policies(
+        GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=200,
+        expert_refused="a real-time game: who plays, and when, follows the seats' reaction profiles (game "
+                       "parameters), not choices; the one choice, which fitting card to play, is greedy's, and a "
+                       "search over it would read the other seats' reaction times already drawn in the state, which "
+                       "no player knows. Give stronger players faster or steadier profiles (--set reaction_median=...)"),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
                     P.greedy, K.card_counts, check=K.check),
     decode_trace=decode_trace,

@@ -138,7 +138,7 @@ SPEC = GameSpec(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_counters=("drawn", "played", "noted", "discarded", "held_at_end"),
-    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000),
+    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000, expert_iterations=48, oracle=True),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
                     P.greedy, K.card_counts, check=check),
     decode_trace=decode_trace,

@@ -1,0 +1,268 @@
+"""`expert` and `oracle`: one information-set search, written once for every game.
+
+Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012, as
+OpenSpiel's `is_mcts` and TAG's MCTS do it), over the game contract only
+(`clone`, `determinise`, `to_move`, `legal`, `step`, `value`, and the game's
+`greedy` as the opponents', the rollouts' and the expansion order's policy),
+so a game added later gets it with no code:
+
+* every iteration starts from a clone of the state whose hidden information
+  (deck order, other hands, removed cards) `determinise` redraws from what
+  the deciding seat cannot see: the search never reads the rest;
+* the root's options are compared on the same worlds: the k-th visit of every
+  option plays world k (common random numbers, as lookahead's rollouts are);
+  `worlds` W > 0 reuses W worlds (k mod W);
+* the tree holds the deciding seat's own decisions only (nodes keyed by the
+  option codes taken from the root); the other seats' decisions, forced moves
+  and chance are played inside each sampled world by greedy, as the rollouts
+  are: against greedy seats that is the opponent it meets;
+* a node's children are the options seen there; an option legal in some
+  worlds only is selected by UCB1 over its availability count (how often it
+  was legal when its parent was visited), not the parent's visits;
+* options are tried in greedy's order (greedy's pick among those not tried
+  yet), and progressive widening (`widen`) lets a node with N visits try at
+  most 1 + widen * sqrt(N) of them; one new node per iteration, below which
+  greedy plays on until `horizon` decisions from the root were made (or the
+  game ended), and `value` judges the state for the deciding seat;
+* the decision is the root option with the most visits (ties: the higher
+  mean), and greedy's own pick stands unless that option beats it on the
+  same worlds by more than `confidence` standard errors of the paired
+  differences (so the search's noise cannot make it weaker than greedy); the
+  search stops early once the most visited option cannot be overtaken.
+
+`oracle` is the same search without `determinise`, and with a copy of the
+game's own chance stream: it sees the real deck order and hands and the
+reshuffles to come. It is an upper bound no real player reaches ("best
+possible with the cards known").
+
+Randomness: iteration worlds and rollouts draw from streams derived from one
+draw of the decision's policy stream (as lookahead's rollouts do), so the
+same seed plays the same games and rule variants stay paired on the same deals.
+The tree is a handful of arrays allocated once per decision (sized by the
+iteration budget); nothing is allocated per node.
+"""
+import numpy as np
+
+from . import rng as R
+
+# Slots of a seat's parameter vector that the search reads (shared with the
+# runner's: P_HORIZON = 2, P_ROLLOUT_KIND = 3; game weights use 4..23).
+P_ITERATIONS = 24  # iterations (sampled worlds, one rollout each) per decision
+P_DEPTH = 25  # most of the seat's own decisions the tree may hold on one path
+P_EXPLORATION = 26  # UCB1 exploration constant (values are in 0..1)
+P_WORLDS = 27  # worlds per decision: a root option's k-th visit plays world k mod W (0: world k, all new)
+P_WIDEN = 28  # progressive widening: a node holds at most 1 + widen * sqrt(visits) children (0: no limit)
+
+
+def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
+    """The search kernel for one game's kernels; `jit(f)` compiles it beside them."""
+    from .runner import P_CONFIDENCE, P_HORIZON, P_ROLLOUT_KIND
+
+    def search(tables, state, seat, options, n, params, rng, buf, perfect):
+        """The index (0..n-1) of the option the search takes; `perfect` != 0: oracle."""
+        g = greedy_call(tables, state, seat, options, n, params, rng)
+        iters = np.int64(params[P_ITERATIONS])
+        if iters < 2:
+            return g
+        horizon = max(1, np.int64(params[P_HORIZON]))
+        max_depth = max(1, np.int64(params[P_DEPTH]))
+        c = params[P_EXPLORATION]
+        rk = np.int64(params[P_ROLLOUT_KIND])
+        worlds = np.int64(params[P_WORLDS])
+        widen = params[P_WIDEN]
+        z = params[P_CONFIDENCE]
+        base = R.next_u64(rng, R.POLICY)
+        width = max(buf.shape[0], n)
+        # node 0 is the root, 1 + i the root's option i; below them at most one
+        # new node per iteration
+        cap = n + 1 + iters
+        code = np.empty(cap, np.int64)
+        first = np.full(cap, -1, np.int64)  # newest child, -1 none
+        sib = np.full(cap, -1, np.int64)  # next older sibling, -1 none
+        visits = np.zeros(cap, np.int64)
+        avail = np.zeros(cap, np.int64)
+        total = np.zeros(cap)
+        rootv = np.zeros((n, iters))  # the value of root option i's k-th visit (in world k)
+        for i in range(n):
+            code[1 + i] = options[i]
+        path = np.empty(max_depth, np.int64)
+        mark = np.empty(width, np.int64)  # per option seen at a node: its child, -1 not tried
+        obuf = np.empty(width, np.int64)
+        sub = np.empty(width, np.int64)  # options not tried yet at a node
+        order = np.empty(n, np.int64)  # the root's options in greedy's order, as far as known
+        placed = np.zeros(n, np.int64)
+        r2 = np.zeros(R.N_STREAMS, np.uint64)
+        notrace = np.zeros(0, np.int32)
+        order[0] = g
+        placed[g] = 1
+        ordered = 1
+        tried = 0
+        nodes = n + 1
+        for it in range(iters):
+            # stop once the most visited option cannot be overtaken in the iterations left
+            if tried >= 1:
+                b1 = 0
+                b2 = 0
+                for t in range(tried):
+                    vq = visits[1 + order[t]]
+                    if vq > b1:
+                        b2 = b1
+                        b1 = vq
+                    elif vq > b2:
+                        b2 = vq
+                if b1 - b2 > iters - it:
+                    break
+            # the root: the next option in greedy's order while widening allows, else UCB1
+            if tried == 0 or (tried < n and (widen <= 0.0 or tried < 1.0 + widen * np.sqrt(it))):
+                if tried == ordered:
+                    # greedy's pick among the options not ordered yet (on the real state:
+                    # greedy reads only what the seat sees)
+                    m = 0
+                    for q in range(n):
+                        if placed[q] == 0:
+                            sub[m] = q
+                            obuf[m] = options[q]
+                            m += 1
+                    for j in range(R.N_STREAMS):
+                        r2[j] = R.mix64(base + np.uint64(0x5EED + ordered * 31 + j))
+                    q = greedy_call(tables, state, seat, obuf, m, params, r2) if m > 1 else 0
+                    if q < 0 or q >= m:
+                        q = 0
+                    order[ordered] = sub[q]
+                    placed[sub[q]] = 1
+                    ordered += 1
+                i = order[tried]
+                tried += 1
+            else:
+                i = order[0]
+                best_u = -1e300
+                lt = np.log(it)
+                for t in range(tried):
+                    q = order[t]
+                    u = total[1 + q] / visits[1 + q] + c * np.sqrt(lt / visits[1 + q])
+                    if u > best_u:
+                        best_u = u
+                        i = q
+            node = 1 + i
+            # the world: option i's k-th visit plays world k (mod `worlds`), so that the
+            # options are compared on the same deals
+            wi = visits[node] % worlds if worlds > 0 else visits[node]
+            for j in range(R.N_STREAMS):
+                r2[j] = R.mix64(base + np.uint64(wi * 7919 + j))
+            w = clone(state)
+            if perfect != 0:
+                r2[R.CHANCE] = rng[R.CHANCE]  # the game's own future chance (not advanced here)
+            else:
+                determinise(tables, w, seat, r2)
+            step_call(tables, w, options[i], r2, notrace)
+            path[0] = node
+            plen = 1
+            steps = 1
+            in_tree = plen < max_depth
+            while steps < horizon:
+                s = to_move(w)
+                if s < 0:
+                    break
+                m = legal_call(tables, w, obuf)
+                if m == 0:
+                    break
+                if not in_tree or s != seat or m == 1:
+                    j = 0 if m == 1 else simple_choice(tables, w, s, obuf, m, rk, params, r2)
+                    step_call(tables, w, obuf[j], r2, notrace)
+                    steps += 1
+                    continue
+                # the seat's own decision inside the tree: which children are legal here
+                for k in range(m):
+                    mark[k] = -1
+                ch = first[node]
+                while ch >= 0:
+                    for k in range(m):
+                        if obuf[k] == code[ch]:
+                            mark[k] = ch
+                            avail[ch] += 1
+                            break
+                    ch = sib[ch]
+                unexpanded = 0
+                seen = 0
+                for k in range(m):
+                    if mark[k] < 0:
+                        sub[unexpanded] = obuf[k]
+                        unexpanded += 1
+                    else:
+                        seen += 1
+                room = nodes < cap
+                if room and widen > 0.0 and seen > 0:
+                    kids = 0
+                    ch = first[node]
+                    while ch >= 0:
+                        kids += 1
+                        ch = sib[ch]
+                    room = kids < 1.0 + widen * np.sqrt(visits[node])
+                if unexpanded > 0 and room:
+                    # the next option tried here: greedy's pick among those not tried yet
+                    q = greedy_call(tables, w, seat, sub, unexpanded, params, r2) if unexpanded > 1 else 0
+                    if q < 0 or q >= unexpanded:
+                        q = R.randint(r2, R.POLICY, unexpanded)
+                    new = nodes
+                    nodes += 1
+                    code[new] = sub[q]
+                    sib[new] = first[node]
+                    first[node] = new
+                    avail[new] = 1
+                    path[plen] = new
+                    plen += 1
+                    in_tree = False  # a new node: greedy plays on from here
+                    step_call(tables, w, sub[q], r2, notrace)
+                    steps += 1
+                    continue
+                best = -1
+                best_u = -1e300
+                for k in range(m):
+                    ch = mark[k]
+                    if ch >= 0:
+                        u = total[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
+                        if u > best_u:
+                            best_u = u
+                            best = k
+                if best < 0:  # nothing seen here is in the tree, and no room for it
+                    in_tree = False
+                    continue
+                node = mark[best]
+                path[plen] = node
+                plen += 1
+                if plen >= max_depth:
+                    in_tree = False
+                step_call(tables, w, obuf[best], r2, notrace)
+                steps += 1
+            v = value(tables, w, seat)
+            rootv[i, visits[1 + i]] = v
+            visits[0] += 1
+            for q in range(plen):
+                visits[path[q]] += 1
+                total[path[q]] += v
+        # the root option with the most visits; ties: the higher mean, then greedy's order
+        pick = g
+        best_n = -1
+        best_mean = -1e300
+        for t in range(tried):
+            q = order[t]
+            vq = visits[1 + q]
+            if vq > 0:
+                mean = total[1 + q] / vq
+                if vq > best_n or (vq == best_n and mean > best_mean):
+                    best_n = vq
+                    best_mean = mean
+                    pick = q
+        # greedy's pick stands unless the chosen option beats it on the same worlds
+        # by more than `confidence` standard errors of the paired differences
+        k = min(visits[1 + pick], visits[1 + g])
+        if pick != g and z > 0.0:
+            if k < 2:
+                return g
+            d = rootv[pick, :k] - rootv[g, :k]
+            sd = d.std() * np.sqrt(k / (k - 1.0))
+            if d.mean() <= z * sd / np.sqrt(k):
+                return g
+        return pick
+
+    return jit(search)

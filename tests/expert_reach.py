@@ -1,0 +1,150 @@
+"""What `expert` reaches, measured (too heavy for pytest; run by hand):
+
+    python -m tests.expert_reach solo [--levels 1,4,6,11] [-n 300] [--seed 7] [--policies greedy,lookahead,expert,oracle]
+    python -m tests.expert_reach seats --game overtime [-n 400] [--seed 7]
+    python -m tests.expert_reach speed --game G [-n 200]
+
+`solo`: Sick Days solo win rate per level and policy on the same deals (game
+indices 0..n-1 of one seed), each with its 95% Wilson interval, and the paired
+difference oracle - expert with its 95% interval (normal approximation of the
+paired differences).
+
+`seats`: at the game's default player count, one seat of `expert` (then one
+of `lookahead`) among `greedy` seats, the seat taking every position in turn
+(n / players games each, the same deals in every run), against the greedy
+seat in the same position on the same deals: the seat's win rate with its
+interval, its fair share (1 / players), and the paired difference to greedy.
+
+`speed`: games/s of all seats playing expert, on every core, from wall time
+and from process CPU time (games per CPU-second x cores: what the cores give
+when the machine is shared).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return p, c - h, c + h
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """Mean of a - b with a 95% interval (normal approximation)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    m = d.mean()
+    h = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+    return m, m - h, m + h
+
+
+def _setup(game: str, over: dict):
+    from simcore import registry
+    from simcore.params import resolve
+
+    spec = registry.get(game)
+    params = resolve(spec, over)
+    if getattr(spec, "load_data", None) is not None:
+        d = spec.load_data(params)
+        return spec, d.tables, len(d.card_names)
+    return spec, spec.compile_tables(params), len(spec.card_names(params))
+
+
+def play(game: str, seats: list[str], n: int, seed: int, over: dict | None = None, players: int | None = None,
+         first: int = 0):
+    from simcore.batch import Engine, resolve_policy
+
+    spec, tables, n_cards = _setup(game, over or {})
+    e = Engine(spec, [resolve_policy(spec, p) for p in seats])
+    p = players or spec.default_players
+    return e.run(tables, p, seed, np.arange(first, first + n, dtype=np.int64), n_cards)
+
+
+def solo(levels: list[int], policies: list[str], n: int, seed: int) -> None:
+    for level in levels:
+        wins = {}
+        for pol in policies:
+            t = time.time()
+            r = play("sickdays-solo", [pol], n, seed, {"level": level}, players=1)
+            wins[pol] = r.seat_out[:, 0, 0]
+            p, lo, hi = wilson(wins[pol].sum(), n)
+            print(f"level {level:2d} {pol:9s} win {p:6.1%} [{lo:6.1%}, {hi:6.1%}] n={n} seed={seed} "
+                  f"({time.time() - t:.0f} s)", flush=True)
+        if "oracle" in wins and "expert" in wins:
+            m, lo, hi = paired(wins["oracle"], wins["expert"])
+            print(f"level {level:2d} oracle - expert {m * 100:+.1f} points [{lo * 100:+.1f}, {hi * 100:+.1f}] (paired, same deals)",
+                  flush=True)
+
+
+def seats(game: str, n: int, seed: int, challengers: list[str]) -> None:
+    from simcore import registry
+
+    spec = registry.get(game)
+    P = spec.default_players
+    per = max(1, n // P)
+    base = {}
+    for s in range(P):
+        r = play(game, ["greedy"] * P, per, seed, first=s * per)
+        base[s] = r.seat_out[:, s, 0]
+    g_all = np.concatenate([base[s] for s in range(P)])
+    p, lo, hi = wilson(g_all.sum(), len(g_all))
+    print(f"{game} {P}p greedy seat (every position): win {p:.1%} [{lo:.1%}, {hi:.1%}] n={len(g_all)}; "
+          f"fair share {1 / P:.1%}", flush=True)
+    for ch in challengers:
+        t = time.time()
+        won = []
+        for s in range(P):
+            pols = ["greedy"] * P
+            pols[s] = ch
+            r = play(game, pols, per, seed, first=s * per)
+            won.append(r.seat_out[:, s, 0])
+        w = np.concatenate(won)
+        p, lo, hi = wilson(w.sum(), len(w))
+        m, mlo, mhi = paired(w, g_all)
+        print(f"{game} {P}p one {ch} seat among greedy: win {p:.1%} [{lo:.1%}, {hi:.1%}] n={len(w)} seed={seed}; "
+              f"vs the greedy seat on the same deals {m * 100:+.1f} points [{mlo * 100:+.1f}, {mhi * 100:+.1f}] "
+              f"({time.time() - t:.0f} s)", flush=True)
+        np.save(f"/tmp/expert_reach_{game}_{ch}_{seed}_{n}.npy", w)
+
+
+def speed(game: str, n: int, seed: int, policy: str = "expert") -> None:
+    from simcore import registry
+
+    spec = registry.get(game)
+    play(game, [policy], 2, seed)  # compile or load
+    t, c = time.time(), time.process_time()
+    r = play(game, [policy], n, seed)
+    wall, cpu = time.time() - t, time.process_time() - c
+    cores = numba.config.NUMBA_NUM_THREADS
+    print(f"{game} {spec.default_players}p all seats {policy}: {n / wall:.1f} games/s wall, "
+          f"{cores * n / cpu:.1f} games/s from CPU time on {cores} cores, "
+          f"{r.game_out[:, 1].mean():.1f} decisions/game, n={n}", flush=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=("solo", "seats", "speed"))
+    ap.add_argument("--game", default="sickdays-solo")
+    ap.add_argument("--levels", default="1,2,3,4,5")
+    ap.add_argument("--policies", default="greedy,lookahead,expert,oracle")
+    ap.add_argument("--challengers", default="expert,lookahead")
+    ap.add_argument("-n", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=7)
+    a = ap.parse_args(argv)
+    if a.what == "solo":
+        solo([int(x) for x in a.levels.split(",")], a.policies.split(","), a.n, a.seed)
+    elif a.what == "seats":
+        seats(a.game, a.n, a.seed, a.challengers.split(","))
+    else:
+        speed(a.game, a.n, a.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
