@@ -171,12 +171,14 @@ def summary_sentences(s: dict) -> list[str]:
             parts = [f"{seat_name(r['seat'])} ({r['policy']}) {fmt_pct(r['value'], r['ci'])} "
                      f"(95% CI {fmt_ci_pct(r['ci'])})" for r in seats]
             out.append("By seat: " + "; ".join(parts) + ".")
+            if (s.get("shared_wins") or {}).get("words"):
+                out.append(s["shared_wins"]["words"][:1].upper() + s["shared_wins"]["words"][1:])
             best, worst = seat_name(gap["best_seat"]), seat_name(gap["worst_seat"])
             pts = gap["value"] * 100
             if gap["significant"]:
                 out.append(f"{best} wins {pts:.1f} points more than {worst.lower()} "
                            f"(95% CI {gap['ci'][0] * 100:.1f}–{gap['ci'][1] * 100:.1f} points; "
-                           f"significant, {fmt_p(gap['p'])}, chi-square over seats).")
+                           f"significant, {fmt_p(gap['p'])}, {gap.get('test', 'chi-square over seats')}).")
             else:
                 out.append(f"The seats' win rates do not differ significantly (largest gap {pts:.1f} points, "
                            f"{best} over {worst.lower()}, {fmt_p(gap['p'])}).")
@@ -240,7 +242,7 @@ def summary_sentences(s: dict) -> list[str]:
 
 def warnings(s: dict) -> list[str]:
     w = []
-    if s.get("n_requested") and s["n_games"] < s["n_requested"]:
+    if s.get("n_requested") and s["n_games"] < s["n_requested"] and not s.get("complete"):
         w.append(f"Only {fmt_int(s['n_games'])} of {fmt_int(s['n_requested'])} requested games finished; "
                  f"resume the run to complete it.")
     if s.get("end_reasons", {}).get("no_move"):
@@ -274,7 +276,7 @@ def _win_chart(s: dict) -> Chart | None:
             vals.append(r["value"]), lo.append(r["ci"][0]), hi.append(r["ci"][1]), ns.append(r["n"])
     ref = None
     if seats and not s.get("cooperative"):
-        ref = (s["win_rate"] or 0) / len(seats)
+        ref = (s.get("seat_fair_share") or {}).get("value", (s["win_rate"] or 0) / len(seats))
     svg = charts.interval_bars(labels, vals, lo, hi, ns, "Win rate" + (" by seat" if ref is not None else ""),
                                reference=ref)
     cap = "Bars: share of games won, with 95% Wilson intervals; n = games per bar."
@@ -507,7 +509,7 @@ def _card_tables(s: dict) -> list[Table]:
         return []
     counter = c["primary_counter"]
     note = (f"Counter: {counter}. Lift = win rate with minus without, Newcombe 95% interval; "
-            f"significance after Holm correction over {c['n_cards']} cards (α = {c['alpha']}).")
+            f"significance after Holm correction over {c.get('family_size', c['n_cards'])} cards (α = {c['alpha']}).")
     out = [
         Table("Cards that help most (top 10, significant)", CARD_COLUMNS, _card_rows(c["top"]), note),
         Table("Cards that hurt most (bottom 10, significant)", CARD_COLUMNS, _card_rows(c["bottom"]), note),

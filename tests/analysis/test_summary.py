@@ -105,7 +105,10 @@ def test_variants_and_level_ladder(tmp_path):
     run = make_run(tmp_path, n_games=3000, n_cap=0, variants=levels,
                    variant_params={"L1": {"level": 1}, "L2": {"level": 2}, "L3": {"level": 3}})
     s = summarize(run, SPEC)
-    assert s["n_games"] == 9000 and s["n_requested"] == 9000 and s["pooled_over_variants"]
+    assert s["n_games"] == 9000 and s["n_requested"] == 9000 and s["per_variant"]
+    # no figure pools the points: the headline, seats and cards are each variant's own
+    assert "win_rate" not in s and "seat_gap" not in s and "cards" not in s
+    assert all(v["cards"]["seat_games"] == 6000 for v in s["variants"])
     names = [v["name"] for v in s["variants"]]
     assert names == ["L1", "L2", "L3"]
     for v in s["variants"]:

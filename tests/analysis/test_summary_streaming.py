@@ -99,7 +99,8 @@ def test_sweep_paired_ladder_and_first_player_read_in_windows(tmp_path, monkeypa
     assert not _diffs(folder, frames)
     assert [c["variant"] for c in folder["paired_vs_first"]["comparisons"]] == ["L2", "L3"]
     assert folder["paired_vs_first"]["comparisons"][0]["n_pairs"] == 3000
-    assert folder["first_player"]["first"]["n"] == 9000 and folder["metrics"]["happy_turn"]["excluded_sentinel"] == 3000
+    first = folder["variants"][0]  # a sweep's numbers are per variant (no pooling across points)
+    assert first["first_player"]["first"]["n"] == 3000 and first["metrics"]["happy_turn"]["excluded_sentinel"] == 1000
     assert [r["level"] for r in folder["ladder"]] == [1, 2, 3]
 
 
@@ -133,7 +134,8 @@ def test_game_headline_streamed_or_read_whole(tmp_path, monkeypatch, headline):
     run = make_run(tmp_path, n_games=3000, chunk=500, variants={"a": 0.6, "b": 0.5})
     folder, frames = _both(run, spec, monkeypatch)
     assert not _diffs(folder, frames, rel=1e-9)
-    assert folder["game_metrics"] == json.loads(json.dumps(folder["game_metrics"]))
+    for v in folder["variants"]:
+        assert v["game_metrics"] == json.loads(json.dumps(v["game_metrics"]))
 
 
 def test_moments_and_counts_agree_with_rows():

@@ -69,11 +69,11 @@ def test_sweep_report_words_heatmap_curves_and_table(sweep_2d):
     assert "Win rate (the share of games someone wins) is 100.0% at every point" in html
     assert "Seat 1 wins most at target=27, level=2" in html and "least at target=15, level=1" in html
     assert "No point differs significantly in win rate from the first" in html
-    assert "paired game by game on the same deals, Holm-corrected over 5 comparisons" in html
+    assert "paired game by game on the same deals, Bonferroni-corrected over 5 comparisons" in html
     assert "Win rate over target × level" in html  # the heatmap
     assert "Win rate by seat against target" in html and "Win rate by seat against level" in html
     assert "Mean length (decisions) against target" in html
-    assert "Variants: the points of the sweep" in html and "Pooled over all points" in html
+    assert "Variants: the points of the sweep" in html and "At the first point (target=15, level=1)" in html and "Pooled" not in html
     assert html.count("<svg") >= 8
     assert_n_everywhere(html)
 

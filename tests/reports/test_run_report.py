@@ -104,7 +104,7 @@ def test_cooperative_ladder_and_distribution_report(tmp_path):
     assert "Missing cards" in html and "cards still missing" in html
     assert "the team (greedy, random) wins" in html and "team win rate" in html  # several variants: the sweep report
     assert "sweep report" in html
-    assert "in 3 variants, pooled" in html
+    assert "pooled" not in html and "At the first point (level=1)" in html  # no figure pools the points
     assert "Across levels 1–3 the win rate falls steadily" in html
     assert "Variants: the points of the sweep" in html and "This sweep plays 3 points (level = 1, 2, 3)" in html
 
