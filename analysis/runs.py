@@ -311,9 +311,39 @@ def write_chunk(run_dir: Path, spec: GameSpec, task: tuple[int, int, int, int], 
         fh.write(json.dumps({"variant": v, "chunk": c, "first": first, "games": count, "seconds": round(seconds, 4)}) + "\n")
 
 
-def _seat_policy_names(config: RunConfig) -> list[str]:
-    names = [p.name for p in config.policies]
-    return names if len(names) == config.players else names * config.players
+def _seat_policy_names(config: RunConfig, variant: Variant | None = None) -> list[str]:
+    return [p.name for p in seat_policies(config, variant)]
+
+
+# --------------------------------------------------------------- seat rotation (balance simulate --rotate-seats)
+ROTATION_KEY = "seat_rotation"  # in a variant's `varied`: how many seats the policies moved
+
+
+def rotation_of(variant: Variant | None) -> int:
+    return int((variant.varied or {}).get(ROTATION_KEY, 0)) if variant is not None else 0
+
+
+def seat_policies(config: RunConfig, variant: Variant | None = None) -> list[SeatPolicy]:
+    """The policy at each seat: as listed, or, in a seat-rotated variant r, the
+    policy listed for seat j sits at seat (j + r) mod players."""
+    pols = list(config.policies)
+    if len(pols) != config.players:
+        pols = pols * config.players if len(pols) == 1 else pols
+    r = rotation_of(variant)
+    if not r or len(pols) != config.players:
+        return pols
+    k = config.players
+    return [pols[(s - r) % k] for s in range(k)]
+
+
+def rotated_variants(variant: Variant, players: int) -> list[Variant]:
+    """One configuration played seat-rotated: the same rules, every deal once per
+    rotation of the policies round the table (variant names seats+0, seats+1, ...).
+    The game engines are untouched: game i of every rotation is dealt from the
+    same streams, only the seat each policy sits at changes, so each policy
+    plays every seat on the same deal (analysis.summary tests the seats on the
+    per-deal totals)."""
+    return [Variant(f"seats+{r}", variant.params, {**variant.varied, ROTATION_KEY: r}) for r in range(players)]
 
 
 class Prepared:
@@ -326,10 +356,16 @@ class Prepared:
         self.tables = [spec.compile_tables(v.params) for v in config.variants]
         self.card_names = [spec.card_names(v.params) for v in config.variants]
         self.policy_names = _seat_policy_names(config)
+        self.engines = {}
+        for v in config.variants:  # seat-rotated variants: the policies seated in their rotation
+            r = rotation_of(v)
+            if r and r not in self.engines:
+                self.engines[r] = Engine(spec, seat_policies(config, v))
 
     def run_task(self, variant: int, first: int, count: int) -> Results:
+        engine = self.engines.get(rotation_of(self.config.variants[variant]), self.engine)
         try:
-            return self.engine.run(self.tables[variant], self.config.players, self.config.seed,
+            return engine.run(self.tables[variant], self.config.players, self.config.seed,
                                    np.arange(first, first + count, dtype=np.int64), len(self.card_names[variant]),
                                    check=self.config.check)
         except InvariantBroken as exc:
@@ -399,7 +435,7 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     if executor is None:
         prep = prepared or Prepared(spec, config)
         executor = LocalExecutor(prep)
-    names = _seat_policy_names(config)
+    names = [_seat_policy_names(config, var) for var in config.variants]
     card_names = [spec.card_names(v.params) for v in config.variants] if prepared is None else prepared.card_names
     total = n_games * len(config.variants)
     done = total - sum(t[3] for t in todo)
@@ -408,9 +444,22 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
         tally = Tally(len(config.variants), config.players)
         tally.load(run_dir, config)
 
+    rotated = any(rotation_of(var) for var in config.variants)
+    decided: dict[tuple[int, int], bool] = {}
+
+    def precise(v: int) -> bool:
+        return tally.games[v] > 0 and tally.widest(v) < precision
+
     def skip(task) -> bool:
-        v = task[0]
-        return tally is not None and tally.games[v] > 0 and tally.widest(v) < precision
+        if tally is None:
+            return False
+        if not rotated:
+            return precise(task[0])
+        # seat-rotated: the rotations of a deal are one outcome, so they stop together, range by range
+        key = (task[1], task[2])
+        if key not in decided:
+            decided[key] = all(precise(v) for v in range(len(config.variants)))
+        return decided[key]
 
     if on_chunk:
         on_chunk(done, total)
@@ -425,7 +474,7 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
                 continue
             if tally is not None:  # before the executor asks `skip` about the next chunk
                 tally.add(v, res.seat_out)
-            writer.submit(partial(write_chunk, run_dir, spec, task, res, dt, config.variants[v].name, names, card_names[v]))
+            writer.submit(partial(write_chunk, run_dir, spec, task, res, dt, config.variants[v].name, names[v], card_names[v]))
             played += count
             seconds += dt
             done += count
@@ -443,6 +492,8 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
                           "reached": bool(widths[i] < precision)} for i, var in enumerate(config.variants)],
         }
         _write_json(Path(run_dir) / "stopping.json", out["stopping"])
+    else:  # played to -n: an earlier --precision record no longer says what stopped this folder
+        (Path(run_dir) / "stopping.json").unlink(missing_ok=True)
     return out
 
 
@@ -469,7 +520,25 @@ def new_run_dir(root: Path, game: str) -> Path:
 
 
 def make_config(spec: GameSpec, user: dict, players: int, policies: list[SeatPolicy], seed: int,
-                n_games: int, chunk_size: int | None = None, mode: str | None = None) -> RunConfig:
+                n_games: int, chunk_size: int | None = None, mode: str | None = None,
+                rotate_seats: bool = False) -> RunConfig:
     params = resolve(spec, user)
+    variants = [Variant("base", params)]
+    if rotate_seats:
+        check_rotation(spec, players, policies)
+        variants = rotated_variants(variants[0], players)
     return RunConfig(spec.name, mode or spec.modes[0], players, policies, seed,
-                     [Variant("base", params)], chunk_size or default_chunk_size(n_games))
+                     variants, chunk_size or default_chunk_size(n_games))
+
+
+def check_rotation(spec: GameSpec, players: int, policies: list[SeatPolicy]) -> None:
+    """--rotate-seats needs seats that differ: with one policy at every seat a
+    rotated replay is the very same game (the engine's streams are per game)."""
+    if spec.cooperative or players < 2:
+        raise BalanceError(f"--rotate-seats: {spec.name} with {players} player(s) has no seats to compare; "
+                           "allowed: a competitive game with 2 or more players")
+    if len({json.dumps(p.describe(), sort_keys=True, default=str) for p in policies}) < 2:
+        name = policies[0].name if policies else "greedy"
+        raise BalanceError(f"--rotate-seats: every seat plays {name}, so a rotated replay is the same game; "
+                           "allowed: different policies per seat (e.g. --policy greedy,random), or leave it out "
+                           "(the seat test already takes each game as one outcome)")

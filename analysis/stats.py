@@ -536,8 +536,8 @@ def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.0
         else:
             ci = mean_difference(Moments.of_counts(p[:, s] / reps, w))["ci"]
             method = "t interval over deals (each deal's rotated replays are one outcome)"
-        seats.append({"seat": s, "value": float(rates[s]), "ci": ci, "n": int(trials), "wins": int(totals[s]),
-                      "ci_method": method})
+        seats.append({"seat": s, "value": float(rates[s]), "ci": ci, "n": int(n), "seat_games": int(trials),
+                      "wins": int(totals[s]), "ci_method": method})
 
     n_pairs = k * (k - 1) // 2
     level = family_level(alpha, n_pairs)

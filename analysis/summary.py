@@ -869,6 +869,7 @@ class _Rotations:
         seats = seat_balance(self.seat, ALPHA, margin)
         policies = seat_balance(self.policy, ALPHA, margin)
         if policies is not None:
+            policies["test"]["name"] = "permutation test of equally strong policies, one outcome vector per deal"
             for row in policies["seats"]:
                 row["policy"] = policy_names[row["seat"]] if row["seat"] < len(policy_names) else "?"
                 row["listed_seat"] = row.pop("seat")

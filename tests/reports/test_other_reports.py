@@ -130,19 +130,29 @@ def test_real_sweep_report(real_sweep):
 
 
 def compare_result() -> dict:
-    def m(metric, a, b, lo, hi, p, sig, method="paired by game"):
-        return {"metric": metric, "a": a, "b": b, "diff": b - a, "ci": [lo, hi], "p": p, "n_a": 5000, "n_b": 5000,
-                "method": method, "significant": sig,
+    from analysis.stats import margin_verdict
+
+    def m(metric, a, b, lo, hi, p, sig, method="paired by game", role="secondary", level=0.9875, rate=True):
+        mg = 0.02 if rate else 0.02 * a
+        return {"metric": metric, "role": role, "a": a, "b": b, "diff": b - a, "ci": [lo, hi], "p": p,
+                "p_adjusted": min(1.0, p * (1 if role == "primary" else 4)), "ci_level": level, "n_a": 5000,
+                "n_b": 5000, "method": method, "significant": sig, "rate": rate, "margin": mg,
+                "margin_verdict": margin_verdict(b - a, [lo, hi], mg, n=5000),
                 "verdict": ("B higher" if b > a else "B lower") if sig else "no significant difference"}
 
-    metrics = [m("win rate", 0.62, 0.66, 0.03, 0.05, 1e-6, True), m("seat 1 win rate", 0.40, 0.41, -0.005, 0.025, 0.2, False),
-               m("length", 12.0, 13.5, 1.3, 1.7, 1e-9, True), m("ends: cap", 0.001, 0.001, -0.001, 0.001, 1.0, False),
-               m("mean pizzas_spent", 2.0, 1.9, -0.15, -0.05, 0.001, True)]
+    metrics = [m("win rate", 0.62, 0.66, 0.03, 0.05, 1e-6, True, role="primary", level=0.95),
+               m("seat 1 win rate", 0.40, 0.41, -0.005, 0.025, 0.2, False),
+               m("length", 12.0, 13.5, 1.3, 1.7, 1e-9, True, rate=False), m("ends: cap", 0.001, 0.001, -0.001, 0.001, 1.0, False),
+               m("mean pizzas_spent", 2.0, 1.9, -0.15, -0.05, 0.001, True, rate=False)]
     side = {"run": "/runs/a", "variant": "base", "params": {"pizzas": 2}, "seed": 1, "players": 2,
             "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}]}
     return {"game": "sickdays-solo", "title": "Sick Days <solo>", "a": side,
             "b": {**side, "run": "/runs/b", "params": {"pizzas": 3}}, "changed": {"pizzas": [2, 3]},
-            "n_a": 5000, "n_b": 5000, "paired": True, "alpha": 0.05, "correction": "Holm", "metrics": metrics,
+            "n_a": 5000, "n_b": 5000, "paired": True, "alpha": 0.05, "correction": "Bonferroni", "metrics": metrics,
+            "family_size": 4, "margin": 0.02, "primary": "win rate", "pairing_basis": "same deals",
+            "pairing_words": "paired on the same deals (seed 1: game i is dealt alike on both sides)",
+            "pairing": {"correlation": 0.7, "width_ratio": 0.55, "n_pairs": 5000},
+            "dropped": [{"metric": "ends: reached", "reason": "the complement of win rate, game by game"}],
             "significant": [x["metric"] for x in metrics if x["significant"]]}
 
 
@@ -155,8 +165,11 @@ def test_compare_report(tmp_path):
     assert_order(html)
     assert "Sick Days &lt;solo&gt;" in html  # escaped
     assert "B changes pizzas from 2 to 3." in html
-    assert "3 of 5 metrics differ significantly after Holm correction (α = 0.05); paired on the same deals" in html
-    assert "Win rate: A 62.0%, B 66.0%, B − A +4.0 pts (95% CI +3.0 to +5.0 pts" in html
+    assert "Compared paired on the same deals (seed 1" in html and "correlate 0.70 game by game" in html
+    assert "Primary metric, the win rate: A 62.0%, B 66.0%, B − A +4.0 pts (95% CI +3.0 to +5.0 pts" in html
+    assert "differs by more than the margin" in html  # +3.0 to +5.0 pts is beyond ±2 pts
+    assert "2 of the 4 other metrics differ (each interval at 98.75%" in html
+    assert "Verdicts against the margin" in html and "ends: reached (the complement of win rate" in html
     assert "Balance diff: rates" in html and "Balance diff: other metrics" in html and html.count("<svg") == 2
     assert "balance compare a b" in html
     assert_n_everywhere(html)
