@@ -447,12 +447,20 @@ def tune(
     n: Annotated[int, typer.Option("-n", "--games", help="games per finalist", min=10)] = 20_000,
     n_screen: Annotated[Optional[int], typer.Option("--screen", help="games per grid point in the screening pass (default n/10)", min=10)] = None,
     keep: Annotated[int, typer.Option("--keep", help="finalists replayed with -n games", min=1)] = 3,
+    fresh: Annotated[Optional[int], typer.Option(
+        "--fresh", min=10, help="fresh games (never used to choose) that re-measure the pick and its runners-up "
+                                "(default: -n)")] = None,
+    skill_games: Annotated[Optional[int], typer.Option(
+        "--skill-games", min=10, help="at most this many fresh games per skill-sensitivity row (default: --fresh; "
+                                      "lookahead plays what a 5-point interval needs, planned from a pilot)")] = None,
+    margin: MarginOpt = 0.02,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for tuning.json and report.html")] = None,
     threads: ThreadsOpt = None,
 ):
-    """Search parameters to hit targets; report the recommendation, its fit, runners-up and skill sensitivity."""
+    """Search parameters to hit targets; report the recommendation measured on fresh games, how sure the pick
+    is, its runners-up and skill sensitivity."""
     from analysis import runs
     from analysis.sweep import grid
     from analysis.tune import parse_target, tune as run_tune, write_tuning
@@ -465,20 +473,35 @@ def tune(
     targets = [parse_target(t) for t in target]
     points = grid(spec, vary)
     with err.status(f"tuning {spec.name}: {len(points)} grid points"):
-        result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep)
+        result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep,
+                          n_skill=skill_games, n_fresh=fresh, margin=margin)
     folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
     path = write_tuning(folder, result, _command_line())
-    t = Table(title=f"tuning {spec.name} for {', '.join(result['targets'])} (policy {', '.join(s.name for s in seats)})")
+    t = Table(title=f"tuning {spec.name} for {', '.join(result['targets'])} (policy {', '.join(s.name for s in seats)}); "
+                    f"{result['games']['words']}")
     t.add_column("")
     t.add_column("recommended")
-    t.add_column("win rate (95% CI), n")
-    rows = result.get("ladder") or [{"level": "-", **result["recommended"], "recommended": result["recommended"]["point"]}]
+    t.add_column("fresh win rate (95% CI), n")
+    t.add_column("verdict")
+    t.add_column("sure it is best?")
+    rows = result.get("ladder") or [{"level": "-", **result["recommended"], "recommended": result["recommended"]["point"],
+                                     "certainty": result.get("certainty")}]
     for row in rows:
         w = row["measured"]["win_rate"]
         label = f"level {row['level']} (target {row['target']:g})" if "target" in row else "best"
+        verdict = row["check"]["words"] if "check" in row else "; ".join(c["words"] for c in row.get("targets") or [])
+        if row.get("step"):
+            verdict += f"; step {row['step']['status']}"
+        sure = (row.get("certainty") or {}).get("words", "only candidate")
         t.add_row(label, ", ".join(f"{k}={v}" for k, v in row["recommended"].items()),
-                  f"{100 * w['value']:.1f}% ({100 * w['ci'][0]:.1f}–{100 * w['ci'][1]:.1f}), n={w['n']:,}")
+                  f"{100 * w['value']:.1f}% ({100 * w['ci'][0]:.1f}–{100 * w['ci'][1]:.1f}), n={w['n']:,}", verdict, sure)
     out.print(t)
+    for row in rows:
+        for name, sk in (row.get("skill") or result.get("skill") or {}).items():
+            where = f"level {row['level']}: " if "target" in row else ""
+            out.print(f"{where}{name}: {sk['vs_assumed']['words']}", highlight=False)
+        if "target" not in row:
+            break
     out.print(f"report: {path}")
 
 
