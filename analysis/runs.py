@@ -492,8 +492,13 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
                           "reached": bool(widths[i] < precision)} for i, var in enumerate(config.variants)],
         }
         _write_json(Path(run_dir) / "stopping.json", out["stopping"])
-    else:  # played to -n: an earlier --precision record no longer says what stopped this folder
-        (Path(run_dir) / "stopping.json").unlink(missing_ok=True)
+    elif (Path(run_dir) / "stopping.json").exists():
+        # played on without --precision: once every variant has all the games the folder was ever asked
+        # for, an earlier --precision record no longer says what stopped it
+        wanted = load_manifest(run_dir).get("n_games", n_games) if (Path(run_dir) / MANIFEST).exists() else n_games
+        have = covered(run_dir)
+        if all(sum(c for _, c in have.get(v, [])) >= wanted for v in range(len(config.variants))):
+            (Path(run_dir) / "stopping.json").unlink(missing_ok=True)
     return out
 
 

@@ -908,7 +908,7 @@ def _completion(n_games: int, n_requested, name: str | None, stopping: dict | No
     if stopping and stopping.get("max_games") == manifest_n:
         rows = {r.get("name"): r for r in stopping.get("variants") or []}
         row = rows.get(name) if name is not None else (next(iter(rows.values())) if len(rows) == 1 else None)
-        if row and row.get("reached") and int(row.get("games", -1)) == n_games:
+        if row and row.get("reached") and n_games >= int(row.get("games", n_games + 1)):  # more games: as precise
             return True, "precision"
     return False, None
 
