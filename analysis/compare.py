@@ -31,8 +31,7 @@ import math
 import numpy as np
 import polars as pl
 
-from .stats import (Moments, family_level, margin_verdict, mean_difference, paired_binary, two_proportions_ci,
-                    welch)
+from .stats import Moments, family_level, margin_verdict, paired_difference, two_proportions_ci, welch
 
 ALPHA = 0.05
 PRIMARY = "win rate"
@@ -115,17 +114,7 @@ def dedupe(names: list[str], a: pl.DataFrame, b: pl.DataFrame, keep_first: str |
 
 
 def _paired_row(x: np.ndarray, y: np.ndarray, binary: bool, level: float) -> dict:
-    ok = ~(np.isnan(x) | np.isnan(y))
-    x, y = x[ok], y[ok]
-    missing = int((~ok).sum())
-    if binary:
-        xa, yb = x > 0.5, y > 0.5
-        r = paired_binary(int((xa & yb).sum()), int((xa & ~yb).sum()), int((~xa & yb).sum()), int((~xa & ~yb).sum()),
-                          level)
-    else:
-        r = {**mean_difference(Moments.of(y - x), level), "method": "paired by game (t interval)"}
-    return {**r, "a": float(x.mean()) if x.size else None, "b": float(y.mean()) if y.size else None,
-            "n_a": int(x.size), "n_b": int(y.size), "missing": missing}
+    return paired_difference(x, y, level, binary)
 
 
 def _unpaired_row(x: np.ndarray, y: np.ndarray, binary: bool, level: float) -> dict:

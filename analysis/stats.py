@@ -605,3 +605,55 @@ def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.0
                          "seat_rates_sum": float(totals.sum() / n)}
     out["verdict"] = margin_verdict(gap_value, gap_ci, margin, significant=out["significant"], n=n)
     return out
+
+
+# ---------------------------------------------------------------- families of paired differences (compare, impact)
+def is_binary_values(x: np.ndarray) -> bool:
+    v = np.asarray(x, dtype=float)
+    v = v[~np.isnan(v)]
+    return bool(v.size) and bool(np.all((v == 0) | (v == 1)))
+
+
+def paired_difference(x, y, level: float = 0.95, binary: bool | None = None) -> dict:
+    """Mean of y minus mean of x over games paired by index (pairs with a
+    missing value on either side left out, `missing` counts them): the exact
+    McNemar test with its interval (`paired_binary`) for 0/1 values, a paired t
+    interval otherwise. The contract of the module docstring."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    ok = ~(np.isnan(x) | np.isnan(y))
+    missing = int((~ok).sum())
+    x, y = x[ok], y[ok]
+    if binary is None:
+        binary = is_binary_values(np.concatenate([x, y]))
+    if binary:
+        xa, yb = x > 0.5, y > 0.5
+        r = paired_binary(int((xa & yb).sum()), int((xa & ~yb).sum()), int((~xa & yb).sum()),
+                          int((~xa & ~yb).sum()), level)
+    else:
+        r = {**mean_difference(Moments.of(y - x), level), "method": "paired by game (t interval)"}
+    return {**r, "a": float(x.mean()) if x.size else None, "b": float(y.mean()) if y.size else None,
+            "n_a": int(x.size), "n_b": int(y.size), "missing": missing, "rate": bool(binary)}
+
+
+def difference_family(pairs: dict, alpha: float = 0.05, margin: float = 0.02) -> list[dict]:
+    """A family of paired differences from one baseline (e.g. every card
+    removed, every rule stepped, each against the same games): `pairs` maps a
+    name to its (x, y) per-game arrays (baseline, variant). Each interval is at
+    1 - alpha/m (Bonferroni), so they hold together and every `significant`
+    verdict is read from its interval; `p_holm` (Holm-adjusted) ranks them;
+    each gets a margin verdict (rates: `margin` in points; other metrics: that
+    share of the baseline's mean). Sorted by the size of the difference,
+    largest first."""
+    m = len(pairs)
+    level = family_level(alpha, m)
+    rows = []
+    for name, (x, y) in pairs.items():
+        r = paired_difference(x, y, level)
+        mg = margin if r["rate"] or r["a"] is None else margin * abs(r["a"])
+        lo, hi = r["ci"]
+        rows.append({"name": name, **r, "ci_level": level, "family_size": m,
+                     "significant": bool(lo is not None and (lo > 0 or hi < 0)),
+                     "margin": mg, "margin_verdict": margin_verdict(r["diff"], r["ci"], mg, n=r["n_a"])})
+    for row, p in zip(rows, holm_adjusted([r["p"] if r["p"] is not None else 1.0 for r in rows])):
+        row["p_holm"] = p
+    return sorted(rows, key=lambda r: -abs(r["diff"] or 0.0))

@@ -125,3 +125,19 @@ def test_seat_balance_with_shared_wins_and_its_fair_share():
     assert b["shared"]["games_with_shared_wins"] == int((won.sum(axis=1) >= 2).sum())
     lo, hi = wilson(b["seats"][0]["wins"], 5000)
     assert b["seats"][0]["ci"] == pytest.approx([lo, hi])
+
+
+def test_difference_family_holds_together_and_ranks():
+    from analysis.stats import difference_family
+
+    rng = np.random.default_rng(11)
+    x = rng.random(4000) < 0.4
+    fam = difference_family({"no effect": (x, x ^ (rng.random(4000) < 0.1)),  # flips both ways: mean change ~ +2 pts
+                             "cut a card": (x, x | (rng.random(4000) < 0.2)),  # +12 points
+                             "length": (rng.normal(10, 2, 4000), rng.normal(10, 2, 4000))})
+    assert [r["name"] for r in fam][0] == "cut a card" and all(r["family_size"] == 3 for r in fam)
+    assert all(r["ci_level"] == pytest.approx(1 - 0.05 / 3) for r in fam)
+    for r in fam:
+        assert r["significant"] == (r["ci"][0] > 0 or r["ci"][1] < 0)
+        assert r["p_holm"] >= r["p"]
+    assert fam[0]["margin_verdict"]["verdict"] == "beyond_margin" and fam[0]["rate"]
