@@ -107,7 +107,7 @@ def _margin_words(m: dict) -> str:
 
 def pairing_words(r: dict) -> str:
     if not r.get("paired"):
-        return "independent samples (the runs do not share their seed and player count, so the comparison is unpaired)"
+        return "unpaired: independent samples (the runs do not share their seed and player count)"
     words = r.get("pairing_words") or f"paired on the same deals (seed {r['a'].get('seed')}, game by game)"
     p = r.get("pairing") or {}
     if p.get("correlation") is not None:
@@ -124,7 +124,8 @@ def summary_sentences(r: dict) -> list[str]:
     sig = [m for m in secondary if m.get("significant")]
     margin = r.get("margin")
     out = [changes_words(r) + "."]
-    out.append(f"Compared {pairing_words(r)}; n = {fmt_int(r.get('n_a'))} games for A and {fmt_int(r.get('n_b'))} for B.")
+    out.append(f"The comparison is {pairing_words(r)}; n = {fmt_int(r.get('n_a'))} games for A and "
+               f"{fmt_int(r.get('n_b'))} for B.")
     if head:
         verdict = "a significant difference" if head["significant"] else "not a significant difference"
         out.append(f"Primary metric, the {head['metric']}: A {_value(head, 'a')}, B {_value(head, 'b')}, B − A "

@@ -307,7 +307,7 @@ def sweep_sentences(s: dict, ax: list[Axis], cmp: dict) -> list[str]:
             sig_gap = [v for v in gaps if v["seat_gap"]["significant"]]
             worst = max(gaps, key=lambda v: v["seat_gap"]["value"])
             g = worst["seat_gap"]
-            out.append(f"The seats' win rates differ significantly (chi-square, α = {ALPHA}) at {len(sig_gap)} of "
+            out.append(f"The seats' win rates differ significantly (the seat test, each game one outcome, α = {ALPHA}) at {len(sig_gap)} of "
                        f"{len(gaps)} points; the largest seat gap is {g['value'] * 100:.1f} pts at "
                        f"{point_label(worst, names)} ({seat_name(g['best_seat'])} over "
                        f"{seat_name(g['worst_seat']).lower()}, 95% CI {g['ci'][0] * 100:.1f}–{g['ci'][1] * 100:.1f} pts).")

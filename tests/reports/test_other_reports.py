@@ -165,7 +165,7 @@ def test_compare_report(tmp_path):
     assert_order(html)
     assert "Sick Days &lt;solo&gt;" in html  # escaped
     assert "B changes pizzas from 2 to 3." in html
-    assert "Compared paired on the same deals (seed 1" in html and "correlate 0.70 game by game" in html
+    assert "The comparison is paired on the same deals (seed 1" in html and "correlate 0.70 game by game" in html
     assert "Primary metric, the win rate: A 62.0%, B 66.0%, B − A +4.0 pts (95% CI +3.0 to +5.0 pts" in html
     assert "differs by more than the margin" in html  # +3.0 to +5.0 pts is beyond ±2 pts
     assert "2 of the 4 other metrics differ (each interval at 98.75%" in html
