@@ -543,7 +543,8 @@ def replay(
         spec = _spec(config.game)
         if variant >= len(config.variants):
             raise BalanceError(f"--variant: {variant} is not allowed; allowed: 0..{len(config.variants) - 1}")
-        n_players, seats, rule_params, seed = config.players, config.policies, config.variants[variant].params, config.seed
+        n_players, rule_params, seed = config.players, config.variants[variant].params, config.seed
+        seats = runs.seat_policies(config, config.variants[variant])  # a seat-rotated variant: its own seating
     else:
         if game is None:
             raise BalanceError("--game: give a game, or --run RUN_FOLDER")

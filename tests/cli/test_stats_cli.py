@@ -69,6 +69,15 @@ def test_rotated_seats_take_the_policies_round_the_table(tmp_path):
     m = json.loads((out / "manifest.json").read_text())
     assert [v["varied"]["seat_rotation"] for v in m["config"]["variants"]] == [0, 1]
     assert "seats rotated" in r.output
+    # a rotated game replays with its own seating
+    import polars as pl
+
+    seats = pl.read_parquet(sorted((out / "parts").glob("seats-v0001-*.parquet"))[0])
+    for idx in range(6):
+        winners = seats.filter((pl.col("game_index") == idx) & (pl.col("won") == 1))["seat"].to_list()
+        rep = balance("replay", "--run", out, "--variant", 1, "--index", idx)
+        assert rep.exit_code == 0 and f"winner(s): seat {winners[0] + 1}." in rep.output
+        assert "policies random, greedy" in rep.output
 
 
 def test_rotating_identical_seats_is_refused(tmp_path):
