@@ -103,9 +103,12 @@ def toy_cli(tmp_path_factory):
     from cli.app import app
     from simcore import registry
 
+    added = "race21" not in registry.GAMES
     registry.GAMES.setdefault("race21", "toygame")
     runner = CliRunner()
-    return lambda *a: runner.invoke(app, [str(x) for x in a]), tmp_path_factory.mktemp("cli")
+    yield lambda *a: runner.invoke(app, [str(x) for x in a]), tmp_path_factory.mktemp("cli")
+    if added:  # leave the registry as found (tests/test_packaging.py lists every registered game)
+        registry.GAMES.pop("race21", None)
 
 
 @pytest.fixture(scope="module")
