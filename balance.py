@@ -223,5 +223,8 @@ def compare(game: str, a: dict | None = None, b: dict | None = None, n: int = 20
     folder = _folder(out, f"{spec.name}-compare")
     _play(spec, config, folder, n, f"balance.compare({game!r}, a={a!r}, b={b!r}, n={n}, seed={seed})", "sweep", None)
     result = compare_runs(folder, folder, "A", "B")
-    write_comparison(folder, result, f"balance.compare({game!r}, ...)")
+    from reports import render_compare_report
+
+    write_comparison(folder, result, f"balance.compare({game!r}, a={a!r}, b={b!r}, n={n}, seed={seed})")
+    render_compare_report(folder, result)
     return Comparison(folder, result)

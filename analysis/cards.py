@@ -170,6 +170,10 @@ def cards_to_dict(cards: pl.DataFrame | pl.LazyFrame | None, counters=(), k: int
         "seat_games": int(main_rows["seat_games"].max()) if main_rows.height else 0,
         "alpha": alpha,
         "correction": "Holm across the cards of each counter",
+        # the Holm family: the cards of this counter that have a lift (played in some seat-games and not in others)
+        "family_size": int(main_rows.filter(pl.col("p").is_not_null()).height),
+        "lift_meaning": (f"an association, not an effect: the win rate of the seat-games where the card was "
+                         f"{main} minus that of the seat-games where it was not"),
         "dead_threshold": dead_threshold,
         "n_significant": int(main_rows["significant"].sum()),
         "table": [_row(r) for r in impact.iter_rows(named=True)],

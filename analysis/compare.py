@@ -1,10 +1,28 @@
-"""Comparisons: the difference in every headline metric between two runs (or
-two variants of one run), with its interval and a significance verdict,
-Holm-corrected for the number of metrics compared.
+"""Comparisons: B against A on every headline metric, with intervals and
+verdicts that agree with each other.
 
-When both sides played the same seed, the same game indices are the same
-deals, so the comparison is paired: differences are taken game by game, which
-removes the deal's luck from the noise (the reason paired runs exist).
+- One primary metric first: the headline win rate (the share of games
+  someone wins; the team's in a co-op game), tested at alpha with its 95%
+  interval.
+- Then a deduplicated family of secondary metrics (each seat's win rate, the
+  length, every end reason, the game's own means): a metric that is constant
+  on both sides, or equal (or, for a rate, the complement) game by game to one
+  already in, is left out and listed. Each secondary interval is at
+  1 - alpha/m (Bonferroni over the m kept), and every verdict is read from the
+  interval shown, so an interval excluding 0 is always "differs".
+- Paired when both sides played the same seed and player count: game i of A
+  and game i of B draw from the same random streams ("same deals" when the
+  card lists are the same too, else only "same seeds"), so differences are
+  taken game by game. Win/loss and end-reason metrics then use the exact
+  McNemar test (analysis.stats.paired_binary), means a paired t interval; the
+  achieved pairing correlation of the primary metric is reported. Unpaired:
+  Newcombe intervals for rates, Welch for means.
+- Practical significance: every verdict also says, against `margin` (rates:
+  absolute points; other metrics: that share of A's value), "balanced within
+  the margin", "differs by more than the margin", "differs, size unclear" or
+  "not enough games to say" (analysis.stats.margin_verdict).
+- Missing values (NaN: a per-round metric of a round not reached) are left
+  out; n counts the games (pairs) where the metric exists.
 """
 from __future__ import annotations
 
@@ -13,9 +31,11 @@ import math
 import numpy as np
 import polars as pl
 
-from .stats import Z95, holm, normal_p, two_proportions
+from .stats import Moments, family_level, margin_verdict, paired_difference, two_proportions_ci, welch
 
 ALPHA = 0.05
+PRIMARY = "win rate"
+DEFAULT_MARGIN = 0.02
 
 
 def _per_game(games: pl.DataFrame, seats: pl.DataFrame, spec) -> pl.DataFrame:
@@ -31,58 +51,152 @@ def _per_game(games: pl.DataFrame, seats: pl.DataFrame, spec) -> pl.DataFrame:
     for reason in sorted(set(games["end_reason"].unique().to_list())):
         cols.append((pl.col("end_reason") == reason).cast(pl.Float64).alias(f"ends: {reason}"))
     for c in spec.game_columns:
-        if c.name != length and not c.name.startswith("happy_turn"):
+        if c.name != length and not c.name.startswith("happy_turn") and c.name in games.columns:
             cols.append(pl.col(c.name).cast(pl.Float64).alias(f"mean {c.name}"))
     return games.select(cols).join(won, on="game_index").sort("game_index")
 
 
-def _binary(name: str) -> bool:
-    return "win rate" in name or name.startswith("ends: ")
+def is_binary(name: str, values: np.ndarray | None = None) -> bool:
+    """A rate (a share of games): a win rate, an end reason, or a game column
+    that is 0 or 1 in every game (e.g. overtime's everybody_loses)."""
+    if "win rate" in name or name.startswith("ends: "):
+        return True
+    if values is None:
+        return False
+    v = values[~np.isnan(values)]
+    return bool(v.size) and bool(np.all((v == 0) | (v == 1)))
 
 
-def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool) -> dict:
+def _values(frame: pl.DataFrame, name: str) -> np.ndarray:
+    if name not in frame.columns:
+        return np.full(frame.height, np.nan)
+    return frame[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+
+
+def dedupe(names: list[str], a: pl.DataFrame, b: pl.DataFrame, keep_first: str | None = PRIMARY,
+           paired: bool = False) -> tuple[list[str], list[dict]]:
+    """The metrics worth testing, in order, and those left out with the reason:
+    not recorded on one side, constant on both sides, unchanged in every pair
+    (paired: B equals A game by game, nothing to test), or the same game by
+    game as a metric already kept (equal, or for a rate its complement)."""
+    kept: list[str] = []
+    vectors: dict[str, np.ndarray] = {}
+    dropped = []
+    order = ([keep_first] if keep_first in names else []) + [m for m in names if m != keep_first]
+    for m in order:
+        xa, xb = _values(a, m), _values(b, m)
+        v = np.concatenate([xa, xb])
+        present = v[~np.isnan(v)]
+        if m != keep_first:
+            reason = None
+            if present.size == 0 or np.isnan(xa).all() or np.isnan(xb).all():
+                reason = "missing on one side"
+            elif np.all(present == present[0]):
+                reason = "constant on both sides"
+            elif paired and np.array_equal(xa, xb, equal_nan=True):
+                reason = "the same on both sides in every game"
+            if reason:
+                dropped.append({"metric": m, "reason": reason})
+                continue
+        same = next((k for k in kept if np.array_equal(v, vectors[k], equal_nan=True)), None)
+        if same is None and is_binary(m, v):
+            same = next((k for k in kept if is_binary(k, vectors[k]) and np.array_equal(v, 1 - vectors[k], equal_nan=True)),
+                        None)
+            reason = "the complement of " + same if same else None
+        else:
+            reason = "the same as " + same if same else None
+        if same is not None:
+            dropped.append({"metric": m, "reason": f"{reason}, game by game"})
+            continue
+        kept.append(m)
+        vectors[m] = v
+    return kept, dropped
+
+
+def _paired_row(x: np.ndarray, y: np.ndarray, binary: bool, level: float) -> dict:
+    return paired_difference(x, y, level, binary)
+
+
+def _unpaired_row(x: np.ndarray, y: np.ndarray, binary: bool, level: float) -> dict:
+    mx, my = int(np.isnan(x).sum()), int(np.isnan(y).sum())
+    x, y = x[~np.isnan(x)], y[~np.isnan(y)]
+    if binary:
+        r = two_proportions_ci(float((x > 0.5).sum()), x.size, float((y > 0.5).sum()), y.size, level)
+    else:
+        r = welch(Moments.of(x), Moments.of(y), level)
+    return {**r, "a": float(x.mean()) if x.size else None, "b": float(y.mean()) if y.size else None,
+            "n_a": int(x.size), "n_b": int(y.size), "missing": mx + my}
+
+
+def pairing_of(x: np.ndarray, y: np.ndarray) -> dict:
+    """How much the pairing bought on the primary metric: the correlation of A's
+    and B's per-game values, and the paired interval's width as a share of the
+    unpaired one's at the same n (sqrt(var(y - x) / (var(x) + var(y))))."""
+    ok = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[ok], y[ok]
+    if x.size < 2:
+        return {"correlation": None, "width_ratio": None, "n_pairs": int(x.size)}
+    vx, vy, vd = float(x.var(ddof=1)), float(y.var(ddof=1)), float((y - x).var(ddof=1))
+    corr = float(np.corrcoef(x, y)[0, 1]) if vx > 0 and vy > 0 else None
+    ratio = math.sqrt(vd / (vx + vy)) if vx + vy > 0 else None
+    return {"correlation": corr, "width_ratio": ratio, "n_pairs": int(x.size)}
+
+
+def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool, margin: float = DEFAULT_MARGIN,
+                   alpha: float = ALPHA) -> dict:
     a = _per_game(a_games, a_seats, spec)
     b = _per_game(b_games, b_seats, spec)
     metrics = [c for c in a.columns if c != "game_index" and c in b.columns]
     if paired:
         both = a.join(b, on="game_index", suffix="__b")
         paired = both.height > 1
+    if paired:
+        a_side, b_side = both.select(metrics), both.select([pl.col(m + "__b").alias(m) for m in metrics])
+    else:
+        a_side, b_side = a, b
+    kept, dropped = dedupe(metrics, a_side, b_side, paired=paired)
+    secondary = [m for m in kept if m != PRIMARY]
+    m_family = len(secondary)
     rows = []
-    for m in metrics:
-        if paired:
-            x = both[m].to_numpy().astype(float)
-            y = both[m + "__b"].to_numpy().astype(float)
-            ok = ~(np.isnan(x) | np.isnan(y))
-            d = y[ok] - x[ok]
-            n = int(d.size)
-            mean = float(d.mean()) if n else float("nan")
-            se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
-            p = 1.0 if se == 0 else normal_p(mean / se)
-            if se == 0 and mean != 0:
-                p = 0.0
-            rows.append({"metric": m, "a": float(x[ok].mean()) if n else None, "b": float(y[ok].mean()) if n else None,
-                         "diff": mean, "ci": [mean - Z95 * se, mean + Z95 * se], "p": p, "n_a": n, "n_b": n,
-                         "method": "paired by game"})
+    for name in kept:
+        primary = name == PRIMARY
+        level = 1 - alpha if primary else family_level(alpha, m_family)
+        x, y = _values(a_side, name), _values(b_side, name)
+        binary = is_binary(name, np.concatenate([x, y]))
+        r = (_paired_row if paired else _unpaired_row)(x, y, binary, level)
+        size = 1 if primary else m_family
+        p_adj = None if r["p"] is None else min(1.0, size * r["p"])
+        rel = not binary
+        mg = margin * abs(r["a"]) if rel and r["a"] is not None else margin
+        v = margin_verdict(r["diff"], r["ci"], mg, n=r["n_a"])
+        sig = bool(p_adj is not None and p_adj <= alpha)
+        if r["diff"] is None:
+            words = "no data on one side"
+        elif sig:
+            words = "B higher" if r["diff"] > 0 else "B lower"
         else:
-            x = a[m].drop_nulls().drop_nans().to_numpy().astype(float)
-            y = b[m].drop_nulls().drop_nans().to_numpy().astype(float)
-            if _binary(m):
-                r = two_proportions(x.sum(), x.size, y.sum(), y.size)
-                diff, ci, p, method = r["diff"], r["ci"], r["p"], "two proportions (Newcombe)"
-            else:
-                diff = float(y.mean() - x.mean())
-                se = math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size) if x.size > 1 and y.size > 1 else 0.0
-                ci = [diff - Z95 * se, diff + Z95 * se]
-                p = 1.0 if se == 0 else normal_p(diff / se)
-                method = "Welch"
-            rows.append({"metric": m, "a": float(x.mean()), "b": float(y.mean()), "diff": diff, "ci": list(ci), "p": p,
-                         "n_a": int(x.size), "n_b": int(y.size), "method": method})
-    reject = holm([r["p"] for r in rows], ALPHA)
-    for r, rej in zip(rows, reject):
-        r["significant"] = bool(rej)
-        r["verdict"] = ("B higher" if r["diff"] > 0 else "B lower") if rej else "no significant difference"
-    return {"paired": bool(paired), "alpha": ALPHA, "correction": "Holm", "metrics": rows,
-            "significant": [r["metric"] for r in rows if r["significant"]]}
+            words = "no significant difference"
+        rows.append({"metric": name, "role": "primary" if primary else "secondary", **r, "ci_level": level,
+                     "p_adjusted": p_adj, "significant": sig, "verdict": words, "margin_verdict": v,
+                     "margin": mg, "margin_kind": "relative: the margin times A's value" if rel else "absolute",
+                     "rate": binary})
+    head = next((r for r in rows if r["metric"] == PRIMARY), None)
+    result = {
+        "paired": bool(paired), "alpha": alpha, "margin": margin, "primary": PRIMARY,
+        "correction": "Bonferroni", "family_size": m_family,
+        "family": f"the primary metric ({PRIMARY}) at alpha {alpha:g} with a 95% interval; the {m_family} secondary "
+                  f"metrics each at 1 - alpha/{m_family} (intervals at {family_level(alpha, m_family):.4g}), verdicts "
+                  f"read from the intervals shown",
+        "metrics": rows, "dropped": dropped,
+        "significant": [r["metric"] for r in rows if r["significant"]],
+    }
+    if paired and head is not None:
+        result["pairing"] = pairing_of(_values(a_side, PRIMARY), _values(b_side, PRIMARY))
+    result["verdicts"] = {"margin": margin, "alpha": alpha, "items": [
+        {"id": "compare", "variant": None, "question": f"Does B change the {r['metric']}?", "metric": r["metric"],
+         "role": r["role"], "estimate": r["diff"], "ci": r["ci"], "ci_level": r["ci_level"], "n": r["n_a"],
+         "p": r["p_adjusted"], **r["margin_verdict"]} for r in rows]}
+    return result
 
 
 def split_variant(games: pl.DataFrame, seats: pl.DataFrame, variant: str | None):
@@ -91,7 +205,8 @@ def split_variant(games: pl.DataFrame, seats: pl.DataFrame, variant: str | None)
     return games.filter(pl.col("variant") == variant), seats.filter(pl.col("variant") == variant)
 
 
-def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | None = None) -> dict:
+def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | None = None,
+                 margin: float = DEFAULT_MARGIN) -> dict:
     """Compare two run folders (or two variants of sweep folders)."""
     import json
 
@@ -113,17 +228,32 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
         if variant is not None and variant not in names:
             raise BalanceError(f"--{label.lower()}-variant: '{variant}' is not in {run}; allowed: {', '.join(names)}")
         g, s = split_variant(load_games(run, spec), load_seats(run, spec), variant)
-        params = next(v["params"] for v in manifest["config"]["variants"] if variant is None or v["name"] == variant)
+        entry = next(v for v in manifest["config"]["variants"] if variant is None or v["name"] == variant)
+        params = entry["params"]
+        try:
+            card_names = list(spec.card_names(params))
+        except Exception:  # noqa: BLE001 - a card file no longer readable here: the names are unknown
+            card_names = None
         sides.append((g, s, {"run": str(run), "variant": variant or names[0], "params": params,
                              "seed": manifest["config"]["seed"], "policies": manifest["config"]["policies"],
-                             "players": manifest["config"]["players"]}))
+                             "players": manifest["config"]["players"], "card_names": card_names}))
     (ga, sa, a), (gb, sb, b) = sides
     paired = a["seed"] == b["seed"] and a["players"] == b["players"]
-    result = compare_frames(ga, sa, gb, sb, spec, paired)
+    result = compare_frames(ga, sa, gb, sb, spec, paired, margin)
     changed = {k: [a["params"].get(k), b["params"].get(k)] for k in sorted(set(a["params"]) | set(b["params"]))
                if a["params"].get(k) != b["params"].get(k)}
     if a["policies"] != b["policies"]:
         changed["policies"] = [[p["name"] for p in a["policies"]], [p["name"] for p in b["policies"]]]
+    # a different card list deals different cards from the same streams: then only the seeds are shared
+    same_cards = "cards" not in changed and a["card_names"] is not None and a["card_names"] == b["card_names"]
+    for side in (a, b):
+        side.pop("card_names")
+    result["pairing_basis"] = ("same deals" if same_cards else "same seeds") if result["paired"] else None
+    result["pairing_words"] = (None if not result["paired"] else
+                               f"paired on the same deals (seed {a['seed']}: game i is dealt alike on both sides)"
+                               if same_cards else
+                               f"paired on the same seeds (seed {a['seed']}: game i draws from the same random "
+                               f"streams on both sides, but the card lists differ, so the deals do too)")
     return {"game": spec.name, "title": spec.title, "a": a, "b": b, "changed": json.loads(json.dumps(changed, default=str)),
             "n_a": int(ga.height), "n_b": int(gb.height), **result}
 
@@ -134,7 +264,8 @@ def write_comparison(folder, result: dict, command: str):
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "comparison.json").write_text(json.dumps({**result, "command": command}, indent=2, default=float))
-    from reports import render_compare_report
+    from .summary import jsonable
 
-    return render_compare_report(folder, result)
+    path = folder / "comparison.json"  # its report is the reports layer's (reports.render_compare_report)
+    path.write_text(json.dumps(jsonable({**result, "command": command}), indent=2, allow_nan=False))
+    return path

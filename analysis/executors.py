@@ -14,27 +14,7 @@ from typing import Callable, Iterable, Iterator
 
 import numba
 
-Task = tuple[int, int, int, int]
-
-
-class LocalExecutor:
-    """The embedded default: one chunk at a time, prange over its games."""
-
-    def __init__(self, prepared):
-        self.prepared = prepared
-
-    def run(self, tasks: Iterable[Task], skip: Callable[[Task], bool]) -> Iterator:
-        for t in tasks:
-            if skip(t):
-                yield t, None, 0.0
-                continue
-            t0 = time.perf_counter()
-            res = self.prepared.run_task(t[0], t[2], t[3])
-            yield t, res, time.perf_counter() - t0
-
-    def close(self) -> None:
-        pass
-
+from .runs import LocalExecutor, Prepared, Task, config_from_manifest  # noqa: F401  (LocalExecutor: as before)
 
 _WORKER_CACHE: dict[str, object] = {}
 
@@ -56,7 +36,6 @@ def play_remote(payload: str, variant: int, first: int, count: int, threads: int
     """Runs on a Dask worker: compile (or load from cache) once per process, play one range."""
     import importlib
 
-    from .runs import Prepared, config_from_manifest
 
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))

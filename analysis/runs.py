@@ -15,13 +15,14 @@ import hashlib
 import json
 import os
 import secrets
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import partial
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 import polars as pl
@@ -33,7 +34,7 @@ from simcore.runner import USER
 from simcore.spec import GameSpec
 
 from . import store
-from .store import CHUNK_LOG, MANIFEST, PARTS
+from .store import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
 
 MAX_SEED = 2**64 - 1  # seeds are uint64
 MAX_INDEX = 2**63 - 1  # game indices are int64
@@ -488,9 +489,61 @@ def write_chunk(run_dir: Path, spec: GameSpec, task: tuple[int, int, int, int], 
     store.commit_chunk(Path(run_dir), task, {"games": games, "seats": seats, "cards": cards}, seconds, config)
 
 
-def _seat_policy_names(config: RunConfig) -> list[str]:
-    names = [p.name for p in config.policies]
-    return names if len(names) == config.players else names * config.players
+def _seat_policy_names(config: RunConfig, variant: Variant | None = None) -> list[str]:
+    return [p.name for p in seat_policies(config, variant)]
+
+
+# --------------------------------------------------------------- seat rotation (balance simulate --rotate-seats)
+ROTATION_KEY = "seat_rotation"  # in a variant's `varied`: how many seats the policies moved
+
+
+def rotation_of(variant: Variant | None) -> int:
+    return int((variant.varied or {}).get(ROTATION_KEY, 0)) if variant is not None else 0
+
+
+def seat_policies(config: RunConfig, variant: Variant | None = None) -> list[SeatPolicy]:
+    """The policy at each seat: as listed, or, in a seat-rotated variant r, the
+    policy listed for seat j sits at seat (j + r) mod players."""
+    pols = list(config.policies)
+    if len(pols) != config.players:
+        pols = pols * config.players if len(pols) == 1 else pols
+    r = rotation_of(variant)
+    if not r or len(pols) != config.players:
+        return pols
+    k = config.players
+    return [pols[(s - r) % k] for s in range(k)]
+
+
+def rotated_variants(variant: Variant, players: int) -> list[Variant]:
+    """One configuration played seat-rotated: the same rules, every deal once per
+    rotation of the policies round the table (variant names seats+0, seats+1, ...).
+    The game engines are untouched: game i of every rotation is dealt from the
+    same streams, only the seat each policy sits at changes, so each policy
+    plays every seat on the same deal (analysis.summary tests the seats on the
+    per-deal totals)."""
+    return [Variant(f"seats+{r}", variant.params, {**variant.varied, ROTATION_KEY: r}) for r in range(players)]
+
+
+Task = tuple[int, int, int, int]  # (variant, chunk, first game index, games)
+
+
+class LocalExecutor:
+    """The embedded default: one chunk at a time, prange over its games."""
+
+    def __init__(self, prepared):
+        self.prepared = prepared
+
+    def run(self, tasks: Iterable[Task], skip: Callable[[Task], bool]) -> Iterator:
+        for t in tasks:
+            if skip(t):
+                yield t, None, 0.0
+                continue
+            t0 = time.perf_counter()
+            res = self.prepared.run_task(t[0], t[2], t[3])
+            yield t, res, time.perf_counter() - t0
+
+    def close(self) -> None:
+        pass
 
 
 class Prepared:
@@ -504,10 +557,16 @@ class Prepared:
         self.tables = [d.tables for d in self.data]
         self.card_names = [list(d.card_names) for d in self.data]
         self.policy_names = _seat_policy_names(config)
+        self.engines = {}
+        for v in config.variants:  # seat-rotated variants: the policies seated in their rotation
+            r = rotation_of(v)
+            if r and r not in self.engines:
+                self.engines[r] = Engine(spec, seat_policies(config, v))
 
     def run_task(self, variant: int, first: int, count: int) -> Results:
+        engine = self.engines.get(rotation_of(self.config.variants[variant]), self.engine)
         try:
-            return self.engine.run(self.tables[variant], self.config.players, self.config.seed,
+            return engine.run(self.tables[variant], self.config.players, self.config.seed,
                                    np.arange(first, first + count, dtype=np.int64), len(self.card_names[variant]),
                                    check=self.config.check)
         except InvariantBroken as exc:
@@ -573,7 +632,6 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     a Dask cluster. Returns what was played now and, with precision, what
     stopped it.
     """
-    from .executors import LocalExecutor
     from .part_writer import PartWriter
 
     run_dir = Path(run_dir)
@@ -583,7 +641,7 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     if executor is None:
         prep = prepared or Prepared(spec, config)
         executor = LocalExecutor(prep)
-    names = _seat_policy_names(config)
+    names = [_seat_policy_names(config, var) for var in config.variants]
     card_names = ([list(spec.load_data(v.params).card_names) for v in config.variants] if prepared is None
                   else prepared.card_names)
     total = n_games * len(config.variants)
@@ -593,9 +651,22 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
         tally = Tally(len(config.variants), config.players)
         tally.load(run_dir, config)
 
+    rotated = any(rotation_of(var) for var in config.variants)
+    decided: dict[tuple[int, int], bool] = {}
+
+    def precise(v: int) -> bool:
+        return tally.games[v] > 0 and tally.widest(v) < precision
+
     def skip(task) -> bool:
-        v = task[0]
-        return tally is not None and tally.games[v] > 0 and tally.widest(v) < precision
+        if tally is None:
+            return False
+        if not rotated:
+            return precise(task[0])
+        # seat-rotated: the rotations of a deal are one outcome, so they stop together, range by range
+        key = (task[1], task[2])
+        if key not in decided:
+            decided[key] = all(precise(v) for v in range(len(config.variants)))
+        return decided[key]
 
     if on_chunk:
         on_chunk(done, total)
@@ -610,8 +681,8 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
                 continue
             if tally is not None:  # before the executor asks `skip` about the next chunk
                 tally.add(v, res.seat_out)
-            writer.submit(partial(write_chunk, run_dir, spec, task, res, dt, config.variants[v].name, names, card_names[v],
-                                  cfg_hash))
+            writer.submit(partial(write_chunk, run_dir, spec, task, res, dt, config.variants[v].name, names[v],
+                                  card_names[v], cfg_hash))
             played += count
             seconds += dt
             done += count
@@ -629,6 +700,13 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
                           "reached": bool(widths[i] < precision)} for i, var in enumerate(config.variants)],
         }
         _write_json(Path(run_dir) / "stopping.json", out["stopping"])
+    elif (Path(run_dir) / "stopping.json").exists():
+        # played on without --precision: once every variant has all the games the folder was ever asked
+        # for, an earlier --precision record no longer says what stopped it
+        wanted = load_manifest(run_dir).get("n_games", n_games) if (Path(run_dir) / MANIFEST).exists() else n_games
+        have = covered(run_dir)
+        if all(sum(c for _, c in have.get(v, [])) >= wanted for v in range(len(config.variants))):
+            (Path(run_dir) / "stopping.json").unlink(missing_ok=True)
     return out
 
 
@@ -659,7 +737,25 @@ def new_run_dir(root: Path, game: str) -> Path:
 
 
 def make_config(spec: GameSpec, user: dict, players: int, policies: list[SeatPolicy], seed: int,
-                n_games: int, chunk_size: int | None = None, mode: str | None = None) -> RunConfig:
+                n_games: int, chunk_size: int | None = None, mode: str | None = None,
+                rotate_seats: bool = False) -> RunConfig:
     params = resolve(spec, user)
+    variants = [Variant("base", params)]
+    if rotate_seats:
+        check_rotation(spec, players, policies)
+        variants = rotated_variants(variants[0], players)
     return RunConfig(spec.name, mode or spec.modes[0], players, policies, seed,
-                     [Variant("base", params)], chunk_size or default_chunk_size(n_games))
+                     variants, chunk_size or default_chunk_size(n_games))
+
+
+def check_rotation(spec: GameSpec, players: int, policies: list[SeatPolicy]) -> None:
+    """--rotate-seats needs seats that differ: with one policy at every seat a
+    rotated replay is the very same game (the engine's streams are per game)."""
+    if spec.cooperative or players < 2:
+        raise BalanceError(f"--rotate-seats: {spec.name} with {players} player(s) has no seats to compare; "
+                           "allowed: a competitive game with 2 or more players")
+    if len({json.dumps(p.describe(), sort_keys=True, default=str) for p in policies}) < 2:
+        name = policies[0].name if policies else "greedy"
+        raise BalanceError(f"--rotate-seats: every seat plays {name}, so a rotated replay is the same game; "
+                           "allowed: different policies per seat (e.g. --policy greedy,random), or leave it out "
+                           "(the seat test already takes each game as one outcome)")

@@ -3,13 +3,25 @@ quantile a bootstrap one, every comparison a p-value and a verdict.
 
 P-values call `scipy.special` directly, doing the arithmetic `scipy.stats`
 does before it calls the same functions: the same numbers to the bit, and
-no `scipy.stats` import (1.5 s of every command that writes a summary)."""
+no `scipy.stats` import (1.5 s of every command that writes a summary).
+
+Differences (the second half of the module) share one contract, so that a
+verdict never disagrees with the interval printed beside it: each returns
+`diff`, `ci` at the confidence `level` asked for, and a two-sided `p` that is
+the inversion of that interval family (p <= 1 - level exactly when the
+interval at `level` excludes 0). A family of differences is adjusted by
+asking for the intervals at 1 - alpha/m (Bonferroni) and reading every
+verdict from them (`family`); `margin_verdict` turns an interval and a
+margin into "balanced within the margin" (the interval inside it: an
+equivalence test, TOST at alpha/2 per side), "differs by more than the
+margin", "differs, size unclear" or "not enough games to say".
+Seat balance is one multinomial outcome per game (`WinPatterns`)."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from scipy.special import chdtrc, ndtr
+from scipy.special import bdtr, betaincinv, chdtrc, ndtr, ndtri, stdtr, stdtrit
 
 Z95 = 1.959963984540054
 
@@ -213,3 +225,435 @@ def chi2_equal_rates(wins: list[float], n: list[float]) -> dict:
     chi2 = np.sum((table - expected) ** 2 / expected)
     df = table.shape[0] - 1
     return {"chi2": float(chi2), "df": df, "p": float(chdtrc(float(df), chi2))}
+
+
+# ---------------------------------------------------------------- differences, one contract (module docstring)
+VERDICT_WORDS = {
+    "within_margin": "balanced within the margin",
+    "beyond_margin": "differs by more than the margin",
+    "differs_size_unclear": "differs, but not enough games to say whether by more than the margin",
+    "inconclusive": "not enough games to say",
+}
+
+
+def z_of(level: float) -> float:
+    """The normal quantile of a two-sided interval at confidence `level`."""
+    return float(ndtri(1 - (1 - level) / 2))
+
+
+def level_of(z: float) -> float:
+    return float(2 * ndtr(z) - 1)
+
+
+def clopper_pearson(k: float, n: float, level: float = 0.95) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) interval for k successes in n trials."""
+    if n <= 0:
+        return (0.0, 1.0)
+    a = (1 - level) / 2
+    lo = 0.0 if k <= 0 else float(betaincinv(k, n - k + 1, a))
+    hi = 1.0 if k >= n else float(betaincinv(k + 1, n - k, 1 - a))
+    return (lo, hi)
+
+
+def binomial_half_p(k: int, m: int) -> float:
+    """Exact two-sided binomial test of k successes in m trials against 1/2,
+    doubling the smaller tail: the exact McNemar test when k and m - k are the
+    two kinds of discordant pairs. p <= alpha exactly when 1/2 is outside the
+    Clopper-Pearson interval at 1 - alpha."""
+    if m <= 0:
+        return 1.0
+    return float(min(1.0, 2 * bdtr(min(k, m - k), m, 0.5)))
+
+
+def p_from_interval(ci_at_z, null: float = 0.0) -> float:
+    """Two-sided p-value of an interval family: 2 * Phi(-z*), z* the largest z
+    whose interval still excludes `null` (bisection; the intervals widen with
+    z). So p <= 1 - level exactly when the interval at `level` excludes `null`."""
+    def excludes(z: float) -> bool:
+        lo, hi = ci_at_z(z)
+        return not (lo <= null <= hi)
+
+    lo_z, hi_z = 1e-9, 40.0
+    if not excludes(lo_z):
+        return 1.0
+    if excludes(hi_z):
+        return 0.0
+    for _ in range(60):
+        mid = 0.5 * (lo_z + hi_z)
+        if excludes(mid):
+            lo_z = mid
+        else:
+            hi_z = mid
+    return float(2 * ndtr(-lo_z))
+
+
+def newcombe_interval(k1: float, n1: float, k2: float, n2: float, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for p2 - p1 of two independent samples."""
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    d = p2 - p1
+    return (d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2), d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2))
+
+
+def two_proportions_ci(k1: float, n1: float, k2: float, n2: float, level: float = 0.95) -> dict:
+    """p2 - p1 of two independent samples: Newcombe's interval at `level`, and
+    the p-value of that interval family (so interval and verdict agree)."""
+    if n1 <= 0 or n2 <= 0:
+        return {"diff": None, "ci": [None, None], "p": None, "n_a": int(n1), "n_b": int(n2)}
+    lo, hi = newcombe_interval(k1, n1, k2, n2, z_of(level))
+    p = p_from_interval(lambda z: newcombe_interval(k1, n1, k2, n2, z))
+    return {"diff": k2 / n2 - k1 / n1, "ci": [lo, hi], "p": p, "n_a": int(n1), "n_b": int(n2),
+            "method": "two proportions (Newcombe)"}
+
+
+def newcombe_paired(a: float, b: float, c: float, d: float, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's (1998) method 10 interval for p_B - p_A of paired binary
+    outcomes: a pairs where both are 1, b where only A is, c where only B is, d neither."""
+    n = a + b + c + d
+    if n <= 0:
+        return (-1.0, 1.0)
+    pa, pb = (a + b) / n, (a + c) / n
+    la, ua = wilson(a + b, n, z)
+    lb, ub = wilson(a + c, n, z)
+    den = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(den) if den > 0 else 0.0
+    x, y = pb - lb, ua - pa
+    lo = (pb - pa) - math.sqrt(max(0.0, x * x - 2 * phi * x * y + y * y))
+    x, y = ub - pb, pa - la
+    hi = (pb - pa) + math.sqrt(max(0.0, x * x - 2 * phi * x * y + y * y))
+    return (max(-1.0, lo), min(1.0, hi))
+
+
+def phi_coefficient(a: float, b: float, c: float, d: float) -> float | None:
+    """Correlation of two paired binary outcomes (a both 1, b first only, c second only, d neither)."""
+    den = (a + b) * (c + d) * (a + c) * (b + d)
+    return float((a * d - b * c) / math.sqrt(den)) if den > 0 else None
+
+
+def paired_binary(a: int, b: int, c: int, d: int, level: float = 0.95) -> dict:
+    """p_B - p_A of paired win/loss outcomes (a both won, b only A, c only B, d neither).
+
+    The interval is the hull of Newcombe's paired interval (method 10, for
+    coverage) and the exact conditional one (Clopper-Pearson on the c of the
+    b + c discordant pairs, scaled by (b + c)/n), whose exclusion of 0 is the
+    exact McNemar test; `p` is the larger of the two p-values, so p <= 1 - level
+    exactly when the interval shown excludes 0. `p_mcnemar_exact` is the exact
+    McNemar test alone."""
+    a, b, c, d = int(a), int(b), int(c), int(d)
+    n = a + b + c + d
+    if n == 0:
+        return {"diff": None, "ci": [None, None], "p": None, "p_mcnemar_exact": None, "n": 0,
+                "discordant": [0, 0], "correlation": None, "method": "paired by game (exact McNemar)"}
+    m = b + c
+
+    def conditional(z: float) -> tuple[float, float]:
+        if m == 0:
+            return (0.0, 0.0)
+        lo, hi = clopper_pearson(c, m, level_of(z))
+        return (m / n * (2 * lo - 1), m / n * (2 * hi - 1))
+
+    def hull(z: float) -> tuple[float, float]:
+        l1, h1 = newcombe_paired(a, b, c, d, z)
+        l2, h2 = conditional(z)
+        return (min(l1, l2), max(h1, h2))
+
+    lo, hi = hull(z_of(level))
+    p_exact = binomial_half_p(c, m)
+    p_newcombe = p_from_interval(lambda z: newcombe_paired(a, b, c, d, z))
+    return {"diff": (c - b) / n, "ci": [lo, hi], "p": max(p_exact, p_newcombe), "p_mcnemar_exact": p_exact,
+            "n": n, "discordant": [b, c], "correlation": phi_coefficient(a, b, c, d),
+            "method": "paired by game (exact McNemar; Newcombe interval)"}
+
+
+def mean_difference(m: Moments, level: float = 0.95) -> dict:
+    """Mean of paired differences (their Moments): t interval at `level`, two-sided t-test."""
+    n = m.n
+    if n == 0:
+        return {"diff": None, "ci": [None, None], "p": None, "n": 0}
+    mean = m.mean
+    if n == 1:
+        return {"diff": mean, "ci": [None, None], "p": 1.0, "n": 1}
+    se = m.sd / math.sqrt(n)
+    if se == 0:
+        return {"diff": mean, "ci": [mean, mean], "p": 1.0 if mean == 0 else 0.0, "n": n}
+    q = float(stdtrit(n - 1, 1 - (1 - level) / 2))
+    return {"diff": mean, "ci": [mean - q * se, mean + q * se], "p": float(2 * stdtr(n - 1, -abs(mean / se))), "n": n}
+
+
+def welch(mx: Moments, my: Moments, level: float = 0.95) -> dict:
+    """Mean of y minus mean of x, independent samples: Welch's t interval and test."""
+    if mx.n == 0 or my.n == 0:
+        return {"diff": None, "ci": [None, None], "p": None, "n_a": mx.n, "n_b": my.n, "method": "Welch"}
+    diff = my.mean - mx.mean
+    vx = mx.sd ** 2 / mx.n if mx.n > 1 else 0.0
+    vy = my.sd ** 2 / my.n if my.n > 1 else 0.0
+    se = math.sqrt(vx + vy)
+    out = {"diff": diff, "n_a": mx.n, "n_b": my.n, "method": "Welch"}
+    if se == 0:
+        return {**out, "ci": [diff, diff], "p": 1.0 if diff == 0 else 0.0}
+    den = (vx * vx / (mx.n - 1) if mx.n > 1 else 0.0) + (vy * vy / (my.n - 1) if my.n > 1 else 0.0)
+    df = (vx + vy) ** 2 / den if den > 0 else float(mx.n + my.n - 2)
+    q = float(stdtrit(df, 1 - (1 - level) / 2))
+    return {**out, "ci": [diff - q * se, diff + q * se], "p": float(2 * stdtr(df, -abs(diff / se)))}
+
+
+def family_level(alpha: float, m: int) -> float:
+    """Confidence of each interval in a family of m so that all m hold together
+    with probability >= 1 - alpha (Bonferroni); verdicts are read from them."""
+    return 1 - alpha / max(1, int(m))
+
+
+def holm_adjusted(pvalues: list[float]) -> list[float]:
+    """Holm step-down adjusted p-values (reject i at family level alpha iff adjusted_i <= alpha)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
+def margin_verdict(estimate, ci, margin: float, significant: bool | None = None, n: int | None = None) -> dict:
+    """One interval and a margin of practical significance -> a verdict.
+
+    within_margin: the whole interval inside (-margin, margin) (an equivalence
+    test: TOST at alpha/2 per side when the interval is at 1 - alpha);
+    beyond_margin: the whole interval beyond the margin; differs_size_unclear:
+    the interval excludes 0 (or `significant` says the test rejected) but
+    crosses the margin; inconclusive: none of these. `games_to_decide`: about
+    how many games (at the same spread) would make the interval settle it, if
+    the estimate stayed where it is."""
+    lo, hi = (ci or [None, None])[:2]
+    out = {"margin": margin}
+    if lo is None or hi is None or estimate is None:
+        return {**out, "verdict": "inconclusive", "significant": False, "words": VERDICT_WORDS["inconclusive"],
+                "games_to_decide": None}
+    sig = bool(lo > 0 or hi < 0) if significant is None else bool(significant)
+    if -margin < lo and hi < margin:
+        code = "within_margin"
+    elif lo > margin or hi < -margin:
+        code = "beyond_margin"
+    elif sig:
+        code = "differs_size_unclear"
+    else:
+        code = "inconclusive"
+    words = VERDICT_WORDS[code]
+    if code == "within_margin" and sig:
+        words += " (a difference smaller than the margin is detectable)"
+    need = None
+    if n and code in ("inconclusive", "differs_size_unclear"):
+        half = (hi - lo) / 2
+        room = abs(abs(estimate) - margin)
+        if half > 0 and room > 0:
+            need = int(math.ceil(n * (half / room) ** 2))
+    return {**out, "verdict": code, "significant": sig, "words": words, "games_to_decide": need}
+
+
+# ---------------------------------------------------------------- seats: one multinomial outcome per game
+class WinPatterns:
+    """How often each per-game outcome vector occurred, counted window by window.
+
+    For a run: the winner vector of each game (1 for every seat that won), so
+    a shared win stays one outcome of one game. For a seat-rotated run: each
+    seat's wins summed over the k rotated replays of one deal (0..k), so a deal
+    is one outcome. Counts merge by addition; everything the seat test needs
+    is a function of this table."""
+
+    def __init__(self, k: int, reps: int = 1):
+        self.k, self.reps = int(k), int(reps)
+        self.counts: dict[tuple, int] = {}
+
+    def add(self, patterns, counts=None) -> None:
+        p = np.asarray(patterns, dtype=np.int64).reshape(-1, self.k)
+        if p.shape[0] == 0:
+            return
+        if counts is None:
+            uniq, cnt = np.unique(p, axis=0, return_counts=True)
+        else:
+            uniq, cnt = p, np.asarray(counts, dtype=np.int64)
+        for row, c in zip(uniq.tolist(), cnt.tolist()):
+            key = tuple(row)
+            self.counts[key] = self.counts.get(key, 0) + int(c)
+
+    @property
+    def n(self) -> int:
+        return int(sum(self.counts.values()))
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        keys = sorted(self.counts)
+        if not keys:
+            return np.zeros((0, self.k)), np.zeros(0, np.int64)
+        return np.array(keys, dtype=float), np.array([self.counts[k] for k in keys], dtype=np.int64)
+
+
+def _circular_covariance(p: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Covariance of the seat totals when each game's vector is shifted by a
+    uniform random rotation (the null distribution of the permutation test),
+    summed over games: a circulant matrix."""
+    k = p.shape[1]
+    mean_sq = float(w @ (p.mean(axis=1) ** 2))
+    acf = np.array([float(w @ (p * np.roll(p, -lag, axis=1)).mean(axis=1)) - mean_sq for lag in range(k)])
+    idx = (np.arange(k)[None, :] - np.arange(k)[:, None]) % k
+    return acf[idx]
+
+
+def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.02, n_perm: int = 2000,
+                 seed: int = 0, max_patterns: int = 5000) -> dict | None:
+    """Are the seats balanced? From the table of per-game (per-deal) outcome vectors.
+
+    Test: under "every seat is the same" the seat labels of one game can be
+    rotated without changing its probability, so each game's vector is shifted
+    by a uniform random rotation in the null distribution (a permutation test,
+    exact whatever the number of winners per game). The statistic is the
+    quadratic form of the seat totals' deviation from equal shares in the
+    inverse of their covariance under that null (with one winner per game it is
+    Pearson's chi-square goodness-of-fit test on the winner counts). `p` is the
+    Monte Carlo permutation p-value ((1 + #{Q* >= Q}) / (n_perm + 1), valid at
+    any n) when the table has at most `max_patterns` distinct vectors and the
+    p-value is within its resolution (above 10 / (n_perm + 1)), else the
+    chi-square approximation `p_asymptotic` (which then says how far beyond).
+
+    Intervals: each seat's rate (Wilson, or a deal-clustered t interval for
+    rotated runs); every pair of seats' difference within the same games
+    (paired: exact McNemar / Newcombe, or a paired t) at 1 - alpha/pairs, so all
+    hold together; the gap (best minus worst seat) bounded by them."""
+    p, w = patterns.arrays()
+    k, reps = patterns.k, patterns.reps
+    n = int(w.sum())
+    if k < 2 or n == 0:
+        return None
+    trials = n * reps
+    totals = w @ p
+    rates = totals / trials
+    seats = []
+    for s in range(k):
+        if reps == 1:
+            lo, hi = wilson(totals[s], n)
+            ci, method = [lo, hi], "Wilson"
+        else:
+            ci = mean_difference(Moments.of_counts(p[:, s] / reps, w))["ci"]
+            method = "t interval over deals (each deal's rotated replays are one outcome)"
+        seats.append({"seat": s, "value": float(rates[s]), "ci": ci, "n": int(n), "seat_games": int(trials),
+                      "wins": int(totals[s]), "ci_method": method})
+
+    n_pairs = k * (k - 1) // 2
+    level = family_level(alpha, n_pairs)
+    pairs = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            if reps == 1:
+                xi, xj = p[:, i] > 0.5, p[:, j] > 0.5
+                r = paired_binary(int(w[xi & xj].sum()), int(w[xi & ~xj].sum()), int(w[~xi & xj].sum()),
+                                  int(w[~xi & ~xj].sum()), level)
+            else:
+                r = mean_difference(Moments.of_counts((p[:, j] - p[:, i]) / reps, w), level)
+            pairs.append({"seats": [i, j], "diff": r["diff"], "ci": r["ci"], "p": r["p"], "ci_level": level})
+    lows = [max(q["ci"][0], -q["ci"][1]) for q in pairs if q["ci"][0] is not None]
+    highs = [max(q["ci"][1], -q["ci"][0]) for q in pairs if q["ci"][0] is not None]
+    best, worst = int(np.argmax(rates)), int(np.argmin(rates))
+    gap_value = float(rates[best] - rates[worst])
+    gap_ci = [max(0.0, max(lows)), max(highs)] if lows else [None, None]
+
+    # the test
+    dev = totals - totals.sum() / k
+    cov = _circular_covariance(p, w)
+    vals, vecs = np.linalg.eigh(cov)
+    keep = vals > 1e-9 * max(1.0, float(vals.max(initial=0.0)))
+    df = int(keep.sum())
+
+    def quad(x: np.ndarray) -> np.ndarray:
+        proj = x @ vecs[:, keep]
+        return (proj * proj / vals[keep]).sum(axis=-1)
+
+    q = float(quad(dev)) if df else 0.0
+    p_asym = float(chdtrc(df, q)) if df else 1.0
+    p_perm = None
+    moving = ~np.all(p == p[:, :1], axis=1)  # vectors a rotation changes
+    if df and p.shape[0] <= max_patterns and n_perm > 0:
+        rng = np.random.default_rng(seed)
+        sim = np.tile(w[~moving] @ p[~moving], (n_perm, 1)).astype(float)
+        for row, cnt in zip(p[moving], w[moving]):
+            shifts = rng.multinomial(int(cnt), np.full(k, 1.0 / k), size=n_perm)  # n_perm x k
+            rolled = np.stack([np.roll(row, s) for s in range(k)])  # k x k
+            sim += shifts @ rolled
+        qs = quad(sim - sim.sum(axis=1, keepdims=True) / k)
+        p_perm = float((1 + np.count_nonzero(qs >= q * (1 - 1e-12))) / (n_perm + 1))
+    # the permutation p-value where it can resolve it; beyond its resolution (at most 10 of the
+    # n_perm rotations as extreme), the chi-square approximation says how far beyond
+    p_used = p_perm if p_perm is not None and p_perm > 10 / (n_perm + 1) else p_asym
+    out = {
+        "n": n, "reps": reps, "trials_per_seat": int(trials), "seats": seats,
+        "fair_share": float(totals.sum() / (trials * k)),
+        "test": {"name": "permutation test of equal seats, one outcome vector per game"
+                         + (" (deal)" if reps > 1 else ""),
+                 "chi2": q, "df": df, "p_asymptotic": p_asym, "p_permutation": p_perm,
+                 "n_permutations": n_perm if p_perm is not None else 0, "p": p_used},
+        "significant": bool(p_used < alpha),
+        "gap": {"value": gap_value, "ci": gap_ci, "best_seat": best, "worst_seat": worst,
+                "ci_method": f"bounded by the {n_pairs} pairwise paired intervals at {level:.4g} (all hold together "
+                             f"with 95% probability)"},
+        "pairs": pairs,
+    }
+    if reps == 1:
+        winners = p.sum(axis=1)
+        out["shared"] = {"games_with_a_winner": int(w[winners >= 1].sum()),
+                         "games_with_shared_wins": int(w[winners >= 2].sum()),
+                         "shared_rate": rate(int(w[winners >= 2].sum()), n),
+                         "seat_rates_sum": float(totals.sum() / n)}
+    out["verdict"] = margin_verdict(gap_value, gap_ci, margin, significant=out["significant"], n=n)
+    return out
+
+
+# ---------------------------------------------------------------- families of paired differences (compare, impact)
+def is_binary_values(x: np.ndarray) -> bool:
+    v = np.asarray(x, dtype=float)
+    v = v[~np.isnan(v)]
+    return bool(v.size) and bool(np.all((v == 0) | (v == 1)))
+
+
+def paired_difference(x, y, level: float = 0.95, binary: bool | None = None) -> dict:
+    """Mean of y minus mean of x over games paired by index (pairs with a
+    missing value on either side left out, `missing` counts them): the exact
+    McNemar test with its interval (`paired_binary`) for 0/1 values, a paired t
+    interval otherwise. The contract of the module docstring."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    ok = ~(np.isnan(x) | np.isnan(y))
+    missing = int((~ok).sum())
+    x, y = x[ok], y[ok]
+    if binary is None:
+        binary = is_binary_values(np.concatenate([x, y]))
+    if binary:
+        xa, yb = x > 0.5, y > 0.5
+        r = paired_binary(int((xa & yb).sum()), int((xa & ~yb).sum()), int((~xa & yb).sum()),
+                          int((~xa & ~yb).sum()), level)
+    else:
+        r = {**mean_difference(Moments.of(y - x), level), "method": "paired by game (t interval)"}
+    return {**r, "a": float(x.mean()) if x.size else None, "b": float(y.mean()) if y.size else None,
+            "n_a": int(x.size), "n_b": int(y.size), "missing": missing, "rate": bool(binary)}
+
+
+def difference_family(pairs: dict, alpha: float = 0.05, margin: float = 0.02) -> list[dict]:
+    """A family of paired differences from one baseline (e.g. every card
+    removed, every rule stepped, each against the same games): `pairs` maps a
+    name to its (x, y) per-game arrays (baseline, variant). Each interval is at
+    1 - alpha/m (Bonferroni), so they hold together and every `significant`
+    verdict is read from its interval; `p_holm` (Holm-adjusted) ranks them;
+    each gets a margin verdict (rates: `margin` in points; other metrics: that
+    share of the baseline's mean). Sorted by the size of the difference,
+    largest first."""
+    m = len(pairs)
+    level = family_level(alpha, m)
+    rows = []
+    for name, (x, y) in pairs.items():
+        r = paired_difference(x, y, level)
+        mg = margin if r["rate"] or r["a"] is None else margin * abs(r["a"])
+        lo, hi = r["ci"]
+        rows.append({"name": name, **r, "ci_level": level, "family_size": m,
+                     "significant": bool(lo is not None and (lo > 0 or hi < 0)),
+                     "margin": mg, "margin_verdict": margin_verdict(r["diff"], r["ci"], mg, n=r["n_a"])})
+    for row, p in zip(rows, holm_adjusted([r["p"] if r["p"] is not None else 1.0 for r in rows])):
+        row["p_holm"] = p
+    return sorted(rows, key=lambda r: -abs(r["diff"] or 0.0))

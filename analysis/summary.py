@@ -14,12 +14,10 @@ variants together), so a run folder is read a window at a time and the peak
 does not grow with the number of games. Medians, quantiles, histograms and the
 bootstrap intervals come from the value-count tables and equal what the rows
 give; means agree with one pass over the rows to float rounding (~1e-16).
-The game's own `spec.headline` takes frames: it is called per window on the
-columns it reads (`_headline_columns`) and its results merged (`_merge`:
-rates by counts, means by moments, counts by sums), checked on the first two
-windows against one call over both; a headline that does not merge that way
-is called once at the end on the columns it reads (memory then grows with the
-games, by those columns only). docs/run-folder.md, "Reading a run".
+The game's own metrics are declared in its spec (`simcore.metrics`) and
+computed the same way (`analysis.metrics.GameMetrics`: rates by counts,
+means by moments, distributions by value counts), so memory stays flat for
+every game. docs/run-folder.md, "Reading a run".
 """
 from __future__ import annotations
 
@@ -38,14 +36,20 @@ from .metrics import GameMetrics
 from .stats import (
     Z95,
     Moments,
-    chi2_equal_rates,
-    holm,
+    WinPatterns,
+    family_level,
+    margin_verdict,
+    mean_difference,
     normal_p,
+    paired_binary,
     rate,
-    two_proportions,
+    seat_balance,
 )
 
 ALPHA = 0.05
+DEFAULT_MARGIN = 0.02  # practical significance: 2 points of win rate (--margin)
+STOPPING_FILE = "stopping.json"
+ROTATION_KEY = "seat_rotation"  # a variant's `varied` entry in a seat-rotated run (analysis.runs)
 SUMMARY_FILE = "summary.json"
 ID_COLUMNS = {"variant", "game_index", "seed", "chunk", "id"}
 WINDOW_GAMES = 50_000  # game indices read at a time from a run folder, over all variants together
@@ -128,15 +132,24 @@ def column_mean(frame: pl.DataFrame, column) -> dict:
 
 
 class _MeanAcc:
-    """`column_mean`, chunk by chunk."""
+    """`column_mean`, chunk by chunk. Missing values (null or NaN, e.g. a
+    per-round column of a round the game never reached) are left out: `n`
+    counts the values present and `missing` the others."""
 
     def __init__(self, column):
         self.column = column
         self.moments = Moments()
         self.excluded = 0
+        self.missing = 0
 
     def add(self, frame: pl.DataFrame) -> None:
+        if frame.height and self.column.name in frame.columns:
+            self.missing += int(frame[self.column.name].null_count())
         x = _column_values(frame, self.column.name)
+        nan = np.isnan(x)
+        if nan.any():
+            self.missing += int(nan.sum())
+            x = x[~nan]
         if _sentinel(self.column):
             drop = x == -1
             self.excluded += int(drop.sum())
@@ -146,17 +159,48 @@ class _MeanAcc:
     def result(self) -> dict:
         m = self.moments.ci()
         out = {"excluded_sentinel": self.excluded} if _sentinel(self.column) else {}
-        return {"mean": m["value"], "ci": m["ci"], "n": m["n"], "help": self.column.help, **out}
+        return {"mean": m["value"], "ci": m["ci"], "n": m["n"], "missing": self.missing, "help": self.column.help, **out}
 
 
 # ---------------------------------------------------------------- one block of games
+def _win_codes(seats: pl.DataFrame, keys=("variant", "game_index")) -> pl.DataFrame:
+    """One row per game: `code` = the sum of 2**seat over the seats that won
+    (the game's winner vector as a number; a shared win is one code)."""
+    return seats.group_by(list(keys)).agg(
+        (pl.col("won").cast(pl.Int64).clip(0, 1) * pl.lit(2, pl.Int64).pow(pl.col("seat").cast(pl.Int64)))
+        .sum().alias("code"))
+
+
+def _decode(codes, base: int, k: int) -> np.ndarray:
+    """Codes (digits of `base`, seat 0 lowest) back to vectors of k digits."""
+    c = np.asarray(codes, dtype=np.int64)
+    return np.stack([(c // base ** s) % base for s in range(k)], axis=1) if c.size else np.zeros((0, k), np.int64)
+
+
+def shared_words(shared: dict, n_seats: int) -> str | None:
+    """Why seat win rates may add to more than the share of games someone wins."""
+    k = shared.get("games_with_shared_wins", 0)
+    if not k:
+        return None
+    total = shared["seat_rates_sum"]
+    return (f"{fmt_share(shared['shared_rate']['value'])} of games have more than one winner (a shared win counts "
+            f"for every seat that shares it), so the seats' win rates add to {fmt_share(total)}; the equal-seats "
+            f"line is their mean, {fmt_share(total / n_seats)}, not a {n_seats}-way split of the games.")
+
+
+def fmt_share(x) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
 class Block:
     """The headline fields of one set of games (a whole run or one variant),
     accumulated window by window: `add` a (games with `won`, seats) pair per
-    window, then `result`. Holds counts, moments and value-count tables only."""
+    window, then `result`. Holds counts, moments and value-count tables only
+    (the seats as a table of winner vectors, `stats.WinPatterns`)."""
 
-    def __init__(self, spec, game_columns, seat_columns):
+    def __init__(self, spec, game_columns, seat_columns, margin: float = DEFAULT_MARGIN):
         self.spec = spec
+        self.margin = margin
         game_columns, seat_columns = list(game_columns), list(seat_columns)
         self.helps = {c.name: c.help for c in spec.game_columns}
         self.length_col = spec.length_column  # declared in the spec, not guessed from names
@@ -165,7 +209,9 @@ class Block:
         self.first_col = spec.first_seat_column if spec.first_seat_column in game_columns else None
         self.n = self.k = 0
         self.seats: dict[int, list] = {}  # seat -> [wins, seat-games, policies]
+        self.codes: dict[int, int] = {}  # winner vector (as a code) -> games
         self.first = [0, 0, 0, 0]  # wins and seat-games of the first mover, of the others
+        self.first_diff = Moments()  # per game: first mover's win minus the others' mean
         self.length, self.rounds = _Counts(), _Counts()
         self.reasons: dict[str, int] = {}
         self.metrics = {c.name: _MeanAcc(c) for c in spec.game_columns
@@ -186,6 +232,8 @@ class Block:
                 acc[0] += int(r["k"])
                 acc[1] += int(r["n"])
                 acc[2].update(r["policy"])
+            for code, c in _win_codes(seats)["code"].value_counts().iter_rows():
+                self.codes[int(code)] = self.codes.get(int(code), 0) + int(c)
             if self.first_col and not self.spec.cooperative and n:
                 s = seats.join(res.select("variant", "game_index", self.first_col), on=["variant", "game_index"])
                 is_first = pl.col("seat").cast(pl.Int64) == pl.col(self.first_col).cast(pl.Int64)
@@ -195,6 +243,12 @@ class Block:
                 self.first[1] += f.height
                 self.first[2] += int(o["won"].cast(pl.Int64).sum())
                 self.first[3] += o.height
+                won = pl.col("won").cast(pl.Float64)
+                per_game = (s.group_by("variant", "game_index")
+                            .agg(won.filter(is_first).sum().alias("f"), is_first.sum().alias("nf"),
+                                 won.filter(~is_first).mean().alias("o"))
+                            .filter((pl.col("nf") == 1) & pl.col("o").is_not_null()))
+                self.first_diff.add((per_game["f"] - per_game["o"]).to_numpy())
         if n:
             self.length.add(res[self.length_col].to_numpy())
             if self.has_rounds:
@@ -205,6 +259,14 @@ class Block:
             acc.add(res)
         for acc in self.seat_metrics.values():
             acc.add(seats)
+
+    def patterns(self) -> WinPatterns:
+        k = max(self.seats) + 1 if self.seats else 0
+        wp = WinPatterns(k)
+        if self.codes and k:
+            codes = sorted(self.codes)
+            wp.add(_decode(codes, 2, k), [self.codes[c] for c in codes])
+        return wp
 
     def result(self) -> dict:
         spec, n, k = self.spec, self.n, self.k
@@ -220,24 +282,20 @@ class Block:
         competitive = not spec.cooperative
         if competitive and len(by_seat) > 1:
             out["win_rate_by_seat"] = by_seat
-            hi_s = max(by_seat, key=lambda s: s["value"])
-            lo_s = min(by_seat, key=lambda s: s["value"])
-            test = chi2_equal_rates([s["wins"] for s in by_seat], [s["n"] for s in by_seat])
-            diff = two_proportions(lo_s["wins"], lo_s["n"], hi_s["wins"], hi_s["n"])
-            out["seat_gap"] = {
-                "value": hi_s["value"] - lo_s["value"], "ci": diff["ci"],
-                "best_seat": hi_s["seat"], "worst_seat": lo_s["seat"],
-                "test": "chi-square, equal win rate at every seat", **test,
-                "significant": test["p"] < ALPHA, "n": n,
-            }
+            balance = seat_balance(self.patterns(), ALPHA, self.margin)
+            if balance is not None:
+                out.update(seat_fields(balance, n))
             out["everybody_loses"] = rate(n - k, n)
 
         kf, nf, ko, no = self.first
         if nf and no:
-            d = two_proportions(ko, no, kf, nf)
+            d = mean_difference(self.first_diff)
             out["first_player"] = {"first": rate(kf, nf), "others": rate(ko, no),
-                                   "advantage": d["diff"], "ci": d["ci"], "p": d["p"],
-                                   "significant": d["p"] < ALPHA}
+                                   "advantage": d["diff"], "ci": d["ci"], "p": d["p"], "n": d["n"],
+                                   "significant": d["p"] is not None and d["p"] < ALPHA,
+                                   "method": "paired within each game: the first mover's win minus the mean of the "
+                                             "other seats' (t interval over games)",
+                                   "verdict": margin_verdict(d["diff"], d["ci"], self.margin, n=d["n"])}
 
         out["length"] = self.length.distribution(self.length_col,
                                                  self.helps.get(self.length_col, "decisions taken by all players"))
@@ -258,6 +316,26 @@ class Block:
         return out
 
 
+def seat_fields(balance: dict, n: int) -> dict:
+    """summary.json's seat fields (`seat_gap`, `seat_fair_share`, `shared_wins`) from `stats.seat_balance`."""
+    gap, test = balance["gap"], balance["test"]
+    out = {"seat_gap": {
+        "value": gap["value"], "ci": gap["ci"], "best_seat": gap["best_seat"], "worst_seat": gap["worst_seat"],
+        "test": test["name"], "chi2": test["chi2"], "df": test["df"], "p": test["p"],
+        "p_asymptotic": test["p_asymptotic"], "p_permutation": test["p_permutation"],
+        "n_permutations": test["n_permutations"], "significant": balance["significant"], "n": n,
+        "ci_method": gap["ci_method"], "pairs": balance["pairs"], "verdict": balance["verdict"],
+    }}
+    k = len(balance["seats"])
+    out["seat_fair_share"] = {"value": balance["fair_share"],
+                              "help": "the win rate every seat would have if seats were equal: the mean of the "
+                                      "seats' win rates"}
+    shared = balance.get("shared")
+    if shared is not None:
+        out["shared_wins"] = {**shared, "words": shared_words(shared, k)}
+    return out
+
+
 def headline(games: pl.DataFrame, seats: pl.DataFrame, spec, params: dict | None = None) -> dict:
     """The headline fields of one set of games (a whole run or one variant)."""
     params = params or {}
@@ -268,8 +346,6 @@ def headline(games: pl.DataFrame, seats: pl.DataFrame, spec, params: dict | None
         acc = GameMetrics(spec, params, int(seats["seat"].max()) + 1 if seats.height else None)
         acc.add(games, seats)
         out["game_metrics"] = acc.result()
-    elif spec.headline is not None and games.height:
-        out["game_metrics"] = spec.headline(games, seats, params)
     return out
 
 
@@ -353,7 +429,9 @@ def _paired_diff(x: np.ndarray, y: np.ndarray) -> dict:
 
 class _Paired:
     """`paired_vs_first`, window by window: a window holds every variant's
-    games of the same game indices, so each pair is complete in one window."""
+    games of the same game indices, so each pair is complete in one window.
+    The win rate as a paired 2x2 table (exact McNemar), the length as moments
+    of the per-game differences."""
 
     METRICS = (("win_rate", "won"), ("length_mean", "length"))
 
@@ -361,49 +439,62 @@ class _Paired:
         self.names = list(variant_names)
         self.length_col = length_col
         self.seen = False
-        self.acc = {name: {"n_pairs": 0, **{m: Moments() for m, _ in self.METRICS}} for name in self.names[1:]}
+        self.acc = {name: {"n_pairs": 0, "table": [0, 0, 0, 0], "length_mean": Moments()} for name in self.names[1:]}
 
     def add(self, res: pl.DataFrame) -> None:
         if len(self.names) < 2 or res.is_empty():
             return
         self.seen = True
         length_col = self.length_col
-        r = res.select("variant", "game_index", pl.col("won").cast(pl.Float64),
+        r = res.select("variant", "game_index", pl.col("won").cast(pl.Int64),
                        pl.col(length_col).cast(pl.Float64).alias("length"))
         base = r.filter(pl.col("variant") == self.names[0]).drop("variant")
         for name in self.names[1:]:
             both = base.join(r.filter(pl.col("variant") == name).drop("variant"), on="game_index", suffix="_b")
             acc = self.acc[name]
             acc["n_pairs"] += both.height
-            for metric, col in self.METRICS:
-                x = both[col].to_numpy()
-                y = both[col + "_b"].to_numpy()
-                ok = ~(np.isnan(x) | np.isnan(y))
-                acc[metric].add(y[ok] - x[ok])
+            x, y = both["won"].to_numpy() > 0, both["won_b"].to_numpy() > 0
+            for i, cell in enumerate((x & y, x & ~y, ~x & y, ~x & ~y)):  # a, b (A only), c (B only), d
+                acc["table"][i] += int(cell.sum())
+            x, y = both["length"].to_numpy(), both["length_b"].to_numpy()
+            ok = ~(np.isnan(x) | np.isnan(y))
+            acc["length_mean"].add(y[ok] - x[ok])
 
-    def result(self) -> dict:
-        out = {"baseline": self.names[0] if self.names else None, "method": "paired by game (same deals)",
-               "correction": "Holm", "alpha": ALPHA, "comparisons": []}
+    def result(self, margin: float = DEFAULT_MARGIN, base_length: float | None = None) -> dict:
+        m = max(1, len(self.names) - 1)
+        level = family_level(ALPHA, m)
+        out = {"baseline": self.names[0] if self.names else None, "method": "paired by game (same seeds)",
+               "correction": "Bonferroni", "alpha": ALPHA, "ci_level": level, "family_size": m, "margin": margin,
+               "comparisons": []}
         if len(self.names) < 2 or not self.seen:
             return out
         rows = []
+        length_margin = margin * abs(base_length) if base_length else None
         for name in self.names[1:]:
             acc = self.acc[name]
-            rows.append({"variant": name, "n_pairs": acc["n_pairs"],
-                         **{m: _paired_result(acc[m]) for m, _ in self.METRICS}})
-        for metric, _ in self.METRICS:
-            ps = [r[metric]["p"] if r[metric]["p"] is not None else 1.0 for r in rows]
-            for r, rej in zip(rows, holm(ps, ALPHA)):
-                r[metric]["significant"] = bool(rej)
+            w = paired_binary(*acc["table"], level=level)
+            w95 = paired_binary(*acc["table"], level=0.95)
+            ln = mean_difference(acc["length_mean"], level)
+            row = {"variant": name, "n_pairs": acc["n_pairs"]}
+            for key, r, mg in (("win_rate", w, margin), ("length_mean", ln, length_margin)):
+                p_adj = None if r["p"] is None else min(1.0, m * r["p"])
+                row[key] = {**r, "p_adjusted": p_adj, "ci_level": level,
+                            "significant": bool(p_adj is not None and p_adj <= ALPHA)}
+                if mg is not None:
+                    row[key]["verdict"] = margin_verdict(r["diff"], r["ci"], mg, n=r["n"])
+            row["win_rate"]["ci_95"] = w95["ci"]
+            row["length_mean"]["margin_kind"] = "relative: the margin times the first point's mean length"
+            rows.append(row)
         out["comparisons"] = rows
         return out
 
 
 def paired_vs_first(games: pl.DataFrame, seats: pl.DataFrame, variant_names: list[str],
                     length_col: str = "decisions") -> dict:
-    """Every point of a sweep against the first, game by game on the same deals
-    (same game index = same deal): win rate and mean length, Holm-corrected over
-    the points compared, per metric."""
+    """Every point of a sweep against the first, game by game on the same seeds
+    (same game index = same random streams): win rate and mean length, each
+    metric's intervals at 1 - alpha/m over the m points compared (Bonferroni),
+    the verdicts read from them."""
     acc = _Paired(variant_names, length_col)
     if len(variant_names) >= 2 and not games.is_empty():
         acc.add(game_results(games, seats))
@@ -426,186 +517,8 @@ class _FrameSource:
     def windows(self):
         yield self.games, self.seats
 
-    def feed(self, games, seats, spec, scopes) -> None:
-        pass
-
-    def game_metrics(self, spec, params: dict, variant: str | None) -> dict:
-        g, s = self.games, self.seats
-        if variant is not None:
-            g, s = g.filter(pl.col("variant") == variant), s.filter(pl.col("variant") == variant)
-        return spec.headline(g, s, params)
-
     def cards(self):
         return self._cards
-
-
-def _code_strings(fn, depth: int = 0, seen: set | None = None) -> set[str]:
-    """String constants of a function, its nested code, the constants and the
-    same-package helper functions it names as globals."""
-    seen = set() if seen is None else seen
-    code = getattr(fn, "__code__", None)
-    if code is None or id(code) in seen or depth > 3:
-        return set()
-    seen.add(id(code))
-    out: set[str] = set()
-
-    def consts(c):
-        for k in c.co_consts:
-            if isinstance(k, str):
-                out.add(k)
-            elif isinstance(k, (tuple, frozenset)):
-                out.update(x for x in k if isinstance(x, str))
-            elif hasattr(k, "co_consts"):
-                consts(k)
-                names.extend(k.co_names)
-
-    names = list(code.co_names)
-    consts(code)
-    package = (getattr(fn, "__module__", "") or "").split(".")[0]
-    glob = getattr(fn, "__globals__", {})
-    for name in names:
-        v = glob.get(name)
-        if isinstance(v, str):
-            out.add(v)
-        elif isinstance(v, (tuple, list, frozenset)):
-            out.update(x for x in v if isinstance(x, str))
-        elif callable(v) and (getattr(v, "__module__", "") or "").split(".")[0] == package:
-            out |= _code_strings(v, depth + 1, seen)
-    return out
-
-
-def _headline_columns(fn, available: list[str]) -> list[str]:
-    """The columns a game's `headline` may read: those named by its string
-    constants, or starting with one (f"snooze_r{r}"), plus `game_index` so the
-    frame keeps its height. A superset is harmless; a miss is caught by the
-    check on the first window (`_FolderSource.sample`)."""
-    strings = _code_strings(fn)
-    prefixes = [s for s in strings if len(s) >= 3 and s.isidentifier()]
-    keep = {c for c in available if c in strings or any(c.startswith(p) for p in prefixes)} | {"game_index"}
-    return [c for c in available if c in keep]
-
-
-def _same(a, b) -> bool:
-    return json.dumps(jsonable(a), sort_keys=True, default=str) == json.dumps(jsonable(b), sort_keys=True, default=str)
-
-
-class _NotMergeable(Exception):
-    pass
-
-
-def _is_rate(d: dict) -> bool:
-    return {"value", "ci", "n", "k"} <= d.keys()
-
-
-def _is_mean(d: dict) -> bool:
-    return {"value", "ci", "n"} <= d.keys() and "k" not in d
-
-
-def _moments_of(d: dict) -> Moments:
-    """Back from `mean_ci`'s dict to n, mean and M2 (the interval holds the sd)."""
-    n = int(d["n"])
-    if n == 0 or d["value"] is None:
-        return Moments()
-    if n == 1:
-        return Moments(1, d["value"], 0.0)
-    sd = (d["ci"][1] - d["value"]) / Z95 * math.sqrt(n)
-    return Moments(n, d["value"], sd * sd * (n - 1))
-
-
-def _merge_keys(a: dict, b: dict, skip=()) -> dict:
-    out = {}
-    for k in list(a) + [k for k in b if k not in a]:
-        if k in skip:
-            continue
-        out[k] = _merge(a[k], b[k]) if k in a and k in b else (a[k] if k in a else b[k])
-    return out
-
-
-def _merge(a, b):
-    """Merge the game headline of two disjoint sets of games, by the shapes
-    analysis.stats gives them: a `rate` (k, n) by its counts, a `mean_ci` by
-    its moments, an int (a count) by its sum, dicts key by key; anything else
-    must be the same on both sides, or it is not mergeable."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        if _is_rate(a) and _is_rate(b):
-            return {**_merge_keys(a, b, ("value", "ci", "n", "k")), **rate(a["k"] + b["k"], a["n"] + b["n"])}
-        if _is_mean(a) and _is_mean(b):
-            return {**_merge_keys(a, b, ("value", "ci", "n")), **_moments_of(a).merge(_moments_of(b)).ci()}
-        return _merge_keys(a, b)
-    if isinstance(a, (int, np.integer)) and isinstance(b, (int, np.integer)) \
-            and not isinstance(a, (bool, np.bool_)) and not isinstance(b, (bool, np.bool_)):
-        return int(a) + int(b)
-    if _close(a, b, 0.0):
-        return a
-    raise _NotMergeable
-
-
-def _close(a, b, rel: float = 1e-9) -> bool:
-    """Same structure, numbers equal to `rel` (NaN equals NaN)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_close(a[k], b[k], rel) for k in a)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_close(x, y, rel) for x, y in zip(a, b))
-    if isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_)):
-        return a == b
-    if isinstance(a, (int, float, np.number)) and isinstance(b, (int, float, np.number)):
-        a, b = float(a), float(b)
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return a == b or abs(a - b) <= rel * max(abs(a), abs(b))
-    return a == b
-
-
-def _sorted_tables(x):
-    """Count tables keyed by numbers ("0", "1", ...) in numeric order, as one call over all rows orders them."""
-    if isinstance(x, dict):
-        out = {k: _sorted_tables(v) for k, v in x.items()}
-        try:
-            keys = sorted(out, key=float)
-        except (TypeError, ValueError):
-            return out
-        return {k: out[k] for k in keys}
-    return x
-
-
-class _StreamedHeadline:
-    """A game's headline (one scope: the run, or one variant) computed window
-    by window and merged (`_merge`). The merge is checked once, on the first
-    two windows, against one call over both; a headline that does not merge
-    (a mean of means, a max, a share of a float total, ...) falls back to one
-    call over the whole run."""
-
-    def __init__(self):
-        self.state = None
-        self.windows = 0
-        self.first = None  # the first window, kept until the check
-        self.failed = False
-
-    def add(self, headline, games: pl.DataFrame, seats: pl.DataFrame, params: dict) -> None:
-        if self.failed or not games.height:
-            return
-        try:
-            h = headline(games, seats, params)
-            if self.windows == 0:
-                self.state, self.first = h, (games, seats)
-            else:
-                merged = _merge(self.state, h)
-                if self.first is not None:
-                    g0, s0 = self.first
-                    both = headline(pl.concat([g0, games], how="vertical_relaxed"),
-                                    pl.concat([s0, seats], how="vertical_relaxed"), params)
-                    if not _close(jsonable(merged), jsonable(both)):
-                        raise _NotMergeable
-                    self.first = None
-                self.state = merged
-            self.windows += 1
-        except Exception:  # noqa: BLE001 - not mergeable, or not on a part of the games: one call at the end
-            self.failed, self.state, self.first = True, None, None
-
-    def result(self):
-        if self.failed or self.windows == 0:
-            return None
-        return self.state if self.windows == 1 else _sorted_tables(self.state)
 
 
 class _FolderSource:
@@ -626,8 +539,6 @@ class _FolderSource:
                       else pl.Schema(_spec_schema(SEAT_BASE, spec.seat_columns))),
         }
         self.n_variants = 1
-        self.headline_cols: dict[str, list[str]] | None = None
-        self.streams: dict[str | None, _StreamedHeadline] = {}
 
     def variant_names(self) -> list[str]:
         if not self.files["games"]:
@@ -644,57 +555,136 @@ class _FolderSource:
         width = max(1_000, WINDOW_GAMES // self.n_variants)
         yield from windows(self.run_dir, width, games_schema=self.schema["games"], seats_schema=self.schema["seats"])
 
-    def feed(self, games: pl.DataFrame, seats: pl.DataFrame, spec, scopes: dict) -> None:
-        """One window for the game's own headline, per scope (None: the run;
-        else a variant name -> its params). On the first window, pick the
-        columns the headline reads and check that it gives the same result on
-        them as on every column."""
-        if spec.headline is None or not games.height:
-            return
-        if self.headline_cols is None:
-            g_all, s_all = self.columns()
-            cols = {"games": _headline_columns(spec.headline, g_all), "seats": _headline_columns(spec.headline, s_all)}
-            try:
-                ok = _same(spec.headline(games, seats, scopes[None]),
-                           spec.headline(games.select([c for c in cols["games"] if c in games.columns]),
-                                         seats.select([c for c in cols["seats"] if c in seats.columns]), scopes[None]))
-            except Exception:  # noqa: BLE001 - a miss in the pruned frames: read every column
-                ok = False
-            self.headline_cols = cols if ok else {"games": g_all, "seats": s_all}
-        g = games.select([c for c in self.headline_cols["games"] if c in games.columns])
-        s = seats.select([c for c in self.headline_cols["seats"] if c in seats.columns])
-        for scope, params in scopes.items():
-            stream = self.streams.setdefault(scope, _StreamedHeadline())
-            if scope is None:
-                stream.add(spec.headline, g, s, params)
-            else:
-                stream.add(spec.headline, games.filter(pl.col("variant") == scope).select(g.columns),
-                           seats.filter(pl.col("variant") == scope).select(s.columns), params)
-
-    def _frame(self, kind: str, columns: list[str], variant: str | None) -> pl.DataFrame:
-        lf = scan_parts(self.files[kind])
-        if lf is None:
-            return pl.DataFrame(schema={c: self.schema[kind][c] for c in columns})
-        if variant is not None:
-            lf = lf.filter(pl.col("variant") == variant)
-        return lf.select([c for c in self.schema[kind].names() if c in set(columns)]).collect()
-
-    def game_metrics(self, spec, params: dict, variant: str | None) -> dict:
-        stream = self.streams.get(variant)
-        merged = stream.result() if stream is not None else None
-        if merged is not None:
-            return merged
-        cols = self.headline_cols or {"games": self.schema["games"].names(), "seats": self.schema["seats"].names()}
-        g = self._frame("games", cols["games"], variant)
-        s = self._frame("seats", cols["seats"], variant)
-        return spec.headline(g, s, params)
-
     def cards(self):
         return scan_parts(self.files["cards"])
 
 
+class _Rotations:
+    """A seat-rotated run (`balance simulate --rotate-seats`, analysis.runs):
+    every deal played k times, rotation r seating the policy listed for seat j
+    at seat (j + r) mod k. Per deal, each seat's wins summed over its k replays
+    (so a deal is one outcome and every policy sat at every seat once), and
+    the same per policy. Deals missing a replay (an unfinished run) are left
+    out and counted."""
+
+    def __init__(self, rotation: dict[str, int], k: int):
+        self.rotation, self.k = dict(rotation), int(k)
+        self.seat = WinPatterns(self.k, reps=self.k)
+        self.policy = WinPatterns(self.k, reps=self.k)
+        self.incomplete = 0
+
+    def add(self, seats: pl.DataFrame) -> None:
+        if seats.is_empty():
+            return
+        k, base = self.k, self.k + 1
+        r = (seats.filter(pl.col("variant").is_in(list(self.rotation)))
+             .select("game_index", pl.col("seat").cast(pl.Int64), pl.col("won").cast(pl.Int64).clip(0, 1),
+                     pl.col("variant").replace_strict(self.rotation, return_dtype=pl.Int64).alias("rot")))
+        full = r.group_by("game_index").agg(pl.col("rot").n_unique().alias("m"))
+        self.incomplete += int((full["m"] < k).sum())
+        r = r.join(full.filter(pl.col("m") == k).select("game_index"), on="game_index")
+        r = r.with_columns(((pl.col("seat") - pl.col("rot") + k) % k).alias("slot"))
+        for key, acc in (("seat", self.seat), ("slot", self.policy)):
+            per = r.group_by("game_index", key).agg(pl.col("won").sum().alias("c"))
+            code = per.group_by("game_index").agg(
+                (pl.col("c") * pl.lit(base, pl.Int64).pow(pl.col(key))).sum().alias("code"))
+            vc = code["code"].value_counts()
+            acc.add(_decode(vc["code"].to_numpy(), base, k), vc["count"].to_numpy())
+
+    def result(self, policy_names: list[str], margin: float) -> dict:
+        seats = seat_balance(self.seat, ALPHA, margin)
+        policies = seat_balance(self.policy, ALPHA, margin)
+        if policies is not None:
+            policies["test"]["name"] = "permutation test of equally strong policies, one outcome vector per deal"
+            for row in policies["seats"]:
+                row["policy"] = policy_names[row["seat"]] if row["seat"] < len(policy_names) else "?"
+                row["listed_seat"] = row.pop("seat")
+        return {"rotations": self.k, "deals": self.seat.n, "incomplete_deals": self.incomplete,
+                "how": f"each deal played {self.k} times, the policies moved one seat on each time, so every "
+                       f"policy sat at every seat on the same deal; a seat's rate is over all {self.k} replays, "
+                       f"one outcome per deal",
+                "seats": seats, "policies": policies, "policy_names": policy_names}
+
+
+def _rotations(manifest: dict) -> dict[str, int] | None:
+    """variant name -> seat rotation, when the run is one configuration played seat-rotated."""
+    vs = manifest.get("config", {}).get("variants") or []
+    if len(vs) < 2 or not all(ROTATION_KEY in (v.get("varied") or {}) for v in vs):
+        return None
+    return {v.get("name"): int(v["varied"][ROTATION_KEY]) for v in vs}
+
+
+def read_stopping(run_dir: str | Path) -> dict | None:
+    """stopping.json (written by a --precision run), or None."""
+    path = Path(run_dir) / STOPPING_FILE
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _completion(n_games: int, n_requested, name: str | None, stopping: dict | None, manifest_n) -> tuple[bool, str | None]:
+    """Is this set of games complete, and what stopped it: "n_games" (every
+    requested game played) or "precision" (a --precision run stopped early
+    because every win-rate interval was narrow enough)."""
+    if n_requested is None:
+        return True, None
+    if n_games >= n_requested:
+        return True, "n_games"
+    if stopping and stopping.get("max_games") == manifest_n:
+        rows = {r.get("name"): r for r in stopping.get("variants") or []}
+        row = rows.get(name) if name is not None else (next(iter(rows.values())) if len(rows) == 1 else None)
+        if row and row.get("reached") and n_games >= int(row.get("games", n_games + 1)):  # more games: as precise
+            return True, "precision"
+    return False, None
+
+
+def _item(kind: str, question: str, metric: str, r: dict, verdict: dict, variant: str | None = None,
+          ci_level: float = 0.95, n=None) -> dict:
+    return {"id": kind, "variant": variant, "question": question, "metric": metric,
+            "estimate": r.get("diff", r.get("value", r.get("advantage"))), "ci": r.get("ci"), "ci_level": ci_level,
+            "n": n if n is not None else r.get("n"), "p": r.get("p"), **verdict}
+
+
+def verdicts(summary: dict, margin: float) -> dict:
+    """The verdict block of summary.json: every seat and comparison verdict of
+    the run with its margin, interval and n (stats.margin_verdict)."""
+    items = []
+
+    def seat_item(block: dict, variant: str | None) -> None:
+        g = block.get("seat_gap")
+        if g and g.get("verdict"):
+            items.append(_item("seats", "Are the seats balanced?", "seat gap (best minus worst seat's win rate)",
+                               g, g["verdict"], variant, n=g.get("n")))
+
+    def first_item(block: dict, variant: str | None) -> None:
+        f = block.get("first_player")
+        if f and f.get("verdict"):
+            items.append(_item("first_player", "Does moving first matter?",
+                               "first mover's win rate minus the other seats'", f, f["verdict"], variant))
+
+    if summary.get("variants"):
+        for c in (summary.get("paired_vs_first") or {}).get("comparisons") or []:
+            w = c["win_rate"]
+            if w.get("verdict"):
+                items.append(_item("vs_first", f"Does {c['variant']} change the win rate?",
+                                   f"win rate, {c['variant']} minus {summary['paired_vs_first']['baseline']}", w,
+                                   w["verdict"], c["variant"], w.get("ci_level", 0.95), n=c["n_pairs"]))
+        for v in summary["variants"]:
+            seat_item(v, v["name"])
+            first_item(v, v["name"])
+    else:
+        seat_item(summary, None)
+        first_item(summary, None)
+    counts: dict[str, int] = {}
+    for it in items:
+        counts[it["verdict"]] = counts.get(it["verdict"], 0) + 1
+    return {"margin": margin, "alpha": ALPHA, "margin_kind": "absolute, in win-rate points (0.02 = 2 points)",
+            "items": items, "counts": counts}
+
+
 # ---------------------------------------------------------------- the run
-def _summarize(source, manifest: dict, spec) -> dict:
+def _summarize(source, manifest: dict, spec, margin: float = DEFAULT_MARGIN, stopping: dict | None = None) -> dict:
     config = manifest.get("config", {})
     params = dict(config.get("params") or {})
     variant_names = source.variant_names()
@@ -702,43 +692,54 @@ def _summarize(source, manifest: dict, spec) -> dict:
     variant_names = [v for v in declared if v in variant_names] + [v for v in variant_names if v not in declared]
     n_requested_each = manifest.get("n_games")
     n_variants = max(1, len(variant_names), len(declared))
+    rotation = _rotations(manifest)
+    vparams = _variant_params(manifest)
+    if rotation:  # one configuration: the headline is rotation 0 (as asked), the seats come from every rotation
+        base = next(name for name, r in rotation.items() if r == 0)
+        params = vparams.get(base, params)
 
     game_cols, seat_cols = source.columns()
-    pooled = Block(spec, game_cols, seat_cols)
-    several = len(variant_names) > 1
-    blocks = {name: Block(spec, game_cols, seat_cols) for name in variant_names} if several else {}
+    several = len(variant_names) > 1 and rotation is None
+    pooled = Block(spec, game_cols, seat_cols, margin)
+    blocks = {name: Block(spec, game_cols, seat_cols, margin) for name in variant_names} if several else {}
     levels = _LevelLadder()
     paired = _Paired(variant_names, spec.length_column)
-    vparams = _variant_params(manifest)
-    scopes = {None: params, **({name: vparams.get(name, params) for name in variant_names} if several else {})}
-    # the game's own metrics, declared in its spec (simcore.metrics), one accumulator per scope
-    declared_metrics = {scope: GameMetrics(spec, p, config.get("players")) for scope, p in scopes.items()} \
-        if spec.metrics else None
+    rot_acc = _Rotations(rotation, config.get("players") or 0) if rotation else None
+    if rotation:
+        scopes = {None: params, base: params}
+    else:
+        scopes = {None: params, **({name: vparams.get(name, params) for name in variant_names} if several else {})}
+    # the game's own metrics, declared in its spec (simcore.metrics): one accumulator per scope
+    # (None: the run, or rotation 0 of a seat-rotated run; else a variant of a sweep)
+    game_metrics = {scope: GameMetrics(spec, p, config.get("players")) for scope, p in scopes.items()
+                    if scope is None or several}
     max_seat = -1
     for games, seats in source.windows():
         res = game_results(games, seats)
-        pooled.add(res, seats)
-        if "level" in spec.setting_columns and "level" in game_cols:
-            levels.add(res)
         if not seats.is_empty():
             max_seat = max(max_seat, int(seats["seat"].max()))
-        for name, block in blocks.items():
-            block.add(res.filter(pl.col("variant") == name), seats.filter(pl.col("variant") == name))
         if several:
+            for name, block in blocks.items():
+                block.add(res.filter(pl.col("variant") == name), seats.filter(pl.col("variant") == name))
             paired.add(res)
-        if declared_metrics is not None:
-            for scope, acc in declared_metrics.items():
-                if scope is None:
-                    acc.add(games, seats)
-                else:
-                    acc.add(games.filter(pl.col("variant") == scope), seats.filter(pl.col("variant") == scope))
+            for name in blocks:
+                game_metrics[name].add(games.filter(pl.col("variant") == name), seats.filter(pl.col("variant") == name))
         else:
-            source.feed(games, seats, spec, scopes)
+            if rotation:
+                rot_acc.add(seats)
+                games, seats = games.filter(pl.col("variant") == base), seats.filter(pl.col("variant") == base)
+                res = res.filter(pl.col("variant") == base)
+            pooled.add(res, seats)
+            if "level" in spec.setting_columns and "level" in game_cols:
+                levels.add(res)
+            game_metrics[None].add(games, seats)
         del games, seats, res
 
     players = config.get("players")
     if players is None and max_seat >= 0:
         players = max_seat + 1
+    for acc in game_metrics.values():
+        acc.players = players
     summary = {
         "game": config.get("game", spec.name),
         "title": spec.title,
@@ -746,62 +747,94 @@ def _summarize(source, manifest: dict, spec) -> dict:
         "mode": config.get("mode"),
         "players": players,
         "cooperative": bool(spec.cooperative),
-        "n_requested": (n_requested_each * n_variants) if n_requested_each is not None else None,
+        "n_requested": (n_requested_each * (1 if rotation else n_variants)) if n_requested_each is not None else None,
         "seed": config.get("seed"),
         "policies": config.get("policies", []),
         "params": params,
         "rule_version": config.get("rule_version", spec.version),
         "card_list_hash": config.get("card_list_hash"),
+        "margin": margin,
     }
-    summary.update(pooled.result())
-    if declared_metrics is not None:
-        for acc in declared_metrics.values():
-            acc.players = players
-        if pooled.n:
-            summary["game_metrics"] = declared_metrics[None].result()
-    elif spec.headline is not None and pooled.n:
-        summary["game_metrics"] = source.game_metrics(spec, params, None)
-    summary["complete"] = summary["n_requested"] is None or summary["n_games"] >= summary["n_requested"]
-    summary["length_unit"] = summary["length"]["column"]
-
-    summary["cards"] = card_impact.cards_to_dict(source.cards(), spec.card_counters)
+    cards = source.cards()
 
     variants = []
     if several:
+        # every number belongs to one rule set: no figure pools the points (they share their deals)
         varied = _variant_varied(manifest)
-        summary["pooled_over_variants"] = True
+        summary["per_variant"] = True
+        done = []
         for name in variant_names:
             p = vparams.get(name, params)
             block = blocks[name].result()
-            if declared_metrics is not None:
-                if blocks[name].n:
-                    block["game_metrics"] = declared_metrics[name].result()
-            elif spec.headline is not None and blocks[name].n:
-                block["game_metrics"] = source.game_metrics(spec, p, name)
+            if blocks[name].n and spec.metrics:
+                block["game_metrics"] = game_metrics[name].result()
+            complete, stopped_by = _completion(block["n_games"], n_requested_each, name, stopping, n_requested_each)
+            done.append((complete, stopped_by))
+            block["cards"] = card_impact.cards_to_dict(
+                cards.filter(pl.col("variant") == name) if cards is not None else None, spec.card_counters)
             variants.append({"name": name, "params": p, "varied": varied.get(name, {}),
-                             "n_requested": n_requested_each, **block})
+                             "n_requested": n_requested_each, "complete": complete, "stopped_by": stopped_by, **block})
         summary["variants"] = variants
-        summary["paired_vs_first"] = paired.result()
+        summary["n_games"] = int(sum(v["n_games"] for v in variants))
+        summary["length_unit"] = variants[0]["length"]["column"]
+        summary["complete"] = all(c for c, _ in done)
+        summary["stopped_by"] = (("precision" if any(s == "precision" for _, s in done) else "n_games")
+                                 if summary["complete"] and n_requested_each is not None else None)
+        first = variants[0]
+        summary["paired_vs_first"] = paired.result(margin, (first.get("length") or {}).get("mean"))
+    else:
+        summary.update(pooled.result())
+        if pooled.n and spec.metrics:
+            summary["game_metrics"] = game_metrics[None].result()
+        if rotation:
+            names = [p.get("name", "?") for p in config.get("policies", [])]
+            names = names * (players // len(names)) if names and len(names) != players else names
+            summary["seat_rotation"] = rot_acc.result(names, margin)
+            rotated = summary["seat_rotation"]["seats"]
+            if rotated is not None and not spec.cooperative:
+                summary["seat_gap_unrotated"] = summary.get("seat_gap")
+                summary["win_rate_by_seat"] = [{**r, "policy": "every policy in turn"} for r in rotated["seats"]]
+                summary.update(seat_fields(rotated, rotated["n"]))
+                summary["seat_gap"]["n_games_played"] = rotated["n"] * rotated["reps"]
+            cards = cards.filter(pl.col("variant") == base) if cards is not None else None
+        complete, stopped_by = _completion(summary["n_games"], summary["n_requested"], base if rotation else None,
+                                           stopping, n_requested_each)
+        if rotation:  # every rotation must be complete too
+            complete = complete and summary["seat_rotation"]["incomplete_deals"] == 0
+        summary["complete"], summary["stopped_by"] = complete, (stopped_by if complete else None)
+        summary["length_unit"] = summary["length"]["column"]
+        summary["cards"] = card_impact.cards_to_dict(cards, spec.card_counters)
+    if stopping:
+        summary["stopping"] = stopping
     summary["ladder"] = ladder(pl.DataFrame(), pl.DataFrame(), variants, levels)
+    summary["verdicts"] = verdicts(summary, margin)
     summary["generated"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return jsonable(summary)
 
 
-def summarize_frames(games: pl.DataFrame, seats: pl.DataFrame, cards: pl.DataFrame, manifest: dict, spec) -> dict:
+def summarize_frames(games: pl.DataFrame, seats: pl.DataFrame, cards: pl.DataFrame, manifest: dict, spec,
+                     margin: float = DEFAULT_MARGIN, stopping: dict | None = None) -> dict:
     """The summary of a run from its frames and manifest (pure; writes nothing)."""
-    return _summarize(_FrameSource(games, seats, cards), manifest, spec)
+    return _summarize(_FrameSource(games, seats, cards), manifest, spec, margin, stopping)
 
 
-def summarize(run_dir: str | Path, spec) -> dict:
+def summarize(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN) -> dict:
     """Read a run folder and summarise it (writes nothing), a window of games
     at a time: memory does not grow with the number of games (module docstring)."""
-    return _summarize(_FolderSource(Path(run_dir), spec), load_manifest(run_dir), spec)
+    return _summarize(_FolderSource(Path(run_dir), spec), load_manifest(run_dir), spec, margin, read_stopping(run_dir))
 
 
-def write_summary(run_dir: str | Path, spec) -> Path:
-    """Write `summary.json` into the run folder and return its path."""
+def write_summary(run_dir: str | Path, spec, margin: float | None = None) -> Path:
+    """Write `summary.json` into the run folder and return its path. `margin`
+    None: the margin of the summary already there (so `balance report` keeps
+    the one the run was made with), else DEFAULT_MARGIN."""
     path = Path(run_dir) / SUMMARY_FILE
-    data = summarize(run_dir, spec)
+    if margin is None:
+        try:
+            margin = float(json.loads(path.read_text(encoding="utf-8")).get("margin", DEFAULT_MARGIN))
+        except (OSError, ValueError, TypeError, AttributeError):
+            margin = DEFAULT_MARGIN
+    data = summarize(run_dir, spec, margin)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(data, indent=1, allow_nan=False), encoding="utf-8")
     tmp.replace(path)

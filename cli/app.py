@@ -45,6 +45,10 @@ PrecisionOpt = Annotated[Optional[float], typer.Option(
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786: play the chunks on that cluster")]
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=1, help="play the chunks on a local Dask cluster of N worker processes")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
+MarginOpt = Annotated[float, typer.Option(
+    "--margin", min=0.0, max=0.5,
+    help="practical significance, in win-rate points as a share (0.02 = 2 points): a difference inside it is "
+         "'balanced within the margin', one beyond it 'differs by more than the margin'")]
 CheckOpt = Annotated[bool, typer.Option("--check", help="check the game's invariants after every step (slower); "
                                         "stop at the first broken one with a replay command")]
 
@@ -220,11 +224,32 @@ def _print_summary(summary: dict, run_dir: Path) -> None:
         if c:
             t.add_row(f"ended: {reason}", f"{c:,}", "", f"{n:,}")
     out.print(t)
+    _print_verdicts(summary)
     out.print(f"run folder: {run_dir}")
 
 
+def _print_verdicts(summary: dict) -> None:
+    """The verdict block (summary.json `verdicts`), one line each, and what stopped the run."""
+    if summary.get("stopped_by") == "precision":
+        stop = summary.get("stopping") or {}
+        out.print(f"complete: stopped by --precision {stop.get('precision')} (every win-rate interval narrower) "
+                  f"after {summary.get('n_games'):,} of at most {stop.get('max_games', 0):,} games", highlight=False)
+    rot = summary.get("seat_rotation")
+    if rot:
+        out.print(f"seats rotated: {rot['how']} ({rot['deals']:,} deals)", highlight=False)
+    v = summary.get("verdicts") or {}
+    for it in v.get("items") or []:
+        ci = it.get("ci") or [None, None]
+        rng = f"{100 * ci[0]:+.1f} to {100 * ci[1]:+.1f} pts" if ci[0] is not None else "no interval"
+        where = f" [{it['variant']}]" if it.get("variant") else ""
+        out.print(f"{it['metric']}{where}: {it['words']} (margin ±{100 * v['margin']:.1f} pts; estimate "
+                  f"{100 * (it.get('estimate') or 0):+.1f} pts, {100 * it.get('ci_level', 0.95):.4g}% CI {rng}, "
+                  f"n = {it.get('n') or 0:,})", highlight=False)
+
+
 def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False,
-                   precision: float | None = None, scheduler: str | None = None, workers: int | None = None) -> dict:
+                   precision: float | None = None, scheduler: str | None = None, workers: int | None = None,
+                   margin: float | None = None) -> dict:
     """Open or resume the folder, play what is missing with a progress bar,
     write summary.json and report.html. Returns the summary."""
     from analysis import runs
@@ -232,13 +257,13 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
     runs.open_run(run_dir, spec, config, n_games, command, kind,
                   notice=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
     try:  # the folder stays locked until its summary and report are written
-        return _play_and_report(spec, config, run_dir, n_games, quiet, precision, scheduler, workers)
+        return _play_and_report(spec, config, run_dir, n_games, quiet, precision, scheduler, workers, margin)
     finally:
         runs.close_run(run_dir)
 
 
 def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: float | None,
-                     scheduler: str | None, workers: int | None) -> dict:
+                     scheduler: str | None, workers: int | None, margin: float | None) -> dict:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from analysis import runs
@@ -267,7 +292,7 @@ def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, pre
         finally:
             if executor is not None:
                 executor.close()
-    summary = json.loads(write_summary(run_dir, spec).read_text())
+    summary = json.loads(write_summary(run_dir, spec, margin).read_text())
     render_run_report(run_dir, spec)
     return summary
 
@@ -290,6 +315,10 @@ def simulate(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     check: CheckOpt = False,
+    rotate_seats: Annotated[bool, typer.Option(
+        "--rotate-seats", help="play every deal once per rotation of the policies round the table (each policy "
+                               "at every seat on the same deal): seat advantage free of who sits where")] = False,
+    margin: MarginOpt = 0.02,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
@@ -300,11 +329,11 @@ def simulate(
     n_players = _players(spec, players)
     seats = _policies(spec, policy, policy_param)
     user = _user_params(spec, set_, params, level)
-    config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size)
+    config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size, rotate_seats=rotate_seats)
     config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
     summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision,
-                             scheduler=scheduler, workers=workers)
+                             scheduler=scheduler, workers=workers, margin=margin)
     _print_summary(summary, run_dir)
     out.print(f"report: {run_dir / 'report.html'}")
 
@@ -328,6 +357,7 @@ def sweep(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     check: CheckOpt = False,
+    margin: MarginOpt = 0.02,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ):
     """Play every point of a parameter grid on the same deals; one folder, one report."""
@@ -344,7 +374,7 @@ def sweep(
     config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-sweep")
     summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=quiet, precision=precision,
-                             scheduler=scheduler, workers=workers)
+                             scheduler=scheduler, workers=workers, margin=margin)
     _print_sweep(summary, run_dir)
 
 
@@ -381,6 +411,7 @@ def compare(
     set_: SetOpt = None,
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for the comparison")] = None,
     threads: ThreadsOpt = None,
+    margin: MarginOpt = 0.02,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ):
     """Differences in every headline metric between two runs, with intervals and verdicts."""
@@ -404,21 +435,42 @@ def compare(
                     Variant("B", resolve(spec, side_b), user_params(spec, b_set))]
         config = RunConfig(spec.name, spec.modes[0], n_players, seats, seed, variants, default_chunk_size(n))
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
-        run_and_report(spec, config, folder, n, _command_line(), kind="sweep", quiet=quiet)
-        result = compare_runs(folder, folder, "A", "B")
+        run_and_report(spec, config, folder, n, _command_line(), kind="sweep", quiet=quiet, margin=margin)
+        result = compare_runs(folder, folder, "A", "B", margin)
     else:
         if run_a is None or run_b is None:
             raise BalanceError("compare: give two run folders RUN_A RUN_B, or --game G --a-set ... --b-set ...")
-        result = compare_runs(run_a, run_b, a_variant, b_variant)
+        result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
-    path = write_comparison(folder, result, _command_line())
-    t = Table(title=f"B vs A ({'paired on the same deals' if result['paired'] else 'independent samples'}; Holm-corrected, alpha 0.05)")
-    for col in ("metric", "A", "B", "B − A (95% CI)", "p", "verdict"):
+    from reports import render_compare_report
+
+    write_comparison(folder, result, _command_line())
+    path = render_compare_report(folder, result)
+    how = f"paired on the {result['pairing_basis']}" if result["paired"] else "independent samples"
+    t = Table(title=f"B vs A ({how}; {result['primary']} first at alpha {result['alpha']:g}, then "
+                    f"{result['family_size']} more metrics at alpha/{result['family_size']}, Bonferroni; "
+                    f"margin ±{100 * margin:g} pts)")
+    for col in ("metric", "A", "B", "B − A (CI)", "CI level", "p (adjusted)", "verdict", "against the margin"):
         t.add_column(col)
+
+    def num(x):
+        return "–" if x is None else f"{x:.4g}"
+
     for m in result["metrics"]:
-        t.add_row(m["metric"], f"{m['a']:.4g}", f"{m['b']:.4g}", f"{m['diff']:+.4g} ({m['ci'][0]:+.4g} … {m['ci'][1]:+.4g})",
-                  f"{m['p']:.2g}", m["verdict"])
+        ci = m["ci"] if m["ci"][0] is not None else None
+        t.add_row(m["metric"], num(m["a"]), num(m["b"]),
+                  (f"{m['diff']:+.4g} ({ci[0]:+.4g} … {ci[1]:+.4g})" if ci else num(m["diff"])),
+                  f"{100 * m['ci_level']:.4g}%", "–" if m["p_adjusted"] is None else f"{m['p_adjusted']:.2g}",
+                  m["verdict"], m["margin_verdict"]["words"])
     out.print(t)
+    pairing = result.get("pairing") or {}
+    if pairing.get("correlation") is not None:
+        out.print(f"pairing: {result['pairing_words']}; correlation of the {result['primary']} game by game "
+                  f"{pairing['correlation']:.2f}, so the paired interval is {pairing['width_ratio']:.2f}x the "
+                  f"width of an unpaired one", highlight=False)
+    if result.get("dropped"):
+        out.print("left out of the family: " + "; ".join(f"{d['metric']} ({d['reason']})" for d in result["dropped"]),
+                  highlight=False)
     out.print(f"n: A {result['n_a']:,} games, B {result['n_b']:,} games\nreport: {path}")
 
 
@@ -433,12 +485,20 @@ def tune(
     n: Annotated[int, typer.Option("-n", "--games", help="games per finalist", min=10)] = 20_000,
     n_screen: Annotated[Optional[int], typer.Option("--screen", help="games per grid point in the screening pass (default n/10)", min=10)] = None,
     keep: Annotated[int, typer.Option("--keep", help="finalists replayed with -n games", min=1)] = 3,
+    fresh: Annotated[Optional[int], typer.Option(
+        "--fresh", min=10, help="fresh games (never used to choose) that re-measure the pick and its runners-up "
+                                "(default: -n)")] = None,
+    skill_games: Annotated[Optional[int], typer.Option(
+        "--skill-games", min=10, help="at most this many fresh games per skill-sensitivity row (default: --fresh; "
+                                      "lookahead plays what a 5-point interval needs, planned from a pilot)")] = None,
+    margin: MarginOpt = 0.02,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for tuning.json and report.html")] = None,
     threads: ThreadsOpt = None,
 ):
-    """Search parameters to hit targets; report the recommendation, its fit, runners-up and skill sensitivity."""
+    """Search parameters to hit targets; report the recommendation measured on fresh games, how sure the pick
+    is, its runners-up and skill sensitivity."""
     from analysis import runs
     from analysis.sweep import grid
     from analysis.tune import parse_target, tune as run_tune, write_tuning
@@ -451,20 +511,38 @@ def tune(
     targets = [parse_target(t) for t in target]
     points = grid(spec, vary)
     with err.status(f"tuning {spec.name}: {len(points)} grid points"):
-        result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep)
+        result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep,
+                          n_skill=skill_games, n_fresh=fresh, margin=margin)
     folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
-    path = write_tuning(folder, result, _command_line())
-    t = Table(title=f"tuning {spec.name} for {', '.join(result['targets'])} (policy {', '.join(s.name for s in seats)})")
+    from reports import render_tuning_report
+
+    write_tuning(folder, result, _command_line())
+    path = render_tuning_report(folder, result)
+    t = Table(title=f"tuning {spec.name} for {', '.join(result['targets'])} (policy {', '.join(s.name for s in seats)}); "
+                    f"{result['games']['words']}")
     t.add_column("")
     t.add_column("recommended")
-    t.add_column("win rate (95% CI), n")
-    rows = result.get("ladder") or [{"level": "-", **result["recommended"], "recommended": result["recommended"]["point"]}]
+    t.add_column("fresh win rate (95% CI), n")
+    t.add_column("verdict")
+    t.add_column("sure it is best?")
+    rows = result.get("ladder") or [{"level": "-", **result["recommended"], "recommended": result["recommended"]["point"],
+                                     "certainty": result.get("certainty")}]
     for row in rows:
         w = row["measured"]["win_rate"]
         label = f"level {row['level']} (target {row['target']:g})" if "target" in row else "best"
+        verdict = row["check"]["words"] if "check" in row else "; ".join(c["words"] for c in row.get("targets") or [])
+        if row.get("step"):
+            verdict += f"; step {row['step']['status']}"
+        sure = (row.get("certainty") or {}).get("words", "only candidate")
         t.add_row(label, ", ".join(f"{k}={v}" for k, v in row["recommended"].items()),
-                  f"{100 * w['value']:.1f}% ({100 * w['ci'][0]:.1f}–{100 * w['ci'][1]:.1f}), n={w['n']:,}")
+                  f"{100 * w['value']:.1f}% ({100 * w['ci'][0]:.1f}–{100 * w['ci'][1]:.1f}), n={w['n']:,}", verdict, sure)
     out.print(t)
+    for row in rows:
+        for name, sk in (row.get("skill") or result.get("skill") or {}).items():
+            where = f"level {row['level']}: " if "target" in row else ""
+            out.print(f"{where}{name}: {sk['vs_assumed']['words']}", highlight=False)
+        if "target" not in row:
+            break
     out.print(f"report: {path}")
 
 
@@ -511,8 +589,9 @@ def replay(
         spec = runs.spec_of(manifest, run)
         if variant >= len(config.variants):
             raise BalanceError(f"--variant: {variant} is not allowed; allowed: 0..{len(config.variants) - 1}")
-        seats = runs.replay_policies(run, manifest, config, policy)  # never a file the folder names
+        config.policies = runs.replay_policies(run, manifest, config, policy)  # never a file the folder names
         n_players, rule_params, seed = config.players, config.variants[variant].params, config.seed
+        seats = runs.seat_policies(config, config.variants[variant])  # a seat-rotated variant: its own seating
     else:
         if game is None:
             raise BalanceError("--game: give a game, or --run RUN_FOLDER")

@@ -1,9 +1,12 @@
 """View model of the comparison report: B against A (analysis.compare.compare_runs).
 
-The balance diff: every headline metric's difference B - A with its 95%
-interval and a verdict after Holm correction, as a forest plot around zero
-(rates in percentage points; other metrics relative to A, since their units
-differ) and a table.
+The balance diff, in the order the verdicts are made: the primary metric
+(the headline win rate) at alpha with its 95% interval, then the family of
+secondary metrics, each interval at 1 - alpha/m (Bonferroni) with its verdict
+read from the interval shown; every verdict also against the margin of
+practical significance ("balanced within the margin", "differs by more than
+the margin", ...). Forest plots around zero (rates in percentage points;
+other metrics relative to A, since their units differ) and a table.
 """
 from __future__ import annotations
 
@@ -14,11 +17,13 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import charts
-from .views import Chart, KeyFigure, RunReport, Table, fmt_int, fmt_num, fmt_p
+from .views import Chart, KeyFigure, Paragraph, RunReport, Table, fmt_int, fmt_num, fmt_p
 
 
-def is_rate(metric: str) -> bool:
+def is_rate(metric: str, m: dict | None = None) -> bool:
     """Rates (shares of games) compare in percentage points: as analysis.compare decides."""
+    if m is not None and "rate" in m:
+        return bool(m["rate"])
     return "win rate" in metric or metric.startswith("ends: ")
 
 
@@ -51,27 +56,39 @@ def changes_words(result: dict) -> str:
     return "B changes " + "; ".join(parts)
 
 
+def _level(m: dict) -> str:
+    lv = m.get("ci_level", 0.95)
+    return f"{100 * lv:.3g}%" if lv >= 0.999 else f"{100 * lv:.4g}%"
+
+
 def _value(m: dict, key: str) -> str:
     v = m.get(key)
     if v is None:
         return "–"
-    return f"{v * 100:.1f}%" if is_rate(m["metric"]) else fmt_num(v)
+    return f"{v * 100:.1f}%" if is_rate(m["metric"], m) else fmt_num(v)
 
 
 def _diff(m: dict) -> str:
     d = m.get("diff")
     if d is None:
         return "–"
-    return f"{d * 100:+.1f} pts" if is_rate(m["metric"]) else f"{d:+,.2f}"
+    return f"{d * 100:+.1f} pts" if is_rate(m["metric"], m) else f"{d:+,.2f}"
 
 
 def _diff_ci(m: dict) -> str:
     ci = m.get("ci") or [None, None]
     if ci[0] is None:
         return "–"
-    if is_rate(m["metric"]):
+    if is_rate(m["metric"], m):
         return f"{ci[0] * 100:+.1f} to {ci[1] * 100:+.1f} pts"
     return f"{ci[0]:+,.2f} to {ci[1]:+,.2f}"
+
+
+def _margin(m: dict) -> str:
+    mg = m.get("margin")
+    if mg is None:
+        return "–"
+    return f"±{mg * 100:.1f} pts" if is_rate(m["metric"], m) else f"±{mg:,.3g}"
 
 
 def _n(m: dict, paired: bool) -> str:
@@ -80,69 +97,143 @@ def _n(m: dict, paired: bool) -> str:
     return f"{fmt_int(m['n_a'])} / {fmt_int(m['n_b'])}"
 
 
+def _margin_words(m: dict) -> str:
+    v = m.get("margin_verdict") or {}
+    words = v.get("words", "–")
+    if v.get("games_to_decide"):
+        words += f" (about {fmt_int(v['games_to_decide'])} games per side would settle it)"
+    return words
+
+
+def pairing_words(r: dict) -> str:
+    if not r.get("paired"):
+        return "unpaired: independent samples (the runs do not share their seed and player count)"
+    words = r.get("pairing_words") or f"paired on the same deals (seed {r['a'].get('seed')}, game by game)"
+    p = r.get("pairing") or {}
+    if p.get("correlation") is not None:
+        words += (f"; the {r.get('primary', 'win rate')} of A and B correlate {p['correlation']:.2f} game by game, "
+                  f"so the paired interval is {p['width_ratio']:.2f}× as wide as an unpaired one would be")
+    return words
+
+
 def summary_sentences(r: dict) -> list[str]:
     ms = r.get("metrics") or []
-    sig = [m for m in ms if m.get("significant")]
+    head = next((m for m in ms if m.get("role") == "primary"), None) or \
+        next((m for m in ms if m["metric"] == "win rate"), None)
+    secondary = [m for m in ms if m is not head]
+    sig = [m for m in secondary if m.get("significant")]
+    margin = r.get("margin")
     out = [changes_words(r) + "."]
-    how = (f"paired on the same deals (seed {r['a'].get('seed')}, game by game)" if r.get("paired") else
-           "independent samples (the runs do not share their deals, so the comparison is unpaired)")
-    out.append(f"{len(sig)} of {len(ms)} metrics differ significantly after {r.get('correction', 'Holm')} correction "
-               f"(α = {r.get('alpha', 0.05)}); {how}; n = {fmt_int(r.get('n_a'))} games for A and "
+    out.append(f"The comparison is {pairing_words(r)}; n = {fmt_int(r.get('n_a'))} games for A and "
                f"{fmt_int(r.get('n_b'))} for B.")
-    head = next((m for m in ms if m["metric"] == "win rate"), None)
     if head:
         verdict = "a significant difference" if head["significant"] else "not a significant difference"
-        out.append(f"Win rate: A {_value(head, 'a')}, B {_value(head, 'b')}, B − A {_diff(head)} "
-                   f"(95% CI {_diff_ci(head)}, {fmt_p(head['p'])}): {verdict}.")
-    others = sorted((m for m in sig if m["metric"] != "win rate"), key=lambda m: m["p"])
-    if others:
-        bits = [f"{m['metric']} {_value(m, 'a')} → {_value(m, 'b')} ({_diff(m)}, 95% CI {_diff_ci(m)})"
-                for m in others[:6]]
-        more = f", and {len(others) - 6} more (see the table)" if len(others) > 6 else ""
-        out.append("Also significant: " + "; ".join(bits) + more + ".")
-    elif ms and not sig:
-        out.append("No metric moves beyond what chance explains at this sample size; a difference smaller than the "
-                   "intervals in the table may still exist.")
+        out.append(f"Primary metric, the {head['metric']}: A {_value(head, 'a')}, B {_value(head, 'b')}, B − A "
+                   f"{_diff(head)} (95% CI {_diff_ci(head)}, {fmt_p(head['p'])}): {verdict}"
+                   + (f"; against the margin of {_margin(head)}: {_margin_words(head)}" if margin is not None else "")
+                   + ".")
+    if secondary:
+        lvl = _level(secondary[0])
+        out.append(f"{len(sig)} of the {len(secondary)} other metrics differ (each interval at {lvl}, so that all "
+                   f"{len(secondary)} hold together with 95% confidence: Bonferroni; a verdict is read from its "
+                   f"interval).")
+    if sig:
+        bits = [f"{m['metric']} {_value(m, 'a')} → {_value(m, 'b')} ({_diff(m)}, {_level(m)} CI {_diff_ci(m)}; "
+                f"{(m.get('margin_verdict') or {}).get('words', '')})" for m in sorted(sig, key=lambda m: m["p"])[:6]]
+        more = f", and {len(sig) - 6} more (see the table)" if len(sig) > 6 else ""
+        out.append("They are: " + "; ".join(bits) + more + ".")
+    elif ms and not sig and not (head and head["significant"]):
+        out.append("No metric moves beyond what chance explains at this sample size; the margin verdicts say which "
+                   "are shown to be balanced and which need more games.")
+    dropped = r.get("dropped") or []
+    if dropped:
+        out.append("Left out of the family (nothing to test): " + "; ".join(f"{d['metric']} ({d['reason']})"
+                                                                          for d in dropped[:8])
+                   + (f", and {len(dropped) - 8} more" if len(dropped) > 8 else "") + ".")
+    return out
+
+
+def verdict_sentences(r: dict) -> list[str]:
+    """The verdict box: each metric against the margin, grouped."""
+    ms = r.get("metrics") or []
+    groups: dict[str, list[str]] = {}
+    for m in ms:
+        code = (m.get("margin_verdict") or {}).get("verdict", "inconclusive")
+        groups.setdefault(code, []).append(m["metric"])
+    margin = r.get("margin")
+    out = []
+    if margin is not None:
+        out.append(f"Margin of practical significance: {margin * 100:g} points for rates, {margin * 100:g}% of A's "
+                   f"value for other metrics (--margin {margin:g}).")
+    names = {"beyond_margin": "Differ by more than the margin", "differs_size_unclear":
+             "Differ, but not enough games to say whether by more than the margin", "within_margin":
+             "Balanced within the margin (the whole interval inside it: an equivalence test)",
+             "inconclusive": "Not enough games to say"}
+    for code in ("beyond_margin", "differs_size_unclear", "within_margin", "inconclusive"):
+        if groups.get(code):
+            out.append(f"{names[code]}: {', '.join(groups[code])}.")
     return out
 
 
 def diff_charts(r: dict) -> list[Chart]:
     ms = [m for m in r.get("metrics") or [] if m.get("diff") is not None]
     out = []
-    rates = [m for m in ms if is_rate(m["metric"])]
+    rates = [m for m in ms if is_rate(m["metric"], m)]
     if rates:
         svg = charts.diff_forest([m["metric"] for m in rates], [m["diff"] for m in rates],
                                  [m["ci"][0] for m in rates], [m["ci"][1] for m in rates],
                                  [f"n = {_n(m, r.get('paired'))}" for m in rates], [m["significant"] for m in rates],
-                                 "Balance diff: rates, B − A", "B − A in percentage points (95% interval)")
+                                 "Balance diff: rates, B − A", "B − A in percentage points (interval at its level)")
         out.append(Chart("Balance diff: rates", Markup(svg),
-                         "Each rate's difference B − A with its 95% interval; filled and coloured: significant after "
-                         "Holm correction (green: B higher, red: B lower); hollow grey: not significant. "
-                         "n = games (pairs when paired on the same deals)."))
-    rel = [m for m in ms if not is_rate(m["metric"]) and m.get("a")]
+                         "Each rate's difference B − A with its interval: 95% for the primary metric (the win rate), "
+                         f"{_level(rates[-1]) if len(rates) > 1 else '95%'} for the others (Bonferroni over the "
+                         "family). Filled and coloured: the interval excludes 0, so the verdict is 'differs' (green: "
+                         "B higher, red: B lower); hollow grey: it does not. n = games (pairs when paired)."))
+    rel = [m for m in ms if not is_rate(m["metric"], m) and m.get("a")]
     if rel:
         scale = [abs(m["a"]) for m in rel]
         svg = charts.diff_forest([m["metric"] for m in rel], [m["diff"] / s for m, s in zip(rel, scale)],
-                                 [m["ci"][0] / s for m, s in zip(rel, scale)], [m["ci"][1] / s for m, s in zip(rel, scale)],
+                                 [m["ci"][0] / s if m["ci"][0] is not None else None for m, s in zip(rel, scale)],
+                                 [m["ci"][1] / s if m["ci"][1] is not None else None for m, s in zip(rel, scale)],
                                  [f"n = {_n(m, r.get('paired'))}" for m in rel], [m["significant"] for m in rel],
-                                 "Balance diff: other metrics, B − A relative to A", "B − A as % of A's value (95% interval)",
-                                 unit="%")
+                                 "Balance diff: other metrics, B − A relative to A",
+                                 "B − A as % of A's value (interval at its level)", unit="%")
         out.append(Chart("Balance diff: other metrics", Markup(svg),
                          "Lengths and the game's own means have different units, so each difference is shown as a share "
-                         "of A's value (the table gives it in the metric's own unit); colours as above."))
+                         "of A's value (the table gives it in the metric's own unit); intervals and colours as above."))
     return out
+
+
+def verdict_table(r: dict) -> Table:
+    rows = []
+    for m in r.get("metrics") or []:
+        v = m.get("margin_verdict") or {}
+        rows.append([m["metric"], m.get("role", "–"), _diff(m), f"{_diff_ci(m)} ({_level(m)})", _margin(m),
+                     _margin_words(m), fmt_int(v["games_to_decide"]) if v.get("games_to_decide") else "–",
+                     _n(m, r.get("paired"))])
+    return Table("Verdicts against the margin",
+                 ["metric", "role", "B − A", "interval (level)", "margin", "verdict", "games to decide", "n"], rows,
+                 "Balanced within the margin: the whole interval lies inside ± the margin (an equivalence test, TOST at "
+                 "α/2 per side). Differs by more than the margin: the whole interval lies beyond it. Games to decide: "
+                 "about how many games per side would narrow the interval enough to settle it, if the estimate stayed "
+                 "where it is.", numeric_from=2)
 
 
 def diff_table(r: dict) -> Table:
     rows = []
     for m in r.get("metrics") or []:
-        rows.append([m["metric"], _value(m, "a"), _value(m, "b"), _diff(m), _diff_ci(m), fmt_p(m.get("p")),
-                     m.get("verdict", "–"), m.get("method", "–"), _n(m, r.get("paired"))])
-    note = (f"Rates in percent, their differences in percentage points; other metrics in their own units. "
-            f"p-values are raw; the verdict is after {r.get('correction', 'Holm')} correction over "
-            f"{len(r.get('metrics') or [])} metrics (α = {r.get('alpha', 0.05)}). n: pairs of games when paired, "
-            f"else games of A / games of B.")
-    return Table("Balance diff", ["metric", "A", "B", "B − A", "95% CI", "p", "verdict", "method", "n"], rows, note)
+        rows.append([m["metric"], m.get("role", "–"), _value(m, "a"), _value(m, "b"), _diff(m), _diff_ci(m), _level(m),
+                     fmt_p(m.get("p")), fmt_p(m.get("p_adjusted")), m.get("verdict", "–"), m.get("method", "–"),
+                     _n(m, r.get("paired")) + (f" ({fmt_int(m['missing'])} missing)" if m.get("missing") else "")])
+    k = r.get("family_size", max(0, len(r.get("metrics") or []) - 1))
+    note = (f"Rates in percent, their differences in percentage points; other metrics in their own units. The primary "
+            f"metric at α = {r.get('alpha', 0.05)} with a 95% interval; the {k} other metrics each at α/{k} "
+            f"(Bonferroni), their intervals at the same level, so 'differs' is exactly 'the interval excludes 0'. "
+            f"p: the metric's own two-sided p (the exact McNemar test for paired rates); adjusted: times {k} for the "
+            f"family. n: pairs of games when paired, else games of A / games of B; missing values (a round not "
+            f"reached) left out.")
+    return Table("Balance diff", ["metric", "role", "A", "B", "B − A", "CI", "level", "p", "p adjusted", "verdict",
+                                  "method", "n"], rows, note, numeric_from=2)
 
 
 def sides_table(r: dict) -> Table:
@@ -163,8 +254,9 @@ def provenance(r: dict, command: str | None) -> list[tuple[str, str]]:
                  (f"{label.upper()}: seed", str(d.get("seed", "–"))),
                  (f"{label.upper()}: policies", json.dumps(d.get("policies", []), sort_keys=True)),
                  (f"{label.upper()}: parameters", json.dumps(d.get("params", {}), sort_keys=True))]
-    rows += [("paired", "yes: same seed and players, so game i is the same deal on both sides" if r.get("paired")
-              else "no"), ("correction", f"{r.get('correction', 'Holm')}, α = {r.get('alpha', 0.05)}"),
+    rows += [("paired", pairing_words(r) if r.get("paired") else "no"),
+             ("correction", r.get("family") or f"{r.get('correction', 'Holm')}, α = {r.get('alpha', 0.05)}"),
+             ("margin", f"{r['margin']:g}" if r.get("margin") is not None else "–"),
              ("command", command or "–")]
     return rows
 
@@ -172,29 +264,41 @@ def provenance(r: dict, command: str | None) -> list[tuple[str, str]]:
 def build_compare_report(result: dict, command: str | None = None) -> RunReport:
     r = result
     ms = r.get("metrics") or []
-    sig = [m for m in ms if m.get("significant")]
-    head = next((m for m in ms if m["metric"] == "win rate"), None)
-    figs = [KeyFigure("games", f"{fmt_int(r.get('n_a'))} / {fmt_int(r.get('n_b'))}",
-                      "A / B" + (", paired on the same deals" if r.get("paired") else ", independent")),
-            KeyFigure("metrics that differ", f"{len(sig)} of {len(ms)}",
-                      f"{r.get('correction', 'Holm')}-corrected, α = {r.get('alpha', 0.05)}")]
+    head = next((m for m in ms if m.get("role") == "primary"), None) or \
+        next((m for m in ms if m["metric"] == "win rate"), None)
+    sig = [m for m in ms if m.get("significant") and m is not head]
+    how = f"paired on the {r.get('pairing_basis') or 'same deals'}" if r.get("paired") else "independent"
+    figs = [KeyFigure("games", f"{fmt_int(r.get('n_a'))} / {fmt_int(r.get('n_b'))}", f"A / B, {how}")]
     if head:
         figs.append(KeyFigure("win rate, B − A", _diff(head), f"95% CI {_diff_ci(head)}, {fmt_p(head['p'])}, "
                                                               f"n = {_n(head, r.get('paired'))}"))
+        figs.append(KeyFigure("against the margin", (head.get("margin_verdict") or {}).get("words", "–"),
+                              f"margin {_margin(head)}"))
+    figs.append(KeyFigure("other metrics that differ", f"{len(sig)} of {len(ms) - (1 if head else 0)}",
+                          f"{r.get('correction', 'Holm')}, intervals at {_level(ms[-1]) if len(ms) > 1 else '–'}"))
+    p = r.get("pairing") or {}
+    if p.get("correlation") is not None:
+        figs.append(KeyFigure("pairing correlation", f"{p['correlation']:.2f}",
+                              f"interval {p['width_ratio']:.2f}× an unpaired one's width"))
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    warnings = [] if r.get("paired") else ["The two runs do not share their seed (or player count): the comparison "
+                                           "is unpaired, so the intervals are wider than a paired run would give."]
+    if r.get("paired") and r.get("pairing_basis") == "same seeds":
+        warnings.append("The card lists differ, so game i is not the same deal on both sides: the pairing shares the "
+                        "random streams (same seeds), which still removes much of the luck, but not the deal itself.")
     return RunReport(
         title=f"{r.get('title') or r.get('game')}: comparison, B against A",
-        subtitle=f"{r.get('game')} · A: {_side(r['a'])} · B: {_side(r['b'])} · "
-                 f"{'paired on the same deals' if r.get('paired') else 'independent samples'}",
+        subtitle=f"{r.get('game')} · A: {_side(r['a'])} · B: {_side(r['b'])} · {how}",
         summary=summary_sentences(r),
-        warnings=[] if r.get("paired") else ["The two runs do not share their seed (or player count): the comparison "
-                                             "is unpaired, so the intervals are wider than a paired run would give."],
+        warnings=warnings,
         key_figures=figs,
         charts=diff_charts(r),
-        tables=[diff_table(r), sides_table(r)],
+        tables=[verdict_table(r), diff_table(r), sides_table(r)],
         provenance=provenance(r, command),
         generated=now,
-        notes=["Differences are B − A. Paired: the mean of per-game differences with a normal interval. Unpaired: "
-               "Newcombe intervals for rates, Welch for means. All intervals 95%."],
+        notes=["Differences are B − A. Paired: win/loss and end reasons by the exact McNemar test with a Newcombe "
+               "interval widened where needed to agree with it; means by a paired t interval. Unpaired: Newcombe "
+               "intervals for rates, Welch for means. The primary metric's interval is 95%; the others' at 1 − α/m."],
+        paragraphs=[Paragraph("Verdicts", verdict_sentences(r))],
         footer=f"Comparison rendered {now} · made by balance from comparison.json.",
     )

@@ -4,7 +4,9 @@ points of a parameter grid, all played on the same deals).
 Built from summary.json (its `variants` and `paired_vs_first`) and the manifest,
 like the run report. Shows each headline metric against each varied parameter
 as a curve with its 95% band, a heatmap when exactly two parameters vary, the
-table of points, and then the run report's pooled sections.
+table of points, and then the run report's sections for the first point (the
+baseline every point is compared with): summary.json gives every number per
+point, none pooled over points (they share their deals).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Any, Callable
 from markupsafe import Markup
 
 from . import charts, context, fmt
-from .views import (About, Chart, KeyFigure, Paragraph, RunReport, Table, _card_chart, _card_tables,
+from .views import (Chart, KeyFigure, Paragraph, RunReport, Table, _card_chart, _card_tables,
                     _distribution_charts, _end_chart, _end_table, _is_number, _ladder_chart, _ladder_table, _length_chart,
                     _metrics_table, _players_words, _policies_words, _seat_table, build_about, fmt_ci, fmt_ci_pct, fmt_int,
                     fmt_num, fmt_p, fmt_pct, fmt_points, provenance, report_title, seat_name, summary_sentences, warnings)
@@ -187,9 +189,20 @@ def _informative(m: Metric, vs: list[dict]) -> bool:
 # ---------------------------------------------------------------- paired comparisons against the first point
 
 
+def length_unit(s: dict) -> str:
+    return s.get("length_unit") or ((s.get("variants") or [{}])[0].get("length") or {}).get("column", "decisions")
+
+
+def first_point(s: dict) -> dict:
+    """The first point's own summary, shaped like a run's (for the run report's sections)."""
+    keep = ("game", "title", "kind", "mode", "players", "cooperative", "seed", "policies", "rule_version", "margin",
+            "ladder")  # the ladder is per point already
+    return {**{k: s.get(k) for k in keep}, **s["variants"][0]}
+
+
 def vs_first(s: dict) -> dict:
     """Each point against the first on win rate: from summary.json's paired block
-    (same deals, game by game), else unpaired two proportions; Holm either way."""
+    (same seeds, game by game; Bonferroni intervals and verdicts), else unpaired two proportions (Holm)."""
     vs = s["variants"]
     block = s.get("paired_vs_first")
     if block and block.get("comparisons"):
@@ -197,7 +210,7 @@ def vs_first(s: dict) -> dict:
         for c in block["comparisons"]:
             rows[c["variant"]] = {**c["win_rate"], "n": c["n_pairs"], "length": c.get("length_mean")}
         return {"baseline": block["baseline"], "paired": True, "method": block.get("method", "paired by game"),
-                "rows": rows, "alpha": block.get("alpha", ALPHA)}
+                "rows": rows, "alpha": block.get("alpha", ALPHA), "correction": block.get("correction", "Holm")}
     from analysis.stats import holm, two_proportions
 
     base = vs[0]
@@ -210,7 +223,7 @@ def vs_first(s: dict) -> dict:
     for r, rej in zip(rows.values(), holm([r["p"] for r in rows.values()], ALPHA)):
         r["significant"] = bool(rej)
     return {"baseline": base["name"], "paired": False, "method": "two proportions (Newcombe), not paired",
-            "rows": rows, "alpha": ALPHA}
+            "rows": rows, "alpha": ALPHA, "correction": "Holm"}
 
 
 # ---------------------------------------------------------------- words
@@ -267,7 +280,7 @@ def sweep_sentences(s: dict, ax: list[Axis], cmp: dict) -> list[str]:
         big_name, big = max(rows.items(), key=lambda kv: abs(kv[1]["diff"] or 0))
         big_v = next(v for v in vs if v["name"] == big_name)
         how = ("paired game by game on the same deals" if cmp["paired"] else "unpaired") + \
-              f", Holm-corrected over {m} comparison{'s' if m != 1 else ''}, α = {cmp['alpha']}"
+              f", {cmp['correction']}-corrected over {m} comparison{'s' if m != 1 else ''}, α = {cmp['alpha']}"
         base_v = vs[0]
         head = (f"{len(sig)} of {m} points differ significantly in win rate from the first point "
                 f"({point_label(base_v, names)})") if sig else \
@@ -287,11 +300,12 @@ def sweep_sentences(s: dict, ax: list[Axis], cmp: dict) -> list[str]:
             sig_gap = [v for v in gaps if v["seat_gap"]["significant"]]
             worst = max(gaps, key=lambda v: v["seat_gap"]["value"])
             g = worst["seat_gap"]
-            out.append(f"The seats' win rates differ significantly (chi-square, α = {ALPHA}) at {len(sig_gap)} of "
-                       f"{len(gaps)} points; the largest seat gap is {fmt.pts(g['value'], signed=False)} at "
-                       f"{point_label(worst, names)} ({seat_name(g['best_seat'])} over "
-                       f"{seat_name(g['worst_seat']).lower()}, 95% CI {fmt.ci_pts(g['ci'], signed=False)}).")
-    unit = s["length"]["column"]
+            out.append(f"The seats' win rates differ significantly (the seat test, each game one outcome, "
+                       f"α = {ALPHA}) at {len(sig_gap)} of {len(gaps)} points; the largest seat gap is "
+                       f"{fmt.pts(g['value'], signed=False)} at {point_label(worst, names)} "
+                       f"({seat_name(g['best_seat'])} over {seat_name(g['worst_seat']).lower()}, "
+                       f"95% CI {fmt.ci_pts(g['ci'], signed=False)}).")
+    unit = length_unit(s)
     med = [v for v in played if v["length"]["median"] is not None]
     if med:
         a = min(med, key=lambda v: v["length"]["median"])
@@ -315,7 +329,7 @@ def sweep_sentences(s: dict, ax: list[Axis], cmp: dict) -> list[str]:
 def sweep_warnings(s: dict, names: list[str]) -> list[str]:
     w = []
     for v in s["variants"]:
-        if v.get("n_requested") and v["n_games"] < v["n_requested"]:
+        if v.get("n_requested") and v["n_games"] < v["n_requested"] and not v.get("complete"):
             w.append(f"Only {fmt_int(v['n_games'])} of {fmt_int(v['n_requested'])} requested games finished at "
                      f"{point_label(v, names)}; resume the sweep to complete it.")
         cr = v.get("capped_rate") or {}
@@ -380,7 +394,7 @@ def curve_charts(s: dict, ax: list[Axis]) -> list[Chart]:
                 series = [{**_series_for(m, vs, a, others, names)[0], "label": "mean"},
                           {**_series_for(next(x for x in every if x.key == "length_median"), vs, a, others, names)[0],
                            "label": "median"}]
-                title, ylabel, pct, ref = f"Game length ({s['length']['column']})", s["length"]["column"], False, None
+                title, ylabel, pct, ref = f"Game length ({length_unit(s)})", length_unit(s), False, None
                 cap = (f"Mean (normal 95% interval) and median (bootstrap 95% interval) length against {a.name}; "
                        f"n = games per point.")
             else:
@@ -462,7 +476,7 @@ def point_settings(s: dict, names: list[str], spec) -> PointSettings:
 
 def points_table(s: dict, ax: list[Axis], cmp: dict, settings: PointSettings | None = None) -> Table:
     names = [a.name for a in ax]
-    unit = s["length"]["column"]
+    unit = length_unit(s)
     competitive = not s.get("cooperative") and any(v.get("seat_gap") for v in s["variants"])
     by_name = names == ["variant"]
     extra = settings is not None and settings.any_extra
@@ -494,9 +508,11 @@ def points_table(s: dict, ax: list[Axis], cmp: dict, settings: PointSettings | N
                 ] + ([fmt_int(v.get("capped"))] if any_cap else []) + [fmt_int(v["n_games"])]
         rows.append(row)
     how = ("paired game by game on the same deals" if cmp["paired"] else "two proportions, not paired")
-    note = (f"'vs first': win rate minus the first point's ({cmp['baseline']}), {how}; verdict after Holm "
-            f"correction over the {len(cmp['rows'])} points compared (α = {cmp['alpha']}). Intervals 95%: Wilson for "
-            f"rates, bootstrap for medians, normal for means."
+    adjusted = ("; its interval is at 1 − α/m, so the verdict is read from the interval shown"
+                if cmp["correction"] == "Bonferroni" else "")
+    note = (f"'vs first': win rate minus the first point's ({cmp['baseline']}), {how}; verdict after "
+            f"{cmp['correction']} correction over the {len(cmp['rows'])} points compared (α = {cmp['alpha']}){adjusted}. "
+            f"Other intervals 95%: Wilson for rates, bootstrap for medians, normal for means."
             + (" Seat gap: best minus worst seat, chi-square p." if competitive else ""))
     return Table("Variants: the points of the sweep", cols, rows, note,
                  numeric_from=(1 if by_name else len(names)) + (1 if extra else 0))
@@ -543,7 +559,7 @@ def key_figures(s: dict, ax: list[Axis], cmp: dict) -> list[KeyFigure]:
     if cmp["rows"]:
         k = sum(1 for r in cmp["rows"].values() if r.get("significant"))
         figs.append(KeyFigure("differ from the first point", f"{k} of {len(cmp['rows'])}",
-                              f"win rate, {'paired' if cmp['paired'] else 'unpaired'}, Holm α = {cmp['alpha']}"))
+                              f"win rate, {'paired' if cmp['paired'] else 'unpaired'}, {cmp['correction']} α = {cmp['alpha']}"))
     return figs
 
 
@@ -557,15 +573,18 @@ def build_sweep_report(summary: dict, manifest: dict, run_dir: Path, spec=None) 
     fixed = {k: v for k, v in first.items() if k not in names}  # the setting the points share (for a ladder)
     about = dataclasses.replace(build_about(s, manifest, Path(run_dir), spec, params=fixed), changes=settings.common)
     chart_list = heatmap_charts(s, ax) + curve_charts(s, ax)
-    pooled = [c for c in (_length_chart(s), _end_chart(s)) if c] + _distribution_charts(s)
-    pooled += [c for c in (_ladder_chart(s), _card_chart(s, about)) if c]
-    chart_list += [Chart(c.title, c.svg, c.caption, group="Pooled over all points", wide=c.wide) for c in pooled]
+    chart_list += [c for c in (_ladder_chart(s),) if c]
+    first = first_point(s)
+    at_first = f"At the first point ({point_label(s['variants'][0], names)})"
+    detail = [c for c in (_length_chart(first), _end_chart(first)) if c] + _distribution_charts(first)
+    detail += [c for c in (_card_chart(first, about),) if c]
+    chart_list += [Chart(c.title, c.svg, c.caption, group=at_first, wide=c.wide) for c in detail]
     tables = [points_table(s, ax, cmp, settings)]
     tables += [t for t in (metric_table(s, ax), _ladder_table(s)) if t]
-    pooled_tables = [_metrics_table(s)] + [t for t in (_seat_table(s, about),) if t] + [_end_table(s)] + \
-        _card_tables(s, about)
-    tables += [Table(f"Pooled over all points: {t.title[:1].lower() + t.title[1:]}", t.columns, t.rows, t.note,
-                     t.numeric_from) for t in pooled_tables]
+    first_tables = [_metrics_table(first)] + [t for t in (_seat_table(first, about),) if t] + [_end_table(first)]
+    first_tables += _card_tables(first, about)
+    tables += [Table(f"{at_first}: {t.title[:1].lower() + t.title[1:]}", t.columns, t.rows, t.note,
+                     t.numeric_from) for t in first_tables]
     mode = f" · {s['mode']}" if s.get("mode") else ""
     subtitle = (f"{s.get('game')}{mode} · {_players_words(s.get('players'))} · sweep of {len(s['variants'])} "
                 f"points over {', '.join(names)} · {fmt_int(s['n_games'])} games · seed {s.get('seed')}")
@@ -577,7 +596,8 @@ def build_sweep_report(summary: dict, manifest: dict, run_dir: Path, spec=None) 
     title = report_title(s, "sweep report" + (f" over {', '.join(names)}" if names != ["variant"] else ""), about)
     notes = ["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians; differences between "
              "points are taken game by game on the same deals when the sweep shares its seed (it does unless "
-             "stated), and corrected for the number of points compared (Holm). Seats are numbered from 1."]
+             "stated), and corrected for the number of points compared (Bonferroni: each 'vs first' interval is at "
+             "1 − α/m, and its verdict is read from it). No figure pools the points. Seats are numbered from 1."]
     return RunReport(
         title=title,
         subtitle=subtitle,
@@ -589,7 +609,7 @@ def build_sweep_report(summary: dict, manifest: dict, run_dir: Path, spec=None) 
         provenance=provenance(manifest, s, Path(run_dir), about),
         generated=str(s.get("generated", "")),
         notes=notes,
-        paragraphs=[Paragraph("Pooled over all points", summary_sentences(s))],
+        paragraphs=[Paragraph(at_first, summary_sentences(first))],
         banners=context.card_banner(about.cards, len(s["variants"]), about.game_title),
         about=context.about_sentences(about.seats, bool(s.get("cooperative")), about.ladder),
     )

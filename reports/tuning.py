@@ -1,7 +1,14 @@
-"""View model of the tuning report (analysis.tune.tune): the recommended values,
-how close each target came with its interval, the runners-up, the policy the
-search assumed, and skill sensitivity (the same answer under a weaker and a
-stronger policy). A difficulty ladder gets target vs fitted win rate per level."""
+"""View model of the tuning report (analysis.tune.tune).
+
+Everything the report measures comes from fresh games: game indices that
+played no part in choosing (analysis.tune's module docstring). It shows the
+recommended values and how close each target came on those games, how sure
+the search is that the pick is best (or which runners-up it cannot tell
+apart), the runners-up, the policy the search assumed, and skill sensitivity
+(the same answer under a weaker and a stronger policy, paired with it, the
+interval saying whether the sign is known). A difficulty ladder gets the
+fitted win rate per level against its target with a margin verdict, and each
+step between levels checked with its paired interval."""
 from __future__ import annotations
 
 import json
@@ -10,7 +17,7 @@ from datetime import datetime, timezone
 from markupsafe import Markup
 
 from . import charts
-from .views import Chart, KeyFigure, RunReport, Table, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_pct
+from .views import Chart, KeyFigure, Paragraph, RunReport, Table, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_pct
 
 RATE_TARGETS = {"win_rate", "seat_gap"}
 LABELS = {"win_rate": "win rate", "seat_gap": "seat gap (best − worst seat)", "length_median": "median length",
@@ -64,6 +71,14 @@ def _fmt_ci(metric: str, ci) -> str:
     return fmt_ci(ci)
 
 
+def _pts(x) -> str:
+    return "–" if x is None else f"{x * 100:+.1f}"
+
+
+def _pts_ci(ci) -> str:
+    return "–" if not ci or ci[0] is None else f"{ci[0] * 100:+.1f} to {ci[1] * 100:+.1f} pts"
+
+
 def band_words(t) -> str:
     f = lambda v: _fmt(t.metric, v)  # noqa: E731
     if t.low is None:
@@ -74,15 +89,33 @@ def band_words(t) -> str:
 
 
 def verdict(t, m: dict) -> str:
-    v, ci = m[t.metric]["value"], m[t.metric]["ci"]
-    inside = (t.low is None or v >= t.low) and (t.high is None or v <= t.high)
-    sure = (t.low is None or (ci[0] is not None and ci[0] >= t.low)) and (t.high is None or (ci[1] is not None and ci[1] <= t.high))
-    if inside and sure:
-        return "met (whole interval inside)"
-    if inside:
-        return "met, but the interval crosses the edge"
-    miss = (t.low - v) if (t.low is not None and v < t.low) else (v - t.high)
-    return f"missed by {_fmt(t.metric, miss)}"
+    """A band target against the fresh interval (as analysis.tune.band_check)."""
+    from analysis.tune import band_check
+
+    return band_check(t, m).get("words", "unclear")
+
+
+def _games_words(r: dict) -> str:
+    g = r.get("games") or {}
+    return g.get("words") or f"{fmt_int(r.get('n_final'))} games per finalist"
+
+
+def _p_best(r: dict, i: int) -> str:
+    c = r.get("certainty") or {}
+    p = c.get("p_best") or []
+    return f"{100 * p[i]:.0f}%" if i < len(p) else "–"
+
+
+def _skill_rows(skill: dict) -> list[tuple[str, dict]]:
+    return list((skill or {}).items())
+
+
+def _skill_sentence(name: str, sk: dict, where: str = "") -> str:
+    v = sk.get("vs_assumed") or {}
+    w = sk["win_rate"]
+    return (f"{where}With a {name} policy the same values win {fmt_pct(w['value'], w['ci'])} (95% CI "
+            f"{fmt_ci_pct(w['ci'])}, n = {fmt_int(w['n'])}); against the assumed policy on the same games "
+            f"{v.get('words', '–')}.")
 
 
 # ---------------------------------------------------------------- plain targets
@@ -93,23 +126,22 @@ def _plain_sentences(r: dict, targets) -> list[str]:
     m = best["measured"]
     out = [f"Assuming the {policy_words(r)} policy at every seat ({r.get('players')} player"
            f"{'s' if r.get('players') != 1 else ''}), the search tried {fmt_int(r.get('grid_points'))} points "
-           f"({fmt_int(r.get('n_screen'))} games each to screen, {fmt_int(r.get('n_final'))} for each finalist, all on "
-           f"the same deals) and recommends {point_words(best['point'])}."]
+           f"and recommends {point_words(best['point'])}; {_games_words(r)}."]
     for t in targets:
         e = m[t.metric]
-        out.append(f"{LABELS.get(t.metric, t.metric).capitalize()}: target {band_words(t)}; measured "
+        out.append(f"{LABELS.get(t.metric, t.metric).capitalize()}: target {band_words(t)}; on fresh games "
                    f"{_fmt(t.metric, e['value'])} (95% CI {_fmt_ci(t.metric, e['ci'])}, n = {fmt_int(e.get('n', m['n']))}): "
                    f"{verdict(t, m)}.")
+    c = r.get("certainty")
+    if c:
+        out.append(f"How sure: {c['words']} ({fmt_int(c['n_boot'])} paired resamples of {fmt_int(c['n'])} fresh games).")
     ups = r.get("runners_up") or []
     if ups:
-        out.append("Runners-up: " + "; ".join(
+        out.append("Runners-up, on the same fresh games: " + "; ".join(
             f"{point_words(u['point'])} (win rate {fmt_pct(u['measured']['win_rate']['value'], u['measured']['win_rate']['ci'])}, "
-            f"miss {u['miss']:.3f})" for u in ups[:3]) + ".")
-    for name, sm in (r.get("skill") or {}).items():
-        w = sm["win_rate"]
-        d = (w["value"] - m["win_rate"]["value"]) * 100
-        out.append(f"With a {name} policy the same values give a win rate of {fmt_pct(w['value'], w['ci'])} "
-                   f"(95% CI {fmt_ci_pct(w['ci'])}, n = {fmt_int(w['n'])}), {d:+.1f} pts.")
+            f"95% CI {fmt_ci_pct(u['measured']['win_rate']['ci'])}, distance {u['miss']:.3f})" for u in ups[:3]) + ".")
+    for name, sk in _skill_rows(r.get("skill")):
+        out.append(_skill_sentence(name, sk))
     return out
 
 
@@ -126,51 +158,66 @@ def _plain_charts(r: dict, targets) -> list[Chart]:
                                      "n": c["measured"][t.metric].get("n", c["measured"]["n"]), "best": i == 0}
                                     for i, c in enumerate(cands)]})
     if rows:
-        svg = charts.target_fit(rows, "How close each target came")
+        svg = charts.target_fit(rows, "How close each target came, on fresh games")
         out.append(Chart("How close each target came", Markup(svg),
                          "Green band: the target. Blue (★): the recommended point; grey: the runners-up; bars are 95% "
-                         "intervals (Wilson for the win rate, bootstrap for the median, normal otherwise); n = games "
-                         "per finalist.", wide=True))
+                         "intervals from fresh games that played no part in choosing (Wilson for the win rate, bootstrap "
+                         "for the median, paired pairwise bounds for the seat gap, normal otherwise); n = fresh games.",
+                         wide=True))
     m = r["recommended"]["measured"]
     labels, vals, lo, hi, ns = [f"assumed: {policy_words(r)}"], [m["win_rate"]["value"]], [m["win_rate"]["ci"][0]], \
         [m["win_rate"]["ci"][1]], [m["win_rate"]["n"]]
-    for name, sm in (r.get("skill") or {}).items():
-        w = sm["win_rate"]
+    for name, sk in _skill_rows(r.get("skill")):
+        w = sk["win_rate"]
         labels.append(name), vals.append(w["value"]), lo.append(w["ci"][0]), hi.append(w["ci"][1]), ns.append(w["n"])
     if len(labels) > 1:
         svg = charts.interval_bars(labels, vals, lo, hi, ns, "Skill sensitivity: win rate of the recommended values")
         out.append(Chart("Skill sensitivity", Markup(svg),
-                         "The recommended values played by the assumed policy, a weaker and a stronger one; 95% Wilson "
-                         "intervals; n = games per bar."))
+                         "The recommended values played by the assumed policy, a weaker and a stronger one, on the same "
+                         "fresh games; 95% Wilson intervals; n = games per bar (the table gives each paired difference)."))
     return out
+
+
+def _skill_table(rows: list[tuple[str, str, dict, dict]]) -> Table:
+    out = []
+    for where, name, sk, assumed in rows:
+        w, v = sk["win_rate"], sk.get("vs_assumed") or {}
+        out.append(([where] if where else []) + [name, fmt_pct(w["value"], w["ci"]), fmt_ci_pct(w["ci"]),
+                                                 _pts(v.get("diff")), _pts_ci(v.get("ci")), v.get("sign", "–"),
+                                                 fmt_num(sk["length_median"]["value"]), fmt_int(w["n"])])
+    cols = (["level"] if rows and rows[0][0] else []) + ["policy", "win rate", "95% CI", "vs assumed, pts",
+                                                          "95% CI (paired)", "sign", "median length", "n"]
+    return Table("Skill sensitivity", cols, out,
+                 "On the fresh games of the recommendation, paired game by game with the assumed policy (exact "
+                 "McNemar; Newcombe interval). sign: 'straddles 0' when the interval cannot tell whether this policy "
+                 "wins more or less. The weaker policy plays every fresh game; lookahead plays what a ±5-point "
+                 "interval needs (planned from a 100-game pilot's spread).", numeric_from=2 if rows and rows[0][0] else 1)
 
 
 def _plain_tables(r: dict, targets) -> list[Table]:
     cands = [("recommended", r["recommended"])] + [(f"runner-up {i + 1}", c) for i, c in enumerate(r.get("runners_up") or [])]
     cols = ["", "parameters"]
     for t in targets:
-        cols += [f"{LABELS.get(t.metric, t.metric)}", "95% CI", "target met"]
-    cols += ["miss", "n"]
+        cols += [f"{LABELS.get(t.metric, t.metric)}", "95% CI", "target"]
+    cols += ["distance", "closest in", "distance when chosen", "n"]
     rows = []
-    for label, c in cands:
+    for i, (label, c) in enumerate(cands):
         m = c["measured"]
         row = [label, point_words(c["point"])]
         for t in targets:
             row += [_fmt(t.metric, m[t.metric]["value"]), _fmt_ci(t.metric, m[t.metric]["ci"]), verdict(t, m)]
-        row += [f"{c['miss']:.4f}", fmt_int(m["n"])]
+        sel = c.get("selection") or {}
+        row += [f"{c['miss']:.4f}", _p_best(r, i),
+                f"{sel['miss']:.4f} (n = {fmt_int(sel['n'])})" if "miss" in sel else "–", fmt_int(m["n"])]
         rows.append(row)
-    out = [Table("Recommended values and runners-up", cols, rows,
-                 "miss: the summed distance of each measurement from its target band (0 = every target inside its band); "
-                 "rates in 0..1, lengths relative to the band's top. Finalists replayed with the full sample.",
+    out = [Table("Recommended values and runners-up, on fresh games", cols, rows,
+                 "Measured on fresh games only (game indices never used to choose). distance: the summed distance of "
+                 "each measurement from its target band (0 = inside every band); rates in 0..1, lengths relative to "
+                 "the band's top. closest in: the share of paired resamples of the fresh games in which it comes "
+                 "closest (ties shared). distance when chosen: on the selection games, for the record.",
                  numeric_from=2)]
-    srows = []
-    m = r["recommended"]["measured"]
-    for name, sm in [(f"assumed ({policy_words(r)})", m)] + list((r.get("skill") or {}).items()):
-        w = sm["win_rate"]
-        srows.append([name, fmt_pct(w["value"], w["ci"]), fmt_ci_pct(w["ci"]),
-                      f"{(w['value'] - m['win_rate']['value']) * 100:+.1f} pts",
-                      fmt_num(sm["length_median"]["value"]), fmt_int(w["n"])])
-    out.append(Table("Skill sensitivity", ["policy", "win rate", "95% CI", "vs assumed", "median length", "n"], srows))
+    m = r["recommended"]
+    out.append(_skill_table([("", name, sk, m) for name, sk in _skill_rows(r.get("skill"))]))
     return out
 
 
@@ -179,76 +226,134 @@ def _plain_tables(r: dict, targets) -> list[Table]:
 
 def _ladder_sentences(r: dict) -> list[str]:
     lv = r["ladder"]
-    hits = [x for x in lv if x["measured"]["win_rate"]["ci"][0] <= x["target"] <= x["measured"]["win_rate"]["ci"][1]]
-    worst = max(lv, key=lambda x: abs(x["measured"]["win_rate"]["value"] - x["target"]))
-    w = worst["measured"]["win_rate"]
+    margin = r.get("margin", 0.02)
     ladder = ", ".join(f"{x['target']:g}" for x in lv)
     out = [f"Assuming the {policy_words(r)} policy, the search fitted {len(lv)} levels to the target ladder "
-           f"({ladder}), trying {fmt_int(r.get('grid_points'))} points per level "
-           f"({fmt_int(r.get('n_final'))} games for each finalist, same deals)."]
-    out.append(f"{len(hits)} of {len(lv)} levels have the target inside the fitted win rate's 95% interval; the "
-               f"farthest is level {worst['level']}: target {worst['target']:.0%}, fitted {fmt_pct(w['value'], w['ci'])} "
-               f"(95% CI {fmt_ci_pct(w['ci'])}, n = {fmt_int(w['n'])}), {abs(w['value'] - worst['target']) * 100:.1f} pts away.")
+           f"({ladder}), trying {fmt_int(r.get('grid_points'))} points per level; {_games_words(r)}."]
+    within = [x for x in lv if x["check"]["verdict"] == "within_margin"]
+    beyond = [x for x in lv if x["check"]["verdict"] == "beyond_margin"]
+    inside = [x for x in lv if x["check"]["target_inside_ci"]]
+    out.append(f"On the fresh games {len(within)} of {len(lv)} levels are within ±{margin * 100:g} points of their "
+               f"target and {len(beyond)} off by more; the target lies inside the fitted win rate's 95% interval at "
+               f"{len(inside)} of {len(lv)}.")
+    worst = max(lv, key=lambda x: abs(x["check"]["off_by"]))
+    w = worst["measured"]["win_rate"]
+    out.append(f"The farthest is level {worst['level']}: target {worst['target']:.0%}, fresh {fmt_pct(w['value'], w['ci'])} "
+               f"(95% CI {fmt_ci_pct(w['ci'])}, n = {fmt_int(w['n'])}), {worst['check']['words']}.")
     broken = [x["level"] for x in lv if not x.get("monotone_kept", True)]
-    out.append("The fitted ladder keeps the targets' order at every level." if not broken else
-               f"No candidate kept the ladder monotone at level{'s' if len(broken) != 1 else ''} "
-               f"{', '.join(map(str, broken))}: the closest was used anyway.")
+    out.append("The levels were fitted together so that the chosen win rates follow the targets' order (on the "
+               "selection games)." if not broken else
+               f"No choice of points kept the targets' order at level{'s' if len(broken) != 1 else ''} "
+               f"{', '.join(map(str, broken))} (on the selection games): the closest ladder was used.")
+    steps = [x["step"] for x in lv if x.get("step")]
+    if steps:
+        by = {k: [x["level"] for x in lv if x.get("step", {}).get("status") == k]
+              for k in ("confirmed", "not resolved", "reversed")}
+        out.append(f"On the fresh games, paired by game: {len(by['confirmed'])} of {len(steps)} steps between levels "
+                   f"are confirmed in the targets' direction"
+                   + (f"; not resolved at level{'s' if len(by['not resolved']) != 1 else ''} "
+                      f"{', '.join(map(str, by['not resolved']))}" if by["not resolved"] else "")
+                   + (f"; reversed at level{'s' if len(by['reversed']) != 1 else ''} "
+                      f"{', '.join(map(str, by['reversed']))}" if by["reversed"] else "") + ".")
+    unsure = [x["level"] for x in lv if x.get("certainty") and any(d["indistinguishable"]
+                                                                      for d in x["certainty"]["vs_pick"])]
+    if unsure:
+        out.append(f"At level{'s' if len(unsure) != 1 else ''} {', '.join(map(str, unsure))} a runner-up is "
+                   f"indistinguishable from the pick on the fresh games (see 'closest in').")
     names = sorted({k for x in lv for k in (x.get("skill") or {})})
     for name in names:
-        ds = [(x["skill"][name]["value"] - x["measured"]["win_rate"]["value"]) * 100 for x in lv if name in (x.get("skill") or {})]
-        if ds:
-            out.append(f"With a {name} policy the same values move the win rate by {min(ds):+.1f} to {max(ds):+.1f} pts "
-                       f"per level (mean {sum(ds) / len(ds):+.1f}).")
+        rows = [x["skill"][name] for x in lv if name in (x.get("skill") or {})]
+        ds = [s["vs_assumed"]["diff"] * 100 for s in rows]
+        straddle = [x["level"] for x in lv if name in (x.get("skill") or {})
+                    and x["skill"][name]["vs_assumed"]["sign"] == "straddles 0"]
+        out.append(f"With a {name} policy the same values move the win rate by {min(ds):+.1f} to {max(ds):+.1f} pts "
+                   f"per level (paired, n = {fmt_int(min(s['win_rate']['n'] for s in rows))}–"
+                   f"{fmt_int(max(s['win_rate']['n'] for s in rows))} games per level)"
+                   + (f"; the interval straddles 0 at level{'s' if len(straddle) != 1 else ''} "
+                      f"{', '.join(map(str, straddle))}, so the sign is not known there" if straddle
+                      else "; every interval carries a sign") + ".")
     return out
 
 
 def _ladder_charts(r: dict) -> list[Chart]:
     lv = r["ladder"]
-    fitted = {"label": f"fitted ({policy_words(r)})", "y": [x["measured"]["win_rate"]["value"] for x in lv],
+    fitted = {"label": f"fitted ({policy_words(r)}), fresh games", "y": [x["measured"]["win_rate"]["value"] for x in lv],
               "lo": [x["measured"]["win_rate"]["ci"][0] for x in lv], "hi": [x["measured"]["win_rate"]["ci"][1] for x in lv],
               "n": [x["measured"]["win_rate"]["n"] for x in lv]}
     others = []
     for name in sorted({k for x in lv for k in (x.get("skill") or {})}):
-        rows = [x["skill"].get(name) for x in lv]
+        rows = [(x.get("skill") or {}).get(name) for x in lv]
         if all(rows):
-            others.append({"label": name, "y": [w["value"] for w in rows], "lo": [w["ci"][0] for w in rows],
-                           "hi": [w["ci"][1] for w in rows], "n": [w["n"] for w in rows]})
+            ws = [s["win_rate"] for s in rows]
+            others.append({"label": name, "y": [w["value"] for w in ws], "lo": [w["ci"][0] for w in ws],
+                           "hi": [w["ci"][1] for w in ws], "n": [w["n"] for w in ws]})
     svg = charts.ladder_fit([x["level"] for x in lv], [x["target"] for x in lv], fitted, others,
-                            "Difficulty ladder: target vs fitted win rate")
+                            "Difficulty ladder: target vs fitted win rate (fresh games)")
     return [Chart("Difficulty ladder: target vs fitted", Markup(svg),
-                  "Dashes: the target per level. Blue: the win rate of the recommended values with its 95% Wilson "
-                  "interval; the other lines: the same values under a weaker and a stronger policy (skill "
-                  "sensitivity). n = games per level.", wide=True)]
+                  "Dashes: the target per level. Blue: the win rate of the recommended values on fresh games (never "
+                  "used to choose) with its 95% Wilson interval; the other lines: the same values under a weaker and "
+                  "a stronger policy on the same games (skill sensitivity). n = fresh games per level.", wide=True)]
 
 
 def _ladder_tables(r: dict) -> list[Table]:
     lv = r["ladder"]
-    names = sorted({k for x in lv for k in (x.get("skill") or {})})
-    cols = ["level", "target", "recommended", "fitted win rate", "95% CI", "off by", "monotone", "n"] + names + ["runners-up"]
+    cols = ["level", "target", "recommended", "fresh win rate", "95% CI", "off by", "verdict", "step from the level "
+            "before", "closest in", "when chosen", "n", "runners-up (fresh)"]
     rows = []
     for x in lv:
         w = x["measured"]["win_rate"]
-        row = [str(x["level"]), f"{x['target']:.0%}", point_words(x["recommended"]), fmt_pct(w["value"], w["ci"]),
-               fmt_ci_pct(w["ci"]), f"{(w['value'] - x['target']) * 100:+.1f} pts",
-               "kept" if x.get("monotone_kept", True) else "broken", fmt_int(w["n"])]
-        for name in names:
-            s = (x.get("skill") or {}).get(name)
-            row.append(f"{fmt_pct(s['value'], s['ci'])} ({fmt_ci_pct(s['ci'])}, n = {fmt_int(s['n'])})" if s else "–")
-        row.append("; ".join(f"{point_words(u['point'])}: {fmt_pct(u['win_rate']['value'], u['win_rate']['ci'])}"
-                             for u in x.get("runners_up") or []) or "–")
-        rows.append(row)
-    return [Table("Fitted ladder", cols, rows, "Intervals 95% Wilson. Runners-up: the next-closest finalists at that level.",
-                  numeric_from=3)]
+        sel = x.get("selection") or {}
+        c = x.get("certainty") or {}
+        p = c.get("p_best") or []
+        step = x.get("step")
+        rows.append([str(x["level"]), f"{x['target']:.0%}", point_words(x["recommended"]), fmt_pct(w["value"], w["ci"]),
+                     fmt_ci_pct(w["ci"]), f"{x['check']['off_by'] * 100:+.1f} pts", x["check"]["words"],
+                     (f"{_pts(step['diff'])} ({_pts_ci(step['ci'])}): {step['status']}" if step else "–"),
+                     f"{100 * p[0]:.0f}%" if p else "–",
+                     (f"{fmt_pct(sel['win_rate'])} (n = {fmt_int(sel['n'])})" if sel else "–")
+                     + ("" if x.get("monotone_kept", True) else ", order broken"),
+                     fmt_int(w["n"]),
+                     "; ".join(f"{point_words(u['point'])}: {fmt_pct(u['win_rate']['value'], u['win_rate']['ci'])}"
+                               for u in x.get("runners_up") or []) or "–"])
+    out = [Table("Fitted ladder, on fresh games", cols, rows,
+                 f"Fresh games only (never used to choose). verdict: the fresh win rate minus the target against the "
+                 f"±{r.get('margin', 0.02) * 100:g}-point margin. step: this level's win rate minus the previous "
+                 f"level's, paired by game (exact McNemar; Newcombe interval): confirmed when the interval lies on the "
+                 f"targets' side of 0. closest in: the share of paired resamples in which the pick comes closest to "
+                 f"the target among the level's candidates. when chosen: the win rate on the selection games.",
+                 numeric_from=3)]
+    srows = []
+    for x in lv:
+        for name, sk in _skill_rows(x.get("skill")):
+            srows.append((str(x["level"]), name, sk, x))
+    if srows:
+        out.append(_skill_table(srows))
+    return out
+
+
+def verdict_sentences(r: dict) -> list[str]:
+    v = r.get("verdicts") or {}
+    out = [f"Margin: ±{v.get('margin', r.get('margin', 0.02)) * 100:g} points (--margin)."]
+    for it in v.get("items") or []:
+        ci = it.get("ci") or [None, None]
+        out.append(f"{it['metric']}: {it['words']}" + (f" (95% CI {_pts_ci(ci)}, n = {fmt_int(it.get('n'))})"
+                                                       if it.get("id") in ("level", "step") and ci[0] is not None
+                                                       else "") + ".")
+    return out
 
 
 # ---------------------------------------------------------------- the page
 
 
 def provenance(r: dict, command: str | None) -> list[tuple[str, str]]:
+    g = r.get("games") or {}
     return [("game", str(r.get("game"))), ("players", str(r.get("players"))),
             ("policies (assumed)", json.dumps(r.get("policies"), sort_keys=True)),
             ("targets", ", ".join(r.get("targets") or [])), ("grid points", fmt_int(r.get("grid_points"))),
             ("games per point, screening", fmt_int(r.get("n_screen"))), ("games per finalist", fmt_int(r.get("n_final"))),
+            ("fresh games", fmt_int(r.get("n_fresh"))),
+            ("game indices", f"screening {g.get('screening')}, selection {g.get('selection')}, fresh {g.get('fresh')}"),
+            ("margin", str(r.get("margin"))),
             ("seed", str(r.get("seed"))), ("fixed parameters", json.dumps(r.get("user_params") or {}, sort_keys=True)),
             ("command", command or "–")]
 
@@ -259,19 +364,24 @@ def build_tuning_report(result: dict, command: str | None = None) -> RunReport:
     if r.get("ladder"):
         summary, chart_list, tables = _ladder_sentences(r), _ladder_charts(r), _ladder_tables(r)
         lv = r["ladder"]
-        off = max(abs(x["measured"]["win_rate"]["value"] - x["target"]) for x in lv)
+        off = max(abs(x["check"]["off_by"]) for x in lv)
+        within = sum(1 for x in lv if x["check"]["verdict"] == "within_margin")
         figs = [KeyFigure("levels fitted", str(len(lv)), f"{fmt_int(r.get('grid_points'))} points tried per level"),
-                KeyFigure("largest miss", f"{off * 100:.1f} pts", "fitted minus target win rate, any level"),
-                KeyFigure("games per level", fmt_int(lv[0]["measured"]["win_rate"]["n"]), f"seed {r.get('seed')}")]
+                KeyFigure("within the margin", f"{within} of {len(lv)}",
+                          f"fresh win rate within ±{r.get('margin', 0.02) * 100:g} pts of the target, whole interval"),
+                KeyFigure("largest miss", f"{off * 100:.1f} pts", "fresh win rate minus target, any level"),
+                KeyFigure("fresh games per level", fmt_int(lv[0]["measured"]["win_rate"]["n"]), f"seed {r.get('seed')}")]
     else:
         targets = _targets(r)
         summary, chart_list, tables = _plain_sentences(r, targets), _plain_charts(r, targets), _plain_tables(r, targets)
         m = r["recommended"]["measured"]
         met = sum(1 for t in targets if verdict(t, m).startswith("met"))
         figs = [KeyFigure("recommended", point_words(r["recommended"]["point"]), f"policy {policy_words(r)}"),
-                KeyFigure("targets met", f"{met} of {len(targets)}", "point estimate inside the band"),
+                KeyFigure("targets met", f"{met} of {len(targets)}", "whole fresh interval inside the band"),
                 KeyFigure("win rate", fmt_pct(m["win_rate"]["value"], m["win_rate"]["ci"]),
-                          f"95% CI {fmt_ci_pct(m['win_rate']['ci'])}, n = {fmt_int(m['n'])}")]
+                          f"95% CI {fmt_ci_pct(m['win_rate']['ci'])}, n = {fmt_int(m['n'])} fresh games")]
+        if r.get("certainty"):
+            figs.append(KeyFigure("pick closest in", _p_best(r, 0), "of paired resamples of the fresh games"))
     return RunReport(
         title=f"{r.get('game')}: tuning report",
         subtitle=f"{r.get('game')} · targets {', '.join(r.get('targets') or [])} · policy {policy_words(r)} · "
@@ -283,7 +393,10 @@ def build_tuning_report(result: dict, command: str | None = None) -> RunReport:
         tables=tables,
         provenance=provenance(r, command),
         generated=now,
-        notes=["The answer holds for the policy named: people who play better or worse than it will find the game "
+        notes=["Chosen on one range of games, measured on another: every interval in this report comes from fresh "
+               "games that played no part in the choice, so a lucky draw while searching does not show as a good fit.",
+               "The answer holds for the policy named: people who play better or worse than it will find the game "
                "easier or harder; the skill-sensitivity rows show by how much."],
+        paragraphs=[Paragraph("Verdicts", verdict_sentences(r))],
         footer=f"Tuning rendered {now} · made by balance from tuning.json.",
     )

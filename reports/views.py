@@ -198,7 +198,9 @@ def summary_sentences(s: dict, about: About | None = None) -> list[str]:
             parts = [f"{seat_name(r['seat'])} ({r['policy']}) {fmt.pct(r['value'])}, {fmt.diff(r['diff'], r['diff_ci'])}"
                      for r in rows]
             out.append(f"Against a fair share of {fmt.pct(fair.value)} per seat: " + "; ".join(parts) + ".")
-            if fair.shared and fair.seat_rates_sum is not None and fair.seat_rates_sum > 1 + 1e-9:
+            if (s.get("shared_wins") or {}).get("words"):
+                out.append(s["shared_wins"]["words"][:1].upper() + s["shared_wins"]["words"][1:])
+            elif fair.shared and fair.seat_rates_sum is not None and fair.seat_rates_sum > 1 + 1e-9:
                 out.append(f"Wins are shared in some games, so the seats' win rates add up to "
                            f"{fmt.pct(fair.seat_rates_sum)}, more than 100%.")
         if rows and gap:
@@ -272,7 +274,7 @@ def summary_sentences(s: dict, about: About | None = None) -> list[str]:
 
 def warnings(s: dict) -> list[str]:
     w = []
-    if s.get("n_requested") and s["n_games"] < s["n_requested"]:
+    if s.get("n_requested") and s["n_games"] < s["n_requested"] and not s.get("complete"):
         w.append(f"Only {fmt_int(s['n_games'])} of {fmt_int(s['n_requested'])} requested games finished; "
                  f"resume the run to complete it.")
     if s.get("end_reasons", {}).get("no_move"):
@@ -314,8 +316,8 @@ def _seat_chart(s: dict, fair: "context.FairShare | None") -> Chart | None:
     svg = charts.fair_share_forest([f"{seat_name(r['seat'])} ({r['policy']})" for r in rows], [r["diff"] for r in rows],
                                    [r["diff_ci"][0] for r in rows], [r["diff_ci"][1] for r in rows],
                                    [r["n"] for r in rows], fair.value, "Each seat against its fair share")
-    cap = (f"Each seat's win rate minus its fair share, in points, with the seat's 95% Wilson interval (the fair "
-           f"share taken as known); green or red: the interval leaves the fair share; n = games per seat. "
+    cap = ("Each seat's win rate minus its fair share, in points, with the seat's 95% Wilson interval (the fair "
+           "share taken as known); green or red: the interval leaves the fair share; n = games per seat. "
            + context.fair_share_words(fair))
     return Chart("Win rate by seat", Markup(svg), cap)
 
@@ -553,7 +555,7 @@ def _card_tables(s: dict, about: About | None = None) -> list[Table]:
         return []
     counter = c["primary_counter"]
     note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. Lift = win rate with minus without, Newcombe 95% interval; "
-            f"significance after Holm correction over {c['n_cards']} cards (α = {c['alpha']}).")
+            f"significance after Holm correction over {c.get('family_size', c['n_cards'])} cards (α = {c['alpha']}).")
     out = [
         Table("Cards that help most (top 10, significant)", CARD_COLUMNS, _card_rows(c["top"]), note),
         Table("Cards that hurt most (bottom 10, significant)", CARD_COLUMNS, _card_rows(c["bottom"]), note),

@@ -40,23 +40,11 @@ from .jit import njit_cached
 from .search import make_search
 from .trace import emit
 
-# Policy kinds: an integer per seat; the rest is its parameter vector.
-RANDOM = 0
-GREEDY = 1
-LOOKAHEAD = 2
-USER = 3
-EXPERT = 4  # information-set search (simcore/search.py)
-ORACLE = 5  # the same search with perfect information: an upper bound, not a player
-BUILTIN_KINDS = frozenset((RANDOM, GREEDY, LOOKAHEAD, EXPERT, ORACLE))
-
-# Slots of a seat's float parameter vector. Game weights start at P_GAME.
-P_EPSILON = 0  # probability of a uniformly random move (weaker players)
-P_ROLLOUTS = 1  # lookahead: rollouts per option
-P_HORIZON = 2  # lookahead: decisions per rollout before `value` judges the state
-P_ROLLOUT_KIND = 3  # lookahead: policy of the rollouts (RANDOM or GREEDY)
-P_GAME = 4  # game weights: P_GAME .. 23 (24..26: the search's, simcore/search.py)
-N_POLICY_PARAMS = 32
-P_CONFIDENCE = N_POLICY_PARAMS - 1  # lookahead: z a challenger must beat greedy's pick by
+# Policy kinds and the slots of a seat's parameter vector: simcore/slots.py.
+from .slots import (  # noqa: E402,F401  (the runner's names, as every caller knows them)
+    BUILTIN_KINDS, EXPERT, GREEDY, LOOKAHEAD, N_POLICY_PARAMS, ORACLE, P_CONFIDENCE, P_EPSILON, P_GAME, P_HORIZON,
+    P_ROLLOUT_KIND, P_ROLLOUTS, RANDOM, USER,
+)
 
 # Columns the runner owns. game_out: END_REASON, DECISIONS, then the game's.
 # seat_out: WON, SCORE, then the game's.

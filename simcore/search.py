@@ -45,18 +45,11 @@ import numpy as np
 
 from . import rng as R
 
-# Slots of a seat's parameter vector that the search reads (shared with the
-# runner's: P_HORIZON = 2, P_ROLLOUT_KIND = 3; game weights use 4..23).
-P_ITERATIONS = 24  # iterations (sampled worlds, one rollout each) per decision
-P_DEPTH = 25  # most of the seat's own decisions the tree may hold on one path
-P_EXPLORATION = 26  # UCB1 exploration constant (values are in 0..1)
-P_WORLDS = 27  # worlds per decision: a root option's k-th visit plays world k mod W (0: world k, all new)
-P_WIDEN = 28  # progressive widening: a node holds at most 1 + widen * sqrt(visits) children (0: no limit)
+from .slots import P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_HORIZON, P_ITERATIONS, P_ROLLOUT_KIND, P_WIDEN, P_WORLDS
 
 
 def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
     """The search kernel for one game's kernels; `jit(f)` compiles it beside them."""
-    from .runner import P_CONFIDENCE, P_HORIZON, P_ROLLOUT_KIND
 
     def search(tables, state, seat, options, n, params, rng, buf, perfect):
         """The index (0..n-1) of the option the search takes; `perfect` != 0: oracle."""

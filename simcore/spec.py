@@ -12,6 +12,8 @@ from typing import Any, Callable, NamedTuple
 
 from .files import data_root, shown
 from .params import Param  # noqa: F401  (declared here for the games: spec.Param)
+from .slots import (EXPERT, GREEDY, LOOKAHEAD, ORACLE, P_CONFIDENCE, P_DEPTH, P_EPSILON, P_EXPLORATION, P_HORIZON,
+                    P_ITERATIONS, P_ROLLOUT_KIND, P_ROLLOUTS, P_WIDEN, P_WORLDS, RANDOM)
 
 DATA_DIR = data_root()  # the installed game data (simcore.files)
 
@@ -152,33 +154,10 @@ class GameSpec:
     first_seat_column: str | None = None  # game column of the seat that moved first
     setting_columns: tuple[str, ...] = ()  # game columns that say what a game was played at (level)
     invariants: tuple[str, ...] = ()  # what check() codes 1, 2, ... mean
-    # Until a game moves to load_data (simcore.gamedata): its old loader functions.
-    compile_tables: Callable[[dict], tuple] | None = None
-    card_names: Callable[[dict], list[str]] | None = None
-    card_list_hash: Callable[[dict], str] | None = None
-    resolve_params: Callable[[dict], dict] | None = None
-    headline: Callable[[Any, Any, dict], dict] | None = None
-    data_files: tuple[str, ...] = ()
-    notes: str = ""
 
     def __post_init__(self):
         if self.load_data is None:
-            if self.compile_tables is None:
-                raise ValueError(f"{self.name}: a GameSpec needs load_data (simcore.gamedata)")
-            object.__setattr__(self, "load_data", _legacy_loader(self))
-            old_decode = self.decode_trace
-            object.__setattr__(self, "decode_trace", lambda events, data, n: old_decode(events, dict(data.params), n))
-            # what the summary guessed for these specs before columns were declared
-            game_names = [c.name for c in self.game_columns]
-            if self.length_column == "decisions" and "turns" in game_names:
-                object.__setattr__(self, "length_column", "turns")
-            if self.rounds_column is None and "rounds" in game_names:
-                object.__setattr__(self, "rounds_column", "rounds")
-            if self.first_seat_column is None:
-                first = next((c for c in ("first_seat", "first_player") if c in game_names), None)
-                object.__setattr__(self, "first_seat_column", first)
-            if not self.setting_columns and "level" in game_names:
-                object.__setattr__(self, "setting_columns", ("level",))
+            raise ValueError(f"{self.name}: a GameSpec needs load_data (simcore.gamedata)")
         names = self.game_column_names + self.seat_column_names
         for col in (self.length_column, self.rounds_column, self.first_seat_column, *self.setting_columns):
             if col is not None and col not in names:
@@ -206,31 +185,6 @@ class GameSpec:
     @property
     def seat_column_names(self) -> list[str]:
         return ["won", "score"] + [c.name for c in self.seat_columns]
-
-
-def _legacy_loader(spec: "GameSpec"):
-    """load_data for a spec still declared with compile_tables, card_names,
-    card_list_hash and resolve_params (each game moves to simcore.gamedata)."""
-    from types import MappingProxyType
-
-    from .gamedata import GameData
-
-    cache: dict = {}
-
-    def load_data(params=None):
-        import json
-
-        user = dict(params or {})
-        key = json.dumps(user, sort_keys=True, default=str)
-        if key not in cache:
-            resolved = (spec.resolve_params(dict(user)) if spec.resolve_params
-                        else {**{p.name: p.default for p in spec.params}, **user})
-            h = spec.card_list_hash(resolved)
-            cache[key] = GameData(spec.name, MappingProxyType(dict(resolved)), tuple(spec.compile_tables(resolved)),
-                                  tuple(spec.card_names(resolved)), None, (), h)
-        return cache[key]
-
-    return load_data
 
 
 # Policies every game has; games add their own parameters (weights from P_GAME).
@@ -267,9 +221,6 @@ def common_policies(
     lookahead and expert budgets are per game (their defaults here).
     `expert_refused`: why a search means nothing for this game; `--policy
     expert` is then refused with that sentence."""
-    from .runner import (EXPERT, GREEDY, LOOKAHEAD, ORACLE, P_CONFIDENCE, P_EPSILON, P_HORIZON, P_ROLLOUT_KIND,
-                         P_ROLLOUTS, RANDOM)
-    from .search import P_DEPTH, P_EXPLORATION, P_ITERATIONS, P_WIDEN, P_WORLDS
 
     eps = PolicyParam("epsilon", P_EPSILON, 0.0, "probability of a uniformly random move (a weaker player)", 0.0, 1.0)
     search_params = (

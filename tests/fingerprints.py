@@ -22,11 +22,9 @@ SEED = 2026
 
 
 def _data(spec, params):
-    """(tables, number of cards) for resolved params, whichever loader the spec has."""
-    if hasattr(spec, "load_data") and spec.load_data is not None:
-        d = spec.load_data(params)
-        return d.tables, len(d.card_names)
-    return spec.compile_tables(params), len(spec.card_names(params))
+    """(tables, number of cards) for resolved params."""
+    d = spec.load_data(params)
+    return d.tables, len(d.card_names)
 
 
 def fingerprints(name: str) -> dict[str, str]:

@@ -18,14 +18,9 @@ from simcore.params import resolve, user_params
 def _card_file(game: str) -> Path | None:
     """The shipped card list of a registered game (None: it has none to edit)."""
     spec = registry.get(game)
-    cards = spec.load_data({}).cards
-    if cards is not None:
-        return Path(cards.path)
-    try:  # a game still on its old loader: its cards module, if it has one
-        module = __import__(registry.GAMES[game] + ".cards", fromlist=["CARDS_FILE"])
-    except ImportError:
+    if spec.param("cards") is None:  # no --set cards=FILE: nothing for a designer to edit
         return None
-    return Path(module.CARDS_FILE) if hasattr(module, "CARDS_FILE") else None
+    return Path(spec.load_data({}).cards.path)
 
 
 CARD_GAMES = [g for g in registry.names() if _card_file(g) is not None]

@@ -15,10 +15,6 @@ GAMES = registry.names()
 UNWRITTEN = -7.7e300  # what the rows hold before `outcome`: any left means a column was not written
 
 
-def _legacy(spec) -> bool:
-    return spec.compile_tables is not None  # not yet moved to simcore.gamedata
-
-
 def play_unwritten(spec, players: int, n: int = 150, seed: int = 11, policy: str = "random"):
     """Run games with the result rows pre-filled with UNWRITTEN."""
     data = spec.load_data(resolve(spec, {}))
@@ -37,7 +33,7 @@ def play_unwritten(spec, players: int, n: int = 150, seed: int = 11, policy: str
     return game_out, seat_out
 
 
-def _out_of_place(columns, values, first: int, legacy: bool = False) -> list[str]:
+def _out_of_place(columns, values, first: int) -> list[str]:
     bad = []
     for j, col in enumerate(columns, start=first):
         v = values[..., j].ravel()
@@ -45,8 +41,7 @@ def _out_of_place(columns, values, first: int, legacy: bool = False) -> list[str
             bad.append(f"{col.name}: not written")
             continue
         finite = v[~np.isnan(v)]
-        # the old contract let every float column hold NaN ("not reached")
-        if finite.size < v.size and not (col.nan_ok or (legacy and col.dtype.startswith("float"))):
+        if finite.size < v.size and not col.nan_ok:
             bad.append(f"{col.name}: NaN written but nan_ok is not declared")
         if col.low is not None and (finite < col.low).any():
             bad.append(f"{col.name}: {finite.min():g} below its declared low {col.low:g}")
@@ -61,15 +56,13 @@ def test_every_column_is_written_in_its_declared_range(name):
     for players in sorted({spec.min_players, spec.max_players}):
         g, s = play_unwritten(spec, players)
         assert not (g[:, :2] == UNWRITTEN).any() and not (s[:, :, :2] == UNWRITTEN).any(), "won/score/end_reason"
-        bad = _out_of_place(spec.game_columns, g, 2, _legacy(spec)) + _out_of_place(spec.seat_columns, s, 2, _legacy(spec))
+        bad = _out_of_place(spec.game_columns, g, 2) + _out_of_place(spec.seat_columns, s, 2)
         assert not bad, f"{name} at {players} players: " + "; ".join(bad)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_columns_declare_their_ranges_and_kernels_index_them_by_name(name):
     spec = registry.get(name)
-    if _legacy(spec):
-        pytest.skip(f"{name} still has its old loader (issue 21 moves every game to simcore.gamedata)")
     undeclared = [c.name for c in spec.game_columns + spec.seat_columns if c.low is None or c.high is None]
     assert not undeclared, f"declare low/high for: {', '.join(undeclared)}"
     idx = kernel_indexes(spec)

@@ -15,6 +15,7 @@ from synthetic import SPEC, make_run
 
 from analysis.frames import load_cards, load_games, load_manifest, load_seats, part_files
 from analysis.summary import summarize, summarize_frames, write_summary
+from simcore import metrics as M
 from simcore.spec import Column
 
 
@@ -105,7 +106,10 @@ def test_variants_and_level_ladder(tmp_path):
     run = make_run(tmp_path, n_games=3000, n_cap=0, variants=levels,
                    variant_params={"L1": {"level": 1}, "L2": {"level": 2}, "L3": {"level": 3}})
     s = summarize(run, SPEC)
-    assert s["n_games"] == 9000 and s["n_requested"] == 9000 and s["pooled_over_variants"]
+    assert s["n_games"] == 9000 and s["n_requested"] == 9000 and s["per_variant"]
+    # no figure pools the points: the headline, seats and cards are each variant's own
+    assert "win_rate" not in s and "seat_gap" not in s and "cards" not in s
+    assert all(v["cards"]["seat_games"] == 6000 for v in s["variants"])
     names = [v["name"] for v in s["variants"]]
     assert names == ["L1", "L2", "L3"]
     for v in s["variants"]:
@@ -119,16 +123,10 @@ def test_variants_and_level_ladder(tmp_path):
 
 
 def _coop_spec():
-    def headline(games, seats, params):
-        totals = games["total"].value_counts().sort("total")
-        return {
-            "missing_cards": {"distribution": {int(t): int(c) for t, c in totals.iter_rows()},
-                              "help": "cards missing at the end"},
-            "pizza_rate": {"value": 0.25, "ci": [0.2, 0.3], "n": games.height},
-        }
-
+    metrics = (M.Counts(key="missing_cards", value=pl.col("total"), help="cards missing at the end"),
+               M.Rate(key="pizza_rate", hits=pl.col("total") > 20))
     return dataclasses.replace(
-        SPEC, cooperative=True, headline=headline, length_column="turns",
+        SPEC, cooperative=True, metrics=metrics, length_column="turns",
         game_columns=(Column("turns", "turns played"), Column("total", "final total"), Column("card_id", "an id")),
     )
 

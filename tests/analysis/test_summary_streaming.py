@@ -32,6 +32,7 @@ from analysis.summary import (
     summarize,
     summarize_frames,
 )
+from simcore import metrics as M
 from simcore.spec import Column
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +101,8 @@ def test_sweep_paired_ladder_and_first_player_read_in_windows(tmp_path, monkeypa
     assert not _diffs(folder, frames)
     assert [c["variant"] for c in folder["paired_vs_first"]["comparisons"]] == ["L2", "L3"]
     assert folder["paired_vs_first"]["comparisons"][0]["n_pairs"] == 3000
-    assert folder["first_player"]["first"]["n"] == 9000 and folder["metrics"]["happy_turn"]["excluded_sentinel"] == 3000
+    first = folder["variants"][0]  # a sweep's numbers are per variant (no pooling across points)
+    assert first["first_player"]["first"]["n"] == 3000 and first["metrics"]["happy_turn"]["excluded_sentinel"] == 1000
     assert [r["level"] for r in folder["ladder"]] == [1, 2, 3]
 
 
@@ -113,29 +115,30 @@ def test_level_column_ladder_in_windows(tmp_path, monkeypatch):
     assert not _diffs(folder, frames) and sum(r["n"] for r in folder["ladder"]) == 3000
 
 
-def _mergeable_headline(games, seats, params):
-    from analysis.stats import mean_ci, rate
+METRIC_SETS = {
+    "rates, means and counts": (
+        M.Rate(key="wins", label="seat wins", table="seats", hits=pl.col("won") > 0),
+        M.Mean(key="total", label="final total", value=pl.col("total")),
+        M.Counts(key="totals", value=pl.col("total")),
+    ),
+    "distributions and groups": (
+        M.Distribution(key="median_total", value=pl.col("total")),
+        M.Group(key="long", label="long games", members=(
+            M.Rate(key="share", hits=pl.col("decisions") > 10),
+            M.Mean(key="decisions", value=pl.col("decisions"), where=pl.col("decisions") > 10, counts=True),
+        )),
+    ),
+}
 
-    won = int(seats.filter(pl.col("won") > 0).height)
-    totals = games["total"].value_counts().sort("total")
-    return {"wins": {"label": "seat wins", **rate(won, seats.height)},
-            "total": {"label": "final total", **mean_ci(games["total"].to_numpy())},
-            "totals": {"distribution": {str(int(t)): int(c) for t, c in totals.iter_rows()}}}
 
-
-def _unmergeable_headline(games, seats, params):
-    # a median and a max do not merge from parts: read in one go at the end
-    return {"median_total": distribution(games["total"].to_numpy(), "total"),
-            "longest": float(games["decisions"].max())}
-
-
-@pytest.mark.parametrize("headline", [_mergeable_headline, _unmergeable_headline])
-def test_game_headline_streamed_or_read_whole(tmp_path, monkeypatch, headline):
-    spec = dataclasses.replace(SPEC, headline=headline)
+@pytest.mark.parametrize("kind", sorted(METRIC_SETS))
+def test_game_metrics_streamed_equal_one_pass(tmp_path, monkeypatch, kind):
+    spec = dataclasses.replace(SPEC, metrics=METRIC_SETS[kind])
     run = make_run(tmp_path, n_games=3000, chunk=500, variants={"a": 0.6, "b": 0.5})
     folder, frames = _both(run, spec, monkeypatch)
     assert not _diffs(folder, frames, rel=1e-9)
-    assert folder["game_metrics"] == json.loads(json.dumps(folder["game_metrics"]))
+    for v in folder["variants"]:
+        assert v["game_metrics"] and v["game_metrics"] == json.loads(json.dumps(v["game_metrics"]))
 
 
 def test_moments_and_counts_agree_with_rows():

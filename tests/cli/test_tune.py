@@ -37,4 +37,12 @@ def test_tune_finds_the_length_band(tmp_path):
     assert result["recommended"]["point"] == {"target": 30}
     assert 12 <= result["recommended"]["measured"]["length_median"]["value"] <= 14
     assert len(result["runners_up"]) == 1 and set(result["skill"]) == {"weaker (25% random moves)", "stronger (lookahead, 4 rollouts)"}
+    # chosen on games 0..399, reported on the fresh games 400..799 only
+    assert result["games"]["selection"] == [0, 399] and result["recommended"]["measured"]["indices"] == [400, 799]
+    assert all(u["measured"]["indices"] == [400, 799] for u in result["runners_up"])
+    assert len(result["certainty"]["p_best"]) == 2
+    for row in result["skill"].values():
+        lo, hi = row["vs_assumed"]["ci"]
+        assert row["vs_assumed"]["sign"] == ("higher" if lo > 0 else "lower" if hi < 0 else "straddles 0")
+    assert "fresh win rate" in r.output and "report:" in r.output
     assert (tmp_path / "t" / "report.html").exists()

@@ -69,11 +69,11 @@ def test_sweep_report_words_heatmap_curves_and_table(sweep_2d):
     assert "Win rate (the share of games someone wins) is 100.0% at every point" in html
     assert "Seat 1 wins most at target=27, level=2" in html and "least at target=15, level=1" in html
     assert "No point differs significantly in win rate from the first" in html
-    assert "paired game by game on the same deals, Holm-corrected over 5 comparisons" in html
+    assert "paired game by game on the same deals, Bonferroni-corrected over 5 comparisons" in html
     assert "Win rate over target × level" in html  # the heatmap
     assert "Win rate by seat against target" in html and "Win rate by seat against level" in html
     assert "Mean length (decisions) against target" in html
-    assert "Variants: the points of the sweep" in html and "Pooled over all points" in html
+    assert "Variants: the points of the sweep" in html and "At the first point (target=15, level=1)" in html and "Pooled" not in html
     assert html.count("<svg") >= 8
     assert_n_everywhere(html)
 
@@ -131,19 +131,29 @@ def test_real_sweep_report(real_sweep):
 
 
 def compare_result() -> dict:
-    def m(metric, a, b, lo, hi, p, sig, method="paired by game"):
-        return {"metric": metric, "a": a, "b": b, "diff": b - a, "ci": [lo, hi], "p": p, "n_a": 5000, "n_b": 5000,
-                "method": method, "significant": sig,
+    from analysis.stats import margin_verdict
+
+    def m(metric, a, b, lo, hi, p, sig, method="paired by game", role="secondary", level=0.9875, rate=True):
+        mg = 0.02 if rate else 0.02 * a
+        return {"metric": metric, "role": role, "a": a, "b": b, "diff": b - a, "ci": [lo, hi], "p": p,
+                "p_adjusted": min(1.0, p * (1 if role == "primary" else 4)), "ci_level": level, "n_a": 5000,
+                "n_b": 5000, "method": method, "significant": sig, "rate": rate, "margin": mg,
+                "margin_verdict": margin_verdict(b - a, [lo, hi], mg, n=5000),
                 "verdict": ("B higher" if b > a else "B lower") if sig else "no significant difference"}
 
-    metrics = [m("win rate", 0.62, 0.66, 0.03, 0.05, 1e-6, True), m("seat 1 win rate", 0.40, 0.41, -0.005, 0.025, 0.2, False),
-               m("length", 12.0, 13.5, 1.3, 1.7, 1e-9, True), m("ends: cap", 0.001, 0.001, -0.001, 0.001, 1.0, False),
-               m("mean pizzas_spent", 2.0, 1.9, -0.15, -0.05, 0.001, True)]
+    metrics = [m("win rate", 0.62, 0.66, 0.03, 0.05, 1e-6, True, role="primary", level=0.95),
+               m("seat 1 win rate", 0.40, 0.41, -0.005, 0.025, 0.2, False),
+               m("length", 12.0, 13.5, 1.3, 1.7, 1e-9, True, rate=False), m("ends: cap", 0.001, 0.001, -0.001, 0.001, 1.0, False),
+               m("mean pizzas_spent", 2.0, 1.9, -0.15, -0.05, 0.001, True, rate=False)]
     side = {"run": "/runs/a", "variant": "base", "params": {"pizzas": 2}, "seed": 1, "players": 2,
             "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}]}
     return {"game": "sickdays-solo", "title": "Sick Days <solo>", "a": side,
             "b": {**side, "run": "/runs/b", "params": {"pizzas": 3}}, "changed": {"pizzas": [2, 3]},
-            "n_a": 5000, "n_b": 5000, "paired": True, "alpha": 0.05, "correction": "Holm", "metrics": metrics,
+            "n_a": 5000, "n_b": 5000, "paired": True, "alpha": 0.05, "correction": "Bonferroni", "metrics": metrics,
+            "family_size": 4, "margin": 0.02, "primary": "win rate", "pairing_basis": "same deals",
+            "pairing_words": "paired on the same deals (seed 1: game i is dealt alike on both sides)",
+            "pairing": {"correlation": 0.7, "width_ratio": 0.55, "n_pairs": 5000},
+            "dropped": [{"metric": "ends: reached", "reason": "the complement of win rate, game by game"}],
             "significant": [x["metric"] for x in metrics if x["significant"]]}
 
 
@@ -156,8 +166,11 @@ def test_compare_report(tmp_path):
     assert_order(html)
     assert "Sick Days &lt;solo&gt;" in html  # escaped
     assert "B changes pizzas from 2 to 3." in html
-    assert "3 of 5 metrics differ significantly after Holm correction (α = 0.05); paired on the same deals" in html
-    assert "Win rate: A 62.0%, B 66.0%, B − A +4.0 pts (95% CI +3.0 to +5.0 pts" in html
+    assert "The comparison is paired on the same deals (seed 1" in html and "correlate 0.70 game by game" in html
+    assert "Primary metric, the win rate: A 62.0%, B 66.0%, B − A +4.0 pts (95% CI +3.0 to +5.0 pts" in html
+    assert "differs by more than the margin" in html  # +3.0 to +5.0 pts is beyond ±2 pts
+    assert "2 of the 4 other metrics differ (each interval at 98.75%" in html
+    assert "Verdicts against the margin" in html and "ends: reached (the complement of win rate" in html
     assert "Balance diff: rates" in html and "Balance diff: other metrics" in html and html.count("<svg") == 2
     assert "balance compare a b" in html
     assert_n_everywhere(html)
@@ -173,52 +186,50 @@ def test_compare_report_unpaired_warns(tmp_path):
 # ---------------------------------------------------------------- tuning
 
 
-def measured(win, n=4000, gap=0.01, med=13.0):
-    k = round(win * n)
-    return {"params": {}, "n": n, "win_rate": rate(k, n), "seat_win_rates": [rate(k // 2, n)] * 2,
-            "seat_gap": {"value": gap, "ci": [0.0, gap + 0.02], "n": n},
-            "length_mean": {**mean_ci([med - 1, med, med + 1] * 50), "n": n},
-            "length_median": {"value": med, "ci": [med - 1, med + 1], "n": n}}
+def _fake_tune(monkeypatch, win_rate, players=1):
+    from faketune import install
+
+    from analysis import tune
+
+    install(monkeypatch, win_rate, players)
+    return tune
 
 
-def test_tuning_report_plain(tmp_path):
-    result = {"game": "overtime", "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}] * 4, "players": 4,
-              "seed": 1, "targets": ["win_rate=0.45..0.55", "seat_gap<=0.02", "length_median=12..15"],
-              "grid_points": 12, "n_screen": 400, "n_final": 4000, "user_params": {},
-              "recommended": {"point": {"snooze_thresholds": [4, 7, 10]}, "miss": 0.0, "measured": measured(0.5),
-                              "targets_met": [True, False, True]},
-              "runners_up": [{"point": {"snooze_thresholds": [5, 8, 11]}, "miss": 0.03, "measured": measured(0.58),
-                              "targets_met": [False, False, True]}],
-              "skill": {"weaker (25% random moves)": measured(0.41, 400),
-                        "stronger (lookahead, 4 rollouts)": measured(0.6, 400)}}
+def test_tuning_report_plain(tmp_path, monkeypatch):
+    from simcore import registry
+
+    tune = _fake_tune(monkeypatch, lambda p: {4: 0.50, 5: 0.58, 6: 0.30}[p["snooze_thresholds"][0]], players=2)
+    spec = registry.get("overtime")
+    points = [{"snooze_thresholds": [k, k + 3, k + 6]} for k in (4, 5, 6)]
+    targets = [tune.parse_target(t) for t in ("win_rate=0.45..0.55", "seat_gap<=0.02", "length_median=12..15")]
+    result = tune.tune(spec, {}, points, targets, 2, [tune.resolve_policy(spec, "greedy", {})], 1, 400, 4000,
+                       keep=2, n_fresh=3000, n_skill=400)
     html = render_tuning_report(tmp_path, result).read_text()
     assert_self_contained(html)
     assert_order(html)
-    assert "Assuming the greedy policy at every seat (4 players)" in html
-    assert "recommends snooze_thresholds=4-7-10" in html
-    assert "Win rate: target 45.0% to 55.0%; measured 50.0% (95% CI" in html
-    assert "Runners-up: snooze_thresholds=5-8-11" in html
-    assert "With a weaker (25% random moves) policy the same values give a win rate of 41.0%" in html
-    assert "How close each target came" in html and "Skill sensitivity" in html
+    assert "Assuming the greedy policy at every seat (2 players)" in html
+    assert "recommends snooze_thresholds=4-7-10" in html and "chosen on games 0..3999" in html
+    assert "Win rate: target 45.0% to 55.0%; on fresh games 50." in html
+    assert "Runners-up, on the same fresh games: snooze_thresholds=5-8-11" in html
+    assert "With a weaker (25% random moves) policy the same values win" in html and "wins less" in html
+    assert "How close each target came" in html and "Skill sensitivity" in html and "How sure:" in html
     assert_n_everywhere(html)
 
 
-def test_tuning_report_ladder(tmp_path):
-    levels = []
-    for i, (t, w) in enumerate(zip((0.9, 0.75, 0.6), (0.89, 0.77, 0.55))):
-        levels.append({"level": i + 1, "target": t, "recommended": {"pizzas": 4 - i, "weeks": 3},
-                       "measured": measured(w, 2000), "monotone_kept": True,
-                       "runners_up": [{"point": {"pizzas": 5 - i, "weeks": 3}, "win_rate": rate(round(w * 2000) + 60, 2000)}],
-                       "skill": {"weaker (25% random moves)": rate(round((w - 0.1) * 400), 400),
-                                 "stronger (lookahead, 4 rollouts)": rate(round((w + 0.05) * 400), 400)}})
-    result = {"game": "sickdays-solo", "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}], "players": 1,
-              "seed": 3, "targets": ["ladder=0.9,0.75,0.6"], "grid_points": 20, "n_screen": 200, "n_final": 2000,
-              "user_params": {}, "ladder": levels}
+def test_tuning_report_ladder(tmp_path, monkeypatch):
+    from simcore import registry
+
+    tune = _fake_tune(monkeypatch, lambda p: min(1.0, 1.05 - 0.15 * p["level"] + 0.02 * p["ready_pizzas"]))
+    spec = registry.get("sickdays-solo")
+    points = [{"ready_pizzas": k} for k in range(5)]
+    result = tune.tune(spec, {}, points, [tune.parse_target("ladder=0.9,0.75,0.6")], 1,
+                       [tune.resolve_policy(spec, "greedy", {})], 3, 200, 2000, keep=2, n_fresh=2000, n_skill=400)
     html = render_tuning_report(tmp_path, result).read_text()
     assert_self_contained(html)
     assert "fitted 3 levels to the target ladder (0.9, 0.75, 0.6)" in html
-    assert "Difficulty ladder: target vs fitted" in html and "Fitted ladder" in html
-    assert "keeps the targets&#39; order at every level" in html
+    assert "Difficulty ladder: target vs fitted" in html and "Fitted ladder, on fresh games" in html
+    assert "fitted together so that the chosen win rates follow the targets&#39; order" in html
+    assert "steps between levels are confirmed" in html
     assert "With a weaker (25% random moves) policy the same values move the win rate by" in html
     assert_n_everywhere(html)
 

@@ -16,6 +16,8 @@ import pytest
 
 from synthetic import SPEC, make_run
 
+from simcore import metrics as M
+
 from analysis.summary import write_summary
 from reports import render_run_report
 from reports.charts import interval_bars
@@ -88,12 +90,8 @@ def test_stale_summary_is_recomputed(tmp_path):
 
 def test_cooperative_ladder_and_distribution_report(tmp_path):
 
-    def headline(games, seats, params):
-        counts = games["total"].value_counts().sort("total")
-        return {"missing_cards": {"distribution": {int(t): int(c) for t, c in counts.iter_rows()},
-                                  "help": "cards still missing when the game ended"}}
-
-    spec = dataclasses.replace(SPEC, cooperative=True, headline=headline, card_counters=("drawn", "played"))
+    metrics = (M.Counts(key="missing_cards", value=pl.col("total"), help="cards still missing when the game ended"),)
+    spec = dataclasses.replace(SPEC, cooperative=True, metrics=metrics, card_counters=("drawn", "played"))
     run = make_run(tmp_path, n_games=2000, n_cap=0, variants={"L1": 0.8, "L2": 0.5, "L3": 0.2},
                    variant_params={"L1": {"level": 1}, "L2": {"level": 2}, "L3": {"level": 3}})
     # co-op: make every seat share seat 0's result
@@ -105,7 +103,7 @@ def test_cooperative_ladder_and_distribution_report(tmp_path):
     assert "Missing cards" in html and "cards still missing" in html
     assert "the team (greedy, random) wins" in html and "team win rate" in html  # several variants: the sweep report
     assert "sweep report" in html
-    assert "in 3 variants, pooled" in html
+    assert "pooled" not in html and "At the first point (level=1)" in html  # no figure pools the points
     assert "Across levels 1–3 the win rate falls steadily" in html
     assert "Variants: the points of the sweep" in html and "This sweep plays 3 points (level = 1, 2, 3)" in html
 
@@ -149,31 +147,32 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
 
 
-def test_headline_shapes_from_the_games(tmp_path):
-    """Shapes the registered games' headlines use: a rate, a mean, a value -> count dict
-    nested in an entry (sick days' missing_cards.at_loss), shares with a label (rounds)."""
-    from analysis.stats import mean_ci, rate
+def test_game_metric_shapes_in_the_report(tmp_path):
+    """Every declared metric kind renders: a rate, a mean, a bare value -> count dict
+    in a group (sick days' missing_cards.at_loss), sums as a distribution, a note."""
     from reports.views import distributions
 
-    def headline(games, seats, params):
-        return {
-            "win_rate": rate(30, 100),
-            "missing_cards": {"at_loss": {"1": 40, "2": 20, "3": 10}, "mean": mean_ci([1, 2, 3, 1])},
-            "round_ends": {"label": "How rounds end", "value": 250.0,
-                           "distribution": {"all out": 0.5, "deck empty": 0.3, "turn limit": 0.2}},
-            "turns": mean_ci([10, 12, 14]),
-            "note": "reading B of the rulebook",
-        }
-
-    spec = dataclasses.replace(SPEC, headline=headline)
+    lost = pl.col("total") < 21
+    spec = dataclasses.replace(SPEC, metrics=(
+        M.Rate(key="win_rate", hits=pl.col("total") >= 21),
+        M.Group(key="missing_cards", members=(
+            M.Counts(key="at_loss", value=pl.col("total") % 3 + 1, where=lost, bare=True),
+            M.Mean(key="mean", value=pl.col("total") % 3 + 1, where=lost))),
+        M.Sums(key="round_ends", label="How rounds end", parts=(
+            ("short", pl.col("decisions") < 8), ("long", pl.col("decisions") >= 8))),
+        M.Mean(key="turns", value=pl.col("decisions")),
+        M.Note(key="note", text="reading B of the rulebook"),
+    ))
     run = make_run(tmp_path, n_games=600)
     html = render_run_report(run, spec).read_text()
-    found = {d.name: d for d in distributions(json.loads((run / "summary.json").read_text())["game_metrics"])}
+    gm = json.loads((run / "summary.json").read_text())["game_metrics"]
+    found = {d.name: d for d in distributions(gm)}
     assert set(found) == {"missing_cards.at_loss", "round_ends"}
-    assert found["missing_cards.at_loss"].n == 70 and not found["missing_cards.at_loss"].shares
-    assert found["round_ends"].shares and found["round_ends"].n == 250
-    assert "How rounds end (n = 250)" in html and "Missing cards: at loss (n = 70)" in html
-    assert "missing_cards: mean" in html and "30.0%" in html and "reading B of the rulebook" in html
+    n_lost = sum(gm["missing_cards"]["at_loss"].values())
+    assert found["missing_cards.at_loss"].n == n_lost == gm["missing_cards"]["mean"]["n"]
+    assert found["round_ends"].n == 600 and not found["round_ends"].shares
+    assert "How rounds end (n = 600)" in html and f"Missing cards: at loss (n = {n_lost:,})" in html
+    assert "missing_cards: mean" in html and "reading B of the rulebook" in html
 
 
 # ---------------------------------------------------------------- printing

@@ -1,0 +1,31 @@
+"""Policy kinds and the slots of a seat's float parameter vector.
+
+A seat's policy is an integer kind plus a vector of N_POLICY_PARAMS floats;
+each slot means one thing for every game. Game weights (greedy's) take
+P_GAME..23, declared by name in each game's spec (`spec.policy_index`).
+Kernels read these as globals (numba freezes them), so this file is one of
+the core kernel files (simcore.jit.KERNEL_FILES).
+"""
+
+# Policy kinds.
+RANDOM = 0
+GREEDY = 1
+LOOKAHEAD = 2
+USER = 3
+EXPERT = 4  # information-set search (simcore/search.py)
+ORACLE = 5  # the same search with perfect information: an upper bound, not a player
+BUILTIN_KINDS = frozenset((RANDOM, GREEDY, LOOKAHEAD, EXPERT, ORACLE))
+
+# Slots.
+P_EPSILON = 0  # probability of a uniformly random move (weaker players)
+P_ROLLOUTS = 1  # lookahead: rollouts per option
+P_HORIZON = 2  # lookahead and search: decisions per rollout before `value` judges the state
+P_ROLLOUT_KIND = 3  # lookahead and search: policy of the rollouts (RANDOM or GREEDY)
+P_GAME = 4  # game weights: P_GAME .. 23
+P_ITERATIONS = 24  # search: iterations (sampled worlds, one rollout each) per decision
+P_DEPTH = 25  # search: most of the seat's own decisions the tree may hold on one path
+P_EXPLORATION = 26  # search: UCB1 exploration constant (values are in 0..1)
+P_WORLDS = 27  # search: worlds per decision; a root option's k-th visit plays world k mod W (0: all new)
+P_WIDEN = 28  # search: progressive widening, at most 1 + widen * sqrt(visits) children (0: no limit)
+N_POLICY_PARAMS = 32
+P_CONFIDENCE = N_POLICY_PARAMS - 1  # lookahead and search: z a challenger must beat greedy's pick by
