@@ -231,8 +231,8 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
         entry = next(v for v in manifest["config"]["variants"] if variant is None or v["name"] == variant)
         params = entry["params"]
         try:
-            card_names = list(spec.card_names(params))
-        except Exception:  # noqa: BLE001 - a card file no longer readable here: the names are unknown
+            card_names = list(spec.load_data(params).card_names)
+        except BalanceError:  # a card file no longer readable here: the names are unknown
             card_names = None
         sides.append((g, s, {"run": str(run), "variant": variant or names[0], "params": params,
                              "seed": manifest["config"]["seed"], "policies": manifest["config"]["policies"],

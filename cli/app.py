@@ -26,7 +26,7 @@ app = typer.Typer(
     help="Monte Carlo balance analysis for tabletop card games.",
 )
 # wide enough for the tables when the output is a file or a pipe
-out = Console() if sys.stdout.isatty() else Console(width=160)
+out = Console() if sys.stdout.isatty() else Console(width=160, soft_wrap=True)  # piped output: a line is never broken
 err = Console(stderr=True)
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="game to play (see `balance games`)")]
@@ -554,6 +554,7 @@ def report(folder: Annotated[Path, typer.Argument(help="a folder written by simu
 
     if (folder / runs.MANIFEST).exists():  # a run folder: not while a run writes it, every part against its record
         manifest = runs.load_manifest(folder, "report")
+        runs.spec_of(manifest, folder)  # a game of this build before anything else
         with runs.locked(folder, "report", _command_line()):
             runs.check_parts(folder, manifest, "report")
             path = rebuild_report(folder)

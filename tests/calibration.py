@@ -115,10 +115,10 @@ def play_frames(spec, policies, params: dict, players: int, seed: int, first: in
 
     params = resolve(spec, params)
     engine = engine or Engine(spec, policies)
-    res = engine.run(spec.compile_tables(params), players, seed, np.arange(first, first + n, dtype=np.int64),
-                     len(spec.card_names(params)))
+    data = spec.load_data(params)
+    res = engine.run(data.tables, players, seed, np.arange(first, first + n, dtype=np.int64), len(data.card_names))
     names = [p.name for p in policies] * (players if len(policies) == 1 else 1)
-    g, s, _ = results_frames(spec, res, variant, 0, names, list(spec.card_names(params)))
+    g, s, _ = results_frames(spec, res, variant, 0, names, list(data.card_names))
     return g, s
 
 
@@ -127,8 +127,8 @@ def play_won(spec, engine, params: dict, players: int, seed: int, n: int) -> np.
     from simcore.params import resolve
 
     params = resolve(spec, params)
-    res = engine.run(spec.compile_tables(params), players, seed, np.arange(n, dtype=np.int64),
-                     len(spec.card_names(params)))
+    data = spec.load_data(params)
+    res = engine.run(data.tables, players, seed, np.arange(n, dtype=np.int64), len(data.card_names))
     return (res.seat_out[:, :, 0] > 0.5).astype(np.int64)
 
 

@@ -53,7 +53,8 @@ def _setup(game: str, over: dict):
     if getattr(spec, "load_data", None) is not None:
         d = spec.load_data(params)
         return spec, d.tables, len(d.card_names)
-    return spec, spec.compile_tables(params), len(spec.card_names(params))
+    data = spec.load_data(params)
+    return spec, data.tables, len(data.card_names)
 
 
 def play(game: str, seats: list[str], n: int, seed: int, over: dict | None = None, players: int | None = None,

@@ -82,7 +82,7 @@ CASES = [
     ("replay --index 10**20", ["replay", "--game", "race21", "--index", HUGE_INDEX], ["--index", "allowed: a game index in 0.."]),
     ("replay --index -1", ["replay", "--game", "race21", "--index", "-1"], ["--index", "allowed"]),
     ("replay --run --index 10**20", ["replay", "--run", "{run}", "--index", HUGE_INDEX], ["--index"]),
-    ("report on no folder", ["report", "{tmp}/nothing"], ["not a run folder", "manifest.json"]),
+    ("report on no folder", ["report", "{tmp}/nothing"], ["no such folder", "written by simulate"]),
 ]
 
 MANIFEST_DAMAGE = {

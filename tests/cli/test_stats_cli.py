@@ -72,7 +72,7 @@ def test_rotated_seats_take_the_policies_round_the_table(tmp_path):
     # a rotated game replays with its own seating
     import polars as pl
 
-    seats = pl.read_parquet(sorted((out / "parts").glob("seats-v0001-*.parquet"))[0])
+    seats = pl.read_parquet(sorted((out / "parts" / "seats").glob("v0001-*.parquet"))[0])
     for idx in range(6):
         winners = seats.filter((pl.col("game_index") == idx) & (pl.col("won") == 1))["seat"].to_list()
         rep = balance("replay", "--run", out, "--variant", 1, "--index", idx)
@@ -133,7 +133,9 @@ def test_compare_primary_family_pairing_and_same_seeds(tmp_path):
     # a different card list deals different cards from the same streams: "same seeds"
     m = json.loads((b / "manifest.json").read_text())
     m["config"]["variants"][0]["params"]["cards"] = "my-cards.toml"
-    (b / "manifest.json").write_text(json.dumps(m))
+    from analysis.store import write_manifest
+
+    write_manifest(b, m)  # as if b had been run with another card list (re-signed: an edit is refused)
     r = balance("compare", a, b, "--out", tmp_path / "cmp2")
     assert r.exit_code == 0, r.output
     res = json.loads((tmp_path / "cmp2" / "comparison.json").read_text())

@@ -16,7 +16,9 @@ from reports import FolderKind, folder_kind, rebuild_report
 from simcore import registry
 from simcore.errors import BalanceError
 
-from test_other_reports import campaign_result, compare_result, measured
+from test_other_reports import _fake_tune, campaign_result, compare_result
+
+from analysis.summary import jsonable
 
 
 @pytest.fixture(autouse=True)
@@ -59,13 +61,15 @@ def test_compare_folder_of_two_runs(tmp_path):
     assert "comparison, B against A" in title(rebuild_report(tmp_path))
 
 
-def test_tune_folder(tmp_path):
-    result = {"game": "overtime", "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}] * 4, "players": 4,
-              "seed": 1, "targets": ["win_rate=0.45..0.55"], "grid_points": 2, "n_screen": 400, "n_final": 4000,
-              "user_params": {}, "recommended": {"point": {"snooze_thresholds": [4, 7, 10]}, "miss": 0.0,
-                                                  "measured": measured(0.5), "targets_met": [True]},
-              "runners_up": [], "skill": {}}
-    (tmp_path / "tuning.json").write_text(json.dumps({**result, "command": "balance tune ..."}))
+def test_tune_folder(tmp_path, monkeypatch):
+    from simcore import registry
+
+    tune = _fake_tune(monkeypatch, lambda p: {4: 0.50, 5: 0.58}[p["snooze_thresholds"][0]], players=2)
+    spec = registry.get("overtime")
+    points = [{"snooze_thresholds": [k, k + 3, k + 6]} for k in (4, 5)]
+    result = tune.tune(spec, {}, points, [tune.parse_target("win_rate=0.45..0.55")], 2,
+                       [tune.resolve_policy(spec, "greedy", {})], 1, 400, 4000, keep=1, n_fresh=3000, n_skill=400)
+    (tmp_path / "tuning.json").write_text(json.dumps(jsonable({**result, "command": "balance tune ..."})))
     assert folder_kind(tmp_path).kind == "tune"
     html = rebuild_report(tmp_path).read_text()
     assert "recommends snooze_thresholds=4-7-10" in html and "not a run folder" not in html

@@ -13,7 +13,7 @@ from simcore.runner import EXPERT, GREEDY, LOOKAHEAD, ORACLE, RANDOM, kinds_key,
 from simcore.spec import common_policies
 from toygame import SPEC
 
-TABLES = SPEC.compile_tables({})
+TABLES = SPEC.load_data({}).tables
 TOY = replace(SPEC, name="race21-oracle", policies=common_policies("toy greedy", oracle=True))
 
 
@@ -82,7 +82,7 @@ def _solo_choose():
 def _solo_state(game_index, moves):
     """A state of a 2-seat co-op game after `moves` random decisions, its legal options."""
     k = SOLO.kernels
-    t = SOLO.compile_tables(SOLO_PARAMS)
+    t = SOLO.load_data(SOLO_PARAMS).tables
     rng = R.new_streams(99, game_index)
     s = k.new_game(t, 2, rng, np.zeros(0, np.int32))
     opts = np.zeros(SOLO.max_options, np.int64)
