@@ -12,7 +12,7 @@ from .transcript import decode_trace
 SPEC = GameSpec(
     name="four-day-weekend",
     title="Four Day Weekend",
-    version="1",
+    version="2",
     modes=("standard",),
     min_players=2,
     max_players=6,

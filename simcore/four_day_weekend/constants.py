@@ -160,7 +160,8 @@ O_NECS = 38  # scratch (4)
 O_PROV = 39  # [seats] memo of provisional_points, PROV_STALE after the seat's sets changed
 O_END = 40
 M_EPOCH = 41  # +1 at every turn and every card played into a set: the mover's set is unchanged within one epoch
-N_META = 42
+M_TOOK_ROW = 42  # 1 once the seat to move has taken a card from another player's row this turn
+N_META = 43
 PROV_STALE = -(1 << 62)  # below any set's points
 
 # Round end reasons (trace and counts).
@@ -198,7 +199,7 @@ EV_TAKE = 6  # seat, from seat, card
 EV_RESHUFFLE = 7  # n cards
 EV_PLAY = 8  # seat, card, set number
 EV_NEW_SET = 9  # seat, excuse card, set number, locked sets in play
-EV_DECLARE = 10  # seat, before sweep (1/0), locked sets
+EV_DECLARE = 10  # seat, before sweep (1/0), locked sets, phase it was declared in
 EV_END_TURN = 11  # seat, round turn, hand size
 EV_DUMP = 12  # seat, card
 EV_EXHAUSTED = 13  # seat

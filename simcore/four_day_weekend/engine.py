@@ -159,7 +159,14 @@ def sets_rebuilt(a):
 
 @jit(force=True)
 def can_declare(tables, a):
+    """May the seat to move declare Back To Work-ish now? "if you declare Back
+    To Work-ish after sweeping your Personal Discard row, you must replenish
+    your hand to five cards from the Draw pile": with `declarer_pile_only`, a
+    turn's refill that took a card from another player's row was not from the
+    Draw pile, so the rest of that turn may not declare (docs/assumptions.md)."""
     if a[K.M_DECLARER] >= 0 or a[K.M_PHASE] == K.PH_OVER:
+        return False
+    if a[K.M_TOOK_ROW] != 0 and tables[K.T_RULES][K.R_DECLARER_PILE_ONLY] != 0:
         return False
     return locked_sets(tables, a, a[K.M_CUR]) >= tables[K.T_RULES][K.R_LOCKED_TO_DECLARE]
 
@@ -364,6 +371,7 @@ def _start_round(tables, s, rng, trace):
 def _begin_turn(tables, a, trace):
     seat = a[K.M_CUR]
     a[K.M_PILE_ONLY] = 0
+    a[K.M_TOOK_ROW] = 0
     a[K.M_EPOCH] += 1
     emit(trace, K.EV_TURN_START, seat, a[K.M_ROUND_TURNS] + 1, 0, 0)
     if can_declare(tables, a):
@@ -645,7 +653,7 @@ def step(tables, s, option, rng, trace):
         a[K.M_DECLARER] = seat
         a[K.M_DECLARED_TURN] = 1
         a[ix_stat(a, seat, K.SS_DECLARED)] += 1
-        emit(trace, K.EV_DECLARE, seat, 1 if ph == K.PH_START else 0, locked_sets(tables, a, seat), 0)
+        emit(trace, K.EV_DECLARE, seat, 1 if ph == K.PH_START else 0, locked_sets(tables, a, seat), ph)
         if ph == K.PH_START:
             _sweep(a, seat, trace)
             a[K.M_PHASE] = K.PH_DISCARD
@@ -683,6 +691,7 @@ def step(tables, s, option, rng, trace):
         j = (option - K.OPT_TAKE) % K.ROW_MAX
         inst = _row_remove(a, p, j)
         _hand_add(a, seat, inst)
+        a[K.M_TOOK_ROW] = 1
         s.counts[seat, inst_card[inst], K.CC_TAKEN] += 1
         a[ix_stat(a, seat, K.SS_TAKEN)] += 1
         emit(trace, K.EV_TAKE, seat, p, inst_card[inst], 0)

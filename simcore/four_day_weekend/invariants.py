@@ -59,7 +59,9 @@ INVARIANTS = (
     ),
     (
         "round bookkeeping disagrees: rounds ended by each reason do not add up to the rounds played, "
-        "declarations do not match the rounds, or the game-over flag and the phase differ"
+        "declarations do not match the rounds, the game-over flag and the phase differ, or (with "
+        "declarer_pile_only) Back To Work-ish was declared after the sweep in a turn that took a card "
+        "from another player's row"
     ),
     (
         "a memo disagrees with the sets: the count of locked sets in play, a seat's provisional "
@@ -259,6 +261,11 @@ def check(tables, s):
     if declared - current < a[K.M_ROUNDS_BTW] or declared - current > rnd or won < rnd:
         return INV_ROUNDS
     if a[K.M_DECLARED_TURN] != 0 and a[K.M_DECLARER] != a[K.M_CUR]:
+        return INV_ROUNDS
+    if a[K.M_TOOK_ROW] < 0 or a[K.M_TOOK_ROW] > 1 or a[K.M_PILE_ONLY] < 0 or a[K.M_PILE_ONLY] > 1:
+        return INV_ROUNDS
+    # declared after the sweep (refill from the Draw pile only) in a turn that took from a row
+    if rules[K.R_DECLARER_PILE_ONLY] != 0 and a[K.M_PILE_ONLY] != 0 and a[K.M_TOOK_ROW] != 0:
         return INV_ROUNDS
     if a[K.M_ROUND_TURNS] < 0 or a[K.M_ROUND_TURNS] > rules[K.R_ROUND_TURN_LIMIT]:
         return INV_ROUNDS

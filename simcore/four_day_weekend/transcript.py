@@ -14,6 +14,7 @@ def decode_trace(events, data, n_players: int) -> list[str]:
     """events: the (n, 5) trace; data: the run's GameData."""
     names = data.card_names
     kinds = data.info["kinds"]
+    pile_only = bool(data.params["declarer_pile_only"])
 
     def card(c) -> str:
         return f"{names[int(c)]} ({kinds[int(c)]})"
@@ -42,7 +43,14 @@ def decode_trace(events, data, n_players: int) -> list[str]:
         elif code == K.EV_PLAY:
             out.append(f"{_seat(a)} adds {card(b)} to set {c + 1}.")
         elif code == K.EV_DECLARE:
-            when = "before sweeping" if b else "after sweeping (refill from the Draw pile only)"
+            if b:
+                when = "before sweeping (the refill may still take from other rows)"
+            elif not pile_only:
+                when = "after sweeping (declarer_pile_only is off: the rows stay open)"
+            elif d == K.PH_PLAY:
+                when = "after sweeping, while playing (this turn's refill took nothing from a row)"
+            else:
+                when = "after sweeping (the rest of the refill from the Draw pile only)"
             out.append(f"{_seat(a)} declares Back To Work-ish {when}, with {c} locked sets in play.")
         elif code == K.EV_END_TURN:
             out.append(f"{_seat(a)} ends the turn holding {c} card(s).")

@@ -157,6 +157,7 @@ def build(n_players=2, hands=None, rows=None, set_lists=None, draw=None, really_
     a[K.M_DECLARED_TURN] = 0
     a[K.M_EXHAUSTED] = 0
     a[K.M_PILE_ONLY] = 0
+    a[K.M_TOOK_ROW] = 0
     a[K.M_ROUND_TURNS] = 0
     if leftover == "draw":
         check_conservation(s, tables)

@@ -76,6 +76,18 @@ def test_hand_card_also_in_a_row():
     assert check(TABLES, s) == I.INV_TWO_PLACES
 
 
+def test_declaration_after_a_row_take_is_caught():
+    """Issue 19: with declarer_pile_only, a turn that took a card from a row may
+    not declare after the sweep (which sets the pile-only refill)."""
+    s = played()
+    a = s.a
+    a[K.M_TOOK_ROW] = 1
+    assert check(TABLES, s) == 0  # a take alone is fine
+    a[K.M_PILE_ONLY] = 1
+    assert check(TABLES, s) == I.INV_ROUNDS
+    assert check(SPEC.load_data({"declarer_pile_only": False}).tables, s) == 0
+
+
 def test_draw_pile_lists_a_card_twice():
     s = played()
     a = s.a

@@ -11,7 +11,7 @@ from simcore.four_day_weekend import engine as E
 from simcore.four_day_weekend import policies as P
 from simcore.trace import no_trace
 
-from .helpers import TABLES, fresh
+from .helpers import TABLES, build, fresh
 
 CARDS = TABLES[K.T_CARDS]
 GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
@@ -84,3 +84,63 @@ def test_role_is_the_set_slot_a_card_competes_for():
         expected = {K.EXCUSE: K.S_EXCUSE, K.ACTIVITY: K.S_ACTIVITY, K.BONUS: K.S_BONUS}.get(
             kind, K.S_NEC + CARDS[c, K.C_TYPE])
         assert E.role(CARDS, c) == expected
+
+
+OLD_DECLARING = {"final_turn_base": 0.0, "final_turn_per_slot": 0.0}  # the greedy of before (issue 22)
+
+
+def greedy_params(**over):
+    return np.array(resolve_policy(SPEC, "greedy", over).params)
+
+
+def old_should_declare(s, seat):
+    """The declaring rule greedy had before issue 22: the lead as it stands (this
+    round's points; the whole game's in the last round) over every other seat."""
+    a = s.a
+    last = a[K.M_ROUND] == a[K.M_N_ROUNDS] - 1
+    pts = [E.provisional_points(TABLES, a, p) + (E.score(a, p) if last else 0) for p in range(a[K.M_PLAYERS])]
+    return all(pts[seat] - pts[p] >= GREEDY[P.W.declare_margin] for p in range(len(pts)) if p != seat)
+
+
+@settings(max_examples=6, deadline=None)
+@given(n_players=st.integers(2, 6), seed=st.integers(0, 2**31))
+def test_zero_final_turn_points_restore_the_old_declaring(n_players, seed):
+    """`--policy-param final_turn_base=0 --policy-param final_turn_per_slot=0` is
+    the greedy of before: its declaring rule at every state of random games."""
+    params = greedy_params(**OLD_DECLARING)
+    s, rng = fresh(n_players, seed)
+    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    seen = set()
+    while E.to_move(s) >= 0:
+        seat = E.to_move(s)
+        old = old_should_declare(s, seat)
+        assert P.should_declare(TABLES, s, seat, params) == old
+        seen.add(old)
+        n = E.legal(TABLES, s, out)
+        E.step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
+    assert seen == {True, False}
+
+
+def test_greedy_declares_only_when_the_lead_survives_the_final_turns():
+    """Issue 22: a lead of 10 in the round's points does not survive the final
+    turn of a seat whose active set can still take three Necessities (10 + 1.5 x 3
+    points by default); a lead of more than that does."""
+    mine = ["Jury Duty", "Go-Kart Racing", "Tacos", "Bus Pass", "Tent", "Spare Change"]  # 2 + 4 + 4 + 2 + 2 = 14
+    theirs = [["Car Trouble", "Picnic", "Nachos"]]  # 2 + 2: Activity, one Necessity, three slots open
+    s, _ = build(2, set_lists={0: [mine], 1: theirs}, phase=K.PH_PLAY)
+    a = s.a
+    assert (E.provisional_points(TABLES, a, 0), E.provisional_points(TABLES, a, 1)) == (14, 4)
+    assert P.final_turn_points(TABLES, a, 1, GREEDY) == 10.0 + 1.5 * 3
+    assert P.final_turn_points(TABLES, a, 0, GREEDY) == 10.0  # every Necessity slot filled
+    assert P.should_declare(TABLES, s, 0, greedy_params(**OLD_DECLARING))  # before: 14 - 4 >= 3
+    assert not P.should_declare(TABLES, s, 0, GREEDY)  # now: 14 - (4 + 14.5) < 3
+    assert P.should_declare(TABLES, s, 0, greedy_params(final_turn_base=3.0, final_turn_per_slot=1.0))  # 14 - 10 >= 3
+    more = [mine, ["Migraine", "Barbecue Marathon", "Ramen", "Friend's Couch"]]  # a second set: 3 + 6 + 4 = 13
+    s, _ = build(2, set_lists={0: more, 1: theirs}, phase=K.PH_PLAY)
+    assert E.provisional_points(TABLES, s.a, 0) == 27
+    assert P.should_declare(TABLES, s, 0, GREEDY)  # 27 - 18.5 >= 3
+    # no Activity in the active set (or no set at all): a new set may take all four
+    s, _ = build(2, set_lists={0: more, 1: [["Car Trouble"]]}, phase=K.PH_PLAY)
+    assert P.final_turn_points(TABLES, s.a, 1, GREEDY) == 10.0 + 1.5 * 4
+    s, _ = build(2, set_lists={0: more}, phase=K.PH_PLAY)
+    assert P.final_turn_points(TABLES, s.a, 1, GREEDY) == 10.0 + 1.5 * 4
