@@ -42,6 +42,19 @@ PARAMS = (
           "a failed attempt to fire a Boss makes its owner reshuffle hand, break room and deck and draw anew"),
     Param("spouse_revives_boss_in_teams", "bool", False,
           "team variant: the Boss's Spouse may bring back a fired Boss (rulebook: no)"),
+    Param("team_boss_after_success", "int", K.BOSS_TO_DECK,
+          "team variant: a Boss whose play fired the target's Boss goes 0 to its owner's break room (back only "
+          "with a reshuffle of it), 1 shuffled into its owner's deck, 2 back to its owner's hand",
+          0, 2, choices=(K.BOSS_TO_BREAK_ROOM, K.BOSS_TO_DECK, K.BOSS_TO_HAND)),
+    Param("team_deadlock", "int", K.DEADLOCK_PLAY_ON,
+          "team variant: when every seat that can still play is on one team and no opposing Boss is in a hand "
+          "or deck: 0 play on (that team must go on playing, its Boss too when nothing else is left), "
+          "1 the game ends (teams_deadlock) with no winner, 2 it ends and that team wins",
+          0, 2, choices=(K.DEADLOCK_PLAY_ON, K.DEADLOCK_NO_WINNER, K.DEADLOCK_ACTING_TEAM_WINS)),
+    Param("no_progress_turns", "int", 200,
+          "the game ends (no_progress) with no winner after this many turns in a row in which no card was fired "
+          "by an opponent, no Boss was lost and no attempt on a Boss failed; 0 = never",
+          0, K.MAX_TURNS),
     cards_param(CARDS_FILE),
 )
 
@@ -173,6 +186,9 @@ def compile_tables(rows: list[dict], params: dict) -> tuple:
     rules[K.R_SPOUSE_BOSS_TEAMS] = int(p["spouse_revives_boss_in_teams"])
     rules[K.R_BOSS_ID] = next(i for i, r in enumerate(rows) if r["effect"] == "boss")
     rules[K.R_N_CONSULTANTS] = sum(1 for r in rows if r["kind"] == K.KIND_CONSULTANT)
+    rules[K.R_TEAM_BOSS_AFTER] = p["team_boss_after_success"]
+    rules[K.R_TEAM_DEADLOCK] = p["team_deadlock"]
+    rules[K.R_NO_PROGRESS_TURNS] = p["no_progress_turns"]
     # with fewer consultants than the seats need, new_game deals what there is
     return (cards, rules)
 

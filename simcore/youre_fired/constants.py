@@ -58,7 +58,19 @@ R_FAILED_FIRING_RESHUFFLE = 9
 R_SPOUSE_BOSS_TEAMS = 10  # 1: the Spouse may bring back a Boss in teams (rulebook: no)
 R_BOSS_ID = 11  # card id of the Boss
 R_N_CONSULTANTS = 12  # consultants in the pool
-R_WIDTH = 13
+R_TEAM_BOSS_AFTER = 13  # teams: where a Boss goes after a Boss play that fired its target's (BOSS_TO_*)
+R_TEAM_DEADLOCK = 14  # teams: only one team can still play and no opposing Boss is reachable (DEADLOCK_*)
+R_NO_PROGRESS_TURNS = 15  # turns in a row without progress that end the game (0: never)
+R_WIDTH = 16
+
+# team_boss_after_success
+BOSS_TO_BREAK_ROOM = 0
+BOSS_TO_DECK = 1
+BOSS_TO_HAND = 2
+# team_deadlock
+DEADLOCK_PLAY_ON = 0
+DEADLOCK_NO_WINNER = 1
+DEADLOCK_ACTING_TEAM_WINS = 2
 
 # ---- state: g (int64 scalars) offsets ----
 G_NP = 0
@@ -83,7 +95,9 @@ G_FAILED_BLUFFS = 18
 G_NCARDS = 19
 G_REDIRECT_CARD = 20  # pending redirect: card that would be fired, and whose card fired it
 G_PENDING_BY = 21
-G_WIDTH = 22
+G_PROGRESS = 22  # progress count (opponent fires, Bosses lost, failed firings) when last seen
+G_PROGRESS_TURN = 23  # the turn in which it last changed
+G_WIDTH = 24
 
 # ---- per-seat scalars ----
 S_ALIVE = 0
@@ -121,7 +135,10 @@ END_FORCED_OUT = 3
 END_FAILED_BLUFF = 4
 END_TEAMS = 5
 END_STALLED = 6
-END_REASONS = ("boss_fired", "boss_forced_out", "failed_bluff", "teams_both_bosses", "stalled")
+END_DEADLOCK = 7  # teams: only one team can still play and cannot reach an opposing Boss
+END_NO_PROGRESS = 8  # no_progress_turns turns in a row without progress
+END_REASONS = ("boss_fired", "boss_forced_out", "failed_bluff", "teams_both_bosses", "stalled", "teams_deadlock",
+               "no_progress")
 # elimination causes (trace and per-game counts)
 CAUSE_FIRED = 0
 CAUSE_FORCED = 1
@@ -160,6 +177,7 @@ EV_FIRE_SELF = 24  # seat, card
 EV_RESHUFFLE_ALL = 25  # after an elimination
 EV_REMOVED = 26  # card removed unseen
 EV_BOSS_PLAY_WIN = 27  # seat, target
+EV_BOSS_BACK = 28  # seat, where (BOSS_TO_*): teams, the Boss after a Boss play that fired its target's
 
 # ---- the turn cap and the declared result columns ----
 MAX_DECISIONS = 800  # the spec's max_decisions (every choice, reactions included)

@@ -206,6 +206,31 @@ def boss_falls(rules, s, t, cause, rng, trace):
 
 
 @jit
+def boss_after_success(rules, s, a, rng, trace):
+    """Team variant: a's Boss play fired its target's Boss and lies in a's break
+    room. The rulebook gives no rule for it (2 players: the game is over; 3+:
+    everyone reshuffles hand, deck and break room). `team_boss_after_success`:
+    leave it there (nothing can target it there), shuffle it into a's deck, or
+    take it back into a's hand (in view of all)."""
+    boss = rules[K.R_BOSS_ID]
+    where = rules[K.R_TEAM_BOSS_AFTER]
+    if where == K.BOSS_TO_BREAK_ROOM or s.brk[a, boss] == 0:
+        return
+    s.brk[a, boss] -= 1
+    if where == K.BOSS_TO_DECK:
+        s.deck[a, s.deck_n[a]] = boss
+        s.deck_n[a] += 1
+        for o in range(s.g[K.G_NP]):
+            if o != a:
+                s.belief[o, a, boss] += 1.0  # back among a's hidden cards
+        shuffle_deck(s, a, rng, R.CHANCE)
+    else:
+        s.hand[a, boss] += 1
+        public_enter_hand(s, a, boss)
+    emit(trace, K.EV_BOSS_BACK, a, where, 0, 0)
+
+
+@jit
 def failed_firing(rules, s, t, rng, trace):
     """Someone tried to fire t's Boss and failed: t reshuffles and redraws."""
     s.g[K.G_FAILED_FIRINGS] += 1
@@ -277,9 +302,60 @@ def start_turn(rules, s, first, rng, trace):
 
 
 @jit
+def progress(s):
+    """What moves a game towards its end: cards fired by an opponent (from a
+    hand or a break room, a redirect included), Bosses lost, failed attempts
+    on a Boss. A Fall Guy firing himself and a Spouse bringing a card back are
+    not progress (together they can cycle for ever)."""
+    n = s.g[K.G_BOSSES_FIRED] + s.g[K.G_FORCED_OUT] + s.g[K.G_FAILED_BLUFFS] + s.g[K.G_FAILED_FIRINGS]
+    for p in range(s.g[K.G_NP]):
+        n += s.seat[p, K.S_CARDS_FIRED]
+    return n
+
+
+@jit
+def deadlocked_team(rules, s):
+    """Team variant: the team x when every seat that can still play (cards in
+    hand or deck) is on team x and no opposing Boss still in play is in a hand
+    or a deck, so team x cannot fire one and the other team cannot play; -1
+    otherwise (also when nobody can play: start_turn ends that as stalled)."""
+    boss = rules[K.R_BOSS_ID]
+    acting = 0
+    for p in range(4):
+        if hand_size(s.hand, p) > 0 or s.deck_n[p] > 0:
+            acting |= 1 << (p % 2)
+    if acting != 1 and acting != 2:
+        return -1
+    x = 0 if acting == 1 else 1
+    for p in range(4):
+        if p % 2 != x and s.seat[p, K.S_BOSS_LOST] == 0:
+            if s.hand[p, boss] > 0:
+                return -1
+            for i in range(s.deck_n[p]):
+                if s.deck[p, i] == boss:
+                    return -1
+    return x
+
+
+@jit
 def end_turn(rules, s, rng, trace):
     if s.g[K.G_OVER] == 1:
         return
+    # the no-progress guard (no_progress_turns): a game whose seats can only
+    # cycle cards (a Spouse bringing back the Fall Guy that reshuffles her) ends
+    # for that reason instead of running into the turn cap
+    m = progress(s)
+    if m != s.g[K.G_PROGRESS]:
+        s.g[K.G_PROGRESS] = m
+        s.g[K.G_PROGRESS_TURN] = s.g[K.G_TURN]
+    elif rules[K.R_NO_PROGRESS_TURNS] > 0 and s.g[K.G_TURN] - s.g[K.G_PROGRESS_TURN] >= rules[K.R_NO_PROGRESS_TURNS]:
+        game_over(s, -1, K.END_NO_PROGRESS, trace)
+        return
+    if s.g[K.G_TEAMS] == 1 and rules[K.R_TEAM_DEADLOCK] != K.DEADLOCK_PLAY_ON:
+        x = deadlocked_team(rules, s)
+        if x >= 0:
+            game_over(s, x if rules[K.R_TEAM_DEADLOCK] == K.DEADLOCK_ACTING_TEAM_WINS else -1, K.END_DEADLOCK, trace)
+            return
     start_turn(rules, s, (s.g[K.G_CUR] + 1) % s.g[K.G_NP], rng, trace)
 
 
@@ -514,6 +590,8 @@ def resolve_fire(cards, rules, s, t, c, by, rng, trace):
     fire_from_hand(cards, rules, s, t, c, by, rng, trace)
     if c == boss and s.g[K.G_OVER] == 0 and s.g[K.G_ACT_CARD] == boss:
         emit(trace, K.EV_BOSS_PLAY_WIN, by, t, 0, 0)  # the Boss play fired the target's Boss
+        if s.g[K.G_TEAMS] == 1:
+            boss_after_success(rules, s, by, rng, trace)
 
 
 @jit

@@ -70,6 +70,9 @@ def decode_trace(events, data, n_players: int) -> list[str]:
             out.append(f"{seat(a)}'s {boss} is fired by {seat(b)}!")
         elif code == K.EV_BOSS_PLAY_WIN:
             out.append(f"{seat(a)}'s {boss} play succeeded.")
+        elif code == K.EV_BOSS_BACK:
+            out.append(f"{seat(a)} shuffles their {boss} back into their deck." if b == K.BOSS_TO_DECK
+                       else f"{seat(a)} takes their {boss} back into their hand.")
         elif code == K.EV_ELIMINATED:
             if c == 1:
                 out.append(f"{seat(a)} has lost their {boss} ({causes.get(b, '?')}) and plays on for the team.")
@@ -87,6 +90,12 @@ def decode_trace(events, data, n_players: int) -> list[str]:
             out.append(f"{seat(a)} fires their {card(b)}.")
         elif code == K.EV_GAME_OVER:
             r = reasons[b] if 0 <= b < len(reasons) else str(b)
+            if b == K.END_DEADLOCK:
+                out.append(f"Every player who can still play is on one team, and no opposing {boss} is in a hand "
+                           f"or a deck: that team cannot fire it, the other team cannot play.")
+            elif b == K.END_NO_PROGRESS:
+                out.append(f"{data.params['no_progress_turns']} turns in a row without a card fired by an "
+                           f"opponent, a {boss} lost or a failed attempt on one.")
             if a < 0:
                 out.append(f"Game over ({r}): nobody wins.")
             elif c == 1:

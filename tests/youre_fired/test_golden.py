@@ -1,4 +1,4 @@
-"""A replayed 2-player game decoded into rulebook words matches its golden transcript.
+"""Replayed games (a duel, a team game) decoded into rulebook words match their golden transcripts.
 
 Regenerate (after a deliberate rules change, bumping SPEC.version):
     PYTHONPATH=.:tests python -c "from youre_fired.test_golden import write; write()"
@@ -9,20 +9,31 @@ from simcore.batch import Engine, resolve_policy
 from simcore.youre_fired import SPEC
 
 GOLDEN = Path(__file__).parent / "golden" / "duel_greedy_seed7_game3.txt"
+# issue 19's team game: two successful Boss plays (their Bosses go back into the decks)
+GOLDEN_TEAMS = Path(__file__).parent / "golden" / "teams_greedy_seed3_game10.txt"
 
 
-def transcript() -> str:
-    data = SPEC.load_data({})
-    events, row, seats = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).replay(data.tables, 2, 7, 3)
-    return "\n".join(SPEC.decode_trace(events, data, 2)) + "\n"
+def transcript(players: int = 2, seed: int = 7, index: int = 3, **user) -> str:
+    data = SPEC.load_data(user)
+    events, row, seats = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).replay(data.tables, players, seed, index)
+    return "\n".join(SPEC.decode_trace(events, data, players)) + "\n"
+
+
+def teams_transcript() -> str:
+    return transcript(4, 3, 10, teams=True)
 
 
 def write():
     GOLDEN.write_text(transcript())
+    GOLDEN_TEAMS.write_text(teams_transcript())
 
 
 def test_golden_transcript():
     assert transcript().splitlines() == GOLDEN.read_text().splitlines()
+
+
+def test_golden_team_transcript():
+    assert teams_transcript().splitlines() == GOLDEN_TEAMS.read_text().splitlines()
 
 
 def test_transcript_ends_with_the_result():
