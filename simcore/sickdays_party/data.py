@@ -42,7 +42,11 @@ RULE_PARAMS = (
     Param("advanced_flow", "bool", None,
           "false: simple flow (stall rule); true: advanced flow with Doctor's notes (stall rule kept as a fallback)"),
     Param("coffee_break", "float", None, "seconds nobody may play after a Coffee Break (rulebook: 10)", 0.0, 120.0),
-    Param("left_at_end", "int", None, "the game ends when this many players have not won (rulebook: 2)", 1, 7),
+    Param("left_at_end", "int", None,
+          "the game ends when all but this many players have won (rulebook: 2), and at least min_winners", 1, 7),
+    Param("min_winners", "int", None,
+          "the game never ends with fewer winners than this (rulebook: \"2 winners for 3 players\"; "
+          "always fewer than the players)", 1, 7),
     Param("pizza_slices", "int", None, "pizza slices in the middle with Pizza Party; -1 = players - 1", -1, 8),
     Param("draw_time", "float", None,
           "seconds a player needs per card drawn before reacting again (picking up a penalty or a new hand)",
@@ -111,6 +115,7 @@ def compile_tables(resolved: dict) -> tuple:
     cfg[K.C_LEFT] = resolved["left_at_end"]
     cfg[K.C_SLICES] = resolved["pizza_slices"]
     cfg[K.C_DRAW_MS] = int(round(resolved["draw_time"] * 1000))
+    cfg[K.C_MIN_WINNERS] = resolved["min_winners"]
     prof = np.zeros((K.MAXP, K.N_PROF), np.float64)
     for name, slot in PROFILE_SLOT.items():
         values = resolved[name]

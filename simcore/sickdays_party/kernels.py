@@ -47,8 +47,8 @@ EV_BIRTHDAY, EV_NEWYEARS, EV_VALENTINE, EV_WATERCOOLER, EV_LOOKBUSY, EV_COFFEE, 
 
 # ---- tables[0]: cfg (int64) ----------------------------------------------
 (C_TOKENS, C_HAND, C_EVENTS, C_WINDOW_MS, C_STALL_MS, C_ADVANCED, C_COFFEE_MS, C_LEFT, C_SLICES,
- C_DRAW_MS) = range(10)
-N_CFG = 10
+ C_DRAW_MS, C_MIN_WINNERS) = range(11)
+N_CFG = 11
 # ---- tables[1]: profile (float64, MAXP x N_PROF), per seat --------------
 (F_MEDIAN, F_SPREAD, F_WRONG, F_FORGET, F_ACCUSE, F_NOTE) = range(6)
 N_PROF = 6
@@ -206,6 +206,8 @@ H_GRABS = 33
 H_PEN0 = 34  # .. + N_CAUSES: draw-2 penalties incurred by cause
 H_EV_IN = 41  # event cards in the game
 H_SLICES_TOTAL = 42  # pizza slices in the game (middle + held), fixed at setup
+H_ACT_T = 43  # when the last turn was taken (a card landed, a Doctor's note was made): the stall timer's start
+H_NOTE_BY = 44  # the seat whose Doctor's note was the last turn (-1: a card landed since)
 O_TOKENS = 48
 O_SLICES = O_TOKENS + MAXP
 O_NOTE = O_SLICES + MAXP  # note card, -1 none
@@ -447,6 +449,8 @@ def to_pile(s, c, t):
     s[O_ZONE + c] = Z_PILE
     s[H_TOP] = c
     s[H_TOP_TIME] = t
+    s[H_ACT_T] = t
+    s[H_NOTE_BY] = -1
     if c >= NWORK:
         s[H_EVENTS_LANDED] += 1
 
@@ -560,9 +564,12 @@ def new_game(tables, n_players, rng, trace):
 
 # ---- scheduling ----------------------------------------------------------
 @jit(force=True)
-def schedule_seat(tables, s, p, rng, legal_mask):
+def schedule_seat(tables, s, p, rng, legal_mask, since):
     """Sample whether and when seat p reacts to the current top card
-    (`legal_mask`: `legal_seats` of it)."""
+    (`legal_mask`: `legal_seats` of it), counting from `since` (the top card's
+    time, or the Doctor's note that changed who may play). No reaction, not
+    even a mistaken one, comes before the seat has picked up the cards it drew
+    (`O_BUSY`); a correct one waits for the end of a Coffee Break."""
     prof = tables[1]
     s[O_RT + p] = -1
     s[O_RK + p] = RK_NONE
@@ -570,10 +577,8 @@ def schedule_seat(tables, s, p, rng, legal_mask):
     if not active(s, p) or not has_cards(s, p):
         return
     top = s[H_TOP]
-    t0 = s[H_TOP_TIME]
-    start = t0 if t0 > s[H_BREAK] else s[H_BREAK]
-    if s[O_BUSY + p] > start:
-        start = s[O_BUSY + p]
+    ready = since if since > s[O_BUSY + p] else s[O_BUSY + p]
+    start = ready if ready > s[H_BREAK] else s[H_BREAK]
     p_wrong = prof[p, F_WRONG]
     if p == s[H_LAST]:
         # "you can't play after yourself": only as a mistake
@@ -582,15 +587,15 @@ def schedule_seat(tables, s, p, rng, legal_mask):
             if c >= 0:
                 s[O_RK + p] = RK_TWICE
                 s[O_RCARD + p] = c
-                s[O_RT + p] = t0 + reaction_ms(tables, p, rng)
+                s[O_RT + p] = ready + reaction_ms(tables, p, rng)
         return
     legal = (legal_mask >> p) & 1 == 1
     if legal:
         impatient = p_wrong > 0.0 and R.uniform(rng, R.CHANCE) < p_wrong
-        if impatient and start > t0:
+        if impatient and start > ready:
             # jumps the gun in a Coffee Break: a legal card, but too early
             s[O_RK + p] = RK_LEGAL
-            s[O_RT + p] = t0 + reaction_ms(tables, p, rng)
+            s[O_RT + p] = ready + reaction_ms(tables, p, rng)
             return
         if impatient:
             c = random_hand_card(s, p, rng, True, top)
@@ -614,7 +619,7 @@ def schedule_seat(tables, s, p, rng, legal_mask):
 def schedule(tables, s, rng):
     legal_mask = legal_seats(tables, s, s[H_TOP])
     for p in range(s[H_NP]):
-        schedule_seat(tables, s, p, rng, legal_mask)
+        schedule_seat(tables, s, p, rng, legal_mask, s[H_TOP_TIME])
 
 
 @jit
@@ -653,7 +658,9 @@ def next_moment(tables, s, rng, trace):
                 best = s[O_RT + p]
     stall_t = -1
     if not any_legal:
-        t0 = s[H_TOP_TIME]
+        # counted from the last turn: a Doctor's note restarts it (nobody can play
+        # for stall_delay after the note before the last player must play)
+        t0 = s[H_ACT_T]
         start = t0 if t0 > s[H_BREAK] else s[H_BREAK]
         stall_t = start + cfg[C_STALL_MS]
         if stall_t <= s[H_CLOCK]:
@@ -741,7 +748,9 @@ def legal(tables, s, out):
     if ph == PH_STALL:
         lo, hi = hand_bits(s, seat)
         n = put_cards(out, n, OP_STALL * 100, lo, hi)
-        if s[O_NOTE + seat] >= 0:
+        # "You cannot make and then immediately play a doctor's note": not the
+        # note the staller has just made (its hand is never empty then)
+        if s[O_NOTE + seat] >= 0 and (s[H_NOTE_BY] != seat or n == 0):
             out[n] = OP_STALL * 100 + s[O_NOTE + seat]
             n += 1
         return n
@@ -874,6 +883,8 @@ def act(tables, s, option, rng, trace):
             s[O_ZONE + c] = Z_NOTE0 + seat
             s[H_NOTES_MADE] += 1
             s[H_LAST] = seat
+            s[H_ACT_T] = t
+            s[H_NOTE_BY] = seat
             emit(trace, T_NOTE_MAKE, t, seat, c, 0)
         else:
             # "leave the card you played or wanted to play on the Play Pile"
@@ -981,6 +992,21 @@ def slice_choice(tables, s, option, rng, trace):
     settle(tables, s, rng, trace)
 
 
+@jit
+def winners_needed(cfg, n):
+    """"The game continues until all but 2 players win. (i.e. 2 winners for 3
+    players, 6 winners for 8 players)": all but `left_at_end`, and at least
+    `min_winners`; never all of them."""
+    need = n - cfg[C_LEFT]
+    if need < cfg[C_MIN_WINNERS]:
+        need = cfg[C_MIN_WINNERS]
+    if need > n - 1:
+        need = n - 1
+    if need < 1:
+        need = 1
+    return need
+
+
 @jit(force=True)
 def after_penalties(tables, s, rng, trace):
     n = s[H_NP]
@@ -1002,20 +1028,22 @@ def after_penalties(tables, s, rng, trace):
                 s[O_RT + p] = -1
                 s[O_RK + p] = RK_NONE
                 emit(trace, T_WIN, t, p, s[H_NWON], 0)
-    left = cfg[C_LEFT]
-    if left > n - 1:
-        left = n - 1
-    if s[H_NWON] >= n - left:
+    if s[H_NWON] >= winners_needed(cfg, n):
         end_game(s, END_DONE, trace)
         return
     if s[H_G_CHANGED] == 1:
         schedule(tables, s, rng)
     else:
-        # only Doctor's notes were made: the top card is the same, the others'
-        # reactions stand; the note maker is now the last player
+        # only a Doctor's note was made: the top card is the same and the others'
+        # reactions to it stand; the note maker is now the last player, and the
+        # seat that was the last player may play again ("you must alternate with
+        # others"): both react anew, from the note
         legal_mask = legal_seats(tables, s, s[H_TOP])
         for i in range(s[H_G_N]):
-            schedule_seat(tables, s, s[O_G_SEAT + i], rng, legal_mask)
+            schedule_seat(tables, s, s[O_G_SEAT + i], rng, legal_mask, t)
+        was_last = s[H_G_LAST]
+        if was_last >= 0 and was_last != s[H_LAST]:
+            schedule_seat(tables, s, was_last, rng, legal_mask, t)
     next_moment(tables, s, rng, trace)
 
 

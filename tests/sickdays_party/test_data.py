@@ -24,7 +24,7 @@ def test_defaults_come_from_the_rules_file():
     d = load_rules()
     assert d["tokens_per_player"] == -1 and d["hand_size"] == 7 and d["events"] == 2
     assert d["collision_window"] == 0.3 and d["coffee_break"] == 10.0 and d["left_at_end"] == 2
-    assert d["advanced_flow"] is False
+    assert d["advanced_flow"] is False and d["min_winners"] == 2
     assert resolve(SPEC, {}) == d
     data = SPEC.load_data({})
     assert list(data.info["events"]) == list(K.EVENT_NAMES)

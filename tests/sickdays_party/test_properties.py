@@ -47,10 +47,40 @@ def test_random_play_conserves_cards_and_time_runs_forward(seed, players, advanc
         assert K.check(t, s) == 0, K.INVARIANTS[K.check(t, s) - 1]
         assert s[K.H_CLOCK] >= clock
         clock = s[K.H_CLOCK]
-        assert 0 <= s[K.H_NWON] <= players - 2
+        assert 0 <= s[K.H_NWON] <= K.winners_needed(t[0], players)
     # (a table making many mistakes can snowball past the turn cap: not checked here)
     if K.to_move(s) == -1:
-        assert s[K.H_OVER] == K.END_DONE and s[K.H_NWON] == players - 2
+        assert s[K.H_OVER] == K.END_DONE and s[K.H_NWON] == K.winners_needed(t[0], players)
+
+
+def _needed(players):
+    """The rulebook's winners: all but 2, and at least 2 (2 for 3 players, 6 for 8)."""
+    return max(players - 2, 2)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(3, 8), habit=st.floats(0.0, 1.0))
+def test_nobody_can_play_means_nobody_but_the_last_player_holds_a_fitting_card(seed, players, habit):
+    """Advanced flow, no mistakes: whenever the stall rule applies, no seat still
+    playing other than the last player holds a card or a Doctor's note that fits
+    the top card (issue 19: after a note, the previous last player was left out)."""
+    t = _tables(advanced_flow=True, wrong_play=[0.0], forget_celebrate=[0.0], wrong_accusation=[0.0],
+                note_habit=[habit])
+    rng = R.new_streams(seed, 0)
+    s = K.new_game(t, np.int64(players), rng, no_trace())
+    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    picker = np.random.default_rng(seed)
+    for _ in range(SPEC.max_decisions):
+        if K.to_move(s) < 0:
+            break
+        if s[K.H_PHASE] == K.PH_STALL:
+            for p in range(players):
+                if p != s[K.H_LAST] and K.active(s, p):
+                    assert not K.has_legal(t, s, p, s[K.H_TOP]), (p, s[K.H_LAST], s[K.H_CLOCK])
+            # and only stall_delay (5 s) after the last turn, a card or a note
+            assert s[K.H_STALL_T] >= s[K.H_CLOCK] + 5000
+        n = K.legal(t, s, out)
+        K.step(t, s, out[picker.integers(n)], rng, no_trace())
 
 
 @pytest.mark.parametrize("players", [3, 5, 8])
@@ -64,10 +94,10 @@ def test_default_games_end_and_are_the_same_for_the_same_seed(greedy_engine, pla
     assert (a.game_out[:, COL_END_REASON] == K.END_DONE).all()
     names = SPEC.game_column_names
     winners = a.game_out[:, names.index("winners")]
-    assert (winners == players - 2).all()
-    assert (a.seat_out[:, :, 0].sum(axis=1) == players - 2).all()
+    assert (winners == _needed(players)).all()
+    assert (a.seat_out[:, :, 0].sum(axis=1) == _needed(players)).all()
     places = np.sort(a.seat_out[:, :, 2], axis=1)
-    assert (places[:, : players - 2] == np.arange(1, players - 1)).all()
+    assert (places[:, : _needed(players)] == np.arange(1, _needed(players) + 1)).all()
     minutes = a.game_out[:, names.index("minutes")]
     assert (minutes > 0).all()
 

@@ -313,3 +313,115 @@ def test_a_note_left_in_front_keeps_a_player_in_the_game():
     s[K.O_NOTE + 0] = card(6, 3)
     s[K.O_ZONE + card(6, 3)] = K.Z_NOTE0
     assert K.has_cards(s, 0) and K.cards_left(s, 0) == 1
+
+
+# ---- issue 19: the advanced flow's Doctor's notes, pick-up time, the end of the game ----
+def _give_note(s, seat, c):
+    detach(s, c)
+    s[K.O_NOTE + seat] = c
+    s[K.O_ZONE + c] = K.Z_NOTE0 + seat
+
+
+def test_after_a_note_the_player_who_played_last_may_play_again():
+    """A note is a turn: the seat that was the last player is no longer "after
+    yourself" and reacts anew (here with its fitting note) instead of the engine
+    declaring that nobody can play."""
+    t = tables_for(advanced_flow=True, reaction_median=[1.0, 2.0, 9.0, 9.0])
+    s, rng = fresh(t, 4)
+    quiet_others(s, (2, 3))
+    set_top(s, card(6, 1))
+    set_hand(s, 0, [card(3, 5), card(3, 6)])
+    _give_note(s, 0, card(6, 4))  # fits Monday/6 by worker
+    set_hand(s, 1, [card(6, 5), card(4, 5)])
+    restart(t, s, rng, last=0)
+    assert s[K.O_RT + 0] == -1 and K.to_move(s) == 1  # seat 0 played last: it waits
+    play(t, s, rng, K.OP_MAKE_NOTE * 100 + card(6, 5))  # seat 1: "I'm sick", at 2.0 s
+    assert s[K.H_LAST] == 1 and s[K.H_TOP] == card(6, 1)
+    assert s[K.H_PHASE] == K.PH_ACT and K.to_move(s) == 0  # not "nobody can play"
+    assert s[K.O_RT + 0] == 2000 + 1000  # its reaction counts from the note
+    assert K.OP_PLAY_NOTE * 100 + card(6, 4) in options(t, s)
+    check_zones(s)
+
+
+def test_the_stall_timer_restarts_at_a_note_and_the_note_is_not_the_stall_card():
+    """After a note that leaves nobody able to play, the note maker (now the last
+    player) plays any card stall_delay after the note, not in the same
+    millisecond, and not the note it has just made ("You cannot make and then
+    immediately play a doctor's note")."""
+    t = tables_for(advanced_flow=True, reaction_median=[1.0, 7.0, 9.0, 9.0], stall_delay=5.0)
+    s, rng = fresh(t, 4)
+    quiet_others(s, (2, 3))
+    set_top(s, card(6, 1))
+    set_hand(s, 0, [card(3, 5), card(3, 6)])
+    set_hand(s, 1, [card(6, 5), card(4, 5)])
+    restart(t, s, rng)
+    assert K.to_move(s) == 1 and s[K.O_G_TIME] == 7000  # later than 5 s: a legal reaction holds the stall off
+    play(t, s, rng, K.OP_MAKE_NOTE * 100 + card(6, 5))
+    assert s[K.H_PHASE] == K.PH_STALL and K.to_move(s) == 1
+    assert s[K.H_STALL_T] == 7000 + 5000
+    assert options(t, s) == [K.OP_STALL * 100 + card(4, 5)]
+    trace = new_trace()
+    play(t, s, rng, trace=trace)
+    stall = [e for e in events(trace) if e[0] == K.T_STALL]
+    assert len(stall) == 1 and stall[0][1] == 12_000 and stall[0][3] == card(4, 5)
+    # once a card has landed, a note may be the stall card again
+    assert s[K.H_NOTE_BY] == -1
+    check_zones(s)
+
+
+def test_a_seat_that_drew_seven_plays_twice_only_after_picking_them_up():
+    """The "played twice" mistake waits for the pick-up time (draw_time per card)
+    like every other reaction."""
+    t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], wrong_play=[1.0, 0.0, 0.0, 0.0], draw_time=0.5)
+    s, rng = fresh(t, 4)
+    quiet_others(s, (1, 2, 3))
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [card(0, 2)])
+    s[K.O_TOKENS + 0] = 1
+    restart(t, s, rng)
+    play(t, s, rng)  # its last card at 1.0 s: a token goes back, it draws 7
+    assert s[K.O_HANDN + 0] == 7 and s[K.O_BUSY + 0] == 1000 + 7 * 500
+    assert s[K.O_RK + 0] == K.RK_TWICE and s[K.O_RT + 0] == 4500 + 1000
+
+
+@pytest.mark.parametrize("coffee", [False, True])
+def test_a_busy_seat_jumps_the_gun_only_in_a_coffee_break_and_after_picking_up(coffee):
+    t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], wrong_play=[1.0, 0.0, 0.0, 0.0])
+    s, rng = fresh(t, 4)
+    quiet_others(s, (1, 2, 3))
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [card(0, 2), card(7, 6)])
+    s[K.O_BUSY + 0] = 4000  # still picking up a penalty
+    if coffee:
+        s[K.H_BREAK] = 10_000
+    restart(t, s, rng)
+    if coffee:  # too early, with its legal card: a mistake (Coffee Break)
+        assert s[K.O_RK + 0] == K.RK_LEGAL and s[K.O_RT + 0] == 4000 + 1000
+    else:  # no break to jump: an impatient seat sees a match that is not there
+        assert s[K.O_RK + 0] == K.RK_WRONG and s[K.O_RCARD + 0] == card(7, 6) and s[K.O_RT + 0] == 5000
+
+
+@pytest.mark.parametrize("min_winners,needed", [(2, [2, 2, 3, 4, 5, 6]), (1, [1, 2, 3, 4, 5, 6]),
+                                                (4, [2, 3, 4, 4, 5, 6])])
+def test_all_but_two_win_and_at_least_two(min_winners, needed):
+    """"The game continues until all but 2 players win. (i.e. 2 winners for 3
+    players, 6 winners for 8 players)"; min_winners = 1 is "all but 2" alone."""
+    t = tables_for(min_winners=min_winners)
+    assert [K.winners_needed(t[0], n) for n in range(3, 9)] == needed
+
+
+@pytest.mark.parametrize("min_winners", [2, 1])
+def test_three_player_game_goes_on_after_the_first_winner(min_winners):
+    t = tables_for(reaction_median=[1.0, 3.0, 3.0], min_winners=min_winners)
+    s, rng = fresh(t, 3)
+    quiet_others(s, (1, 2))
+    set_top(s, card(5, 1))
+    set_hand(s, 0, [card(0, 2)])
+    s[K.O_TOKENS + 0] = 0
+    restart(t, s, rng)
+    play(t, s, rng)
+    assert s[K.O_PLACE + 0] == 1 and s[K.H_NWON] == 1
+    if min_winners == 2:
+        assert s[K.H_OVER] == 0 and K.to_move(s) >= 0
+    else:
+        assert s[K.H_OVER] == K.END_DONE and K.to_move(s) == -1
