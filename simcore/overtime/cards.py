@@ -84,6 +84,9 @@ EFFECTS = Vocabulary((
     Opcode("discard_work", C.OP_DISCARD_WORK, (WHO_ANY,),
            "discard a W card attached to an A card of who: its tasks are lost"),
     Opcode("discard_snooze", C.OP_DISCARD_SNOOZE, (WHO_ANY,), "who discards all Snooze tokens"),
+    Opcode("discard_assignment", C.OP_DISCARD_ASSIGNMENT,
+           (Field("who", "str", "whose A card", default="self", choices=("self",) + WHO_ONE),),
+           "who discards one of their A cards (with its Work): not completed, so nothing reacts to it"),
     Opcode("work_bonus", C.OP_WORK_BONUS, (N_TASKS,), "(passive ability) +n tasks on each W card you play"),
     Opcode("snooze_shield", C.OP_SNOOZE_SHIELD, (Field("n", "int", "tokens", required=True, low=1, high=20),),
            "(passive ability) gain n fewer Snooze tokens each time"),
@@ -162,6 +165,9 @@ PARAMS = (
     Param("joe_productiveness", "int", 3, "Average Joe/Joanna Productiveness (actions per turn)", 0, 10),
     Param("joe_laziness", "int", 2, "Average Joe/Joanna Laziness (cards drawn per turn)", 0, 10),
     Param("joe_determination", "int", 5, "Average Joe/Joanna Determination (hand size kept)", 0, 20),
+    Param("moved_assignment_keeps_work", "bool", True,
+          "a W card whose A card was given or taken before it resolved still goes on that A card (now another "
+          "player's); false: it goes on its player's own A card nearest completion"),
     cards_param(CARDS_FILE),
 )
 
@@ -214,7 +220,7 @@ def _target(effects) -> int:
             t = C.TG_ASSIGNMENT
     for op, n, who, mask in effects:
         if op in (C.OP_SNOOZE, C.OP_DRAW, C.OP_GIVE_ASSIGNMENT, C.OP_TAKE_ASSIGNMENT, C.OP_SKIP_TURN,
-                  C.OP_DISCARD_WORK, C.OP_DISCARD_SNOOZE) and who in (C.W_ANOTHER, C.W_ANY):
+                  C.OP_DISCARD_WORK, C.OP_DISCARD_SNOOZE, C.OP_DISCARD_ASSIGNMENT) and who in (C.W_ANOTHER, C.W_ANY):
             if t == C.TG_ASSIGNMENT:
                 return -1
             t = C.TG_ANOTHER if who == C.W_ANOTHER else C.TG_ANY
@@ -373,6 +379,7 @@ def compile_tables(p: dict, d: dict) -> tuple:
     rules[C.R_N_INST] = len(inst)
     rules[C.R_N_KINDS] = K
     rules[C.R_FIRST_ASSIGN_KIND] = n_main_kinds
+    rules[C.R_WORK_FOLLOWS] = int(bool(p["moved_assignment_keeps_work"]))
     ts = list(p["time_snooze"])
     for r in range(C.MAX_ROUNDS):
         rules[C.R_TIME0 + r] = ts[min(r, len(ts) - 1)]

@@ -41,6 +41,8 @@ SEAT_COLUMNS = (
     Column("final_snooze", "snooze tokens at the end", low=0, high=MAX_SNOOZE),
     Column("work_die_fails", "W cards this seat lost to the Work die", low=0, high=MAX_DECISIONS),
     Column("reactions_played", "reactions this seat played", low=0, high=MAX_DECISIONS),
+    Column("assignments_discarded", "A cards this seat discarded without completing them (a card's effect)",
+           low=0, high=C.NINST_MAX),
 )
 
 GC = game_index(GAME_COLUMNS)  # GC.turns: the position of `turns` in a game row

@@ -59,6 +59,7 @@ OP_DISCARD_WORK = 11  # discard a W attached to an assignment of who (its tasks 
 OP_DISCARD_SNOOZE = 12  # discard (not remove) all snooze tokens
 OP_WORK_BONUS = 13  # passive: +n tasks on each W you play
 OP_SNOOZE_SHIELD = 14  # passive: gain n fewer snooze each time
+OP_DISCARD_ASSIGNMENT = 15  # who discards one of their A cards: not completed ("it just goes away")
 
 # who
 W_SELF = 0
@@ -141,7 +142,8 @@ R_N_KINDS = 21
 R_FIRST_ASSIGN_KIND = 22
 R_DIE_SIDES = 23
 R_TIME0 = 24  # time_snooze[r - 1] for r = 1..MAX_ROUNDS
-NR = R_TIME0 + MAX_ROUNDS
+R_WORK_FOLLOWS = R_TIME0 + MAX_ROUNDS  # moved_assignment_keeps_work: a W card goes on its A card after a give/take
+NR = R_WORK_FOLLOWS + 1
 
 # game scalars (state.g)
 G_NP = 0
@@ -170,13 +172,18 @@ G_PILES_RESOLVED = 22  # windows in which at least one reaction was played
 G_SNZ = 23  # sum of snooze at the end of round r (SNOOZE_COLS slots)
 G_NINST = G_SNZ + SNOOZE_COLS  # card instances in this game (rules[R_N_INST])
 G_NKINDS = G_NINST + 1  # card kinds in this game (rules[R_N_KINDS])
-NG = G_NKINDS + 1
+G_CH_ENTRY = G_NKINDS + 1  # PH_CHOOSE: the pile entry whose A card is being chosen
+G_CH_SLOT = G_CH_ENTRY + 1  # PH_CHOOSE: which of its choices (0..NCH-1)
+G_CH_WHO = G_CH_SLOT + 1  # PH_CHOOSE: the seat that chooses (the card's player)
+G_DISCARDS = G_CH_WHO + 1  # A cards discarded without being completed (all players)
+NG = G_DISCARDS + 1
 
 # phases
 PH_ACTION = 0
 PH_REACT = 1
 PH_DISCARD = 2
 PH_OVER = 3
+PH_CHOOSE = 4  # a card just played asks its player which A card it moves, works on or discards
 
 # per player (state.ps)
 P_SNOOZE = 0
@@ -189,13 +196,14 @@ P_RECEIVED = 6
 P_EXHAUSTED = 7
 P_SKIPPED = 8
 P_SKIP_NEXT = 9
-P_ABIL_USED = 10
+P_ABIL_USED = 10  # abilities used this round (all of the player's E cards; each card's own use: state.abil)
 P_DIE_FAILS = 11
 P_REACTIONS = 12
 P_WON = 13
 P_START_ASSIGN = 14
 P_CANCELLED_BY_OTHERS = 15
-NPS = 16
+P_DISCARDED = 16  # A cards this player discarded without completing them
+NPS = 17
 
 # pile entries (state.pile)
 PF_CARD = 0  # instance, -1 for an event lead
@@ -206,7 +214,10 @@ PF_COVERED = 4
 PF_ARG = 5  # chosen target of a lead (assignment instance or player)
 PF_PILE = 6  # index of the pile's first entry
 PF_KIND = 7  # card kind, or -1 for an event
-NPF = 8
+PF_CH1 = 8  # the A cards its player chose for its effects that pick one (work in a reaction or a copy,
+PF_CH2 = 9  # give, take, discard an A card), in effect order; -1: the fixed rule (docs/assumptions.md)
+NCH = 2  # choices per card; further such effects follow the fixed rules
+NPF = 10
 
 # card counters
 CC_DRAWN = 0
@@ -222,6 +233,7 @@ O_ABILITY = 2  # b = card kind taken from the discard pile (or pile entry for re
 O_DISCARD = 3  # a = hand slot
 O_REACT = 4  # a = hand slot, b = pile entry
 O_ABILITY_REACT = 5  # b = pile entry
+O_CHOOSE = 6  # b = the A card instance chosen (PH_CHOOSE)
 
 # end reasons (runner.END_GAME = 2 onwards)
 END_ASSIGNMENTS_DONE = 2
@@ -257,3 +269,6 @@ EV_SKIP_SET = 26
 EV_PASS_END = 27
 EV_END_ACTIONS = 28
 EV_SNOOZE_DISCARD = 29
+EV_TOKENS_LOST = 30
+EV_CHOOSE = 31
+EV_A_DISCARD = 32

@@ -1,24 +1,30 @@
 """The opcode interpreter: card effects, assignments, the reaction pile.
 
-Choices a card leaves open while it resolves (which of your A cards gets the
-tokens, which W card a Lost File hits, ...) follow fixed rules documented in
-docs/assumptions.md (Overtime); the choices made when a card is played (the A
-card a W card goes on, the player an R card helps) are decisions.
+The choices made when a card is played are decisions of its player: the A
+card a W card goes on, the player an R card helps (the option played), and,
+for each effect that picks an A card otherwise (work done by a reaction or a
+copy, an A card given, taken or discarded), the A card chosen right after the
+card is played (PH_CHOOSE, `choice_slot`), up to NCH per card. The other
+choices (which of your A cards gets the tokens, which W card a Lost File
+hits, a chosen A card that has left its owner by the time the card resolves,
+abilities) follow fixed rules documented in docs/assumptions.md (Overtime).
 """
 
 from simcore.jit import jit
 from simcore.trace import emit
 
 from .constants import (
-    CC_CANCELLED, EF_MASK, EF_N, EF_OP, EF_WHO, EVQ_CAP, EV_CANCEL, EV_COMPLETE, EV_EMPLOYEE, EV_GIVE,
-    EV_RESOLVE, EV_SKIP_SET, EV_SNOOZE_DISCARD, EV_TAKE_DISCARD, EV_TOKENS, EV_WORK, EV_WORK_LOST, G_CANCELS,
-    G_COMPLETIONS, G_CUR, G_EV_N, G_GIVES, G_NINST, G_NKINDS, G_NP, G_PILES_RESOLVED, G_PILE_N, G_SKIP_NOW,
-    KF_IS_REACTION, KF_TARGET, KF_TYPE, KF_WORK, MAX_EFF, NPF, OP_CANCEL, OP_COPY, OP_DISCARD_SNOOZE,
-    OP_DISCARD_WORK, OP_DRAW, OP_GIVE_ASSIGNMENT, OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_TAKE_ASSIGNMENT,
-    OP_TAKE_DISCARD, OP_TOKENS, OP_WORK, OP_WORK_BONUS, PF_ARG, PF_CANCELLED, PF_CARD, PF_COVERED, PF_KIND,
-    PF_PILE, PF_PLAYER, PF_TARGET, P_COMPLETED, P_EMP, P_GIVEN, P_N_ASSIGN, P_RECEIVED, P_SKIP_NEXT, P_SNOOZE,
-    R_N_MAIN, TG_ANOTHER, TG_ANY, TG_ASSIGNMENT, T_E, W_ALL, W_ANOTHER, W_ANY, W_CURRENT, W_LEAST_ASSIGNMENTS,
-    W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ASSIGN, Z_ATTACHED, Z_DISCARD, Z_EMPLOYEE, Z_OUT, Z_PILE,
+    CC_CANCELLED, EF_MASK, EF_N, EF_OP, EF_WHO, EVQ_CAP, EV_A_DISCARD, EV_CANCEL, EV_COMPLETE, EV_EMPLOYEE,
+    EV_GIVE, EV_RESOLVE, EV_SKIP_SET, EV_SNOOZE_DISCARD, EV_TAKE_DISCARD, EV_TOKENS, EV_TOKENS_LOST, EV_WORK,
+    EV_WORK_LOST, G_CANCELS, G_COMPLETIONS, G_CUR, G_DISCARDS, G_EV_N, G_GIVES, G_NINST, G_NKINDS, G_NP,
+    G_PILES_RESOLVED, G_PILE_N, G_SKIP_NOW, KF_IS_REACTION, KF_TARGET, KF_TYPE, KF_WORK, MAX_EFF, NPF,
+    OP_CANCEL, OP_COPY, OP_DISCARD_ASSIGNMENT, OP_DISCARD_SNOOZE, OP_DISCARD_WORK, OP_DRAW, OP_GIVE_ASSIGNMENT,
+    OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_TAKE_ASSIGNMENT, OP_TAKE_DISCARD, OP_TOKENS, OP_WORK, OP_WORK_BONUS,
+    PF_ARG, PF_CANCELLED, PF_CARD, PF_CH1, PF_CH2, PF_COVERED, PF_KIND, PF_PILE, PF_PLAYER, PF_TARGET,
+    P_COMPLETED, P_DISCARDED, P_EMP, P_GIVEN, P_N_ASSIGN, P_RECEIVED, P_SKIP_NEXT, P_SNOOZE, R_N_MAIN,
+    R_WORK_FOLLOWS, TG_ANOTHER, TG_ANY, TG_ASSIGNMENT, T_E, T_W, W_ALL, W_ANOTHER, W_ANY, W_CURRENT,
+    W_LEAST_ASSIGNMENTS, W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ASSIGN, Z_ATTACHED, Z_DISCARD, Z_EMPLOYEE, Z_OUT,
+    Z_PILE,
 )
 from .state import (add_snooze, add_to_hand, assignments_changed, draw_cards, least_assignments_other, leader_other,
                     passive, pick_assignment, remaining, set_zone)
@@ -47,6 +53,26 @@ def complete_assignment(t, s, a, trace):
 
 
 @jit
+def discard_assignment(t, s, a, trace):
+    """An A card discarded by an effect: out of play with its W cards, not completed
+    ("an A card that is discarded by any other effect is not considered complete ...
+    It just goes away!"), so nothing reacts to it."""
+    rules = t[0]
+    p = s.owner[a]
+    for w in range(rules[R_N_MAIN]):
+        if s.zone[w] == Z_ATTACHED and s.link[w] == a:
+            s.tasks[w] = 0
+            set_zone(t, s, w, Z_DISCARD)
+    set_zone(t, s, a, Z_OUT)
+    s.owner[a] = -1
+    assignments_changed(s)
+    s.ps[p, P_DISCARDED] += 1
+    s.ps[p, P_N_ASSIGN] -= 1
+    s.g[G_DISCARDS] += 1
+    emit(trace, EV_A_DISCARD, p, t[3][a], s.ps[p, P_N_ASSIGN], 0)
+
+
+@jit
 def add_tasks(t, s, a, n, trace):
     s.tasks[a] += n
     assignments_changed(s)
@@ -69,6 +95,52 @@ def move_assignment(t, s, a, frm, to, trace):
     s.ps[to, P_RECEIVED] += 1
     s.g[G_GIVES] += 1
     emit(trace, EV_GIVE, frm, to, t[3][a], s.tasks[a])
+
+
+@jit(force=True)
+def held_by(s, a, p):
+    """A card a is on the table and p's (a chosen A card is still good when its card resolves)."""
+    return a >= 0 and p >= 0 and s.zone[a] == Z_ASSIGN and s.owner[a] == p
+
+
+@jit
+def work_gained(t, s, w):
+    """Tasks gained with attached W card w: its own and its Task tokens on an A card still in play."""
+    v = s.tasks[w]
+    a = s.tok_on[w]
+    if a >= 0 and s.zone[a] == Z_ASSIGN:
+        v += s.tok_n[w]
+    return v
+
+
+@jit
+def lose_work(t, s, q, trace):
+    """Discard q's attached W card with the most tasks gained with it ("discard a W card
+    attached"): its tasks are lost, and so are the Task tokens it put on another A card
+    ("all the Tasks gained with that W card are also lost"). Only W cards: a copy such
+    as I'll Just Copy That! is attached but stays an S card."""
+    best = -1
+    best_v = -1
+    for w in range(t[0][R_N_MAIN]):
+        if s.zone[w] == Z_ATTACHED and s.owner[w] == q and (t[1][t[3][w], KF_TYPE] & T_W) != 0:
+            v = work_gained(t, s, w)
+            if v > best_v:
+                best = w
+                best_v = v
+    if best < 0:
+        return
+    a = s.link[best]
+    s.tasks[a] -= s.tasks[best]
+    assignments_changed(s)
+    emit(trace, EV_WORK_LOST, q, t[3][best], t[3][a], s.tasks[best])
+    b = s.tok_on[best]
+    if b >= 0 and s.zone[b] == Z_ASSIGN and s.tok_n[best] > 0:
+        s.tasks[b] = max(0, s.tasks[b] - s.tok_n[best])
+        emit(trace, EV_TOKENS_LOST, q, t[3][best], t[3][b], s.tok_n[best])
+    s.tok_on[best] = -1
+    s.tok_n[best] = 0
+    s.tasks[best] = 0
+    set_zone(t, s, best, Z_DISCARD)
 
 
 @jit
@@ -128,14 +200,23 @@ def who_includes(who, q, actor, single):
 
 
 @jit
-def apply_one(t, s, rng, trace, op, n, who, mask, actor, card, arg_a, arg_p, te, attached, chosen_kind):
-    """One effect. Returns the A card this card got attached to (or `attached`)."""
+def apply_one(t, s, rng, trace, op, n, who, mask, actor, card, arg_a, arg_p, te, attached, chosen_kind, choice):
+    """One effect. Returns the A card this card got attached to (or `attached`).
+    `choice`: the A card its player chose for it (PH_CHOOSE), or -1."""
     rules = t[0]
     npl = s.g[G_NP]
     towner = s.pile[te, PF_PLAYER] if te >= 0 else -1
     if op == OP_WORK:
         a = arg_a
-        if a < 0 or s.zone[a] != Z_ASSIGN:
+        if a < 0:
+            a = choice  # work in a reaction or a copy: the A card its player chose
+            if not held_by(s, a, actor):
+                a = pick_assignment(t, s, actor, True, -1)
+        elif s.zone[a] != Z_ASSIGN:
+            a = pick_assignment(t, s, actor, True, -1)
+        elif s.owner[a] != actor and rules[R_WORK_FOLLOWS] == 0:
+            # the A card it was played on changed owner before it resolved (a give or take):
+            # moved_assignment_keeps_work=false puts the work on its player's own A card
             a = pick_assignment(t, s, actor, True, -1)
         if a < 0:
             return attached
@@ -154,6 +235,10 @@ def apply_one(t, s, rng, trace, op, n, who, mask, actor, card, arg_a, arg_p, te,
         a = pick_assignment(t, s, actor, True, attached)
         if a >= 0:
             emit(trace, EV_TOKENS, actor, t[3][a], n, s.tasks[a] + n)
+            if card >= 0:
+                # remembered with the card: lost with it if it is discarded before its A card is complete
+                s.tok_on[card] = a
+                s.tok_n[card] += n
             add_tasks(t, s, a, n, trace)
         return attached
     if op == OP_TAKE_DISCARD:
@@ -173,15 +258,22 @@ def apply_one(t, s, rng, trace, op, n, who, mask, actor, card, arg_a, arg_p, te,
     single = single_who(t, s, who, actor, arg_p, towner, n)
     if op == OP_GIVE_ASSIGNMENT:
         if single >= 0 and single != actor:
-            a = pick_assignment(t, s, actor, False, -1)
+            a = choice if held_by(s, choice, actor) else pick_assignment(t, s, actor, False, -1)
             if a >= 0:
                 move_assignment(t, s, a, actor, single, trace)
         return attached
     if op == OP_TAKE_ASSIGNMENT:
         if single >= 0 and single != actor:
-            a = pick_assignment(t, s, single, True, -1)
+            a = choice if held_by(s, choice, single) else pick_assignment(t, s, single, True, -1)
             if a >= 0:
                 move_assignment(t, s, a, single, actor, trace)
+        return attached
+    if op == OP_DISCARD_ASSIGNMENT:
+        if single >= 0:
+            # the fixed rule: your own A card with the most tasks left; another's with the fewest
+            a = choice if held_by(s, choice, single) else pick_assignment(t, s, single, single != actor, -1)
+            if a >= 0:
+                discard_assignment(t, s, a, trace)
         return attached
     for q in range(npl):
         if not who_includes(who, q, actor, single):
@@ -197,17 +289,7 @@ def apply_one(t, s, rng, trace, op, n, who, mask, actor, card, arg_a, arg_p, te,
                 s.ps[q, P_SKIP_NEXT] = 1
             emit(trace, EV_SKIP_SET, q, 1 if q == s.g[G_CUR] else 0, 0, 0)
         elif op == OP_DISCARD_WORK:
-            best = -1
-            for w in range(rules[R_N_MAIN]):
-                if s.zone[w] == Z_ATTACHED and s.owner[w] == q and (best < 0 or s.tasks[w] > s.tasks[best]):
-                    best = w
-            if best >= 0:
-                a = s.link[best]
-                s.tasks[a] -= s.tasks[best]
-                assignments_changed(s)
-                emit(trace, EV_WORK_LOST, q, t[3][best], t[3][a], s.tasks[best])
-                s.tasks[best] = 0
-                set_zone(t, s, best, Z_DISCARD)
+            lose_work(t, s, q, trace)
         elif op == OP_DISCARD_SNOOZE:
             if s.ps[q, P_SNOOZE] > 0:
                 emit(trace, EV_SNOOZE_DISCARD, q, s.ps[q, P_SNOOZE], 0, 0)
@@ -215,13 +297,91 @@ def apply_one(t, s, rng, trace, op, n, who, mask, actor, card, arg_a, arg_p, te,
     return attached
 
 
+@jit(force=True)
+def picks_assignment(op, a_a):
+    """An effect whose A card its player chooses (one choice slot each, in effect order):
+    work not aimed by the lead's target (a reaction's or a copy's), give, take, discard."""
+    return (op == OP_WORK and a_a < 0) or op == OP_GIVE_ASSIGNMENT or op == OP_TAKE_ASSIGNMENT or \
+        op == OP_DISCARD_ASSIGNMENT
+
+
 @jit
-def apply_effects(t, s, rng, trace, k, base, actor, card, arg_a, arg_p, te, chosen_kind):
+def choice_slot(t, s, e, j):
+    """Choice j of pile entry e: (opcode, n, owner of the A cards to choose from), or
+    (OP_NONE, 0, -1) if the card has no choice j. The owner is -1 when the effect will
+    do nothing (a give with nobody to give to). Walks the effects as `apply_effects`
+    will (a copy runs the copied card's), so the slots line up."""
+    eff = t[2]
+    kinds = t[1]
+    k = s.pile[e, PF_KIND]
+    if k < 0 or s.pile[e, PF_CARD] < 0:
+        return OP_NONE, 0, -1
+    actor = s.pile[e, PF_PLAYER]
+    tg = kinds[k, KF_TARGET]
+    arg = s.pile[e, PF_ARG]
+    te = s.pile[e, PF_TARGET]
+    found = 0
+    jj = 0
+    in_copy = False
+    k2 = -1
+    j2 = 0
+    while True:
+        if in_copy:
+            if j2 >= MAX_EFF or eff[k2, j2, EF_OP] == OP_NONE:
+                in_copy = False
+                jj += 1
+                continue
+            op = eff[k2, j2, EF_OP]
+            n = eff[k2, j2, EF_N]
+            who = eff[k2, j2, EF_WHO]
+            j2 += 1
+            if op == OP_COPY:
+                continue
+            a_a = -1
+            a_p = -1
+            tte = s.pile[te, PF_TARGET]
+        else:
+            if jj >= MAX_EFF or eff[k, jj, EF_OP] == OP_NONE:
+                break
+            op = eff[k, jj, EF_OP]
+            if op == OP_COPY:
+                if te >= 0 and s.pile[te, PF_KIND] >= 0:
+                    in_copy = True
+                    k2 = s.pile[te, PF_KIND]
+                    j2 = 0
+                else:
+                    jj += 1
+                continue
+            n = eff[k, jj, EF_N]
+            who = eff[k, jj, EF_WHO]
+            a_a = arg if tg == TG_ASSIGNMENT else -1
+            a_p = arg if (tg == TG_ANOTHER or tg == TG_ANY) else -1
+            tte = te
+            jj += 1
+        if not picks_assignment(op, a_a):
+            continue
+        if found == j:
+            if op == OP_WORK:
+                return op, n, actor
+            towner = s.pile[tte, PF_PLAYER] if tte >= 0 else -1
+            single = single_who(t, s, who, actor, a_p, towner, n)
+            if op == OP_GIVE_ASSIGNMENT:
+                return op, n, actor if (single >= 0 and single != actor) else -1
+            if op == OP_TAKE_ASSIGNMENT:
+                return op, n, single if single != actor else -1
+            return op, n, single
+        found += 1
+    return OP_NONE, 0, -1
+
+
+@jit
+def apply_effects(t, s, rng, trace, k, base, actor, card, arg_a, arg_p, te, chosen_kind, ch1, ch2):
     """All effects of kind k (base 0: the card, MAX_EFF: the E card's ability).
 
     `copy` runs the copied card's effects in its place ("works in every way as
-    the copied card, except its card type"). One call site of apply_one keeps
-    the compiled code small.
+    the copied card, except its card type"). ch1, ch2: the A cards chosen for
+    the effects that pick one (`picks_assignment`), in order. One call site of
+    apply_one keeps the compiled code small.
     """
     eff = t[2]
     attached = -1
@@ -230,6 +390,7 @@ def apply_effects(t, s, rng, trace, k, base, actor, card, arg_a, arg_p, te, chos
     k2 = -1
     j2 = 0
     te2 = -1
+    ci = 0
     while True:
         if in_copy:
             if j2 >= MAX_EFF or eff[k2, j2, EF_OP] == OP_NONE:
@@ -268,7 +429,11 @@ def apply_effects(t, s, rng, trace, k, base, actor, card, arg_a, arg_p, te, chos
             tte = te
             ck = chosen_kind
             j += 1
-        attached = apply_one(t, s, rng, trace, op, n, who, mask, actor, card, a_a, a_p, tte, attached, ck)
+        choice = -1
+        if picks_assignment(op, a_a):
+            choice = ch1 if ci == 0 else (ch2 if ci == 1 else -1)
+            ci += 1
+        attached = apply_one(t, s, rng, trace, op, n, who, mask, actor, card, a_a, a_p, tte, attached, ck, choice)
 
 
 @jit
@@ -297,7 +462,8 @@ def resolve_entry(t, s, rng, trace, i):
     tg = kinds[k, KF_TARGET]
     arg_a = arg if tg == TG_ASSIGNMENT else -1
     arg_p = arg if (tg == TG_ANOTHER or tg == TG_ANY) else -1
-    apply_effects(t, s, rng, trace, k, 0, p, c, arg_a, arg_p, s.pile[i, PF_TARGET], -1)
+    apply_effects(t, s, rng, trace, k, 0, p, c, arg_a, arg_p, s.pile[i, PF_TARGET], -1, s.pile[i, PF_CH1],
+                  s.pile[i, PF_CH2])
     if s.zone[c] == Z_PILE:
         set_zone(t, s, c, Z_DISCARD)
 
@@ -343,3 +509,5 @@ def set_entry(s, i, card, player, target, arg, pile_id, kind):
     s.pile[i, PF_ARG] = arg
     s.pile[i, PF_PILE] = pile_id
     s.pile[i, PF_KIND] = kind
+    s.pile[i, PF_CH1] = -1
+    s.pile[i, PF_CH2] = -1

@@ -17,15 +17,16 @@ from simcore.jit import jit
 from simcore.trace import emit
 
 from .constants import (
-    AB_ACTION, AB_REACTION, CC_CANCELLED, CC_PLAYED, END_ASSIGNMENTS_DONE, END_ROUNDS_OUT, EV_ABILITY, EV_DIE,
-    EV_DISCARD, EV_END, EV_END_ACTIONS, EV_EVENT, EV_EXHAUST, EV_PLAY, EV_REACT, EV_ROUND, EV_SETUP, EV_SKIP,
-    EV_TURN, G_ACTED, G_ACTIONS_USED, G_CANCELS, G_COMPLETIONS, G_CUR, G_DECK_N, G_DIE_FAILS, G_END, G_EV_N,
-    G_GIVES, G_IN_TURN, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PASSES, G_PHASE, G_PILES_RESOLVED, G_PILE_N,
-    G_REACTIONS, G_RESHUFFLES, G_ROUND, G_SKIP_NOW, G_SNZ, G_TURNS, G_WINDOWS, KF_ABIL, KF_ABIL_REACT_BY,
-    KF_ABIL_REACT_EVENT, KF_ABIL_REACT_MASK, KF_ABIL_TAKE_MASK, KF_ABIL_USES, KF_D, KF_IS_REACTION, KF_L,
-    KF_REACT_BY, KF_REACT_EVENT, KF_REACT_MASK, KF_TARGET, KF_TYPE, MAX_EFF, O_ABILITY, O_ABILITY_REACT,
-    O_DISCARD, O_END, O_PLAY, O_REACT, PF_CANCELLED, PF_CARD, PF_COVERED, PF_KIND, PF_PILE, PF_PLAYER,
-    PH_ACTION, PH_DISCARD, PH_OVER, PH_REACT, PILE_CAP, P_ABIL_USED, P_COMPLETED, P_DIE_FAILS, P_EMP,
+    AB_ACTION, AB_REACTION, CC_CANCELLED, CC_PLAYED, END_ASSIGNMENTS_DONE, END_ROUNDS_OUT, EV_ABILITY,
+    EV_CHOOSE, EV_DIE, EV_DISCARD, EV_END, EV_END_ACTIONS, EV_EVENT, EV_EXHAUST, EV_PLAY, EV_REACT, EV_ROUND,
+    EV_SETUP, EV_SKIP, EV_TURN, G_ACTED, G_ACTIONS_USED, G_CANCELS, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO,
+    G_COMPLETIONS, G_CUR, G_DECK_N, G_DIE_FAILS, G_END, G_EV_N, G_GIVES, G_IN_TURN, G_NINST, G_NKINDS, G_NP,
+    G_OFFER, G_PASSES, G_PHASE, G_PILES_RESOLVED, G_PILE_N, G_REACTIONS, G_RESHUFFLES, G_ROUND, G_SKIP_NOW,
+    G_SNZ, G_TURNS, G_WINDOWS, KF_ABIL, KF_ABIL_REACT_BY, KF_ABIL_REACT_EVENT, KF_ABIL_REACT_MASK,
+    KF_ABIL_TAKE_MASK, KF_ABIL_USES, KF_D, KF_IS_REACTION, KF_L, KF_REACT_BY, KF_REACT_EVENT, KF_REACT_MASK,
+    KF_TARGET, KF_TYPE, MAX_EFF, NCH, OP_NONE, O_ABILITY, O_ABILITY_REACT, O_CHOOSE, O_DISCARD, O_END, O_PLAY,
+    O_REACT, PF_CANCELLED, PF_CARD, PF_CH1, PF_COVERED, PF_KIND, PF_PILE, PF_PLAYER, PH_ACTION, PH_CHOOSE,
+    PH_DISCARD, PH_OVER, PH_REACT, PILE_CAP, P_ABIL_USED, P_COMPLETED, P_DIE_FAILS, P_DISCARDED, P_EMP,
     P_EXHAUSTED, P_GIVEN, P_HAND_N, P_N_ASSIGN, P_REACTIONS, P_RECEIVED, P_SKIPPED, P_SKIP_NEXT, P_SNOOZE,
     P_START_ASSIGN, P_WON, RB_OTHER, RE_CARD, RE_COMPLETED, R_A0, R_A_COPIES, R_DIE_SIDES, R_EXHAUST_IS_SKIP,
     R_FIRST_E_FREE, R_J0, R_N_AKINDS, R_N_MAIN, R_ROUNDS, R_SKIP_DRAW, R_START_HAND, R_START_SNOOZE, R_TIME0,
@@ -33,7 +34,7 @@ from .constants import (
     Z_EMPLOYEE, Z_HAND, Z_PILE,
 )
 from .columns import GC, SC
-from .effects import apply_effects, resolve_pile, set_entry
+from .effects import apply_effects, choice_slot, resolve_pile, set_entry
 from .state import (add_snooze, allowed_actions, alloc, die_target, draw_cards, emp_kind,
                     level, remaining_tasks, remove_from_hand, set_zone)
 
@@ -97,6 +98,17 @@ def exhaust(t, s, p, rng, trace):
 
 
 @jit
+def skip_exhausted(t, s, p, trace):
+    """A card makes p skip a turn while p is at 10+: the Snooze are discarded all the
+    same ("they must immediately skip the remainder of their turn and discard all of
+    their Snooze tokens"), and the one skip is the only turn lost."""
+    if level(t, s, p) >= 3:
+        s.ps[p, P_EXHAUSTED] += 1
+        emit(trace, EV_EXHAUST, p, s.ps[p, P_SNOOZE], 1, 0)
+        s.ps[p, P_SNOOZE] = 0
+
+
+@jit
 def finish_actions(t, s, p, rng, trace):
     """Draw phase, then the Discard phase if the hand is over Determination."""
     s.g[G_IN_TURN] = 0
@@ -148,6 +160,7 @@ def begin_turn(t, s, rng, trace):
     if s.ps[p, P_SKIP_NEXT] != 0:
         s.ps[p, P_SKIP_NEXT] = 0
         s.g[G_IN_TURN] = 0
+        skip_exhausted(t, s, p, trace)
         return do_skip(t, s, p, rng, trace, 0)
     return play_on(t, s, p, rng, trace)
 
@@ -200,6 +213,8 @@ def close_turn(t, s, rng, trace):
         s.g[G_ROUND] = r
         gain = rules[R_TIME0 + r - 1]
         emit(trace, EV_ROUND, r, gain, 0, 0)
+        for i in range(s.g[G_NINST]):
+            s.abil[i] = 0  # "once per round": every E card's ability is ready again
         for q in range(n):
             s.ps[q, P_ABIL_USED] = 0
             if gain != 0:
@@ -216,6 +231,7 @@ def after_action(t, s, rng, trace):
     if s.g[G_SKIP_NOW] != 0:
         s.g[G_SKIP_NOW] = 0
         s.g[G_IN_TURN] = 0
+        skip_exhausted(t, s, p, trace)
         return do_skip(t, s, p, rng, trace, 2)
     return play_on(t, s, p, rng, trace)
 
@@ -319,7 +335,7 @@ def can_react(kinds, pile, q, e, mask, event, by):
 
 
 @jit
-def enum_reactions_arr(kinds, ck, hand, ps, pile, npile, q, out, limit):
+def enum_reactions_arr(kinds, ck, hand, ps, abil, pile, npile, q, out, limit):
     """Reactions seat q may play now: (card, pile entry) and ability uses."""
     n = 1  # option 0 is pass
     write = out.shape[0] > 0
@@ -353,7 +369,7 @@ def enum_reactions_arr(kinds, ck, hand, ps, pile, npile, q, out, limit):
                 elif found >= limit:
                     return found
     ek = ck[ps[q, P_EMP]]
-    if kinds[ek, KF_ABIL] == AB_REACTION and (kinds[ek, KF_ABIL_USES] == 0 or ps[q, P_ABIL_USED] < kinds[ek, KF_ABIL_USES]):
+    if kinds[ek, KF_ABIL] == AB_REACTION and (kinds[ek, KF_ABIL_USES] == 0 or abil[ps[q, P_EMP]] < kinds[ek, KF_ABIL_USES]):
         mask = kinds[ek, KF_ABIL_REACT_MASK]
         event = kinds[ek, KF_ABIL_REACT_EVENT]
         by = kinds[ek, KF_ABIL_REACT_BY]
@@ -373,11 +389,11 @@ def enum_reactions_arr(kinds, ck, hand, ps, pile, npile, q, out, limit):
 
 @jit(force=True)
 def enum_reactions(t, s, q, out, limit):
-    return enum_reactions_arr(t[1], t[3], s.hand, s.ps, s.pile, s.g[G_PILE_N], q, out, limit)
+    return enum_reactions_arr(t[1], t[3], s.hand, s.ps, s.abil, s.pile, s.g[G_PILE_N], q, out, limit)
 
 
 @jit
-def enum_actions_arr(rules, kinds, ck, g, ps, hand, zone, owner, dk, p, out, limit):
+def enum_actions_arr(rules, kinds, ck, g, ps, abil, hand, zone, owner, dk, p, out, limit):
     """Action-phase options of p: end, play a card (with its target), use the ability."""
     cap = out.shape[0]
     write = cap > 0
@@ -442,7 +458,7 @@ def enum_actions_arr(rules, kinds, ck, g, ps, hand, zone, owner, dk, p, out, lim
                     n += 1
         if (not write) and found >= limit:
             return found
-    ready = kinds[ek, KF_ABIL] == AB_ACTION and (kinds[ek, KF_ABIL_USES] == 0 or ps[p, P_ABIL_USED] < kinds[ek, KF_ABIL_USES])
+    ready = kinds[ek, KF_ABIL] == AB_ACTION and (kinds[ek, KF_ABIL_USES] == 0 or abil[ps[p, P_EMP]] < kinds[ek, KF_ABIL_USES])
     if left > 0 and ready:
         mask = kinds[ek, KF_ABIL_TAKE_MASK]
         if mask == 0:
@@ -464,7 +480,7 @@ def enum_actions_arr(rules, kinds, ck, g, ps, hand, zone, owner, dk, p, out, lim
 
 @jit(force=True)
 def enum_actions(t, s, p, out, limit):
-    return enum_actions_arr(t[0], t[1], t[3], s.g, s.ps, s.hand, s.zone, s.owner, s.dk, p, out, limit)
+    return enum_actions_arr(t[0], t[1], t[3], s.g, s.ps, s.abil, s.hand, s.zone, s.owner, s.dk, p, out, limit)
 
 
 @jit(force=True)
@@ -480,6 +496,8 @@ def to_move(S):
         return -1
     if ph == PH_REACT:
         return s.g[G_OFFER]
+    if ph == PH_CHOOSE:
+        return s.g[G_CH_WHO]
     return s.g[G_CUR]
 
 
@@ -491,6 +509,8 @@ def legal(t, S, out):
         return 0
     if ph == PH_REACT:
         return enum_reactions(t, s, s.g[G_OFFER], out, 0)
+    if ph == PH_CHOOSE:
+        return enum_choices(t, s, out)
     p = s.g[G_CUR]
     if ph == PH_ACTION:
         return enum_actions(t, s, p, out, 0)
@@ -524,12 +544,15 @@ def play_lead(t, s, p, slot, arg, rng, trace):
     s.g[G_ACTED] = 1
     emit(trace, EV_PLAY, p, k, arg if kinds[k, KF_TARGET] != TG_NONE else -1, free)
     set_zone(t, s, c, Z_PILE)
+    s.tok_on[c] = -1
+    s.tok_n[c] = 0
     if not work_die_ok(t, s, p, k, rng, trace):
         set_zone(t, s, c, Z_DISCARD)  # canceled and fails; nobody can react to it
         return 1
     set_entry(s, 0, c, p, -1, arg, 0, k)
     s.g[G_PILE_N] = 1
     open_window(s, p)
+    begin_choices(t, s, 0, 0)
     return 0
 
 
@@ -539,9 +562,10 @@ def use_ability(t, s, p, chosen_kind, rng, trace):
     s.g[G_ACTIONS_USED] += 1
     s.g[G_ACTED] = 1
     s.ps[p, P_ABIL_USED] += 1
+    s.abil[s.ps[p, P_EMP]] += 1
     emit(trace, EV_ABILITY, p, ek, chosen_kind, -1)
     # an action ability is not a card: it resolves at once, with no reaction window
-    apply_effects(t, s, rng, trace, ek, MAX_EFF, p, -1, -1, -1, -1, chosen_kind)
+    apply_effects(t, s, rng, trace, ek, MAX_EFF, p, -1, -1, -1, -1, chosen_kind, -1, -1)
     if s.g[G_EV_N] > 0:
         # it completed an A card (tokens): the completion can be reacted to
         s.g[G_PHASE] = PH_REACT
@@ -564,6 +588,8 @@ def react_card(t, s, q, slot, e, rng, trace):
     s.g[G_OFFER] = (q + 1) % s.g[G_NP]
     set_zone(t, s, c, Z_PILE)
     s.owner[c] = q
+    s.tok_on[c] = -1
+    s.tok_n[c] = 0
     if not work_die_ok(t, s, q, k, rng, trace):
         set_zone(t, s, c, Z_DISCARD)
         return
@@ -573,6 +599,7 @@ def react_card(t, s, q, slot, e, rng, trace):
     if e != 0:
         s.pile[e, PF_COVERED] = 1
     s.g[G_PILE_N] = i + 1
+    begin_choices(t, s, i, 0)
 
 
 @jit
@@ -580,12 +607,74 @@ def react_ability(t, s, q, e, rng, trace):
     """Special abilities used as reactions resolve at once and cover nothing."""
     ek = emp_kind(t, s, q)
     s.ps[q, P_ABIL_USED] += 1
+    s.abil[s.ps[q, P_EMP]] += 1
     s.g[G_REACTIONS] += 1
     s.ps[q, P_REACTIONS] += 1
     emit(trace, EV_ABILITY, q, ek, -1, e)
     s.g[G_PASSES] = 0
     s.g[G_OFFER] = (q + 1) % s.g[G_NP]
-    apply_effects(t, s, rng, trace, ek, MAX_EFF, q, -1, -1, -1, e, -1)
+    apply_effects(t, s, rng, trace, ek, MAX_EFF, q, -1, -1, -1, e, -1, -1, -1)
+
+
+# ------------------------------------------------------------------ choices (PH_CHOOSE)
+@jit
+def count_held(t, s, p):
+    """p's A cards on the table, and the first of them (instance order)."""
+    n = 0
+    first = -1
+    if p < 0:
+        return 0, -1
+    for a in range(t[0][R_A0], t[0][R_J0]):
+        if s.zone[a] == Z_ASSIGN and s.owner[a] == p:
+            if n == 0:
+                first = a
+            n += 1
+    return n, first
+
+
+@jit
+def begin_choices(t, s, e, j):
+    """Ask pile entry e's player for its A-card choices from choice j on: a choice
+    between two or more A cards is a decision (PH_CHOOSE); one A card is taken as
+    it is; none leaves the choice to the fixed rule. Returns True if a decision waits."""
+    while j < NCH:
+        op, n, owner = choice_slot(t, s, e, j)
+        if op == OP_NONE:
+            break
+        held, first = count_held(t, s, owner)
+        if held >= 2:
+            s.g[G_CH_ENTRY] = e
+            s.g[G_CH_SLOT] = j
+            s.g[G_CH_WHO] = s.pile[e, PF_PLAYER]
+            s.g[G_PHASE] = PH_CHOOSE
+            return True
+        s.pile[e, PF_CH1 + j] = first
+        j += 1
+    if s.g[G_PHASE] == PH_CHOOSE:
+        s.g[G_PHASE] = PH_REACT  # the card's window goes on
+    return False
+
+
+@jit
+def choose(t, s, a, trace):
+    e = s.g[G_CH_ENTRY]
+    j = s.g[G_CH_SLOT]
+    s.pile[e, PF_CH1 + j] = a
+    op, n, owner = choice_slot(t, s, e, j)
+    emit(trace, EV_CHOOSE, s.g[G_CH_WHO], t[3][a], op, s.pile[e, PF_KIND])
+    begin_choices(t, s, e, j + 1)
+
+
+@jit
+def enum_choices(t, s, out):
+    e = s.g[G_CH_ENTRY]
+    op, n, owner = choice_slot(t, s, e, s.g[G_CH_SLOT])
+    m = 0
+    for a in range(t[0][R_A0], t[0][R_J0]):
+        if s.zone[a] == Z_ASSIGN and s.owner[a] == owner and m < out.shape[0]:
+            out[m] = (O_CHOOSE << 24) | a
+            m += 1
+    return m
 
 
 @jit(force=True)
@@ -614,6 +703,9 @@ def step(t, S, option, rng, trace):
             react_card(t, s, q, a, b, rng, trace)
         elif kind == O_ABILITY_REACT:
             react_ability(t, s, q, b, rng, trace)
+        mode = 0
+    elif ph == PH_CHOOSE:
+        choose(t, s, b, trace)
         mode = 0
     elif ph == PH_DISCARD:
         p = s.g[G_CUR]
@@ -665,6 +757,7 @@ def outcome(t, S, game_row, seat_rows):
         seat_rows[p, SC.final_snooze] = s.ps[p, P_SNOOZE]
         seat_rows[p, SC.work_die_fails] = s.ps[p, P_DIE_FAILS]
         seat_rows[p, SC.reactions_played] = s.ps[p, P_REACTIONS]
+        seat_rows[p, SC.assignments_discarded] = s.ps[p, P_DISCARDED]
 
 
 @jit(refs=True)

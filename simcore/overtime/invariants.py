@@ -17,11 +17,11 @@ from simcore.jit import jit
 from simcore.rng import mix64
 
 from .constants import (
-    CC_HELD, EVQ_CAP, G_COMPLETIONS, G_CUR, G_DECK_N, G_EV_N, G_GIVES, G_NINST, G_NKINDS, G_NP, G_OFFER,
-    G_PHASE, G_PILE_N, HAND_CAP, KF_TASKS, NPS, PF_CARD, PF_KIND, PH_ACTION, PH_OVER, PH_REACT, PILE_CAP, PMAX,
-    P_COMPLETED, P_EMP, P_GIVEN, P_HAND_N, P_N_ASSIGN, P_RECEIVED, P_START_ASSIGN, REM_NEAREST, REM_VALID, R_A0,
-    R_A_COPIES, R_J0, R_N_INST, R_N_KINDS, R_N_MAIN, Z_ASSIGN, Z_ATTACHED, Z_BOX, Z_DECK, Z_DISCARD, Z_EMPLOYEE,
-    Z_HAND, Z_OUT, Z_PILE,
+    CC_HELD, EVQ_CAP, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR, G_DECK_N, G_DISCARDS, G_EV_N,
+    G_GIVES, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PHASE, G_PILE_N, HAND_CAP, KF_TASKS, NCH, NPS, PF_CARD,
+    PF_KIND, PH_ACTION, PH_CHOOSE, PH_REACT, PILE_CAP, PMAX, P_COMPLETED, P_DISCARDED, P_EMP, P_GIVEN, P_HAND_N,
+    P_N_ASSIGN, P_RECEIVED, P_START_ASSIGN, REM_NEAREST, REM_VALID, R_A0, R_A_COPIES, R_J0, R_N_INST, R_N_KINDS,
+    R_N_MAIN, Z_ASSIGN, Z_ATTACHED, Z_BOX, Z_DECK, Z_DISCARD, Z_EMPLOYEE, Z_HAND, Z_OUT, Z_PILE,
 )
 
 INV_RANGE = 1
@@ -61,8 +61,8 @@ INVARIANTS = (
     "a player's Employee is not their one active E card",
     (
         "Assignment bookkeeping disagrees: a player's A-card count is not the A cards they hold "
-        "(or not start - completed - given + received), completed / given / received totals differ, "
-        "or the memo of tasks left per player is stale"
+        "(or not start - completed - discarded - given + received), completed / discarded / given / received "
+        "totals differ, or the memo of tasks left per player is stale"
     ),
     (
         "attached Work is inconsistent: a W card on an A card not in play or of another player, "
@@ -99,11 +99,14 @@ def check(t, S):
     if n_inst != rules[R_N_INST] or K != rules[R_N_KINDS]:
         return INV_RANGE
     ph = g[G_PHASE]
-    if ph < PH_ACTION or ph > PH_OVER:
+    if ph < PH_ACTION or ph > PH_CHOOSE:
         return INV_RANGE
     if g[G_CUR] < 0 or g[G_CUR] >= n:
         return INV_RANGE
-    if ph == PH_REACT and (g[G_OFFER] < 0 or g[G_OFFER] >= n):
+    if (ph == PH_REACT or ph == PH_CHOOSE) and (g[G_OFFER] < 0 or g[G_OFFER] >= n):
+        return INV_RANGE
+    if ph == PH_CHOOSE and (g[G_CH_WHO] < 0 or g[G_CH_WHO] >= n or g[G_CH_ENTRY] < 0
+                            or g[G_CH_ENTRY] >= g[G_PILE_N] or g[G_CH_SLOT] < 0 or g[G_CH_SLOT] >= NCH):
         return INV_RANGE
     if g[G_DECK_N] < 0 or g[G_DECK_N] > n_inst:
         return INV_RANGE
@@ -111,6 +114,8 @@ def check(t, S):
         return INV_RANGE
     for i in range(n_inst):
         if zone[i] < Z_BOX or zone[i] > Z_OUT or owner[i] < -1 or owner[i] >= n or s.tasks[i] < 0:
+            return INV_RANGE
+        if s.abil[i] < 0 or s.tok_n[i] < 0 or s.tok_on[i] < -1 or s.tok_on[i] >= n_inst:
             return INV_RANGE
     for p in range(PMAX):
         hn = s.ps[p, P_HAND_N]
@@ -192,7 +197,7 @@ def check(t, S):
 
     # 5. the reaction pile: its entries' cards are exactly the cards in the pile zone
     pn = g[G_PILE_N]
-    if ph != PH_REACT and pn != 0:
+    if ph != PH_REACT and ph != PH_CHOOSE and pn != 0:
         return INV_PILE
     cnt = 0
     h = np.uint64(0)
@@ -261,6 +266,7 @@ def check(t, S):
             if owner[a] != -1:
                 return INV_ASSIGN_COUNTS
     completed = 0
+    discarded = 0
     given = 0
     received = 0
     for p in range(n):
@@ -279,12 +285,15 @@ def check(t, S):
         na = s.ps[p, P_N_ASSIGN]
         if na != held:
             return INV_ASSIGN_COUNTS
-        if na != s.ps[p, P_START_ASSIGN] - s.ps[p, P_COMPLETED] - s.ps[p, P_GIVEN] + s.ps[p, P_RECEIVED]:
+        if na != s.ps[p, P_START_ASSIGN] - s.ps[p, P_COMPLETED] - s.ps[p, P_DISCARDED] - s.ps[p, P_GIVEN] + \
+                s.ps[p, P_RECEIVED]:
             return INV_ASSIGN_COUNTS
         completed += s.ps[p, P_COMPLETED]
+        discarded += s.ps[p, P_DISCARDED]
         given += s.ps[p, P_GIVEN]
         received += s.ps[p, P_RECEIVED]
-    if completed != done or completed != g[G_COMPLETIONS] or given != received or given != g[G_GIVES]:
+    if completed + discarded != done or completed != g[G_COMPLETIONS] or discarded != g[G_DISCARDS] or \
+            given != received or given != g[G_GIVES]:
         return INV_ASSIGN_COUNTS
 
     # 10. attached Work and task tokens

@@ -12,7 +12,11 @@ reading of its effects:
     giving them snooze or an A card, losing their work) is weighted by how far
     ahead of you they are (w_leader); harm to yourself counts in full;
   * giving away an A card is worth w_give; an E card is worth the change in
-    stats (w_emp).
+    stats (w_emp) and ability (value_abilities); cancelling another's E card
+    denies them that (cancel_employee);
+  * a W card counts only the tasks its A card still needs (useful_tasks);
+    an R card's snooze removed is worth rest_spare * w_snooze per token more,
+    so spare actions rest instead of keeping Rest cards to the end.
 It plays the best action while that is worth more than keeping the card
 (w_card), reacts when a reaction is worth at least w_react_min, and discards
 the cards it values least.
@@ -23,14 +27,16 @@ from simcore.runner import P_GAME
 from simcore.spec import PolicyParam, policy_index
 
 from .constants import (
-    AB_NONE, EF_MASK, EF_N, EF_OP, EF_WHO, G_CUR, G_NP, G_PHASE, KF_ABIL, KF_ABIL_TAKE_MASK, KF_D,
-    KF_IS_REACTION, KF_L, KF_P, KF_SHIFT, KF_TARGET, KF_TYPE, MAX_EFF, OP_CANCEL, OP_COPY, OP_DISCARD_SNOOZE,
-    OP_DISCARD_WORK, OP_DRAW, OP_GIVE_ASSIGNMENT, OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_TAKE_ASSIGNMENT,
-    OP_TAKE_DISCARD, OP_TOKENS, OP_WORK, O_ABILITY, O_ABILITY_REACT, O_END, O_PLAY, O_REACT, PF_ARG,
-    PF_CANCELLED, PF_KIND, PF_PLAYER, PF_TARGET, PH_DISCARD, PH_REACT, P_EMP, P_N_ASSIGN, P_SNOOZE, REM_NEAREST,
-    R_DIE1, R_DIE_SIDES, R_N_MAIN, R_T1, R_T2, R_T3, TG_ANOTHER, TG_ASSIGNMENT, T_E, T_W, W_ALL, W_ANOTHER,
-    W_ANY, W_CURRENT, W_LEAST_ASSIGNMENTS, W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ATTACHED,
+    AB_NONE, AB_PASSIVE, AB_REACTION, EF_MASK, EF_N, EF_OP, EF_WHO, G_CH_ENTRY, G_CH_SLOT, G_CUR, G_NP, G_PHASE,
+    KF_ABIL, KF_ABIL_TAKE_MASK, KF_D, KF_IS_REACTION, KF_L, KF_P, KF_SHIFT, KF_TARGET, KF_TYPE, MAX_EFF,
+    OP_CANCEL, OP_COPY, OP_DISCARD_ASSIGNMENT, OP_DISCARD_SNOOZE, OP_DISCARD_WORK, OP_DRAW, OP_GIVE_ASSIGNMENT,
+    OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_SNOOZE_SHIELD, OP_TAKE_ASSIGNMENT, OP_TAKE_DISCARD, OP_TOKENS, OP_WORK,
+    OP_WORK_BONUS, O_ABILITY, O_ABILITY_REACT, O_END, O_PLAY, O_REACT, PF_ARG, PF_CANCELLED, PF_KIND, PF_PLAYER,
+    PF_TARGET, PH_CHOOSE, PH_DISCARD, PH_REACT, P_EMP, P_N_ASSIGN, P_SNOOZE, REM_NEAREST, R_DIE1, R_DIE_SIDES,
+    R_N_MAIN, R_T1, R_T2, R_T3, TG_ANOTHER, TG_ASSIGNMENT, T_E, T_W, W_ALL, W_ANOTHER, W_ANY, W_CURRENT,
+    W_LEAST_ASSIGNMENTS, W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ATTACHED,
 )
+from .effects import choice_slot, work_gained
 from .state import assignment_memo, emp_kind, level, remaining, tired_level
 
 _GREEDY_WEIGHTS = (
@@ -46,6 +52,15 @@ _GREEDY_WEIGHTS = (
     ("w_leader", 1.0, "how much more harming a leader is worth"),
     ("w_emp", 0.6, "value of one point of Productiveness"),
     ("w_react_min", 0.35, "play a reaction when it is worth at least this"),
+    # issue 22 item 5: version 1's blind spots, each with a switch (0 restores version 1's greedy)
+    ("rest_spare", 1.0, "extra value of each Snooze token an R card removes from you, in units of w_snooze, so "
+     "that spare actions rest (0: version 1, which kept Rest cards unless they crossed a level)"),
+    ("value_abilities", 1.0, "1: an E card counts its ability (what an action ability gives now, a passive's gain "
+     "per turn, w_react_min for a reaction ability); 0: version 1's flat 0.3"),
+    ("cancel_employee", 1.0, "1: cancelling another player's E card is worth what it would gain them "
+     "(Performance Review); 0: version 1 (worth nothing)"),
+    ("useful_tasks", 1.0, "1: a W card is worth the tasks its A card still needs (no credit for overshooting); "
+     "0: version 1 (all n tasks, and a bonus for overshooting)"),
 )
 # greedy's weights, declared once; slots from P_GAME in this order (saved policy vectors keep their meaning)
 GREEDY_PARAMS = tuple(PolicyParam(name, P_GAME + i, default, help)
@@ -135,8 +150,13 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
             a = rem[REM_NEAREST + actor] if actor >= 0 else -1  # actor's A card nearest completion (assignment_memo)
         if a < 0:
             return 0.0
-        gain = w[W.w_task] * n + w[W.w_complete] * (1.0 if remaining(t, s, a) <= n else 0.0)
-        gain += 0.05 * (n - remaining(t, s, a))  # prefer the card nearest completion
+        r = remaining(t, s, a)
+        if w[W.useful_tasks] != 0:
+            # only the tasks the A card still needs count; short of completion, nearer is better
+            gain = w[W.w_task] * min(n, r) + w[W.w_complete] * (1.0 if r <= n else 0.0) - 0.05 * max(0, r - n)
+        else:
+            gain = w[W.w_task] * n + w[W.w_complete] * (1.0 if r <= n else 0.0)
+            gain += 0.05 * (n - r)  # prefer the card nearest completion
         return hurt(rem, me, actor, -gain, w) if actor != me else gain
     if op == OP_SNOOZE:
         v = 0.0
@@ -171,9 +191,15 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
             return 0.0
         best = 0
         for x in range(t[0][R_N_MAIN]):
-            if s.zone[x] == Z_ATTACHED and s.owner[x] == q and s.tasks[x] > best:
-                best = s.tasks[x]
+            # the W card Lost File hits (effects.lose_work): its tasks and its Task tokens
+            if s.zone[x] == Z_ATTACHED and s.owner[x] == q and (t[1][t[3][x], KF_TYPE] & T_W) != 0:
+                best = max(best, work_gained(t, s, x))
         return hurt(rem, me, q, w[W.w_task] * best, w)
+    if op == OP_DISCARD_ASSIGNMENT:
+        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        if q < 0 or s.ps[q, P_N_ASSIGN] == 0:
+            return 0.0
+        return hurt(rem, me, q, -w[W.w_give], w)
     if op == OP_DISCARD_SNOOZE:
         q = who_player(s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
@@ -227,6 +253,11 @@ def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
             arg_a2 = -1
             arg_p2 = -1
         x = kind_value_flat(t, s, me, k2, 0, by, arg_a2, arg_p2, s.pile[te, PF_TARGET], w, rem)
+        if cancel and w[W.cancel_employee] != 0 and (t[1][k2, KF_TYPE] & T_E) != 0 and t[1][k2, KF_IS_REACTION] == 0 \
+                and by != me:
+            # an E card's worth is its stats and ability against the one it replaces (it has no effects)
+            gain = emp_value(t, s, by, k2, w, rem) - emp_value(t, s, by, emp_kind(t, s, by), w, rem)
+            x += hurt(rem, me, by, -gain, w)
         if cancel:
             v -= x + (0.0 if s.pile[te, PF_PLAYER] == me else 0.1)
             if s.pile[te, PF_PLAYER] == me:
@@ -237,10 +268,55 @@ def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
 
 
 @jit(force=True)
-def emp_value(t, k, w):
+def emp_stats(t, k, w):
     kinds = t[1]
-    return w[W.w_emp] * (kinds[k, KF_P] + 0.4 * kinds[k, KF_L] + 0.15 * kinds[k, KF_D] + 0.3 * kinds[k, KF_SHIFT]) + \
-        (0.3 if kinds[k, KF_ABIL] != AB_NONE else 0.0)
+    return w[W.w_emp] * (kinds[k, KF_P] + 0.4 * kinds[k, KF_L] + 0.15 * kinds[k, KF_D] + 0.3 * kinds[k, KF_SHIFT])
+
+
+@jit
+def ability_value(t, s, me, k, w, rem):
+    """What an E card's special ability is worth to `me` per round."""
+    kinds = t[1]
+    ab = kinds[k, KF_ABIL]
+    if ab == AB_NONE:
+        return 0.0
+    if w[W.value_abilities] == 0:
+        return 0.3
+    if ab == AB_REACTION:
+        return w[W.w_react_min]
+    if ab == AB_PASSIVE:
+        v = 0.0
+        for j in range(MAX_EFF, 2 * MAX_EFF):
+            op = t[2][k, j, EF_OP]
+            if op == OP_WORK_BONUS:
+                v += w[W.w_task] * t[2][k, j, EF_N]  # about one W card a turn
+            elif op == OP_SNOOZE_SHIELD:
+                v += 2.0 * w[W.w_snooze] * t[2][k, j, EF_N]  # about two gains a turn
+        return v
+    return max(0.0, kind_value_flat(t, s, me, k, MAX_EFF, me, -1, -1, -1, w, rem))
+
+
+@jit(force=True)
+def emp_value(t, s, me, k, w, rem):
+    return emp_stats(t, k, w) + ability_value(t, s, me, k, w, rem)
+
+
+@jit
+def rest_tokens(t, s, k, target, seat):
+    """Snooze an action card of kind k removes from `seat` (as much as seat has), if it targets seat."""
+    sn = s.ps[seat, P_SNOOZE]
+    got = 0
+    for j in range(MAX_EFF):
+        op = t[2][k, j, EF_OP]
+        if op == OP_NONE:
+            break
+        who = t[2][k, j, EF_WHO]
+        n = t[2][k, j, EF_N]
+        if op == OP_SNOOZE and n < 0 and (who == W_SELF or (who == W_ANY and target == seat)):
+            take = min(-n, sn - got)
+            if take > 0:
+                got += take
+    return got
 
 
 @jit(force=True)
@@ -252,8 +328,32 @@ def hold_value(t, s, me, k, w, rem):
     if kinds[k, KF_IS_REACTION] != 0:
         return v + 0.8
     if (ty & T_E) != 0:
-        return v + max(0.0, emp_value(t, k, w) - emp_value(t, emp_kind(t, s, me), w))
+        return v + max(0.0, emp_value(t, s, me, k, w, rem) - emp_value(t, s, me, emp_kind(t, s, me), w, rem))
     return v + max(0.0, kind_value_flat(t, s, me, k, 0, me, -1, me, -1, w, rem)) * p_die(t[0], t[1], level(t, s, me), k)
+
+
+@jit
+def choose_assignment(t, s, seat, options, n, w, rem):
+    """Which A card a card just played works on, gives, takes or discards: the one
+    nearest completion for work, the one with the most tasks left to give away (or
+    to discard of your own), the one with the fewest to take (or to discard of
+    another's). Ties: the first in instance order (the fixed rules of version 1)."""
+    op, nn, owner = choice_slot(t, s, s.g[G_CH_ENTRY], s.g[G_CH_SLOT])
+    best = 0
+    best_v = -1e300
+    for i in range(n):
+        a = options[i] & 0xFFF
+        r = remaining(t, s, a)
+        if op == OP_WORK:
+            v = eff_value(t, s, seat, OP_WORK, nn, W_SELF, 0, seat, a, -1, -1, w, rem)
+        elif op == OP_GIVE_ASSIGNMENT or (op == OP_DISCARD_ASSIGNMENT and owner == seat):
+            v = 1.0 * r
+        else:
+            v = -1.0 * r
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
 
 
 @jit(force=True)
@@ -277,6 +377,8 @@ def greedy(t, S, seat, options, n, params, rng):
                 best_v = v
                 best = i
         return best
+    if ph == PH_CHOOSE:
+        return choose_assignment(t, s, seat, options, n, w, rem)
     if ph == PH_REACT:
         best_v = w[W.w_react_min]
     for i in range(n):
@@ -291,13 +393,17 @@ def greedy(t, S, seat, options, n, params, rng):
             k = t[3][s.hand[seat, a]]
             kinds = t[1]
             if (kinds[k, KF_TYPE] & T_E) != 0:
-                v = emp_value(t, k, w) - emp_value(t, emp_kind(t, s, seat), w)
+                v = emp_value(t, s, seat, k, w, rem) - emp_value(t, s, seat, emp_kind(t, s, seat), w, rem)
                 # a new employee also moves the tiredness ratings
                 v += w[W.w_level] * (lv - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
             else:
                 tg = kinds[k, KF_TARGET]
                 v = kind_value(t, s, seat, k, 0, seat, b if tg == TG_ASSIGNMENT else -1,
-                               b if tg >= TG_ANOTHER else -1, -1, w, 0, rem) * p_die(t[0], t[1], lv, k)
+                               b if tg >= TG_ANOTHER else -1, -1, w, 0, rem)
+                if w[W.rest_spare] != 0:
+                    # a Rest card kept to the end of the game is wasted: spare actions rest
+                    v += w[W.rest_spare] * w[W.w_snooze] * rest_tokens(t, s, k, b if tg >= TG_ANOTHER else -1, seat)
+                v *= p_die(t[0], t[1], lv, k)
             v -= w[W.w_card]
         elif kind == O_ABILITY:
             ek = emp_kind(t, s, seat)

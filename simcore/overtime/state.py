@@ -46,13 +46,17 @@ STATE_DTYPE = record_dtype([
     ("evq", np.int64, (EVQ_CAP,)),
     ("dk", np.int64, (NKINDS_MAX,)),
     ("rem", np.int64, (NREM,)),  # tasks left per seat, memoized (assignment_memo)
+    ("abil", np.int64, (NINST_MAX,)),  # uses this round of each E card's ability ("each card its own use")
+    ("tok_on", np.int64, (NINST_MAX,)),  # the A card this W card put its Task tokens on (-1 none)
+    ("tok_n", np.int64, (NINST_MAX,)),  # how many: lost with the W card if it is discarded before completion
 ])
 
 
 class StateView(RecordView):
     """`view(S).hand[p, i]`: per-card fields cut to the game's card instances (N) and kinds (K)."""
 
-    AXES = {"zone": "N", "owner": "N", "link": "N", "tasks": "N", "deck": "N", "dk": "K", "cc": ".K"}
+    AXES = {"zone": "N", "owner": "N", "link": "N", "tasks": "N", "deck": "N", "dk": "K", "cc": ".K", "abil": "N",
+            "tok_on": "N", "tok_n": "N"}
 
     @staticmethod
     def sizes(g):
@@ -77,6 +81,7 @@ def alloc(t, n_players):
     s.hand[:] = -1
     s.pile[:] = -1
     s.evq[:] = -1
+    s.tok_on[:] = -1
     return S
 
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 from . import constants as C
 
 
+CHOICE_WORDS = {C.OP_WORK: "to work on", C.OP_GIVE_ASSIGNMENT: "to give", C.OP_TAKE_ASSIGNMENT: "to take",
+                C.OP_DISCARD_ASSIGNMENT: "to discard"}
+
+
 def decode_trace(events, data, n_players: int) -> list[str]:
     """The events of one game in the rulebook's words, with the names and kinds
     of the run's own card list (`data`: its GameData)."""
@@ -62,7 +66,10 @@ def decode_trace(events, data, n_players: int) -> list[str]:
         elif code == C.EV_DISCARD:
             out.append(f"  {pl(a)} discards {card(b)}.")
         elif code == C.EV_EXHAUST:
-            out.append(f"  {pl(a)} is at {b} snooze (10+ level): discards all snooze and skips the rest of the turn.")
+            if c:
+                out.append(f"  {pl(a)} is at {b} snooze (10+ level): discards all snooze (the turn is skipped once).")
+            else:
+                out.append(f"  {pl(a)} is at {b} snooze (10+ level): discards all snooze and skips the rest of the turn.")
         elif code == C.EV_SKIP:
             why = ("a card told them to", "exhaustion", "a card told them to")[b] if 0 <= b < 3 else "?"
             out.append(f"  {pl(a)} skips their turn ({why}) and draws {c}.")
@@ -78,6 +85,13 @@ def decode_trace(events, data, n_players: int) -> list[str]:
             out.append(f"  Players may react to {pl(a)} completing an A card.")
         elif code == C.EV_WORK_LOST:
             out.append(f"  {pl(a)}'s {card(b)} is discarded from {card(c)}: its {d} task(s) are lost.")
+        elif code == C.EV_TOKENS_LOST:
+            out.append(f"  the {d} Task token(s) {card(b)} put on {card(c)} are lost too.")
+        elif code == C.EV_CHOOSE:
+            what = CHOICE_WORDS.get(c, "for")
+            out.append(f"  {pl(a)} chooses {card(b)} {what} ({card(d)}).")
+        elif code == C.EV_A_DISCARD:
+            out.append(f"  {pl(a)} discards {card(b)} without completing it ({c} A cards left).")
         elif code == C.EV_CANCEL:
             out.append(f"  {pl(a)} cancels {pl(c)}'s {card(b)}.")
         elif code == C.EV_END_ACTIONS:

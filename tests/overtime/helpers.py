@@ -14,12 +14,14 @@ TABLES = DATA.tables
 NAMES = list(DATA.card_names)
 
 
-def kind(name):
-    return NAMES.index(name)
+def kind(name, data=DATA):
+    return list(data.card_names).index(name)
 
 
-def fresh(n_players=4, seed=3):
-    """A new game, then everybody's hand put back and P1 to act with 0 snooze."""
+def fresh(n_players=4, seed=3, data=DATA):
+    """A new game, then everybody's hand put back and P1 to act with 0 snooze
+    (`data`: another card list or rule set, a GameData)."""
+    TABLES = data.tables
     rng = R.new_streams(seed, 0)
     s = view(new_game(TABLES, n_players, rng, no_trace()))
     for p in range(n_players):
@@ -43,9 +45,10 @@ def fresh(n_players=4, seed=3):
     return s, rng
 
 
-def give(s, p, name):
+def give(s, p, name, data=DATA):
     """Move one copy of card `name` from the deck to p's hand."""
-    k = kind(name)
+    TABLES = data.tables
+    k = kind(name, data)
     n = s.g[C.G_DECK_N]
     for j in range(n):
         c = s.deck[j]
@@ -63,16 +66,35 @@ def give(s, p, name):
     raise AssertionError(f"no {name} left in the deck")
 
 
-def assignment(s, p, name):
-    k = kind(name)
+def to_discard(s, name, data=DATA):
+    """Move one copy of card `name` from the deck to the discard pile."""
+    TABLES = data.tables
+    k = kind(name, data)
+    n = s.g[C.G_DECK_N]
+    for j in range(n):
+        c = s.deck[j]
+        if TABLES[3][c] == k:
+            s.deck[j] = s.deck[n - 1]
+            s.deck[n - 1] = -1
+            s.g[C.G_DECK_N] = n - 1
+            s.zone[c] = C.Z_DISCARD
+            s.dk[k] += 1
+            return c
+    raise AssertionError(f"no {name} left in the deck")
+
+
+def assignment(s, p, name, data=DATA):
+    TABLES = data.tables
+    k = kind(name, data)
     for a in range(TABLES[0][C.R_A0], TABLES[0][C.R_J0]):
         if TABLES[3][a] == k and s.owner[a] == p and s.zone[a] == C.Z_ASSIGN:
             return int(a)
     raise AssertionError(f"P{p + 1} has no {name}")
 
 
-def slot(s, p, name):
-    k = kind(name)
+def slot(s, p, name, data=DATA):
+    TABLES = data.tables
+    k = kind(name, data)
     for i in range(s.ps[p, C.P_HAND_N]):
         if TABLES[3][s.hand[p, i]] == k:
             return i
@@ -83,22 +105,22 @@ def opt(kind_, a=0, b=0):
     return (kind_ << 24) | (a << 12) | b
 
 
-def options(s):
+def options(s, data=DATA):
     out = np.zeros(C.MAX_OPTIONS, np.int64)
-    n = legal(TABLES, s, out)
+    n = legal(data.tables, s, out)
     return [int(x) for x in out[:n]]
 
 
-def play(s, rng, option, trace=None):
-    assert option in options(s), (option, options(s))
-    step(TABLES, s, np.int64(option), rng, trace if trace is not None else no_trace())
+def play(s, rng, option, trace=None, data=DATA):
+    assert option in options(s, data), (option, options(s, data))
+    step(data.tables, s, np.int64(option), rng, trace if trace is not None else no_trace())
 
 
-def lines(trace):
+def lines(trace, data=DATA):
     from simcore.overtime.transcript import decode_trace
 
-    return decode_trace(events(trace), DATA, 4)
+    return decode_trace(events(trace), data, 4)
 
 
-__all__ = ["C", "DATA", "TABLES", "NAMES", "fresh", "give", "assignment", "slot", "opt", "options", "play", "to_move",
+__all__ = ["C", "DATA", "TABLES", "NAMES", "fresh", "give", "to_discard", "assignment", "slot", "opt", "options", "play", "to_move",
            "new_trace", "events", "lines", "kind"]

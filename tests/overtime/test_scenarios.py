@@ -60,6 +60,9 @@ def test_work_is_its_own_reward_trigger():
     assert options(s) == [opt(C.O_END), opt(C.O_REACT, slot(s, 1, "Work Is Its Own Reward"), 0)]
     before = s.ps[1, C.P_N_ASSIGN]
     play(s, rng, opt(C.O_REACT, slot(s, 1, "Work Is Its Own Reward"), 0))
+    # which of P2's A cards to give is P2's decision (rule version 2)
+    assert s.g[C.G_PHASE] == C.PH_CHOOSE and to_move(s) == 1
+    play(s, rng, opt(C.O_CHOOSE, 0, assignment(s, 1, "The Quarterly Report")))
     assert s.ps[0, C.P_N_ASSIGN] == 5 and s.ps[1, C.P_N_ASSIGN] == before - 1
     assert s.ps[1, C.P_GIVEN] == 1 and s.ps[0, C.P_RECEIVED] == 1
     codes = events(trace)[:, 0]
@@ -80,6 +83,7 @@ def test_last_assignment_given_back_before_the_turn_ends():
     play(s, rng, opt(C.O_PLAY, slot(s, 0, "Burning the Midnight Oil"), uxs))
     assert s.ps[0, C.P_N_ASSIGN] == 0 and to_move(s) == 2
     play(s, rng, opt(C.O_REACT, slot(s, 2, "Work Is Its Own Reward"), 0))
+    play(s, rng, opt(C.O_CHOOSE, 0, assignment(s, 2, "The Quarterly Report")))  # P3 chooses what to give
     assert s.ps[0, C.P_N_ASSIGN] == 1
     while s.g[C.G_CUR] == 0 and to_move(s) == 0:
         play(s, rng, options(s)[0])
@@ -114,12 +118,14 @@ def test_the_pile_example():
     play(s, rng, opt(C.O_PLAY, slot(s, 0, AHDN), lgr), trace)
     assert to_move(s) == 1  # offers start at the acting player's left
     play(s, rng, opt(C.O_REACT, slot(s, 1, "\"Quick\" Data Check"), 0), trace)  # pile A on the lead
+    play(s, rng, opt(C.O_CHOOSE, 0, assignment(s, 1, "User Experience Survey")), trace)  # its task: P2's choice
     assert to_move(s) == 2
     assert set(options(s)) == {opt(C.O_END), opt(C.O_REACT, 0, 0), opt(C.O_REACT, 0, 1)}
     play(s, rng, opt(C.O_REACT, 0, 1), trace)  # Power Outage covers "Quick" Data Check
     assert to_move(s) == 3
     assert options(s) == [opt(C.O_END), opt(C.O_REACT, 0, 0)]  # the covered card is no target
     play(s, rng, opt(C.O_REACT, 0, 0), trace)  # pile B: I'll Just Copy That! on the lead
+    play(s, rng, opt(C.O_CHOOSE, 0, assignment(s, 3, "User Experience Survey")), trace)  # the copied work: P4's
     assert to_move(s) == 0
     we = slot(s, 0, "Watchful Eye")
     assert set(options(s)) == {opt(C.O_END), opt(C.O_REACT, we, 2), opt(C.O_REACT, we, 3)}
