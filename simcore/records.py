@@ -42,11 +42,26 @@ def flat_layout(fields, typename: str = "Layout"):
     deck starts, so kernels index by name (`s[L.deck + i]`), never by a
     counted position. Kernels read the NamedTuple as a global (its ints are
     frozen at compile time)."""
-    from collections import namedtuple
-
     names, at, starts = [], 0, []
     for name, size in fields:
         names.append(name)
         starts.append(at)
         at += int(size)
-    return namedtuple(typename, names)(*starts), at
+    return named_positions(typename, names, starts), at
+
+
+def named_positions(typename: str, names, values):
+    """A NamedTuple instance `typename(names...)` holding `values` that pickles as
+    this call. Kernels read these as globals, and numba keys the cache of a closure
+    over such kernels (the runner's `play` and `run_games`) by the pickled closure:
+    an instance of a class made by `namedtuple()` pickles its class by value, with
+    a random id, so that key changed in every process and the game loop was compiled
+    again by every process. Pickled as `named_positions(typename, names, values)`,
+    it is the same bytes in every process and unpickles anywhere."""
+    from collections import namedtuple
+
+    names = tuple(names)
+    values = tuple(int(v) for v in values)
+    cls = namedtuple(typename, names)
+    cls.__reduce__ = lambda self: (named_positions, (typename, names, tuple(self)))
+    return cls(*values)

@@ -83,10 +83,10 @@ def column_index(names, first: int = 0, typename: str = "Index"):
     """A NamedTuple of positions, one field per name: `G.turns` is the column
     `turns`. Kernels read it as a global (numba freezes its ints), so
     `game_row[G.turns] = ...` writes by name, never by a counted position."""
-    from collections import namedtuple
+    from .records import named_positions
 
     names = list(names)
-    return namedtuple(typename, names)(*range(first, first + len(names)))
+    return named_positions(typename, names, range(first, first + len(names)))
 
 
 RUNNER_GAME_COLUMNS = ("end_reason", "decisions")
