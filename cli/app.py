@@ -6,6 +6,7 @@ no traceback.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import shlex
@@ -16,10 +17,33 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperCommand, TyperGroup
 
 from simcore.errors import BalanceError, InvariantBroken
 
+
+def _flags_without_placeholder(params):
+    """A flag takes no value: no `<bool>` after it in the help (`--quiet true` is an error)."""
+    for p in params:
+        if getattr(p, "is_flag", False) and p.metavar is None:
+            p.metavar = ""
+    return params
+
+
+class Command(TyperCommand):
+    """A command whose flags (--help included) show no value placeholder."""
+
+    def get_params(self, ctx):
+        return _flags_without_placeholder(super().get_params(ctx))
+
+
+class Group(TyperGroup):
+    def get_params(self, ctx):
+        return _flags_without_placeholder(super().get_params(ctx))
+
+
 app = typer.Typer(
+    cls=Group,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -29,28 +53,58 @@ app = typer.Typer(
 out = Console() if sys.stdout.isatty() else Console(width=160, soft_wrap=True)  # piped output: a line is never broken
 err = Console(stderr=True)
 
-GameOpt = Annotated[str, typer.Option("--game", "-g", help="game to play (see `balance games`)")]
-PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="number of players")]
-LevelOpt = Annotated[Optional[int], typer.Option("--level", help="difficulty level (games that have levels)")]
+# The one grammar (issue 18 item 5): an option shared by several commands is defined
+# once here, so it has one name, one placeholder and one help text everywhere
+# (tests/cli/test_grammar.py walks every command and checks it). Folders are
+# arguments (`balance report FOLDER`, `compare RUN_A RUN_B`, `replay FOLDER`);
+# switches are flags (`--quiet`, never `--quiet true`).
+GAME_HELP = "the game (see `balance games`)"
+GameOpt = Annotated[str, typer.Option("--game", "-g", metavar="GAME", help=GAME_HELP)]
+MaybeGameOpt = Annotated[Optional[str], typer.Option("--game", "-g", metavar="GAME", help=GAME_HELP)]
+PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="number of players")]
+LevelOpt = Annotated[Optional[int], typer.Option("--level", metavar="LEVEL", help="difficulty level (games that have levels)")]
 PolicyOpt = Annotated[Optional[list[str]], typer.Option(
-    "--policy", help="policy for every seat, or one per seat (repeat or comma-separate); "
+    "--policy", metavar="NAME", help="policy for every seat, or one per seat (repeat or comma-separate); "
     "built-ins per `balance policies --game G`, or path/to/file.py:function")]
-PolicyParamOpt = Annotated[Optional[list[str]], typer.Option("--policy-param", help="policy parameter NAME=VALUE, e.g. epsilon=0.1")]
-SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="rule parameter NAME=VALUE (see `balance games`)")]
-ParamsFileOpt = Annotated[Optional[Path], typer.Option("--params", help="TOML file of rule parameters")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="master seed: same seed, same games")]
+PolicyParamOpt = Annotated[Optional[list[str]], typer.Option(
+    "--policy-param", metavar="NAME=VALUE", help="policy parameter NAME=VALUE, e.g. epsilon=0.1")]
+SetOpt = Annotated[Optional[list[str]], typer.Option(
+    "--set", metavar="NAME=VALUE", help="rule parameter NAME=VALUE; lists as 5,8,11 (see `balance games`)")]
+ParamsFileOpt = Annotated[Optional[Path], typer.Option("--params", metavar="FILE", help="TOML file of rule parameters")]
+SeedOpt = Annotated[int, typer.Option("--seed", metavar="SEED", help="master seed: same seed, same games")]
+GAMES_HELP = ("number of games (sweep: per grid point; compare: per side; tune: per finalist; "
+              "bench: per measurement)")
+
+
+def games_opt(minimum: int = 1):
+    return typer.Option("-n", "--games", metavar="N", min=minimum, help=GAMES_HELP)
+
+
+OutOpt = Annotated[Optional[Path], typer.Option(
+    "--out", metavar="FOLDER", help="the folder to write (default: a new folder under runs/); a run folder is "
+    "resumed")]
+ChunkOpt = Annotated[Optional[int], typer.Option(
+    "--chunk-size", metavar="N", min=1, help="games per chunk (results do not depend on it)")]
 PrecisionOpt = Annotated[Optional[float], typer.Option(
-    "--precision", min=1e-5, max=0.5,
-    help="keep adding chunks until the widest 95%% interval of the win rates is below this (or -n is reached)")]
-SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786: play the chunks on that cluster")]
-WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=1, help="play the chunks on a local Dask cluster of N worker processes")]
-ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="worker threads (default: all cores)")]
+    "--precision", metavar="WIDTH", min=1e-5, max=0.5,
+    help="keep adding chunks until the widest 95% interval of the win rates is below this (or -n is reached)")]
+SchedulerOpt = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786: play the chunks on that "
+    "cluster")]
+WorkersOpt = Annotated[Optional[int], typer.Option(
+    "--workers", metavar="N", min=1, help="play the chunks on a local Dask cluster of N worker processes")]
+ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", metavar="N", help="worker threads (default: all cores)")]
 MarginOpt = Annotated[float, typer.Option(
-    "--margin", min=0.0, max=0.5,
+    "--margin", metavar="SHARE", min=0.0, max=0.5,
     help="practical significance, in win-rate points as a share (0.02 = 2 points): a difference inside it is "
          "'balanced within the margin', one beyond it 'differs by more than the margin'")]
 CheckOpt = Annotated[bool, typer.Option("--check", help="check the game's invariants after every step (slower); "
                                         "stop at the first broken one with a replay command")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or status lines")]
+VaryOpt = Annotated[list[str], typer.Option(
+    "--vary", metavar="NAME=SPEC", help="a parameter to vary, NAME=SPEC: 0..6, 0.1..0.5:0.1, 3,4,5 or "
+    "4-7-10|5-8-11 (repeat for a grid)")]
+FOLDER_HELP = "a folder written by simulate, sweep, compare, tune or campaign"
 
 
 def _check_shared(kw: dict) -> None:
@@ -93,6 +147,7 @@ def command(*args, **kwargs):
                 err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(1) from None
 
+        kwargs.setdefault("cls", Command)
         return app.command(*args, **kwargs)(wrapper)
 
     return deco
@@ -108,7 +163,7 @@ def _version(value: bool):
 
 @app.callback()
 def main_callback(
-    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="show the version")] = None,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="show the version")] = False,
 ):
     """Monte Carlo balance analysis for tabletop card games."""
 
@@ -164,18 +219,30 @@ def _user_params(spec, sets, params_file, level):
     return user_params(spec, sets, params_file, extra)
 
 
+def _say_compile(spec, seats, engine=None) -> None:
+    """Before the games: a status line when the engine compiles (a cold cache), nothing when it is ready."""
+    from simcore.batch import Engine
+
+    from .first_run import status
+
+    line = status(spec, engine if engine is not None else Engine(spec, seats)).line
+    if line:
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
 def _command_line() -> str:
     return "balance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
 @command()
-def games():
-    """List games, modes, player counts and rule parameters with defaults and ranges."""
+def games(game: MaybeGameOpt = None):
+    """List games, modes, player counts and rule parameters with defaults and ranges; with --game, one game's
+    parameters, policies and card list (and whether the list is a reconstruction)."""
     from simcore import registry
 
-    for name in registry.names():
+    for name in [game] if game is not None else registry.names():
         spec = registry.get(name)
-        out.print(f"[bold]{spec.name}[/bold]  {spec.title}  (rules v{spec.version})")
+        out.print(f"[bold]{spec.name}[/bold]  {spec.title}  (rules v{spec.version})", highlight=False)
         out.print(f"  modes: {', '.join(spec.modes)}   players: {spec.min_players}-{spec.max_players} (default {spec.default_players})")
         t = Table(show_edge=False, box=None, pad_edge=False)
         for col in ("parameter", "default", "allowed", "meaning"):
@@ -183,7 +250,38 @@ def games():
         for p in spec.params:
             t.add_row(p.name, "from level" if p.default is None else str(p.default), p.allowed(), p.help)
         out.print(t)
+        if game is not None:
+            _game_details(spec)
         out.print()
+
+
+def _game_details(spec) -> None:
+    """`balance games --game G`: the policies and the card list of one game."""
+    from collections import Counter
+
+    from simcore.params import resolve
+
+    out.print("\n[bold]policies[/bold]")
+    for pol in spec.policies:
+        extra = f" (not available: {pol.refused})" if getattr(pol, "refused", None) else ""
+        out.print(f"  {pol.name}: {pol.help}{extra}", highlight=False, markup=False)
+        for p in pol.params:
+            out.print(f"      {p.name} = {p.default:g}   ({p.low:g}..{p.high:g})  {p.help}", highlight=False,
+                      markup=False)
+    data = spec.load_data(resolve(spec, {}))
+    cards = data.cards
+    out.print("\n[bold]card list[/bold]")
+    if cards is None:
+        out.print("  none (this game has no card list)")
+        return
+    what = ("a reconstruction: invented cards stand in for the printed ones (replace cards.toml, or pass "
+            "--set cards=FILE, to measure the printed game)" if cards.reconstruction
+            else "the printed deck" if cards.shipped else "a designer's list")
+    out.print(f"  {cards.file}: {what}; hash {cards.hash}", highlight=False, markup=False)
+    names = Counter(str(c) for c in data.card_names)
+    out.print(f"  {len(names):,} distinct cards: "
+              + ", ".join(n if k == 1 else f"{n} (x{k})" for n, k in names.items()), highlight=False, markup=False,
+              soft_wrap=False)
 
 
 @command()
@@ -277,6 +375,8 @@ def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, pre
         executor = DaskExecutor(config, scheduler, workers)
     else:
         prepared = runs.Prepared(spec, config)
+        if not quiet:
+            _say_compile(spec, config.policies, prepared.engine)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
         task = bar.add_task(f"{spec.name}", total=n_games * len(config.variants))
@@ -304,12 +404,12 @@ def simulate(
     level: LevelOpt = None,
     policy: PolicyOpt = None,
     policy_param: PolicyParamOpt = None,
-    n: Annotated[int, typer.Option("-n", "--games", help="number of games", min=1)] = 1_000_000,
+    n: Annotated[int, games_opt()] = 1_000_000,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     params: ParamsFileOpt = None,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="run folder (default: a new folder under runs/)")] = None,
-    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", help="games per chunk (results do not depend on it)", min=1)] = None,
+    out_dir: OutOpt = None,
+    chunk_size: ChunkOpt = None,
     threads: ThreadsOpt = None,
     precision: PrecisionOpt = None,
     scheduler: SchedulerOpt = None,
@@ -319,7 +419,7 @@ def simulate(
         "--rotate-seats", help="play every deal once per rotation of the policies round the table (each policy "
                                "at every seat on the same deal): seat advantage free of who sits where")] = False,
     margin: MarginOpt = 0.02,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    quiet: QuietOpt = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
     from analysis import runs
@@ -340,25 +440,25 @@ def simulate(
 
 @command()
 def sweep(
-    vary: Annotated[list[str], typer.Option("--vary", help="NAME=SPEC: 0..6, 0.1..0.5:0.1, 3,4,5 or 4-7-10|5-8-11 (repeat for a grid)")],
+    vary: VaryOpt,
     game: GameOpt = "overtime",
     players: PlayersOpt = None,
     level: LevelOpt = None,
     policy: PolicyOpt = None,
     policy_param: PolicyParamOpt = None,
-    n: Annotated[int, typer.Option("-n", "--games", help="games per grid point", min=1)] = 100_000,
+    n: Annotated[int, games_opt()] = 100_000,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     params: ParamsFileOpt = None,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="run folder (default: a new folder under runs/)")] = None,
-    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk")] = None,
+    out_dir: OutOpt = None,
+    chunk_size: ChunkOpt = None,
     threads: ThreadsOpt = None,
     precision: PrecisionOpt = None,
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     check: CheckOpt = False,
     margin: MarginOpt = 0.02,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    quiet: QuietOpt = False,
 ):
     """Play every point of a parameter grid on the same deals; one folder, one report."""
     from analysis import runs
@@ -395,26 +495,30 @@ def _print_sweep(summary: dict, run_dir: Path) -> None:
 
 @command()
 def compare(
-    run_a: Annotated[Optional[Path], typer.Argument(help="run folder A")] = None,
-    run_b: Annotated[Optional[Path], typer.Argument(help="run folder B")] = None,
-    game: Annotated[Optional[str], typer.Option("--game", "-g", help="play A and B now (with --a-set/--b-set)")] = None,
-    a_set: Annotated[Optional[list[str]], typer.Option("--a-set", help="rule parameter of side A, NAME=VALUE")] = None,
-    b_set: Annotated[Optional[list[str]], typer.Option("--b-set", help="rule parameter of side B, NAME=VALUE")] = None,
-    a_variant: Annotated[Optional[str], typer.Option("--a-variant", help="variant of run A (sweep folders)")] = None,
-    b_variant: Annotated[Optional[str], typer.Option("--b-variant", help="variant of run B (sweep folders)")] = None,
+    run_a: Annotated[Optional[Path], typer.Argument(metavar="RUN_A", help="run folder A (or --game to play A and B now)")] = None,
+    run_b: Annotated[Optional[Path], typer.Argument(metavar="RUN_B", help="run folder B")] = None,
+    game: MaybeGameOpt = None,
+    a_set: Annotated[Optional[list[str]], typer.Option("--a-set", metavar="NAME=VALUE", help="rule parameter of side A only, NAME=VALUE (with --game)")] = None,
+    b_set: Annotated[Optional[list[str]], typer.Option("--b-set", metavar="NAME=VALUE", help="rule parameter of side B only, NAME=VALUE (with --game)")] = None,
+    a_variant: Annotated[Optional[str], typer.Option("--a-variant", metavar="NAME", help="variant of run A (sweep folders)")] = None,
+    b_variant: Annotated[Optional[str], typer.Option("--b-variant", metavar="NAME", help="variant of run B (sweep folders)")] = None,
     players: PlayersOpt = None,
     level: LevelOpt = None,
     policy: PolicyOpt = None,
     policy_param: PolicyParamOpt = None,
-    n: Annotated[int, typer.Option("-n", "--games", help="games per side when playing", min=1)] = 100_000,
+    n: Annotated[int, games_opt()] = 100_000,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for the comparison")] = None,
+    params: ParamsFileOpt = None,
+    out_dir: OutOpt = None,
     threads: ThreadsOpt = None,
+    precision: PrecisionOpt = None,
     margin: MarginOpt = 0.02,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    quiet: QuietOpt = False,
 ):
-    """Differences in every headline metric between two runs, with intervals and verdicts."""
+    """Differences in every headline metric between two runs (RUN_A RUN_B), or between two settings played now on
+    the same deals (--game G --a-set ... --b-set ...; --set and --params apply to both), with intervals and
+    verdicts."""
     from analysis import runs
     from analysis.compare import compare_runs, write_comparison
 
@@ -425,7 +529,7 @@ def compare(
         spec = _spec(game)
         n_players = _players(spec, players)
         seats = _policies(spec, policy, policy_param)
-        base = _user_params(spec, set_, None, level)
+        base = _user_params(spec, set_, params, level)
         from simcore.params import resolve, user_params
         from analysis.runs import RunConfig, Variant, default_chunk_size
 
@@ -435,11 +539,15 @@ def compare(
                     Variant("B", resolve(spec, side_b), user_params(spec, b_set))]
         config = RunConfig(spec.name, spec.modes[0], n_players, seats, seed, variants, default_chunk_size(n))
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
-        run_and_report(spec, config, folder, n, _command_line(), kind="sweep", quiet=quiet, margin=margin)
+        run_and_report(spec, config, folder, n, _command_line(), kind="compare", quiet=quiet, precision=precision,
+                       margin=margin)
         result = compare_runs(folder, folder, "A", "B", margin)
     else:
         if run_a is None or run_b is None:
             raise BalanceError("compare: give two run folders RUN_A RUN_B, or --game G --a-set ... --b-set ...")
+        if params is not None or set_ or a_set or b_set or precision is not None:
+            raise BalanceError("compare: --set, --params, --a-set, --b-set and --precision play new games: give them "
+                               "with --game G, not with two run folders")
         result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
     from reports import render_compare_report
@@ -476,26 +584,29 @@ def compare(
 
 @command()
 def tune(
-    vary: Annotated[list[str], typer.Option("--vary", help="parameters to search, NAME=SPEC as for sweep")],
-    target: Annotated[list[str], typer.Option("--target", help="win_rate=0.45..0.55, seat_gap<=0.02, length_median=12..15, ladder=0.99,0.9,...")],
+    vary: VaryOpt,
+    target: Annotated[list[str], typer.Option("--target", metavar="TARGET", help="win_rate=0.45..0.55, seat_gap<=0.02, length_median=12..15, ladder=0.99,0.9,...")],
     game: GameOpt = "overtime",
     players: PlayersOpt = None,
+    level: LevelOpt = None,
     policy: PolicyOpt = None,
     policy_param: PolicyParamOpt = None,
-    n: Annotated[int, typer.Option("-n", "--games", help="games per finalist", min=10)] = 20_000,
-    n_screen: Annotated[Optional[int], typer.Option("--screen", help="games per grid point in the screening pass (default n/10)", min=10)] = None,
-    keep: Annotated[int, typer.Option("--keep", help="finalists replayed with -n games", min=1)] = 3,
+    n: Annotated[int, games_opt(10)] = 20_000,
+    n_screen: Annotated[Optional[int], typer.Option("--screen", metavar="N", help="games per grid point in the screening pass (default n/10)", min=10)] = None,
+    keep: Annotated[int, typer.Option("--keep", metavar="N", help="finalists replayed with -n games", min=1)] = 3,
     fresh: Annotated[Optional[int], typer.Option(
-        "--fresh", min=10, help="fresh games (never used to choose) that re-measure the pick and its runners-up "
+        "--fresh", metavar="N", min=10, help="fresh games (never used to choose) that re-measure the pick and its runners-up "
                                 "(default: -n)")] = None,
     skill_games: Annotated[Optional[int], typer.Option(
-        "--skill-games", min=10, help="at most this many fresh games per skill-sensitivity row (default: --fresh; "
+        "--skill-games", metavar="N", min=10, help="at most this many fresh games per skill-sensitivity row (default: --fresh; "
                                       "lookahead plays what a 5-point interval needs, planned from a pilot)")] = None,
     margin: MarginOpt = 0.02,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for tuning.json and report.html")] = None,
+    params: ParamsFileOpt = None,
+    out_dir: OutOpt = None,
     threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
 ):
     """Search parameters to hit targets; report the recommendation measured on fresh games, how sure the pick
     is, its runners-up and skill sensitivity."""
@@ -507,10 +618,12 @@ def tune(
     spec = _spec(game)
     n_players = _players(spec, players)
     seats = _policies(spec, policy, policy_param)
-    user = _user_params(spec, set_, None, None)
+    user = _user_params(spec, set_, params, level)
     targets = [parse_target(t) for t in target]
     points = grid(spec, vary)
-    with err.status(f"tuning {spec.name}: {len(points)} grid points"):
+    if not quiet:
+        _say_compile(spec, seats)
+    with err.status(f"tuning {spec.name}: {len(points)} grid points") if not quiet else contextlib.nullcontext():
         result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep,
                           n_skill=skill_games, n_fresh=fresh, margin=margin)
     folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
@@ -547,7 +660,7 @@ def tune(
 
 
 @command()
-def report(folder: Annotated[Path, typer.Argument(help="a folder written by simulate, sweep, compare, tune or campaign")]):
+def report(folder: Annotated[Path, typer.Argument(metavar="FOLDER", help=FOLDER_HELP)]):
     """Rebuild report.html from a folder alone, as the kind of folder it is (a run's summary.json too)."""
     from analysis import runs
     from reports import rebuild_report
@@ -565,10 +678,13 @@ def report(folder: Annotated[Path, typer.Argument(help="a folder written by simu
 
 @command()
 def replay(
-    game: Annotated[Optional[str], typer.Option("--game", "-g", help="game (or take everything from --run)")] = None,
-    index: Annotated[int, typer.Option("--index", help="game index within the run")] = 0,
-    run: Annotated[Optional[Path], typer.Option("--run", help="replay a game of this run folder")] = None,
-    variant: Annotated[int, typer.Option("--variant", help="variant number within a sweep folder", min=0)] = 0,
+    folder: Annotated[Optional[Path], typer.Argument(
+        metavar="FOLDER", help="a run or sweep folder: replay one of its games with its configuration "
+                                 "(or give --game and the settings)")] = None,
+    game: MaybeGameOpt = None,
+    index: Annotated[int, typer.Option("--index", metavar="INDEX", help="game index within the run")] = 0,
+    run: Annotated[Optional[Path], typer.Option("--run", hidden=True, help="the folder (old spelling of FOLDER)")] = None,
+    variant: Annotated[int, typer.Option("--variant", metavar="N", help="variant number within a sweep folder", min=0)] = 0,
     players: PlayersOpt = None,
     level: LevelOpt = None,
     policy: PolicyOpt = None,
@@ -582,10 +698,13 @@ def replay(
     from analysis import runs
     from simcore.batch import Engine
 
+    if folder is not None and run is not None and Path(folder) != Path(run):
+        raise BalanceError("replay: give the run folder once (FOLDER; --run is its old spelling)")
+    run = folder if folder is not None else run
     if not 0 <= index <= runs.MAX_INDEX:
         raise BalanceError(f"--index: {index} is not allowed; allowed: a game index in 0..{runs.MAX_INDEX} (2**63-1)")
     if run is not None:
-        manifest = runs.load_manifest(run, "--run")
+        manifest = runs.load_manifest(run, "FOLDER")
         config = runs.config_from_manifest(manifest)
         spec = runs.spec_of(manifest, run)
         if variant >= len(config.variants):
@@ -595,7 +714,7 @@ def replay(
         seats = runs.seat_policies(config, config.variants[variant])  # a seat-rotated variant: its own seating
     else:
         if game is None:
-            raise BalanceError("--game: give a game, or --run RUN_FOLDER")
+            raise BalanceError("--game: give a game, or a run FOLDER to replay from")
         spec = _spec(game)
         n_players = _players(spec, players)
         seats = _policies(spec, policy, policy_param)
@@ -627,12 +746,16 @@ def campaign(
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
     policy_param: PolicyParamOpt = None,
-    n: Annotated[int, typer.Option("-n", "--campaigns", help="number of campaigns", min=1)] = 10_000,
+    n: Annotated[int, typer.Option("--campaigns", metavar="N", min=1, help="number of campaigns (each plays as many "
+                                    "games as it takes to clear levels 1-11)")] = 10_000,
+    n_old: Annotated[Optional[int], typer.Option("-n", hidden=True, min=1, help="old spelling of --campaigns")] = None,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
-    max_attempts: Annotated[int, typer.Option("--max-attempts", help="give up a level after this many attempts", min=1)] = 200,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="folder for campaign.json and report.html")] = None,
+    params: ParamsFileOpt = None,
+    max_attempts: Annotated[int, typer.Option("--max-attempts", metavar="N", help="give up a level after this many attempts", min=1)] = 200,
+    out_dir: OutOpt = None,
     threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
 ):
     """Play whole campaigns (levels 1..11; a lost level is replayed with one more event)."""
     from analysis.campaign import run_campaign, write_campaign
@@ -643,7 +766,10 @@ def campaign(
         raise BalanceError(f"--game: {spec.name} has no campaign (needs levels and events)")
     n_players = _players(spec, players)
     seats = _policies(spec, policy, policy_param)
-    user = _user_params(spec, set_, None, None)
+    user = _user_params(spec, set_, params, None)
+    n = n_old if n_old is not None else n
+    if not quiet:
+        _say_compile(spec, seats)
     result = run_campaign(spec, user, n_players, seats, seed, n, max_attempts)
     from analysis.runs import new_run_dir
 
@@ -672,17 +798,19 @@ def campaign(
 
 @command()
 def bench(
-    game: Annotated[Optional[list[str]], typer.Option("--game", "-g", help="games to measure (default: all)")] = None,
-    n: Annotated[int, typer.Option("-n", help="games per measurement", min=1)] = 20_000,
-    policy: Annotated[Optional[list[str]], typer.Option("--policy", help="policies to measure (default: random and greedy)")] = None,
+    game: Annotated[Optional[list[str]], typer.Option("--game", "-g", metavar="GAME", help=GAME_HELP)] = None,
+    n: Annotated[int, games_opt()] = 20_000,
+    policy: Annotated[Optional[list[str]], typer.Option(
+        "--policy", metavar="NAME", help="a policy to measure, at every seat (repeat or comma-separate; default: "
+                                         "random and greedy)")] = None,
     quick: Annotated[bool, typer.Option("--quick", help="2,000 games per measurement, 5 without the JIT, 1 sample")] = False,
-    repeat: Annotated[Optional[int], typer.Option("--repeat", min=1, help="samples per row, taking turns; a row shows their median and range (default: 3)")] = None,
+    repeat: Annotated[Optional[int], typer.Option("--repeat", metavar="K", min=1, help="samples per row, taking turns; a row shows their median and range (default: 3)")] = None,
     cold: Annotated[bool, typer.Option("--cold/--no-cold", help="also time a compile on an empty cache (minutes per game)")] = True,
-    nojit: Annotated[Optional[int], typer.Option("--nojit-games", min=0, help="games played with NUMBA_DISABLE_JIT=1 for the speed-up (0: skip)")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="also write the table to this JSON file")] = None,
+    nojit: Annotated[Optional[int], typer.Option("--nojit-games", metavar="N", min=0, help="games played with NUMBA_DISABLE_JIT=1 for the speed-up (0: skip)")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", metavar="FILE", help="also write the table to this JSON file")] = None,
 ):
-    """Games/s and decisions/s of each game on one core and on all cores, compile
-    time on a cold and a warm cache, the speed-up over the JIT disabled, peak memory."""
+    """Games/s and decisions/s of each game (every game unless --game; repeat --game for several) on one core and
+    on all cores, compile time on a cold and a warm cache, the speed-up over the JIT disabled, peak memory."""
     import numba
 
     from analysis.bench import bench_game
@@ -694,7 +822,7 @@ def bench(
     names = game or registry.names()
     for name in names:
         registry.get(name)  # unknown names fail before any work
-    policies = policy or ["random", "greedy"]
+    policies = [x.strip() for item in (policy or ["random,greedy"]) for x in item.split(",") if x.strip()]
     for name in names:
         spec = registry.get(name)
         for pol in policies:
@@ -708,8 +836,11 @@ def bench(
     costs = Table(title="per game: compile and memory")
     for col in ("game", "compile, cold cache (s)", "load, warm cache (s)", "peak RSS (MB)"):
         costs.add_column(col, justify="right")
-    with err.status("measuring (each game in fresh processes)…"):
+    from .first_run import bench_line
+
+    with err.status("measuring (each game in fresh processes)…") as status_line:
         for name in names:
+            status_line.update(bench_line(registry.get(name), policies, cold) + " (each game in fresh processes)…")
             try:
                 r = bench_game(name, n, policies, cold=cold, nojit_games=nojit_games, repeat=repeat)
             except RuntimeError as exc:

@@ -1,0 +1,127 @@
+"""A first run that says what it is doing (issue 18, item 2).
+
+Before the progress bar, `simulate`, `sweep`, `compare --game` and `bench`
+say whether the game's engine will compile (numba's cache under
+`simcore.jit.CACHE_ROOT` is cold for this engine and policy set) and about how
+long that takes, or that the engine is ready:
+
+    compiling the Overtime engine (greedy): first run on this machine, about 130 s
+
+Cold or warm is read from numba's own cache index, without compiling or
+loading anything: the game loop (`run_games`, `play`, and `choose` over the
+run's policy kinds) is warm when its index file holds an entry for this machine, this
+bytecode and this closure (the game's kernels, the policy kinds), which is
+how numba itself finds it; the index is void when the source file changed. Anything unexpected (a changed runner, NUMBA_DISABLE_JIT)
+gives `None`: unknown, and nothing is printed.
+
+The estimate is data, not a literal at each call site: `COLD_COMPILE_SECONDS`,
+per game, from docs/benchmarks.md (session 8: the greedy loop's first batch
+on an empty cache, CPU seconds of the compiling process on this 2-core
+machine; numba compiles on one thread). Lookahead and the search policies
+compile more code (`SEARCH_FACTOR`, a rough allowance, said as such).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Cold compile of each game's greedy loop, seconds (docs/benchmarks.md, session 8:
+# Overtime and You're Fired! measured after "compile only what a run uses"; the other
+# three from the start of that session, before it, so upper bounds).
+COLD_COMPILE_SECONDS: dict[str, float] = {
+    "overtime": 128,
+    "youre-fired": 45,
+    "four-day-weekend": 112,
+    "sickdays-party": 69,
+    "sickdays-solo": 50,
+}
+DEFAULT_SECONDS = 120.0  # a game not measured yet (a new game, a fixture)
+SEARCH_FACTOR = 1.5  # lookahead / expert / oracle compile their search code too (not measured per game)
+
+
+@dataclass(frozen=True)
+class Status:
+    warm: bool | None  # None: unknown
+    line: str | None  # what to print before the progress bar (None: nothing)
+
+
+def estimate_seconds(game: str, policy_names=()) -> float:
+    base = COLD_COMPILE_SECONDS.get(game, DEFAULT_SECONDS)
+    search = any(n in ("lookahead", "expert", "oracle") for n in policy_names)
+    return base * (SEARCH_FACTOR if search else 1.0)
+
+
+def about(seconds: float) -> str:
+    """'about 50 s', 'about 2 minutes' (rounded: an estimate, not a measurement)."""
+    if seconds < 90:
+        return f"about {int(round(seconds / 10.0) * 10) or 10} s"
+    return f"about {max(2, round(seconds / 60))} minutes"
+
+
+def _dispatchers(runner) -> list:
+    """The loop's dispatchers whose cache entries say warm or cold: `run_games`,
+    `play` (the game loop, reached through `run_games`' closure) and `choose`
+    (the policies of the run's kinds)."""
+    run_games = getattr(runner, "run_games", None)
+    out = [run_games] if hasattr(run_games, "_cache") else []
+    for cell in getattr(getattr(run_games, "py_func", None), "__closure__", None) or ():
+        try:
+            v = cell.cell_contents
+        except ValueError:
+            continue
+        if hasattr(v, "_cache") and getattr(getattr(v, "py_func", None), "__name__", "") == "play":
+            out.append(v)
+    choose = getattr(runner, "choose", None)
+    if hasattr(choose, "_cache"):
+        out.append(choose)
+    return out
+
+
+def _cached(d) -> bool:
+    """An entry of this dispatcher (its bytecode and closure: game kernels, policy
+    kinds) for this machine is in numba's index (any argument types: a game's
+    tables have one type)."""
+    if d.overloads:  # compiled (or loaded) in this process already
+        return True
+    cache = d._cache
+    key = cache._index_key((), d.targetctx.codegen())
+    return any(k[1:] == key[1:] for k in cache._cache_file._load_index())
+
+
+def is_warm(engine) -> bool | None:
+    """Is the compiled loop of this engine (its game and policy kinds) in numba's cache?
+    None when it cannot be told (no JIT, a runner of another shape)."""
+    try:
+        import numba
+
+        if numba.config.DISABLE_JIT:
+            return None
+        found = _dispatchers(engine._runner())
+        if not found or not all(hasattr(d._cache, "_index_key") for d in found):
+            return None
+        return all(_cached(d) for d in found)
+    except Exception:  # noqa: BLE001  never fail a run over a status line
+        return None
+
+
+def title_of(spec) -> str:
+    return getattr(spec, "title", None) or spec.name
+
+
+def status(spec, engine) -> Status:
+    """The status line of a run about to play (cold: what compiles and about how long)."""
+    warm = is_warm(engine)
+    names = list(dict.fromkeys(s.name.rpartition(":")[2] or s.name for s in engine.seats))
+    if warm is False:
+        return Status(False, f"compiling the {title_of(spec)} engine ({', '.join(names)}): first run on this "
+                             f"machine, {about(estimate_seconds(spec.name, names))} (cached afterwards)")
+    if warm is True:
+        return Status(True, None)
+    return Status(None, None)
+
+
+def bench_line(spec, policies: list[str], cold: bool) -> str:
+    """What `bench` says before it measures a game: a cold compile on an empty cache takes minutes."""
+    est = about(estimate_seconds(spec.name, policies))
+    if cold:
+        return f"measuring {title_of(spec)}: first a compile on an empty cache ({', '.join(policies)}), {est}"
+    return f"measuring {title_of(spec)} ({', '.join(policies)})"
