@@ -33,11 +33,19 @@ def _flags_without_placeholder(params):
 class Command(TyperCommand):
     """A command whose flags (--help included) show no value placeholder."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _flags_without_placeholder(self.params)
+
     def get_params(self, ctx):
         return _flags_without_placeholder(super().get_params(ctx))
 
 
 class Group(TyperGroup):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _flags_without_placeholder(self.params)
+
     def get_params(self, ctx):
         return _flags_without_placeholder(super().get_params(ctx))
 

@@ -1,0 +1,85 @@
+"""A first run that says what it is doing (issue 18 item 2): a status line
+before the progress bar when the engine's numba cache is cold, nothing when warm.
+The cold cache is faked by pointing the game's dispatchers at an empty cache
+folder (no compile is timed or asserted on time)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cli import first_run
+from simcore import registry
+from simcore.batch import Engine, resolve_policy
+from simcore.params import resolve
+from tests.cli.runkit import balance
+
+
+@pytest.fixture(autouse=True)
+def toy_game(monkeypatch):
+    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+
+
+def warm_engine(name="race21", policy="greedy"):
+    spec = registry.get(name)
+    engine = Engine(spec, [resolve_policy(spec, policy)])
+    data = spec.load_data(resolve(spec, {}))
+    engine.run(data.tables, spec.default_players, 1, np.arange(2), len(data.card_names))
+    return spec, engine
+
+
+def point_at_empty_cache(engine, folder, monkeypatch):
+    """Make every dispatcher of the engine's loop read its index from an empty folder (a cold cache)."""
+    for d in first_run._dispatchers(engine._runner()):
+        cache_file = d._cache._cache_file
+        monkeypatch.setattr(cache_file, "_index_path", str(folder / "none.nbi"))
+        monkeypatch.setattr(d, "overloads", {})
+
+
+def test_warm_engine_says_nothing():
+    spec, engine = warm_engine()
+    fresh = Engine(spec, engine.seats)  # same loop, this process has it: warm
+    st = first_run.status(spec, fresh)
+    assert st.warm is True and st.line is None
+
+
+def test_cold_cache_is_told_with_the_game_the_policies_and_an_estimate(tmp_path, monkeypatch):
+    spec, engine = warm_engine()
+    point_at_empty_cache(engine, tmp_path, monkeypatch)
+    st = first_run.status(spec, engine)
+    assert st.warm is False
+    assert st.line.startswith(f"compiling the {spec.title} engine (greedy): first run on this machine, about ")
+    assert first_run.about(first_run.estimate_seconds("race21")) in st.line
+
+
+def test_estimates_are_one_table_per_game():
+    for name in ("overtime", "sickdays-solo", "sickdays-party", "youre-fired", "four-day-weekend"):
+        assert name in first_run.COLD_COMPILE_SECONDS
+    assert set(first_run.COLD_COMPILE_SECONDS) <= set(registry.GAMES)
+    assert first_run.estimate_seconds("overtime", ["lookahead"]) > first_run.estimate_seconds("overtime", ["greedy"])
+    assert first_run.about(50) == "about 50 s" and first_run.about(128) == "about 2 minutes"
+
+
+def test_no_jit_is_unknown_and_silent(monkeypatch):
+    import numba
+
+    spec, engine = warm_engine()
+    monkeypatch.setattr(numba.config, "DISABLE_JIT", True)
+    assert first_run.status(spec, engine) == first_run.Status(None, None)
+
+
+def test_simulate_prints_the_line_before_the_games_when_cold(tmp_path, monkeypatch):
+    spec, engine = warm_engine()
+    line = "compiling the Race to 21 engine (greedy): first run on this machine, about 2 minutes"
+    monkeypatch.setattr(first_run, "status", lambda spec, engine: first_run.Status(False, line))
+    r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
+    assert r.exit_code == 0, r.output
+    assert line in r.stderr
+    quiet = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "b", "--quiet")
+    assert quiet.exit_code == 0 and line not in quiet.stderr
+
+
+def test_simulate_on_a_warm_cache_prints_no_compile_line(tmp_path):
+    warm_engine()
+    r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
+    assert r.exit_code == 0, r.output
+    assert "compiling" not in r.stderr
