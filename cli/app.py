@@ -559,7 +559,9 @@ def compare(
         result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
     from reports import render_compare_report
+    from reports.comparison import card_diff_of, headline_first
 
+    result["card_diff"] = card_diff_of(result)  # kept in comparison.json: a rebuild needs no card file
     write_comparison(folder, result, _command_line())
     path = render_compare_report(folder, result)
     how = f"paired on the {result['pairing_basis']}" if result["paired"] else "independent samples"
@@ -569,16 +571,16 @@ def compare(
     for col in ("metric", "A", "B", "B − A (CI)", "CI level", "p (adjusted)", "verdict", "against the margin"):
         t.add_column(col)
 
-    def num(x):
-        return "–" if x is None else f"{x:.4g}"
+    from reports import fmt
+    from reports.comparison import _diff, _diff_ci, _level, _value
 
-    for m in result["metrics"]:
-        ci = m["ci"] if m["ci"][0] is not None else None
-        t.add_row(m["metric"], num(m["a"]), num(m["b"]),
-                  (f"{m['diff']:+.4g} ({ci[0]:+.4g} … {ci[1]:+.4g})" if ci else num(m["diff"])),
-                  f"{100 * m['ci_level']:.4g}%", "–" if m["p_adjusted"] is None else f"{m['p_adjusted']:.2g}",
-                  m["verdict"], m["margin_verdict"]["words"])
+    for m in headline_first(result):  # the headline first, every number in the reports' one format
+        t.add_row(m["metric"], _value(m, "a"), _value(m, "b"), f"{_diff(m)} {_diff_ci(m)}", _level(m),
+                  fmt.p(m.get("p_adjusted")), m["verdict"], m["margin_verdict"]["words"])
     out.print(t)
+    cd = result.get("card_diff") or {}
+    if cd.get("words"):
+        out.print(f"cards: {cd['words']}", highlight=False)
     pairing = result.get("pairing") or {}
     if pairing.get("correlation") is not None:
         out.print(f"pairing: {result['pairing_words']}; correlation of the {result['primary']} game by game "

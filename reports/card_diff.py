@@ -5,6 +5,7 @@ says which cards were added, removed and changed, field by field).
     diff = diff_card_lists(data_a, data_b)       # two GameData, CardLists, paths or parsed files
     diff.words()                                 # one plain sentence
     card_diff_table(diff)                        # a reports.views.Table for the page
+    rows_table(diff.rows(), diff.words())        # the same from what comparison.json keeps
     diff.to_dict()                               # JSON for comparison.json
 
 It works on the card files themselves, for any game: every top-level list of
@@ -263,7 +264,12 @@ def diff_card_lists(a, b) -> CardDiff:
 
 def card_diff_table(diff: CardDiff, title: str = "Card lists: B against A"):
     """The diff as a report table (one row per added/removed card and per changed field)."""
+    return rows_table(diff.rows(), diff.words(), title)
+
+
+def rows_table(rows: list[list[str]], words: str, title: str = "Card lists: B against A"):
+    """The table of `CardDiff.rows()` (as kept in comparison.json) with its sentence."""
     from .views import Table
 
-    note = diff.words() + " Cards are matched by section and name; fields are compared one by one."
-    return Table(title, ["change", "section", "card", "field", "A", "B"], diff.rows(), note, numeric_from=6)
+    note = words + " Cards are matched by section and name; fields are compared one by one."
+    return Table(title, ["change", "section", "card", "field", "A", "B"], rows, note, numeric_from=6)

@@ -7,6 +7,15 @@ read from the interval shown; every verdict also against the margin of
 practical significance ("balanced within the margin", "differs by more than
 the margin", ...). Forest plots around zero (rates in percentage points;
 other metrics relative to A, since their units differ) and a table.
+
+The primary metric's headline comes first, in the key figures, the summary and
+every table; every number is in the one format of reports/fmt.py (rates 43.3%,
+differences +2.3 pts, intervals [+1.0, +3.6] pts, p = 0.034). When the two
+sides play different card lists (the manifests' card_list records), the report
+shows the card-by-card diff of the two lists (reports/card_diff.py):
+`card_diff_of(result)` computes it from the two run folders when the comparison
+is made, and it is kept in comparison.json (`card_diff`), so a rebuild on
+another machine shows it without the card files.
 """
 from __future__ import annotations
 
@@ -16,8 +25,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import charts
-from .views import Chart, KeyFigure, Paragraph, RunReport, Table, fmt_int, fmt_num, fmt_p
+from . import charts, fmt
+from .views import Chart, KeyFigure, Paragraph, RunReport, Table, fmt_int, fmt_p
 
 
 def is_rate(metric: str, m: dict | None = None) -> bool:
@@ -43,6 +52,17 @@ def _js(v) -> str:
     return json.dumps(v) if isinstance(v, (dict, list)) else str(v)
 
 
+def _card_file(result: dict, side: str, value) -> str:
+    """A side's card list as the designer knows it: its file (and what it is), from the manifest's record."""
+    block = ((result.get("card_diff") or {}).get(side) or {})
+    name = block.get("file") or (_js(value) if value not in (None, "") else "")
+    if not name:
+        return "the game's own list"
+    if block.get("reconstruction"):
+        return f"{name} (the shipped reconstruction)"
+    return name
+
+
 def changes_words(result: dict) -> str:
     ch = result.get("changed") or {}
     if not ch:
@@ -51,8 +71,11 @@ def changes_words(result: dict) -> str:
     for k, (a, b) in ch.items():
         if k == "policies":
             parts.append(f"the policies from {', '.join(map(str, a))} to {', '.join(map(str, b))}")
+        elif k == "cards":
+            parts.append(f"the card list from {_card_file(result, 'a', a)} to {_card_file(result, 'b', b)}")
         else:
-            parts.append(f"{k} from {_js(a)} to {_js(b)}")
+            parts.append(f"{k} from {fmt.value(a) if a is not None else '(unset)'} to "
+                         f"{fmt.value(b) if b is not None else '(unset)'}")
     return "B changes " + "; ".join(parts)
 
 
@@ -63,32 +86,49 @@ def _level(m: dict) -> str:
 
 def _value(m: dict, key: str) -> str:
     v = m.get(key)
-    if v is None:
-        return "–"
-    return f"{v * 100:.1f}%" if is_rate(m["metric"], m) else fmt_num(v)
+    return fmt.pct(v) if is_rate(m["metric"], m) else fmt.num(v)
+
+
+def _signed(v) -> str:
+    """A difference of a metric in its own unit, signed: +1.50 (fmt.num's digits)."""
+    s = fmt.num(v)
+    return s if s == fmt.MISSING or s.startswith("-") else "+" + s
 
 
 def _diff(m: dict) -> str:
     d = m.get("diff")
-    if d is None:
-        return "–"
-    return f"{d * 100:+.1f} pts" if is_rate(m["metric"], m) else f"{d:+,.2f}"
+    return fmt.pts(d) if is_rate(m["metric"], m) else _signed(d)
 
 
 def _diff_ci(m: dict) -> str:
     ci = m.get("ci") or [None, None]
-    if ci[0] is None:
-        return "–"
     if is_rate(m["metric"], m):
-        return f"{ci[0] * 100:+.1f} to {ci[1] * 100:+.1f} pts"
-    return f"{ci[0]:+,.2f} to {ci[1]:+,.2f}"
+        return fmt.ci_pts(ci)
+    if ci[0] is None or ci[1] is None:
+        return fmt.MISSING
+    return f"[{_signed(ci[0])},{fmt.NBSP}{_signed(ci[1])}]"
 
 
 def _margin(m: dict) -> str:
     mg = m.get("margin")
     if mg is None:
-        return "–"
-    return f"±{mg * 100:.1f} pts" if is_rate(m["metric"], m) else f"±{mg:,.3g}"
+        return fmt.MISSING
+    return f"±{fmt.pts(mg, signed=False)}" if is_rate(m["metric"], m) else f"±{fmt.num(mg)}"
+
+
+def headline(r: dict) -> dict | None:
+    """The primary metric (the win rate): what the comparison leads with."""
+    ms = r.get("metrics") or []
+    return next((m for m in ms if m.get("role") == "primary"), None) or \
+        next((m for m in ms if m["metric"] == r.get("primary", "win rate")), None) or \
+        next((m for m in ms if m["metric"] == "win rate"), None)
+
+
+def headline_first(r: dict) -> list[dict]:
+    """The metrics with the headline first, the others in the order analysis.compare gave."""
+    ms = list(r.get("metrics") or [])
+    head = headline(r)
+    return ([head] if head is not None else []) + [m for m in ms if m is not head]
 
 
 def _n(m: dict, paired: bool) -> str:
@@ -117,21 +157,25 @@ def pairing_words(r: dict) -> str:
 
 
 def summary_sentences(r: dict) -> list[str]:
-    ms = r.get("metrics") or []
-    head = next((m for m in ms if m.get("role") == "primary"), None) or \
-        next((m for m in ms if m["metric"] == "win rate"), None)
+    ms = headline_first(r)
+    head = headline(r)
     secondary = [m for m in ms if m is not head]
     sig = [m for m in secondary if m.get("significant")]
     margin = r.get("margin")
-    out = [changes_words(r) + "."]
-    out.append(f"The comparison is {pairing_words(r)}; n = {fmt_int(r.get('n_a'))} games for A and "
-               f"{fmt_int(r.get('n_b'))} for B.")
-    if head:
+    out = []
+    if head:  # the headline first
         verdict = "a significant difference" if head["significant"] else "not a significant difference"
         out.append(f"Primary metric, the {head['metric']}: A {_value(head, 'a')}, B {_value(head, 'b')}, B − A "
-                   f"{_diff(head)} (95% CI {_diff_ci(head)}, {fmt_p(head['p'])}): {verdict}"
+                   f"{_diff(head)} (95% CI {_diff_ci(head)}, {fmt_p(head['p'])}, n = {_n(head, r.get('paired'))})"
+                   f": {verdict}"
                    + (f"; against the margin of {_margin(head)}: {_margin_words(head)}" if margin is not None else "")
                    + ".")
+    out.append(changes_words(r) + ".")
+    cd = r.get("card_diff") or {}
+    if cd.get("words") and not cd.get("same"):
+        out.append(cd["words"])
+    out.append(f"The comparison is {pairing_words(r)}; n = {fmt_int(r.get('n_a'))} games for A and "
+               f"{fmt_int(r.get('n_b'))} for B.")
     if secondary:
         lvl = _level(secondary[0])
         out.append(f"{len(sig)} of the {len(secondary)} other metrics differ (each interval at {lvl}, so that all "
@@ -176,7 +220,7 @@ def verdict_sentences(r: dict) -> list[str]:
 
 
 def diff_charts(r: dict) -> list[Chart]:
-    ms = [m for m in r.get("metrics") or [] if m.get("diff") is not None]
+    ms = [m for m in headline_first(r) if m.get("diff") is not None]
     out = []
     rates = [m for m in ms if is_rate(m["metric"], m)]
     if rates:
@@ -206,7 +250,7 @@ def diff_charts(r: dict) -> list[Chart]:
 
 def verdict_table(r: dict) -> Table:
     rows = []
-    for m in r.get("metrics") or []:
+    for m in headline_first(r):
         v = m.get("margin_verdict") or {}
         rows.append([m["metric"], m.get("role", "–"), _diff(m), f"{_diff_ci(m)} ({_level(m)})", _margin(m),
                      _margin_words(m), fmt_int(v["games_to_decide"]) if v.get("games_to_decide") else "–",
@@ -221,7 +265,7 @@ def verdict_table(r: dict) -> Table:
 
 def diff_table(r: dict) -> Table:
     rows = []
-    for m in r.get("metrics") or []:
+    for m in headline_first(r):
         rows.append([m["metric"], m.get("role", "–"), _value(m, "a"), _value(m, "b"), _diff(m), _diff_ci(m), _level(m),
                      fmt_p(m.get("p")), fmt_p(m.get("p_adjusted")), m.get("verdict", "–"), m.get("method", "–"),
                      _n(m, r.get("paired")) + (f" ({fmt_int(m['missing'])} missing)" if m.get("missing") else "")])
@@ -263,26 +307,33 @@ def provenance(r: dict, command: str | None) -> list[tuple[str, str]]:
 
 def build_compare_report(result: dict, command: str | None = None) -> RunReport:
     r = result
-    ms = r.get("metrics") or []
-    head = next((m for m in ms if m.get("role") == "primary"), None) or \
-        next((m for m in ms if m["metric"] == "win rate"), None)
+    if "card_diff" not in r:  # an older comparison.json: from the two run folders, when they are here
+        r = {**r, "card_diff": card_diff_of(r)}
+    ms = headline_first(r)
+    head = headline(r)
     sig = [m for m in ms if m.get("significant") and m is not head]
     how = f"paired on the {r.get('pairing_basis') or 'same deals'}" if r.get("paired") else "independent"
-    figs = [KeyFigure("games", f"{fmt_int(r.get('n_a'))} / {fmt_int(r.get('n_b'))}", f"A / B, {how}")]
-    if head:
-        figs.append(KeyFigure("win rate, B − A", _diff(head), f"95% CI {_diff_ci(head)}, {fmt_p(head['p'])}, "
-                                                              f"n = {_n(head, r.get('paired'))}"))
+    figs = []
+    if head:  # the headline first
+        figs.append(KeyFigure(f"{head['metric']}, B − A", _diff(head),
+                              f"A {_value(head, 'a')} → B {_value(head, 'b')}; 95% CI {_diff_ci(head)}, "
+                              f"{fmt_p(head['p'])}, n = {_n(head, r.get('paired'))}"))
         figs.append(KeyFigure("against the margin", (head.get("margin_verdict") or {}).get("words", "–"),
                               f"margin {_margin(head)}"))
+    figs.append(KeyFigure("games", f"{fmt_int(r.get('n_a'))} / {fmt_int(r.get('n_b'))}", f"A / B, {how}"))
     figs.append(KeyFigure("other metrics that differ", f"{len(sig)} of {len(ms) - (1 if head else 0)}",
                           f"{r.get('correction', 'Holm')}, intervals at {_level(ms[-1]) if len(ms) > 1 else '–'}"))
     p = r.get("pairing") or {}
     if p.get("correlation") is not None:
-        figs.append(KeyFigure("pairing correlation", f"{p['correlation']:.2f}",
-                              f"interval {p['width_ratio']:.2f}× an unpaired one's width"))
+        figs.append(KeyFigure("pairing correlation", fmt.num(p["correlation"]),
+                              f"interval {fmt.num(p['width_ratio'])}× an unpaired one's width"))
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     warnings = [] if r.get("paired") else ["The two runs do not share their seed (or player count): the comparison "
                                            "is unpaired, so the intervals are wider than a paired run would give."]
+    cd = r.get("card_diff") or {}
+    if cd and not cd.get("same") and not cd.get("rows"):
+        warnings.append(cd.get("words") or "The two sides play different card lists; the card-by-card diff could not "
+                                           "be made here.")
     if r.get("paired") and r.get("pairing_basis") == "same seeds":
         warnings.append("The card lists differ, so game i is not the same deal on both sides: the pairing shares the "
                         "random streams (same seeds), which still removes much of the luck, but not the deal itself.")
@@ -293,7 +344,7 @@ def build_compare_report(result: dict, command: str | None = None) -> RunReport:
         warnings=warnings,
         key_figures=figs,
         charts=diff_charts(r),
-        tables=[verdict_table(r), diff_table(r), sides_table(r)],
+        tables=[verdict_table(r), diff_table(r), *card_tables(r), sides_table(r)],
         provenance=provenance(r, command),
         generated=now,
         notes=["Differences are B − A. Paired: win/loss and end reasons by the exact McNemar test with a Newcombe "
@@ -302,3 +353,66 @@ def build_compare_report(result: dict, command: str | None = None) -> RunReport:
         paragraphs=[Paragraph("Verdicts", verdict_sentences(r))],
         footer=f"Comparison rendered {now} · made by balance from comparison.json.",
     )
+
+
+# ---------------------------------------------------------------- the two card lists
+
+
+def _variant_block(run: Path, variant: str | None) -> tuple[dict | None, dict]:
+    """A side's card_list record and parameters, from its run folder's manifest."""
+    manifest = json.loads((Path(run) / "manifest.json").read_text(encoding="utf-8"))
+    cfg = manifest.get("config") or {}
+    vs = cfg.get("variants") or []
+    v = next((x for x in vs if x.get("name") == variant), vs[0] if len(vs) == 1 else {})
+    params = v.get("params") if v.get("params") is not None else (cfg.get("params") or {})
+    block = v.get("card_list") or (cfg.get("card_list") if len(vs) <= 1 else None)
+    return (block if isinstance(block, dict) else None), params
+
+
+def card_diff_of(result: dict) -> dict | None:
+    """Which cards differ between the two sides' card lists (for comparison.json `card_diff`).
+
+    From the manifests' card_list records: None when the game has no card list;
+    `same` when both record the same content; else the card-by-card diff of the two
+    files (reports.card_diff), read through the game's loader, when each file here
+    still has the content the run recorded; otherwise only the two records, said so.
+    Never raises: a comparison is not refused over its card diff."""
+    try:
+        blocks = {k: _variant_block(Path(str(result[k]["run"])), result[k].get("variant")) for k in ("a", "b")}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    (ba, pa), (bb, pb) = blocks["a"], blocks["b"]
+    if ba is None and bb is None:
+        return None
+    rec = {"a": ba or {}, "b": bb or {}}
+    if ba and bb and ba.get("sha256") and ba.get("sha256") == bb.get("sha256"):
+        return {**rec, "same": True, "rows": [],
+                "words": f"Both sides play the same card list ({ba.get('file')}, hash {str(ba['sha256'])[:16]})."}
+    try:
+        from simcore import registry
+
+        from .card_diff import diff_card_lists
+
+        spec = registry.get(str(result.get("game")))
+        da, db = spec.load_data(dict(pa)), spec.load_data(dict(pb))
+        for data, block in ((da, ba), (db, bb)):
+            if block and data.cards is not None and block.get("sha256") and data.cards.sha256 != block["sha256"]:
+                raise ValueError(f"{block.get('file')} has changed since the run")
+        diff = diff_card_lists(da, db)
+    except Exception as exc:  # noqa: BLE001  a file gone or changed: the records still say which lists
+        why = str(exc) if isinstance(exc, ValueError) else "their files are not readable here"
+        return {**rec, "same": False, "rows": [],
+                "words": f"The two sides play different card lists (A: {rec['a'].get('file', '–')}, hash "
+                         f"{str(rec['a'].get('sha256', '–'))[:16]}; B: {rec['b'].get('file', '–')}, hash "
+                         f"{str(rec['b'].get('sha256', '–'))[:16]}); the card-by-card diff is not shown: {why}."}
+    return {**rec, "same": diff.same, "rows": diff.rows(), "words": diff.words(), "diff": diff.to_dict()}
+
+
+def card_tables(r: dict) -> list[Table]:
+    """The card-by-card diff of the two lists (none when the lists are the same or unknown)."""
+    cd = r.get("card_diff") or {}
+    if not cd.get("rows"):
+        return []
+    from .card_diff import rows_table
+
+    return [rows_table(cd["rows"], cd.get("words", ""))]

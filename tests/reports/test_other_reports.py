@@ -167,7 +167,8 @@ def test_compare_report(tmp_path):
     assert "Sick Days &lt;solo&gt;" in html  # escaped
     assert "B changes pizzas from 2 to 3." in html
     assert "The comparison is paired on the same deals (seed 1" in html and "correlate 0.70 game by game" in html
-    assert "Primary metric, the win rate: A 62.0%, B 66.0%, B − A +4.0 pts (95% CI +3.0 to +5.0 pts" in html
+    assert ("Primary metric, the win rate: A 62.0%, B 66.0%, B − A +4.0\u00a0pts (95% CI [+3.0,\u00a0+5.0]\u00a0pts"
+            in html)
     assert "differs by more than the margin" in html  # +3.0 to +5.0 pts is beyond ±2 pts
     assert "2 of the 4 other metrics differ (each interval at 98.75%" in html
     assert "Verdicts against the margin" in html and "ends: reached (the complement of win rate" in html
