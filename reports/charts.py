@@ -250,7 +250,7 @@ def ladder(levels: Sequence, values: Sequence[float], lows: Sequence[float], hig
     def build(fig: Figure) -> None:
         ax = fig.add_subplot()
         x = list(range(len(levels)))
-        err = [[v - lo for v, lo in zip(values, lows)], [hi - v for v, hi in zip(values, highs)]]
+        err = [[max(0.0, v - lo) for v, lo in zip(values, lows)], [max(0.0, hi - v) for v, hi in zip(values, highs)]]
         ax.errorbar(x, values, yerr=err, fmt="o-", color=BAR, ecolor=INK, capsize=4, lw=1.5, ms=5)
         ax.set_xticks(x, [f"{lv}\n{n:,}" for lv, n in zip(levels, ns)])
         ax.set_xlabel("level (second line: games)")
@@ -327,7 +327,7 @@ def curves(x_labels: Sequence[str], series: Sequence[dict], title: str, xlabel: 
             else:
                 # a single point: its interval as an error bar (a band needs two points)
                 off = (i - (k - 1) / 2) * span * 0.01
-                ax.errorbar([px[0] + off], py, yerr=[[py[0] - lows[0]], [highs[0] - py[0]]], fmt=MARKERS[i % len(MARKERS)],
+                ax.errorbar([px[0] + off], py, yerr=[[max(0.0, py[0] - lows[0])], [max(0.0, highs[0] - py[0])]], fmt=MARKERS[i % len(MARKERS)],
                             color=color, capsize=3, ms=4, label=s["label"])
         if numeric_x is None:
             ax.set_xticks(xs, list(x_labels), rotation=0 if len(xs) <= 8 else 45,
@@ -494,7 +494,9 @@ def ladder_fit(levels: Sequence, targets: Sequence[float], fitted: dict, others:
         for i, s in enumerate([fitted, *others]):
             color = SERIES[i % len(SERIES)] if i == 0 else [CAP, GOOD, "#805ad5"][(i - 1) % 3]
             off = (i - len(others) / 2) * 0.08
-            err = [[y - lo for y, lo in zip(s["y"], s["lo"])], [hi - y for y, hi in zip(s["y"], s["hi"])]]
+            # (a Wilson bound of k = n is 1 only up to float rounding: never a negative bar)
+            err = [[max(0.0, y - lo) for y, lo in zip(s["y"], s["lo"])],
+                   [max(0.0, hi - y) for y, hi in zip(s["y"], s["hi"])]]
             ax.errorbar([xx + off for xx in x], s["y"], yerr=err, fmt=MARKERS[i] + ("-" if i == 0 else ":"),
                         color=color, ecolor=color, capsize=3, lw=1.5 if i == 0 else 1, ms=5 if i == 0 else 4,
                         label=f"{s['label']} ({_n_words(s['n'])})")
