@@ -56,9 +56,8 @@ def test_levels_get_harder_under_expert():
     e = Engine(SPEC, [resolve_policy(SPEC, "expert", {"iterations": ITERATIONS})], kinds={LOOKAHEAD, EXPERT, ORACLE})
     wins = {}
     for level in range(1, 12):
-        params = resolve(SPEC, {"level": level})
-        r = e.run(SPEC.load_data(params).tables, 1, SEED, np.arange(N, dtype=np.int64),
-                  len(SPEC.load_data(params).card_names))
+        data = SPEC.load_data(resolve(SPEC, {"level": level}))
+        r = e.run(data.tables, 1, SEED, np.arange(N, dtype=np.int64), len(data.card_names))
         wins[level] = r.seat_out[:, 0, 0]
     rates = {k: round(float(v.mean()), 2) for k, v in wins.items()}
     for band in ((1, 2, 3, 4, 5), (6, 7, 8, 9, 10, 11)):
