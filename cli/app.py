@@ -734,3 +734,6 @@ def bench(
 
 def main() -> None:
     app()
+
+
+from . import impact as _impact  # noqa: E402,F401  (registers `balance impact`: cli/impact.py)

@@ -76,6 +76,10 @@ def render_run_report(run_dir: str | Path, spec) -> Path:
 
     run_dir = Path(run_dir)
     summary = _summary_for(run_dir, spec)
+    if summary.get("kind") == "impact":  # balance impact's folder: its own report (reports.impact)
+        from .impact import render_impact_report
+
+        return render_impact_report(run_dir, spec, summary)
     if is_sweep(summary):
         return render_sweep_report(run_dir, spec, summary)
     return write_report(run_dir, build_run_report(summary, load_manifest(run_dir), run_dir, spec))
@@ -167,6 +171,11 @@ def _rebuild_run(folder: Path) -> Path:
     return render_run_report(folder, spec)
 
 
+def _rebuild_impact(folder: Path) -> Path:
+    """An impact folder: summary.json and impact.json recomputed from the parts, then its report."""
+    return _rebuild_run(folder)  # render_run_report dispatches on the manifest's kind
+
+
 def _rebuild_compare(folder: Path) -> Path:
     return render_compare_report(folder, _result(folder / "comparison.json"))
 
@@ -193,6 +202,7 @@ FOLDER_KINDS: list[FolderKind] = [
     FolderKind("compare", "comparison.json", _rebuild_compare),
     FolderKind("tune", "tuning.json", _rebuild_tune),
     FolderKind("campaign", "campaign.json", _rebuild_campaign),
+    FolderKind("impact", "impact.json", _rebuild_impact),  # also a run folder: the manifest's kind is "impact"
     FolderKind("run", "manifest.json", _rebuild_run),  # run and sweep (the manifest's kind says which)
 ]
 

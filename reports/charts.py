@@ -536,3 +536,40 @@ def mean_bars(labels: Sequence[str], means: Sequence[float], lows: Sequence[floa
         ax.set_title(title, loc="left")
 
     return _draw(build, height=2.9)
+
+
+def tornado(labels: Sequence[str], series: Sequence[dict], margin: float | None, title: str, xlabel: str) -> str:
+    """A tornado chart: one row per factor (a card, a rule), one bar per change of it
+    (`series`: {"name", "color", "diffs", "lows", "highs", "significant"}, each list
+    aligned with `labels`, None where the change was not played), from zero to the
+    paired difference, its interval as a whisker; the margin of practical
+    significance shaded around zero. Rows in the order given (largest effect on top)."""
+    k = max(1, len(series))
+    width = 0.8 / k
+
+    def build(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        y0 = list(range(len(labels)))[::-1]
+        if margin:
+            ax.axvspan(-margin, margin, color="#edf2f7", zorder=0, lw=0)
+        for j, s in enumerate(series):
+            off = (j - (k - 1) / 2) * width
+            for yy, d, lo, hi, sig in zip(y0, s["diffs"], s["lows"], s["highs"], s["significant"]):
+                if d is None:
+                    continue
+                yy = yy - off
+                ax.barh(yy, d, height=width * 0.9, color=s["color"], alpha=1.0 if sig else 0.35, zorder=2)
+                if lo is not None and hi is not None:
+                    ax.plot([lo, hi], [yy, yy], color=INK, lw=1, zorder=3)
+        for s in series:
+            ax.barh([], [], color=s["color"], label=s["name"])
+        ax.axvline(0, color=INK, lw=1, zorder=3)
+        ax.set_yticks(y0, list(labels))
+        _pts_axis(ax)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="x", color="#e4e7eb", lw=0.8, zorder=1)
+        if len(series) > 1:
+            ax.legend(loc="lower right", fontsize=7, frameon=False)
+        ax.set_title(title, loc="left")
+
+    return _draw(build, height=max(1.8, (0.22 * k + 0.12) * len(labels) + 1.2))
