@@ -55,7 +55,7 @@ from simcore.spec import GameSpec
 from . import cardfile
 from .compare import ALPHA, DEFAULT_MARGIN, PRIMARY, _per_game, _values, dedupe, pairing_of
 from .runs import CARD_LISTS, RunConfig, Variant, default_chunk_size
-from .stats import difference_family, family_level, rate
+from .stats import difference_family, family_level, mean_ci, rate
 
 IMPACT_FILE = "impact.json"
 BASELINE = "baseline"
@@ -330,6 +330,19 @@ def _frames_by_variant(games: pl.DataFrame, seats: pl.DataFrame, spec, names: li
     return out
 
 
+def choose_primary(base: pl.DataFrame) -> tuple[str, str | None]:
+    """The metric the variants are ranked by: the headline win rate, unless every
+    baseline game has the same one (someone wins every game of a competitive
+    game): then the game's length, the headline that still varies."""
+    x = _values(base, PRIMARY)
+    x = x[np.isfinite(x)]
+    if x.size and np.all(x == x[0]) and "length" in base.columns:
+        return "length", (f"every baseline game has the same {PRIMARY} ({100 * x[0]:.0f}%: "
+                          f"{'someone wins every game' if x[0] == 1 else 'nobody wins'}), so the variants are ranked "
+                          f"by the game's length; the {PRIMARY} stays among the other metrics")
+    return PRIMARY, None
+
+
 def _baseline_lift(run_dir: Path, spec) -> tuple[dict[str, dict], str | None]:
     """Each card's lift in the baseline (analysis.cards): an association."""
     from .cards import card_impact, card_totals, primary_counter
@@ -382,6 +395,7 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
         raise BalanceError(f"{cfg.get('game')}: no baseline games committed yet; run the same command again to play them")
     base = per[base_v["name"]]
     base_hash = base_v.get("card_list_hash")
+    primary, why = choose_primary(base)
     primary_pairs, secondary_pairs, info, dropped = {}, {}, {}, {}
     for v in declared[1:]:
         name = v["name"]
@@ -391,12 +405,12 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
         metrics = [c for c in base.columns if c != "game_index" and c in per[name].columns]
         a_side = both.select(metrics)
         b_side = both.select([pl.col(m + "__b").alias(m) for m in metrics])
-        kept, drop = dedupe(metrics, a_side, b_side, keep_first=PRIMARY, paired=True)
+        kept, drop = dedupe(metrics, a_side, b_side, keep_first=primary, paired=True)
         dropped[name] = drop
-        x, y = _values(a_side, PRIMARY), _values(b_side, PRIMARY)
+        x, y = _values(a_side, primary), _values(b_side, primary)
         primary_pairs[name] = (x, y)
         for m in kept:
-            if m != PRIMARY:
+            if m != primary:
                 secondary_pairs[(name, m)] = (_values(a_side, m), _values(b_side, m))
         varied = dict(v.get("varied") or {})
         same_cards = v.get("card_list_hash") == base_hash
@@ -422,19 +436,23 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
         secondary.append({"variant": variant, "metric": metric, **r})
     secondary.sort(key=lambda r: (names.index(r["variant"]), r["metric"]))
     b_win = base[PRIMARY].cast(pl.Float64).to_numpy()
+    b_primary = _values(base, primary)
     m1, m2 = len(rows), len(secondary)
     result = {
         "kind": "impact", "game": cfg.get("game"), "title": cfg.get("title", spec.title), "seed": cfg.get("seed"),
         "players": cfg.get("players"), "policies": cfg.get("policies"), "mode": cfg.get("mode"),
-        "n_requested": manifest.get("n_games"), "alpha": alpha, "margin": margin, "primary": PRIMARY,
+        "n_requested": manifest.get("n_games"), "alpha": alpha, "margin": margin, "primary": primary,
+        "primary_rate": primary == PRIMARY, "primary_why": why,
         "baseline": {"name": base_v["name"], "params": base_v.get("params"), "card_list": base_v.get("card_list"),
-                     "win_rate": rate(int(np.nansum(b_win)), int(np.isfinite(b_win).sum()))},
+                     "win_rate": rate(int(np.nansum(b_win)), int(np.isfinite(b_win).sum())),
+                     "primary": (rate(int(np.nansum(b_primary)), int(np.isfinite(b_primary).sum()))
+                                 if primary == PRIMARY else mean_ci(b_primary[np.isfinite(b_primary)]))},
         "asked": {"cards": meta.get("cards", []), "rules": meta.get("rules", [])},
         "skipped": meta.get("skipped", []),
         "correction": "Bonferroni intervals (verdicts read from them), Holm-adjusted p beside",
         "family_size": m1, "secondary_family_size": m2,
         "ci_level": family_level(alpha, m1), "secondary_ci_level": family_level(alpha, m2),
-        "family": (f"the {PRIMARY} of each of the {m1} variants against the baseline is one family: each interval at "
+        "family": (f"the {primary} of each of the {m1} variants against the baseline is one family: each interval at "
                    f"1 - {alpha:g}/{m1} ({family_level(alpha, m1):.4g}), so all hold together at {1 - alpha:.0%}; "
                    f"the {m2} other (variant, metric) differences are a second family at "
                    f"{family_level(alpha, max(m2, 1)):.4g}; every verdict is read from the interval shown"),

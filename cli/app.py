@@ -734,6 +734,3 @@ def bench(
 
 def main() -> None:
     app()
-
-
-from . import impact as _impact  # noqa: E402,F401  (registers `balance impact`: cli/impact.py)

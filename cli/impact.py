@@ -77,18 +77,28 @@ def _pts(x) -> str:
     return "–" if x is None else f"{100 * x:+.1f}"
 
 
+def _num(x) -> str:
+    return "–" if x is None else f"{x:+.3g}"
+
+
 def _print(res: dict, run_dir: Path) -> None:
-    b = res["baseline"]["win_rate"]
+    rates = res.get("primary_rate", True)
+    b = res["baseline"].get("primary") or res["baseline"]["win_rate"]
     lvl = f"{100 * res['ci_level']:.4g}%"
+    d = _pts if rates else _num
+    base = f"{100 * b['value']:.1f}%" if rates else f"mean {b['value']:.3g}"
+    mg = f"±{100 * res['margin']:g} pts" if rates else f"±{100 * res['margin']:g}% of the baseline's"
+    if res.get("primary_why"):
+        out.print(res["primary_why"], highlight=False)
     t = Table(title=f"impact on the {res['primary']}: {len(res['rows'])} variants against the baseline "
-                    f"({100 * b['value']:.1f}%, n = {b['n']:,}); intervals at {lvl} (Bonferroni over "
-                    f"{res['family_size']}), margin ±{100 * res['margin']:g} pts")
-    for col in ("variant", "diff (pts)", f"{lvl} CI", "p (Holm)", "verdict", "against the margin", "n", "paired on",
-                "lift (association)"):
+                    f"({base}, n = {b['n']:,}); intervals at {lvl} (Bonferroni over "
+                    f"{res['family_size']}), margin {mg}")
+    for col in ("variant", "diff (pts)" if rates else "diff", f"{lvl} CI", "p (Holm)", "verdict", "against the margin",
+                "n", "paired on", "lift (association)"):
         t.add_column(col)
     for r in res["rows"]:
         lift = r.get("lift") or {}
-        t.add_row(r["variant"], _pts(r["diff"]), f"{_pts(r['ci'][0])} … {_pts(r['ci'][1])}",
+        t.add_row(r["variant"], d(r["diff"]), f"{d(r['ci'][0])} … {d(r['ci'][1])}",
                   "–" if r.get("p_holm") is None else f"{r['p_holm']:.2g}",
                   ("higher" if r["diff"] > 0 else "lower") if r["significant"] else "no significant difference",
                   r["margin_verdict"]["words"], f"{r['n_a']:,}", r["pairing_basis"],

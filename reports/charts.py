@@ -538,7 +538,8 @@ def mean_bars(labels: Sequence[str], means: Sequence[float], lows: Sequence[floa
     return _draw(build, height=2.9)
 
 
-def tornado(labels: Sequence[str], series: Sequence[dict], margin: float | None, title: str, xlabel: str) -> str:
+def tornado(labels: Sequence[str], series: Sequence[dict], margin: float | None, title: str, xlabel: str,
+            unit: str = "pts") -> str:
     """A tornado chart: one row per factor (a card, a rule), one bar per change of it
     (`series`: {"name", "color", "diffs", "lows", "highs", "significant"}, each list
     aligned with `labels`, None where the change was not played), from zero to the
@@ -565,7 +566,11 @@ def tornado(labels: Sequence[str], series: Sequence[dict], margin: float | None,
             ax.barh([], [], color=s["color"], label=s["name"])
         ax.axvline(0, color=INK, lw=1, zorder=3)
         ax.set_yticks(y0, list(labels))
-        _pts_axis(ax)
+        if unit == "pts":
+            _pts_axis(ax)
+        else:  # a difference of means, in the metric's own unit
+            ax.xaxis.set_major_formatter(FuncFormatter(
+                lambda v, _: "0" if v == 0 else ("+" if v > 0 else "") + fmt.tick_number(round(v, 6))))
         ax.set_xlabel(xlabel)
         ax.grid(axis="x", color="#e4e7eb", lw=0.8, zorder=1)
         if len(series) > 1:

@@ -106,9 +106,12 @@ def tornado_chart(res: dict, what: str) -> Chart | None:
     n = min((r.get("n_a") or 0) for _, d in shown for r in d.values())
     level = f"{100 * res.get('ci_level', 0.95):.4g}%"
     title = f"{'Cards' if what == 'card' else 'Rules'}: change in the {res.get('primary', 'win rate')} (n = {n:,} pairs each)"
-    svg = charts.tornado([f for f, _ in shown], series, res.get("margin"), title,
-                         f"paired difference from the baseline; whiskers: {level} intervals (Bonferroni over "
-                         f"{res.get('family_size')} variants); shaded: ±margin")
+    rates = res.get("primary_rate", True)
+    margin = res.get("margin") if rates else next(iter(shown[0][1].values())).get("margin")
+    svg = charts.tornado([f for f, _ in shown], series, margin, title,
+                         f"paired difference from the baseline{'' if rates else ' (' + res['primary'] + ')'}; whiskers: "
+                         f"{level} intervals (Bonferroni over {res.get('family_size')} variants); shaded: ±margin",
+                         unit="pts" if rates else "")
     more = f" The {len(fs) - MAX_ROWS} smaller ones are in the table." if len(fs) > MAX_ROWS else ""
     cap = ("Each bar is one variant minus the baseline on the same seeds, game by game; faded bars: the interval "
            "includes 0. " if what == "card" else
@@ -133,7 +136,10 @@ def ranked_table(res: dict) -> Table:
     note = (f"Ranked by the difference in the {res.get('primary')} (variant minus baseline), most positive first. "
             f"Intervals at {100 * res.get('ci_level', 0.95):.4g}% each (Bonferroni over the {res.get('family_size')} "
             f"variants, so they hold together at 95%); the verdict is read from the interval shown; p is Holm-adjusted "
-            f"over the same family. Win/loss pairs: exact McNemar test. Margin: ±{fmt.pts(res.get('margin'), signed=False)}. "
+            f"over the same family. Win/loss pairs: exact McNemar test; means: paired t. Margin: "
+            + (f"±{fmt.pts(res.get('margin'), signed=False)}. " if res.get("primary_rate", True) else
+               f"±{fmt.pct(res.get('margin'))} of the baseline's {res.get('primary')}. ")
+            + (res["primary_why"][0].upper() + res["primary_why"][1:] + ". " if res.get("primary_why") else "")
             + LIFT_WORDS)
     return Table(f"Every variant, ranked by its effect on the {res.get('primary')}", RANK_COLUMNS, rows, note,
                  numeric_from=3)
@@ -181,35 +187,43 @@ def file_checks(res: dict, run_dir: Path | None) -> list[str]:
     return bad
 
 
+def baseline_words(res: dict) -> str:
+    b = res["baseline"]["win_rate"]
+    out = f"The baseline wins {fmt.rate(b['value'], b['ci'], b['n'])}."
+    if not res.get("primary_rate", True):
+        p = res["baseline"]["primary"]
+        out += (f" Its {res['primary']}: a mean of {fmt.num(p['value'])} (95% CI {fmt.ci_num(p['ci'])}, "
+                f"n = {fmt_int(p['n'])}).")
+    return out
+
+
 def summary_sentences(res: dict, about) -> list[str]:
     rows = res.get("rows") or []
-    b = res["baseline"]["win_rate"]
     n = min((r.get("n_a") or 0) for r in rows) if rows else 0
     cards = [r for r in rows if r["what"] == "card"]
-    rules = [r for r in rows if r["what"] == "rule"]
-    out = [f"The baseline wins {fmt.rate(b['value'], b['ci'], b['n'])}. Each of the {len(rows)} variants is the "
-           f"baseline with one change, played on the same {fmt_int(n)} game indices of seed {res.get('seed')}, and "
-           f"compared with it game by game."]
+    out = [f"{baseline_words(res)} Each of the {len(rows)} variants is the baseline with one change, played on the "
+           f"same {fmt_int(n)} game indices of seed {res.get('seed')}, and compared with it game by game."]
+    if res.get("primary_why"):
+        out.append(res["primary_why"][0].upper() + res["primary_why"][1:] + ".")
     if cards:
         out.append("A card variant changes the deck, so its games share the baseline's random streams (the same "
                    "seeds) but not its deals; a rule variant on the same card list replays the same deals.")
     sig = [r for r in rows if r.get("significant")]
     within = sum(1 for r in rows if (r.get("margin_verdict") or {}).get("verdict") == "within_margin")
     beyond = sum(1 for r in rows if (r.get("margin_verdict") or {}).get("verdict") == "beyond_margin")
+    mg = (f"±{fmt.pts(res.get('margin'), signed=False)}" if res.get("primary_rate", True) else
+          f"±{fmt.pct(res.get('margin'))} of the baseline's {res.get('primary')}")
     out.append(f"{len(sig)} of {len(rows)} change the {res.get('primary')} (intervals at "
                f"{100 * res.get('ci_level', 0.95):.4g}%, Bonferroni over the {len(rows)}); against the margin of "
-               f"±{fmt.pts(res.get('margin'), signed=False)}, {beyond} differ by more than it and {within} are "
-               f"balanced within it.")
+               f"{mg}, {beyond} differ by more than it and {within} are balanced within it.")
     up = [r for r in sig if r["diff"] > 0]
     down = [r for r in sig if r["diff"] < 0]
     if up:
         r = up[0]
-        out.append(f"Largest rise: {r['variant']}, {fmt.pts(r['diff'])} ({_level(r)} CI {fmt.ci_pts(r['ci'])}, "
-                   f"n = {fmt_int(r['n_a'])} pairs).")
+        out.append(f"Largest rise: {r['variant']}, {_diff(r)} ({_level(r)} CI {_ci(r)}, n = {fmt_int(r['n_a'])} pairs).")
     if down:
         r = min(down, key=lambda r: r["diff"])
-        out.append(f"Largest fall: {r['variant']}, {fmt.pts(r['diff'])} ({_level(r)} CI {fmt.ci_pts(r['ci'])}, "
-                   f"n = {fmt_int(r['n_a'])} pairs).")
+        out.append(f"Largest fall: {r['variant']}, {_diff(r)} ({_level(r)} CI {_ci(r)}, n = {fmt_int(r['n_a'])} pairs).")
     if res.get("skipped"):
         out.append(f"{len(res['skipped'])} variant{'s were' if len(res['skipped']) != 1 else ' was'} not played "
                    f"(not a legal configuration): see the last table.")
@@ -225,18 +239,19 @@ def summary_sentences(res: dict, about) -> list[str]:
 
 def key_figures(res: dict) -> list[KeyFigure]:
     rows = res.get("rows") or []
-    b = res["baseline"]["win_rate"]
+    b = res["baseline"]["primary"] if "primary" in res["baseline"] else res["baseline"]["win_rate"]
+    rates = res.get("primary_rate", True)
     sig = sum(1 for r in rows if r.get("significant"))
-    figs = [KeyFigure(f"baseline {res.get('primary')}", fmt.pct(b["value"]),
-                      f"95% CI {fmt.ci_pct(b['ci'])}, n = {fmt_int(b['n'])}"),
+    figs = [KeyFigure(f"baseline {res.get('primary')}", fmt.pct(b["value"]) if rates else fmt.num(b["value"]),
+                      f"95% CI {fmt.ci_pct(b['ci']) if rates else fmt.ci_num(b['ci'])}, n = {fmt_int(b['n'])}"),
             KeyFigure("variants played", fmt_int(len(rows)), f"{fmt_int(len(res.get('skipped') or []))} not legal, skipped"),
-            KeyFigure("change the win rate", f"{sig} of {len(rows)}",
+            KeyFigure(f"change the {res.get('primary')}", f"{sig} of {len(rows)}",
                       f"intervals at {100 * res.get('ci_level', 0.95):.4g}% (Bonferroni)")]
     if rows:
         top = rows[0]
-        figs.append(KeyFigure("largest rise", fmt.pts(top["diff"]), f"{top['variant']}, CI {fmt.ci_pts(top['ci'])}"))
+        figs.append(KeyFigure("largest rise", _diff(top), f"{top['variant']}, CI {_ci(top)}"))
         bot = rows[-1]
-        figs.append(KeyFigure("largest fall", fmt.pts(bot["diff"]), f"{bot['variant']}, CI {fmt.ci_pts(bot['ci'])}"))
+        figs.append(KeyFigure("largest fall", _diff(bot), f"{bot['variant']}, CI {_ci(bot)}"))
     return figs
 
 
@@ -310,18 +325,3 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
         about=context.about_sentences(about.seats, bool(summary.get("cooperative")), about.ladder),
         footer=f"Impact report rendered {now} · made by balance from the run folder alone (impact.json, summary.json).",
     )
-
-
-def render_impact_report(run_dir: str | Path, spec, summary: dict | None = None) -> Path:
-    """Recompute impact.json from the folder's parts, then write report.html."""
-    from analysis.frames import load_manifest
-    from analysis.impact import write_impact
-    from analysis.summary import SUMMARY_FILE
-
-    from . import write_report
-
-    run_dir = Path(run_dir)
-    if summary is None:
-        summary = json.loads((run_dir / SUMMARY_FILE).read_text(encoding="utf-8"))
-    res = json.loads(write_impact(run_dir, spec, summary.get("margin")).read_text(encoding="utf-8"))
-    return write_report(run_dir, build_impact_report(res, summary, load_manifest(run_dir), run_dir, spec))
