@@ -553,17 +553,14 @@ def tornado(labels: Sequence[str], series: Sequence[dict], margin: float | None,
         y0 = list(range(len(labels)))[::-1]
         if margin:
             ax.axvspan(-margin, margin, color="#edf2f7", zorder=0, lw=0)
-        for j, s in enumerate(series):
-            off = (j - (k - 1) / 2) * width
-            for yy, d, lo, hi, sig in zip(y0, s["diffs"], s["lows"], s["highs"], s["significant"]):
-                if d is None:
-                    continue
-                yy = yy - off
+        for i, row_y in enumerate(y0):
+            present = [s for s in series if s["diffs"][i] is not None]  # the changes played, centred on the row
+            for q, s in enumerate(present):
+                yy = row_y - (q - (len(present) - 1) / 2) * width
+                d, lo, hi, sig = s["diffs"][i], s["lows"][i], s["highs"][i], s["significant"][i]
                 ax.barh(yy, d, height=width * 0.9, color=s["color"], alpha=1.0 if sig else 0.35, zorder=2)
                 if lo is not None and hi is not None:
                     ax.plot([lo, hi], [yy, yy], color=INK, lw=1, zorder=3)
-        for s in series:
-            ax.barh([], [], color=s["color"], label=s["name"])
         ax.axvline(0, color=INK, lw=1, zorder=3)
         ax.set_yticks(y0, list(labels))
         if unit == "pts":
@@ -574,7 +571,10 @@ def tornado(labels: Sequence[str], series: Sequence[dict], margin: float | None,
         ax.set_xlabel(xlabel)
         ax.grid(axis="x", color="#e4e7eb", lw=0.8, zorder=1)
         if len(series) > 1:
-            ax.legend(loc="lower right", fontsize=7, frameon=False)
+            from matplotlib.patches import Patch
+
+            ax.legend(handles=[Patch(color=s["color"], label=s["name"]) for s in series], loc="lower right",
+                      fontsize=7, frameon=False)
         ax.set_title(title, loc="left")
 
     return _draw(build, height=max(1.8, (0.22 * k + 0.12) * len(labels) + 1.2))

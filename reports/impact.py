@@ -109,14 +109,13 @@ def tornado_chart(res: dict, what: str) -> Chart | None:
     rates = res.get("primary_rate", True)
     margin = res.get("margin") if rates else next(iter(shown[0][1].values())).get("margin")
     svg = charts.tornado([f for f, _ in shown], series, margin, title,
-                         f"paired difference from the baseline{'' if rates else ' (' + res['primary'] + ')'}; whiskers: "
-                         f"{level} intervals (Bonferroni over {res.get('family_size')} variants); shaded: ±margin",
+                         f"variant − baseline{'' if rates else ' (' + res['primary'] + ')'}; whiskers: {level} intervals",
                          unit="pts" if rates else "")
     more = f" The {len(fs) - MAX_ROWS} smaller ones are in the table." if len(fs) > MAX_ROWS else ""
-    cap = ("Each bar is one variant minus the baseline on the same seeds, game by game; faded bars: the interval "
-           "includes 0. " if what == "card" else
-           "Each bar is one step of the rule minus the baseline on the same deals, game by game; faded bars: the "
-           "interval includes 0. ")
+    cap = ("Each bar is one variant minus the baseline on the same seeds, game by game; " if what == "card" else
+           "Each bar is one step of the rule minus the baseline on the same deals, game by game; ")
+    cap += (f"whiskers: {level} intervals (Bonferroni over the {res.get('family_size')} variants, so they hold "
+            f"together at 95%); faded bars: the interval includes 0; shaded band: the margin. ")
     return Chart(f"{'Card' if what == 'card' else 'Rule'} ablation: effect on the {res.get('primary', 'win rate')}",
                  Markup(svg), cap + f"Largest effect on top.{more}")
 
