@@ -28,10 +28,10 @@ SERIES = {"remove_all": ("all copies removed", charts.BAD), "remove_one": ("one 
           "up": ("one step up", charts.BAR), "flipped": ("switch flipped", charts.BAR)}
 MAX_ROWS = 25  # factors in one tornado
 LIFT_WORDS = ("Lift is an association, not an effect: the win rate of the seat-games where the card was played minus "
-              "those where it was not, computed only over seat-games where it was drawn (a positive lift means the "
-              "card is played more often by winners, a negative one more often by losers; cards played when already "
-              "winning, or by whoever holds more cards, look strong). The effect columns are what removing or adding "
-              "copies does, measured on the same seeds.")
+              "that of the other seat-games of the same games, those where it was never drawn included (a positive "
+              "lift means the card is played more often by winners, a negative one more often by losers; cards "
+              "played when already winning, or by whoever holds more cards, look strong). The effect columns are "
+              "what removing or adding copies does, measured on the same seeds.")
 
 
 def _pts_or_num(r: dict, key: str) -> str:
@@ -227,8 +227,8 @@ def summary_sentences(res: dict, about) -> list[str]:
         out.append(f"{len(res['skipped'])} variant{'s were' if len(res['skipped']) != 1 else ' was'} not played "
                    f"(not a legal configuration): see the last table.")
     if cards:
-        out.append("Lift, shown beside each card, is not an effect: it is computed only over seat-games where the "
-                   "card was drawn and says how much more often winners played it.")
+        out.append("Lift, shown beside each card, is not an effect: it compares the seat-games where the card was "
+                   "played with the others of the same games and says how much more often winners played it.")
     if about is not None and about.reconstruction:
         out.append("The card lists are reconstructions: the baseline plays the shipped reconstructed list, and every "
                    "card variant is a one-card edit of it (written into this folder's cards/), so the card names "

@@ -133,3 +133,19 @@ def test_bad_names_exit_2_with_one_line_naming_the_allowed(tmp_path):
     msg = one_line_error(balance("impact", "--game", "shed", "--cards", "none", "--out", tmp_path / "f"))
     assert "no variant to play" in msg
     assert not any((tmp_path / x).exists() for x in "abcdef")
+
+
+def test_dask_workers_play_the_card_variants_alike(tmp_path, monkeypatch):
+    """A LocalCluster worker reads each variant's card list from the folder and plays
+    the same games as the local run (the same impact.json)."""
+    import os
+
+    pytest.importorskip("distributed")
+    tests = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([tests, os.path.dirname(tests), os.environ.get("PYTHONPATH", "")]))
+    args = ("impact", "--game", "shed", "--cards", "A", "--rules", "hand_size", "-n", 200, "--quiet")
+    assert balance(*args, "--out", tmp_path / "local").exit_code == 0
+    r = balance(*args, "--workers", 1, "--out", tmp_path / "dask")
+    assert r.exit_code == 0, r.output
+    a, b = result(tmp_path / "local"), result(tmp_path / "dask")
+    assert a["rows"] == b["rows"] and a["secondary"] == b["secondary"] and len(a["rows"]) == 3
