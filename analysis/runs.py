@@ -36,6 +36,7 @@ from simcore.spec import GameSpec
 from . import store
 from .store import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
 
+CARD_LISTS = "cards"  # card lists a command writes into a new folder before its manifest (balance impact's variants)
 MAX_SEED = 2**64 - 1  # seeds are uint64
 MAX_INDEX = 2**63 - 1  # game indices are int64
 
@@ -117,7 +118,11 @@ def engine_hash(spec: GameSpec) -> str:
     name = registry.GAMES.get(spec.name) or getattr(first_kernel, "py_func", first_kernel).__module__
     module = sys.modules.get(name) or importlib.import_module(name)
     if Path(module.__file__).name != "__init__.py" and "." in name:  # a game package's kernel module
-        module = sys.modules.get(name.rpartition(".")[0]) or module
+        parent = sys.modules.get(name.rpartition(".")[0]) or module
+        if getattr(parent, "__file__", None) is None and getattr(parent, "__path__", None):
+            # a namespace package (a folder without __init__.py, e.g. tests/shedgame): all of its files
+            parent = type("Folder", (), {"__file__": str(Path(list(parent.__path__)[0]) / "__init__.py")})
+        module = parent
     own = Path(module.__file__).resolve()
     files = sorted(root.glob("*.py")) + (sorted(own.parent.rglob("*.py")) if own.name == "__init__.py" else [own])
     h = hashlib.sha256()
@@ -232,7 +237,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
         locked = True
         if (run_dir / MANIFEST).exists():
             return _resume(run_dir, spec, config, ident, n_games, notice)
-        others = sorted(p.name for p in run_dir.iterdir() if p.name not in (store.LOCK, PARTS))
+        others = sorted(p.name for p in run_dir.iterdir() if p.name not in (store.LOCK, PARTS, CARD_LISTS))
         if others or any(p.name != store.STAGING for p in (run_dir / PARTS).glob("*")):
             raise BalanceError(f"--out: {run_dir} holds files ({', '.join(others[:3]) or PARTS}) but no {MANIFEST}, "
                                "so it is not a run folder; allowed: a new or empty folder, or a run folder to resume")

@@ -76,6 +76,8 @@ def render_run_report(run_dir: str | Path, spec) -> Path:
 
     run_dir = Path(run_dir)
     summary = _summary_for(run_dir, spec)
+    if summary.get("kind") == "impact":  # balance impact's folder: its own report (reports.impact)
+        return render_impact_report(run_dir, spec, summary)
     if is_sweep(summary):
         return render_sweep_report(run_dir, spec, summary)
     return write_report(run_dir, build_run_report(summary, load_manifest(run_dir), run_dir, spec))
@@ -90,6 +92,22 @@ def render_sweep_report(run_dir: str | Path, spec, summary: dict | None = None) 
     run_dir = Path(run_dir)
     summary = summary if summary is not None else _summary_for(run_dir, spec)
     return write_report(run_dir, build_sweep_report(summary, load_manifest(run_dir), run_dir, spec))
+
+
+def render_impact_report(run_dir: str | Path, spec, summary: dict | None = None) -> Path:
+    """An impact folder (balance impact): impact.json recomputed from its parts
+    (analysis.impact), then report.html (reports.impact)."""
+    from analysis.frames import load_manifest
+    from analysis.impact import write_impact
+    from analysis.summary import SUMMARY_FILE
+
+    from .impact import build_impact_report
+
+    run_dir = Path(run_dir)
+    if summary is None:
+        summary = json.loads((run_dir / SUMMARY_FILE).read_text(encoding="utf-8"))
+    res = json.loads(write_impact(run_dir, spec, summary.get("margin")).read_text(encoding="utf-8"))
+    return write_report(run_dir, build_impact_report(res, summary, load_manifest(run_dir), run_dir, spec))
 
 
 def render_compare_report(folder: str | Path, result: dict) -> Path:
@@ -167,6 +185,11 @@ def _rebuild_run(folder: Path) -> Path:
     return render_run_report(folder, spec)
 
 
+def _rebuild_impact(folder: Path) -> Path:
+    """An impact folder: summary.json and impact.json recomputed from the parts, then its report."""
+    return _rebuild_run(folder)  # render_run_report dispatches on the manifest's kind
+
+
 def _rebuild_compare(folder: Path) -> Path:
     return render_compare_report(folder, _result(folder / "comparison.json"))
 
@@ -193,6 +216,7 @@ FOLDER_KINDS: list[FolderKind] = [
     FolderKind("compare", "comparison.json", _rebuild_compare),
     FolderKind("tune", "tuning.json", _rebuild_tune),
     FolderKind("campaign", "campaign.json", _rebuild_campaign),
+    FolderKind("impact", "impact.json", _rebuild_impact),  # also a run folder: the manifest's kind is "impact"
     FolderKind("run", "manifest.json", _rebuild_run),  # run and sweep (the manifest's kind says which)
 ]
 
@@ -217,6 +241,6 @@ def rebuild_report(folder: str | Path) -> Path:
     return folder_kind(folder).rebuild(folder)
 
 
-__all__ = ["render_run_report", "render_sweep_report", "render_compare_report", "render_tuning_report",
+__all__ = ["render_run_report", "render_sweep_report", "render_compare_report", "render_impact_report", "render_tuning_report",
            "render_campaign_report", "render_html", "build_run_report", "write_report", "rebuild_report",
            "folder_kind", "FOLDER_KINDS", "FolderKind", "REPORT_FILE"]

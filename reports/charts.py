@@ -538,3 +538,45 @@ def mean_bars(labels: Sequence[str], means: Sequence[float], lows: Sequence[floa
         ax.set_title(title, loc="left")
 
     return _draw(build, height=2.9)
+
+
+def tornado(labels: Sequence[str], series: Sequence[dict], margin: float | None, title: str, xlabel: str,
+            unit: str = "pts") -> str:
+    """A tornado chart: one row per factor (a card, a rule), one bar per change of it
+    (`series`: {"name", "color", "diffs", "lows", "highs", "significant"}, each list
+    aligned with `labels`, None where the change was not played), from zero to the
+    paired difference, its interval as a whisker; the margin of practical
+    significance shaded around zero. Rows in the order given (largest effect on top)."""
+    k = max(1, len(series))
+    width = 0.8 / k
+
+    def build(fig: Figure) -> None:
+        ax = fig.add_subplot()
+        y0 = list(range(len(labels)))[::-1]
+        if margin:
+            ax.axvspan(-margin, margin, color="#edf2f7", zorder=0, lw=0)
+        for i, row_y in enumerate(y0):
+            present = [s for s in series if s["diffs"][i] is not None]  # the changes played, centred on the row
+            for q, s in enumerate(present):
+                yy = row_y - (q - (len(present) - 1) / 2) * width
+                d, lo, hi, sig = s["diffs"][i], s["lows"][i], s["highs"][i], s["significant"][i]
+                ax.barh(yy, d, height=width * 0.9, color=s["color"], alpha=1.0 if sig else 0.35, zorder=2)
+                if lo is not None and hi is not None:
+                    ax.plot([lo, hi], [yy, yy], color=INK, lw=1, zorder=3)
+        ax.axvline(0, color=INK, lw=1, zorder=3)
+        ax.set_yticks(y0, list(labels))
+        if unit == "pts":
+            _pts_axis(ax)
+        else:  # a difference of means, in the metric's own unit
+            ax.xaxis.set_major_formatter(FuncFormatter(
+                lambda v, _: "0" if v == 0 else ("+" if v > 0 else "") + fmt.tick_number(round(v, 6))))
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="x", color="#e4e7eb", lw=0.8, zorder=1)
+        if len(series) > 1:
+            from matplotlib.patches import Patch
+
+            ax.legend(handles=[Patch(color=s["color"], label=s["name"]) for s in series], loc="lower right",
+                      fontsize=7, frameon=False)
+        ax.set_title(title, loc="left")
+
+    return _draw(build, height=max(1.8, (0.22 * k + 0.12) * len(labels) + 1.2))

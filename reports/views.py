@@ -247,16 +247,17 @@ def summary_sentences(s: dict, about: About | None = None) -> list[str]:
         in_play = c.get("n_in_play", c["n_cards"])
         invented = " invented" if about is not None and about.reconstruction else ""
         scope = f"Of {c['n_cards']}{invented} cards" if in_play == c["n_cards"] else f"Of {in_play}{invented} cards in play"
-        txt = (f"{scope}, {sig} change{'s' if sig == 1 else ''} the win rate significantly when {counter} "
-               f"(Holm-corrected, α = {c['alpha']})")
+        txt = (f"{scope}, {sig} {'has' if sig == 1 else 'have'} a significant lift when {counter} "
+               f"(Holm-corrected, α = {c['alpha']}): {'it is' if sig == 1 else 'they are'} {counter} more often "
+               f"by winners or by losers")
         picks = []
         if c["top"]:
             t = c["top"][0]
-            picks.append(f"most positive {t['card']} ({fmt_points(t['lift']['value'])})")
+            picks.append(f"most by winners {t['card']} ({fmt_points(t['lift']['value'])})")
         if c["bottom"]:
             b = c["bottom"][0]
-            picks.append(f"most negative {b['card']} ({fmt_points(b['lift']['value'])})")
-        out.append(txt + (": " + ", ".join(picks) if picks else "") + ".")
+            picks.append(f"most by losers {b['card']} ({fmt_points(b['lift']['value'])})")
+        out.append(txt + (": " + ", ".join(picks) if picks else "") + ". " + lift_words(s, counter))
         if c["dead"]:
             names = ", ".join(d["card"] for d in c["dead"][:8]) + ("…" if len(c["dead"]) > 8 else "")
             out.append(f"{len(c['dead'])} dead card{'s' if len(c['dead']) != 1 else ''} "
@@ -424,6 +425,16 @@ def _ladder_chart(s: dict) -> Chart | None:
 INVENTED = "Reconstructed card list: these are invented cards standing in for the printed ones. "
 
 
+def lift_words(s: dict, counter: str) -> str:
+    """What lift is, in words a designer reads right, and where the effect is measured."""
+    game = s.get("game") or "G"
+    return (f"Lift is an association, not an effect: a positive lift means the card is {counter} more often by "
+            f"winners, a negative one more often by losers (a card {counter} when already winning, or by whoever "
+            f"holds more cards, looks strong); the seat-games without it include those where it was never drawn. "
+            f"What removing or adding the card does is measured by `balance impact --game {game} --cards all` "
+            f"(the same seeds played with its copies changed).")
+
+
 def _card_chart(s: dict, about: About | None = None) -> Chart | None:
     c = s.get("cards") or {}
     rows = (c.get("top") or [])[:10] + list(reversed((c.get("bottom") or [])[:10]))
@@ -432,11 +443,12 @@ def _card_chart(s: dict, about: About | None = None) -> Chart | None:
         return None
     svg = charts.lift_forest([r["card"] for r in rows], [r["lift"]["value"] for r in rows],
                              [r["lift"]["ci"][0] for r in rows], [r["lift"]["ci"][1] for r in rows],
-                             [r["games_with"] for r in rows], f"Card impact ({c['primary_counter']})")
-    return Chart("Card impact", Markup(svg), (INVENTED if about is not None and about.reconstruction else "") +
+                             [r["games_with"] for r in rows], f"Card lift ({c['primary_counter']}), an association")
+    return Chart("Card lift (an association)", Markup(svg), (INVENTED if about is not None and about.reconstruction
+                                                              else "") +
                  f"Significant cards only (Holm, α = {c['alpha']}): win rate of seat-games where the card was "
                  f"{c['primary_counter']} minus where it was not, 95% Newcombe interval; n = seat-games with the card. "
-                 f"An association, not a cause: cards played when already winning look strong.")
+                 + lift_words(s, c["primary_counter"]))
 
 
 def _metrics_table(s: dict) -> Table:
@@ -555,10 +567,13 @@ def _card_tables(s: dict, about: About | None = None) -> list[Table]:
         return []
     counter = c["primary_counter"]
     note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. Lift = win rate with minus without, Newcombe 95% interval; "
-            f"significance after Holm correction over {c.get('family_size', c['n_cards'])} cards (α = {c['alpha']}).")
+            f"significance after Holm correction over {c.get('family_size', c['n_cards'])} cards (α = {c['alpha']}). "
+            + lift_words(s, counter))
     out = [
-        Table("Cards that help most (top 10, significant)", CARD_COLUMNS, _card_rows(c["top"]), note),
-        Table("Cards that hurt most (bottom 10, significant)", CARD_COLUMNS, _card_rows(c["bottom"]), note),
+        Table(f"Cards {counter} more often by winners (top 10 by lift, significant)", CARD_COLUMNS,
+              _card_rows(c["top"]), note),
+        Table(f"Cards {counter} more often by losers (bottom 10 by lift, significant)", CARD_COLUMNS,
+              _card_rows(c["bottom"]), note),
     ]
     out.append(Table(f"Dead cards ({counter} in under {fmt.pct(c['dead_threshold'])} of seat-games)", CARD_COLUMNS,
                      _card_rows(c["dead"]),

@@ -279,6 +279,22 @@ class Vocabulary:
 
 # ---------------------------------------------------------------- the data of one variant
 @dataclass(frozen=True)
+class CardSection:
+    """One list of card kinds in a card file (its `[[section]]` tables), declared
+    by the game so that a card list can be edited without knowing the game
+    (`balance impact` removes or adds copies): `key` is the field naming a
+    kind, `count` the declared Field giving its copies (its limits are the
+    ones the file is checked against), or None when the file gives no count
+    (each entry is one kind, dealt as the game's rules say: only the whole
+    entry can be removed). Rules between entries (a deck's size, one Boss) are
+    the loader's: an edited list is checked by loading it."""
+
+    section: str
+    count: Field | None
+    key: str = "name"
+
+
+@dataclass(frozen=True)
 class CardList:
     """Which card list a variant plays, for provenance and the report's banner."""
 
@@ -287,6 +303,7 @@ class CardList:
     sha256: str
     shipped: bool  # the game's own file (not a designer's --set cards=FILE)
     reconstruction: bool  # the shipped list is a reconstruction of the printed cards
+    sections: tuple[CardSection, ...] = ()  # where its card kinds and their counts are (CardSection)
 
     @property
     def hash(self) -> str:
@@ -350,11 +367,15 @@ class Reader:
     def digest(self, path: Path | str) -> str:
         return self.read[shown(Path(path))][1]
 
-    def card_list(self, path: Path | str, default: Path, reconstruction: bool) -> CardList:
+    def card_list(self, path: Path | str, default: Path, reconstruction: bool,
+                  sections: tuple[CardSection, ...] = ()) -> CardList:
+        """The card list read from `path`; `sections` declares its lists of card
+        kinds and their count fields (CardSection)."""
         path = Path(path)
         self.toml(path)
         shipped = path.resolve() == Path(default).resolve()
-        return CardList(shown(path), str(path.resolve()), self.digest(path), shipped, reconstruction and shipped)
+        return CardList(shown(path), str(path.resolve()), self.digest(path), shipped, reconstruction and shipped,
+                        tuple(sections))
 
     def make(self, params: Mapping[str, Any], tables: tuple, card_names, cards: CardList | None = None,
              info: Mapping[str, Any] | None = None) -> GameData:

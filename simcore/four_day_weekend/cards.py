@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ..files import data_file
-from ..gamedata import Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
+from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import Param, cards_param
 from . import constants as K
 
@@ -180,7 +180,8 @@ def build(reader, user: dict):
         raise refuse(path, "top level", "count", f"{inst.shape[0]} cards is too few to deal "
                      f"{params['hand_size']} to 6 players", f"at least {need} cards in all")
     return reader.make(params, (table, bonus, inst, compile_rules(params)), [c["name"] for c in cards],
-                       reader.card_list(path, CARDS_FILE, reconstruction=True),
+                       reader.card_list(path, CARDS_FILE, reconstruction=True,
+                                         sections=(CardSection("card", _COMMON[2]),)),
                        info={"kinds": tuple(K.KIND_NAMES[c["kind"]] for c in cards)})
 
 

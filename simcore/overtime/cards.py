@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BalanceError
-from ..gamedata import Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
+from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import DATA_DIR, Param, cards_param
 from . import constants as C
 
@@ -404,7 +404,8 @@ def build(reader, user: dict):
         "assignment_kinds": tuple(range(int(tables[0][C.R_FIRST_ASSIGN_KIND]),
                                         int(tables[0][C.R_FIRST_ASSIGN_KIND]) + len(d["assignments"]))),
     }
-    cards = reader.card_list(path, reader.own("cards.toml"), reconstruction=True)
+    cards = reader.card_list(path, reader.own("cards.toml"), reconstruction=True, sections=(
+        CardSection("card", CARD.get("count")), CardSection("assignment", ASSIGNMENT.get("copies"))))
     return reader.make(params, tables, names, cards, info=info)
 
 

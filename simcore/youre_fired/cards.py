@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..files import data_file
-from ..gamedata import Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
+from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import Param, cards_param
 from . import constants as K
 
@@ -206,7 +206,9 @@ def build(reader, user: dict):
             "effects": tuple(r["effect"] for r in rows),
             "targeted": tuple(r["effect"] in TARGETED for r in rows)}
     return reader.make(params, tables, [r["name"] for r in rows],
-                       reader.card_list(path, reader.own("cards.toml"), reconstruction=True), info=info)
+                       reader.card_list(path, reader.own("cards.toml"), reconstruction=True, sections=(
+                           CardSection("company", COMPANY.get("count")),
+                           CardSection("consultant", CONSULTANT.get("count")))), info=info)
 
 
 load_data = loader(GAME, build)

@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from simcore import metrics as M
-from simcore.gamedata import Field, Opcode, Schema, Vocabulary, loader, overlay, refuse
+from simcore.gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, refuse
 from simcore.spec import GameSpec, Kernels, Param, cards_param, common_policies
 
 from . import kernels as K
@@ -65,7 +65,8 @@ def build(reader, user: dict):
                     cards[c, K.C_SKIP] = 1
             names.append(f"{rank['name']} of {suit}")
     rules = np.array([params["hand_size"], n, len(suits)], np.int64)
-    return reader.make(params, (cards, rules), names, reader.card_list(path, CARDS_FILE, reconstruction=False),
+    return reader.make(params, (cards, rules), names, reader.card_list(path, CARDS_FILE, reconstruction=False,
+                                                            sections=(CardSection("rank", None),)),
                        info={"suits": tuple(suits)})
 
 

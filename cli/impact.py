@@ -1,0 +1,113 @@
+"""`balance impact`: every card removed or added, every rule stepped, on the
+same seeds as the baseline, in one run folder (analysis.impact)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from simcore.errors import BalanceError
+
+from .app import (GameOpt, LevelOpt, MarginOpt, ParamsFileOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt,
+                  SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads,
+                  _user_params, command, err, out, run_and_report)
+
+
+@command()
+def impact(
+    game: GameOpt = "overtime",
+    players: PlayersOpt = None,
+    level: LevelOpt = None,
+    policy: PolicyOpt = None,
+    policy_param: PolicyParamOpt = None,
+    n: Annotated[int, typer.Option("-n", "--games", help="games per variant (the baseline too)", min=1)] = 10_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    params: ParamsFileOpt = None,
+    cards: Annotated[Optional[str], typer.Option(
+        "--cards", help="card kinds to remove and add, comma-separated, or 'all' or 'none' "
+                        "(default: all, unless --rules is given)")] = None,
+    rules: Annotated[Optional[str], typer.Option(
+        "--rules", help="rule parameters to step one step down and up (switches: flipped), comma-separated")] = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="run folder (default: a new folder under runs/)")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk")] = None,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+    margin: MarginOpt = 0.02,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+):
+    """What each card and rule does to the game: the same seeds played with one copy of a card removed, all
+    removed, one added, or a rule stepped; paired differences with corrected intervals, ranked, in one report."""
+    from analysis import impact as imp
+    from analysis import runs
+
+    _threads(threads)
+    spec = _spec(game)
+    n_players = _players(spec, players)
+    seats = _policies(spec, policy, policy_param)
+    user = _user_params(spec, set_, params, level)
+    from simcore.params import resolve
+
+    base = resolve(spec, user)
+    rule_names = imp.pick_rules(spec, rules)
+    if cards is None and rules is None:
+        cards = "all" if imp.card_kinds(spec, base) else None
+        if cards is None:
+            raise BalanceError(f"--rules: {spec.name} has no card list to ablate, so name rule parameters; "
+                               f"allowed: {', '.join(imp.steppable(spec))}")
+    kinds = imp.pick_cards(spec, base, cards)
+    run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-impact")
+    plan = imp.plan(spec, user, run_dir, kinds, rule_names)
+    config = imp.impact_config(spec, plan, n_players, seats, seed, n, chunk_size)
+    try:
+        run_and_report(spec, config, run_dir, n, _command_line(), kind="impact", quiet=quiet, scheduler=scheduler,
+                       workers=workers, margin=margin)
+    except BaseException:
+        imp.discard(plan, run_dir)  # the card lists of a folder that was refused
+        raise
+    result = json.loads((run_dir / imp.IMPACT_FILE).read_text(encoding="utf-8"))
+    _print(result, run_dir)
+
+
+def _pts(x) -> str:
+    return "–" if x is None else f"{100 * x:+.1f}"
+
+
+def _num(x) -> str:
+    return "–" if x is None else f"{x:+.3g}"
+
+
+def _print(res: dict, run_dir: Path) -> None:
+    rates = res.get("primary_rate", True)
+    b = res["baseline"].get("primary") or res["baseline"]["win_rate"]
+    lvl = f"{100 * res['ci_level']:.4g}%"
+    d = _pts if rates else _num
+    base = f"{100 * b['value']:.1f}%" if rates else f"mean {b['value']:.3g}"
+    mg = f"±{100 * res['margin']:g} pts" if rates else f"±{100 * res['margin']:g}% of the baseline's"
+    if res.get("primary_why"):
+        out.print(res["primary_why"], highlight=False)
+    t = Table(title=f"impact on the {res['primary']}: {len(res['rows'])} variants against the baseline "
+                    f"({base}, n = {b['n']:,}); intervals at {lvl} (Bonferroni over "
+                    f"{res['family_size']}), margin {mg}")
+    for col in ("variant", "diff (pts)" if rates else "diff", f"{lvl} CI", "p (Holm)", "verdict", "against the margin",
+                "n", "paired on", "lift (association)"):
+        t.add_column(col)
+    for r in res["rows"]:
+        lift = r.get("lift") or {}
+        t.add_row(r["variant"], d(r["diff"]), f"{d(r['ci'][0])} … {d(r['ci'][1])}",
+                  "–" if r.get("p_holm") is None else f"{r['p_holm']:.2g}",
+                  ("higher" if r["diff"] > 0 else "lower") if r["significant"] else "no significant difference",
+                  r["margin_verdict"]["words"], f"{r['n_a']:,}", r["pairing_basis"],
+                  "–" if lift.get("lift") is None else f"{_pts(lift['lift'])} [{_pts(lift['ci'][0])}, {_pts(lift['ci'][1])}]")
+    out.print(t)
+    groups: dict[str, list[str]] = {}
+    for s in res.get("skipped") or []:
+        groups.setdefault(s["reason"], []).append(s["words"])
+    for reason, which in groups.items():
+        shown = ", ".join(which[:6]) + (f" and {len(which) - 6} more" if len(which) > 6 else "")
+        out.print(f"not played ({len(which)}): {shown}: {reason}", highlight=False, markup=False)
+    out.print(f"run folder: {run_dir}\nreport: {run_dir / 'report.html'}")

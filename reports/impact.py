@@ -1,0 +1,326 @@
+"""View model of the impact report (analysis.impact's impact.json): what
+changes the game, measured by changing it.
+
+Summary first: the baseline, how the variants are paired with it, how many
+change the win rate and which most; then a tornado chart of the paired
+differences in the win rate (one row per card or rule, one bar per change,
+its interval as a whisker, the margin shaded), the ranked table with
+intervals, n and the margin verdict, each card's observational lift beside
+its effects (labelled as the association it is), the other metrics that
+differ, and the variants that were not a legal configuration. Rendered with
+the run report's template (run.html.jinja2), like every report.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+from markupsafe import Markup
+
+from . import charts, context, fmt
+from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p
+
+CHANGE_ORDER = ("remove_all", "remove_one", "add_one", "down", "flipped", "up")
+SERIES = {"remove_all": ("all copies removed", charts.BAD), "remove_one": ("one copy removed", "#dd6b20"),
+          "add_one": ("one copy added", charts.GOOD), "down": ("one step down", "#805ad5"),
+          "up": ("one step up", charts.BAR), "flipped": ("switch flipped", charts.BAR)}
+MAX_ROWS = 25  # factors in one tornado
+LIFT_WORDS = ("Lift is an association, not an effect: the win rate of the seat-games where the card was played minus "
+              "that of the other seat-games of the same games, those where it was never drawn included (a positive "
+              "lift means the card is played more often by winners, a negative one more often by losers; cards "
+              "played when already winning, or by whoever holds more cards, look strong). The effect columns are "
+              "what removing or adding copies does, measured on the same seeds.")
+
+
+def _pts_or_num(r: dict, key: str) -> str:
+    v = r.get(key)
+    return fmt.pct(v) if r.get("rate") else fmt.num(v)
+
+
+def _diff(r: dict) -> str:
+    return fmt.pts(r.get("diff")) if r.get("rate") else (fmt.num(r.get("diff")) if r.get("diff") is None or r["diff"] < 0
+                                                          else "+" + fmt.num(r["diff"]))
+
+
+def _ci(r: dict) -> str:
+    return fmt.ci_pts(r.get("ci")) if r.get("rate") else fmt.ci_num(r.get("ci"))
+
+
+def _level(r: dict) -> str:
+    return f"{100 * r.get('ci_level', 0.95):.4g}%"
+
+
+def verdict_words(r: dict) -> str:
+    """The difference test, read from the interval shown."""
+    if r.get("diff") is None:
+        return "no data"
+    if not r.get("significant"):
+        return "no significant difference"
+    return "higher" if r["diff"] > 0 else "lower"
+
+
+def _lift(r: dict) -> tuple[str, str]:
+    lift = r.get("lift")
+    if not lift or lift.get("lift") is None:
+        return "–", "–"
+    return fmt.pts(lift["lift"]), f"{fmt.ci_pts(lift['ci'])}, n = {fmt_int(lift['seat_games_with'])}"
+
+
+def _change(r: dict) -> str:
+    if r["what"] == "card":
+        a, b = (r.get("copies") or [None, None])[:2]
+        return f"{r.get('change_words')} ({a} → {b})"
+    return f"{r.get('rule')} {fmt.value(r.get('from'))} → {fmt.value(r.get('to'))}"
+
+
+def _factor(r: dict) -> str:
+    return r["card"] if r["what"] == "card" else r["rule"]
+
+
+def factors(rows: list[dict], what: str) -> list[tuple[str, dict[str, dict]]]:
+    """(card or rule, {change: row}), largest effect on the primary metric first."""
+    by: dict[str, dict[str, dict]] = {}
+    for r in rows:
+        if r["what"] == what:
+            by.setdefault(_factor(r), {})[r["change"]] = r
+    return sorted(by.items(), key=lambda kv: -max(abs(x.get("diff") or 0.0) for x in kv[1].values()))
+
+
+def tornado_chart(res: dict, what: str) -> Chart | None:
+    fs = factors(res.get("rows") or [], what)
+    if not fs:
+        return None
+    shown = fs[:MAX_ROWS]
+    changes = [c for c in CHANGE_ORDER if any(c in d for _, d in shown)]
+    series = []
+    for c in changes:
+        name, color = SERIES[c]
+        rows = [d.get(c) for _, d in shown]
+        series.append({"name": name, "color": color,
+                       "diffs": [r["diff"] if r else None for r in rows],
+                       "lows": [r["ci"][0] if r else None for r in rows],
+                       "highs": [r["ci"][1] if r else None for r in rows],
+                       "significant": [bool(r and r["significant"]) for r in rows]})
+    n = min((r.get("n_a") or 0) for _, d in shown for r in d.values())
+    level = f"{100 * res.get('ci_level', 0.95):.4g}%"
+    title = f"{'Cards' if what == 'card' else 'Rules'}: change in the {res.get('primary', 'win rate')} (n = {n:,} pairs each)"
+    rates = res.get("primary_rate", True)
+    margin = res.get("margin") if rates else next(iter(shown[0][1].values())).get("margin")
+    svg = charts.tornado([f for f, _ in shown], series, margin, title,
+                         f"variant − baseline{'' if rates else ' (' + res['primary'] + ')'}; whiskers: {level} intervals",
+                         unit="pts" if rates else "")
+    more = f" The {len(fs) - MAX_ROWS} smaller ones are in the table." if len(fs) > MAX_ROWS else ""
+    cap = ("Each bar is one variant minus the baseline on the same seeds, game by game; " if what == "card" else
+           "Each bar is one step of the rule minus the baseline on the same deals, game by game; ")
+    cap += (f"whiskers: {level} intervals (Bonferroni over the {res.get('family_size')} variants, so they hold "
+            f"together at 95%); faded bars: the interval includes 0; shaded band: the margin. ")
+    return Chart(f"{'Card' if what == 'card' else 'Rule'} ablation: effect on the {res.get('primary', 'win rate')}",
+                 Markup(svg), cap + f"Largest effect on top.{more}")
+
+
+RANK_COLUMNS = ["rank", "variant", "change", "baseline", "variant value", "difference", "CI", "CI level", "p (Holm)",
+                "verdict", "against the margin", "n pairs", "paired on", "lift in the baseline (association)",
+                "lift CI, n seat-games"]
+
+
+def ranked_table(res: dict) -> Table:
+    rows = []
+    for i, r in enumerate(res.get("rows") or [], 1):
+        lift, lift_ci = _lift(r) if r["what"] == "card" else ("–", "–")
+        rows.append([str(i), r["variant"], _change(r), _pts_or_num(r, "a"), _pts_or_num(r, "b"), _diff(r), _ci(r),
+                     _level(r), fmt_p(r.get("p_holm")), verdict_words(r), (r.get("margin_verdict") or {}).get("words", "–"),
+                     fmt_int(r.get("n_a")), r.get("pairing_basis", "–"), lift, lift_ci])
+    note = (f"Ranked by the difference in the {res.get('primary')} (variant minus baseline), most positive first. "
+            f"Intervals at {100 * res.get('ci_level', 0.95):.4g}% each (Bonferroni over the {res.get('family_size')} "
+            f"variants, so they hold together at 95%); the verdict is read from the interval shown; p is Holm-adjusted "
+            f"over the same family. Win/loss pairs: exact McNemar test; means: paired t. Margin: "
+            + (f"±{fmt.pts(res.get('margin'), signed=False)}. " if res.get("primary_rate", True) else
+               f"±{fmt.pct(res.get('margin'))} of the baseline's {res.get('primary')}. ")
+            + (res["primary_why"][0].upper() + res["primary_why"][1:] + ". " if res.get("primary_why") else "")
+            + LIFT_WORDS)
+    return Table(f"Every variant, ranked by its effect on the {res.get('primary')}", RANK_COLUMNS, rows, note,
+                 numeric_from=3)
+
+
+def secondary_table(res: dict) -> Table | None:
+    sec = res.get("secondary") or []
+    if not sec:
+        return None
+    sig = [r for r in sec if r.get("significant")]
+    rows = [[r["variant"], r["metric"], _pts_or_num(r, "a"), _pts_or_num(r, "b"), _diff(r), _ci(r),
+             (r.get("margin_verdict") or {}).get("words", "–"), fmt_int(r.get("n_a"))]
+            for r in sorted(sig, key=lambda r: -abs(r.get("diff") or 0.0))]
+    note = (f"{len(sig)} of the {len(sec)} other (variant, metric) differences exclude 0 at "
+            f"{100 * res.get('secondary_ci_level', 0.95):.4g}% (Bonferroni over all {len(sec)}); a metric equal to "
+            f"another game by game, or the same on both sides, is left out (analysis.compare's rules). Rates in "
+            f"points; other metrics in their units, their margin the margin times the baseline's value.")
+    return Table("Other metrics that differ from the baseline", ["variant", "metric", "baseline", "variant value",
+                                                                  "difference", "CI", "against the margin", "n pairs"],
+                 rows, note, numeric_from=2)
+
+
+def skipped_table(res: dict) -> Table | None:
+    sk = res.get("skipped") or []
+    if not sk:
+        return None
+    return Table("Not played: not a legal configuration", ["variant", "why"],
+                 [[s.get("words", "?"), s.get("reason", "")] for s in sk],
+                 "A count outside its declared field, or a list the game's loader refuses (its deck size, "
+                 "exactly one Boss...), or a step outside the rule's declared range.", numeric_from=2)
+
+
+def file_checks(res: dict, run_dir: Path | None) -> list[str]:
+    """Card lists named by the rows that are missing or changed in the folder."""
+    if run_dir is None:
+        return []
+    bad = []
+    for r in res.get("rows") or []:
+        if r.get("file"):
+            p = Path(run_dir) / r["file"]
+            if not p.is_file():
+                bad.append(f"{r['file']} (missing)")
+            elif r.get("sha256") and hashlib.sha256(p.read_bytes()).hexdigest() != r["sha256"]:
+                bad.append(f"{r['file']} (changed since the run)")
+    return bad
+
+
+def baseline_words(res: dict) -> str:
+    b = res["baseline"]["win_rate"]
+    out = f"The baseline wins {fmt.rate(b['value'], b['ci'], b['n'])}."
+    if not res.get("primary_rate", True):
+        p = res["baseline"]["primary"]
+        out += (f" Its {res['primary']}: a mean of {fmt.num(p['value'])} (95% CI {fmt.ci_num(p['ci'])}, "
+                f"n = {fmt_int(p['n'])}).")
+    return out
+
+
+def summary_sentences(res: dict, about) -> list[str]:
+    rows = res.get("rows") or []
+    n = min((r.get("n_a") or 0) for r in rows) if rows else 0
+    cards = [r for r in rows if r["what"] == "card"]
+    out = [f"{baseline_words(res)} Each of the {len(rows)} variants is the baseline with one change, played on the "
+           f"same {fmt_int(n)} game indices of seed {res.get('seed')}, and compared with it game by game."]
+    if res.get("primary_why"):
+        out.append(res["primary_why"][0].upper() + res["primary_why"][1:] + ".")
+    if cards:
+        out.append("A card variant changes the deck, so its games share the baseline's random streams (the same "
+                   "seeds) but not its deals; a rule variant on the same card list replays the same deals.")
+    sig = [r for r in rows if r.get("significant")]
+    within = sum(1 for r in rows if (r.get("margin_verdict") or {}).get("verdict") == "within_margin")
+    beyond = sum(1 for r in rows if (r.get("margin_verdict") or {}).get("verdict") == "beyond_margin")
+    mg = (f"±{fmt.pts(res.get('margin'), signed=False)}" if res.get("primary_rate", True) else
+          f"±{fmt.pct(res.get('margin'))} of the baseline's {res.get('primary')}")
+    out.append(f"{len(sig)} of {len(rows)} change the {res.get('primary')} (intervals at "
+               f"{100 * res.get('ci_level', 0.95):.4g}%, Bonferroni over the {len(rows)}); against the margin of "
+               f"{mg}, {beyond} differ by more than it and {within} are balanced within it.")
+    up = [r for r in sig if r["diff"] > 0]
+    down = [r for r in sig if r["diff"] < 0]
+    if up:
+        r = up[0]
+        out.append(f"Largest rise: {r['variant']}, {_diff(r)} ({_level(r)} CI {_ci(r)}, n = {fmt_int(r['n_a'])} pairs).")
+    if down:
+        r = min(down, key=lambda r: r["diff"])
+        out.append(f"Largest fall: {r['variant']}, {_diff(r)} ({_level(r)} CI {_ci(r)}, n = {fmt_int(r['n_a'])} pairs).")
+    if res.get("skipped"):
+        out.append(f"{len(res['skipped'])} variant{'s were' if len(res['skipped']) != 1 else ' was'} not played "
+                   f"(not a legal configuration): see the last table.")
+    if cards:
+        out.append("Lift, shown beside each card, is not an effect: it compares the seat-games where the card was "
+                   "played with the others of the same games and says how much more often winners played it.")
+    if about is not None and about.reconstruction:
+        out.append("The card lists are reconstructions: the baseline plays the shipped reconstructed list, and every "
+                   "card variant is a one-card edit of it (written into this folder's cards/), so the card names "
+                   "and effects are about invented cards.")
+    return out
+
+
+def key_figures(res: dict) -> list[KeyFigure]:
+    rows = res.get("rows") or []
+    b = res["baseline"]["primary"] if "primary" in res["baseline"] else res["baseline"]["win_rate"]
+    rates = res.get("primary_rate", True)
+    sig = sum(1 for r in rows if r.get("significant"))
+    figs = [KeyFigure(f"baseline {res.get('primary')}", fmt.pct(b["value"]) if rates else fmt.num(b["value"]),
+                      f"95% CI {fmt.ci_pct(b['ci']) if rates else fmt.ci_num(b['ci'])}, n = {fmt_int(b['n'])}"),
+            KeyFigure("variants played", fmt_int(len(rows)), f"{fmt_int(len(res.get('skipped') or []))} not legal, skipped"),
+            KeyFigure(f"change the {res.get('primary')}", f"{sig} of {len(rows)}",
+                      f"intervals at {100 * res.get('ci_level', 0.95):.4g}% (Bonferroni)")]
+    if rows:
+        top = rows[0]
+        figs.append(KeyFigure("largest rise", _diff(top), f"{top['variant']}, CI {_ci(top)}"))
+        bot = rows[-1]
+        figs.append(KeyFigure("largest fall", _diff(bot), f"{bot['variant']}, CI {_ci(bot)}"))
+    return figs
+
+
+def provenance(res: dict, manifest: dict, summary: dict, run_dir: Path | None) -> list[tuple[str, str]]:
+    cfg = manifest.get("config") or {}
+    pols = "; ".join(f"{p.get('name')} {json.dumps(p.get('params', []))}" for p in cfg.get("policies") or []) or "–"
+    base = res.get("baseline") or {}
+    cl = base.get("card_list") or {}
+    rows = [("run folder", run_dir.name if run_dir else "–"), ("kind", "impact"),
+            ("game", f"{res.get('game')} ({res.get('title', '')})"), ("players", str(res.get("players"))),
+            ("seed", str(res.get("seed"))), ("policies", pols),
+            ("games per variant", fmt_int(res.get("n_requested"))),
+            ("baseline rule parameters", json.dumps(base.get("params") or {}, sort_keys=True)),
+            ("baseline card list", f"{cl.get('file', '–')} (sha256 {str(cl.get('sha256', '–'))[:16]})"
+                                   + (", a reconstruction" if cl.get("reconstruction") else "")),
+            ("cards asked", ", ".join(res.get("asked", {}).get("cards") or []) or "none"),
+            ("rules asked", ", ".join(res.get("asked", {}).get("rules") or []) or "none"),
+            ("variant card lists", "cards/ in this folder (data only, never executed); each row names its file "
+                                   "and sha256 in impact.json"),
+            ("correction", res.get("family", "–")), ("margin", f"{res.get('margin'):g}"),
+            ("engine hash", str(cfg.get("engine_hash", "–"))), ("package version", str(manifest.get("package_version", "–"))),
+            ("created", str(manifest.get("created", "–"))), ("command", str(manifest.get("command", "–")))]
+    if not summary.get("complete", True):
+        rows.append(("complete", "no: some chunks are not committed; run the same command again to finish"))
+    return rows
+
+
+def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path | None, spec=None) -> RunReport:
+    base_params = (res.get("baseline") or {}).get("params") or {}
+    base_summary = next((v for v in summary.get("variants") or [] if v.get("name") == "baseline"), summary)
+    s = {**summary, **{k: base_summary.get(k) for k in ("win_rate_by_seat", "seat_gap") if k in base_summary}}
+    only_base = {**manifest, "config": {**(manifest.get("config") or {}),
+                                        "variants": (manifest.get("config") or {}).get("variants", [])[:1]}}
+    about = build_about(s, only_base, run_dir, spec, base_params)
+    charts_ = [c for c in (tornado_chart(res, "card"), tornado_chart(res, "rule")) if c]
+    tables = [t for t in (ranked_table(res), secondary_table(res), skipped_table(res)) if t]
+    warnings = []
+    if not summary.get("complete", True):
+        warnings.append("Not every game is played yet (a stopped run): the figures are from the committed chunks; "
+                        "run the same command again to finish.")
+    bad = file_checks(res, run_dir)
+    if bad:
+        warnings.append("Card lists of this folder are missing or changed: " + "; ".join(bad[:5])
+                        + ". The figures are from the games played with the lists the manifest records.")
+    banners = context.card_banner(about.cards, 1, about.game_title)
+    if about.reconstruction:
+        banners.append("Every card variant below is a one-card edit of that reconstructed list: removing or adding "
+                       "invented cards. Impact measured here is about them.")
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    settings = context.settings_sentence(about.changes, about.seats, " of the baseline")
+    return RunReport(
+        title=f"{res.get('title') or res.get('game')}: impact of cards and rules",
+        subtitle=f"{res.get('game')} · {res.get('players')} player(s) · {fmt_int(res.get('n_requested'))} games per "
+                 f"variant · {len(res.get('rows') or [])} variants · seed {res.get('seed')}",
+        summary=summary_sentences(res, about) + [settings],
+        warnings=warnings,
+        key_figures=key_figures(res),
+        charts=charts_,
+        tables=tables,
+        provenance=provenance(res, manifest, summary, run_dir),
+        generated=now,
+        notes=["Differences are variant − baseline, game by game on the same game indices of one seed. Rates in "
+               "percent, their differences in points (pts). Win/loss: exact McNemar test with its interval; other "
+               "metrics: paired t intervals. " + LIFT_WORDS],
+        paragraphs=[Paragraph("How to read it", [
+            "An effect here is causal for these players: the same seeds played with the card list or the rule "
+            "changed, nothing else. It is about the policy that played (above); other players may differ.",
+            "A card whose removal leaves the win rate unchanged can still matter to how the game feels; a card "
+            "with a large lift and no effect is one winners happen to play."])],
+        banners=banners,
+        about=context.about_sentences(about.seats, bool(summary.get("cooperative")), about.ladder),
+        footer=f"Impact report rendered {now} · made by balance from the run folder alone (impact.json, summary.json).",
+    )
