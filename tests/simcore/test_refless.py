@@ -41,6 +41,7 @@ import json, sys
 from numba.core.runtime import rtsys
 sys.path[:0] = {path!r}
 from simcore import registry
+registry.GAMES.update({games!r})  # the fixture games the suite registers (tests/conftest.py)
 from test_refless import _play as play
 out = {{}}
 for policy, n in (("random", 40), ("greedy", 40), ("lookahead", 2)):
@@ -56,7 +57,7 @@ print(json.dumps(out))
 @pytest.mark.parametrize("name", registry.names())
 def test_a_batch_frees_all_it_allocates(name):
     # numba counts allocations only when NUMBA_NRT_STATS is set before it starts: a child process
-    code = _CHILD.format(path=[os.path.dirname(__file__)] + sys.path, name=name)
+    code = _CHILD.format(path=[os.path.dirname(__file__)] + sys.path, name=name, games=dict(registry.GAMES))
     env = {**os.environ, "NUMBA_NRT_STATS": "1"}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=1500)
     assert done.returncode == 0, done.stderr[-2000:]
