@@ -734,3 +734,6 @@ def bench(
 
 def main() -> None:
     app()
+
+
+from cli import ladder as _ladder  # noqa: E402,F401  (registers `balance ladder`)

@@ -116,6 +116,16 @@ def render_campaign_report(folder: str | Path, result: dict, spec=None) -> Path:
     return write_report(folder, build_campaign_report(result, spec, _command(folder, "campaign.json")))
 
 
+def render_ladder_report(folder: str | Path, result: dict, spec=None) -> Path:
+    """Write the skill-ladder report (analysis.ladder.analyse's result) into folder/report.html."""
+    from .ladder import build_ladder_report
+
+    folder = Path(folder)
+    if spec is None:
+        spec = _spec_of(result.get("game"), folder / "summary.json", required=False)
+    return write_report(folder, build_ladder_report(result, spec, _command(folder, "summary.json")))
+
+
 def _command(folder: Path, name: str) -> str | None:
     """The command line, from the JSON the analysis side writes beside the report."""
     try:
@@ -180,6 +190,23 @@ def _rebuild_campaign(folder: Path) -> Path:
     return render_campaign_report(folder, result, _spec_of(result.get("game"), folder / "campaign.json", required=False))
 
 
+def _rebuild_ladder(folder: Path) -> Path:
+    """A ladder folder (`balance ladder`): ladder.json and summary.json recomputed from the parts, then its
+    report. A run folder that merely holds a copied ladder.json is a run folder."""
+    from analysis import ladder
+    from analysis.frames import load_manifest
+
+    manifest = load_manifest(folder)
+    if manifest.get("kind") != ladder.KIND:
+        return _rebuild_run(folder)
+    spec = _spec_of((manifest.get("config") or {}).get("game"), folder / "manifest.json")
+    old = ladder.read_summary(folder)
+    margin = old.get("margin") if isinstance(old.get("margin"), (int, float)) else 0.02
+    result = ladder.analyse(folder, manifest, spec, margin)
+    ladder.write(folder, result, old.get("command") or manifest.get("command"))
+    return render_ladder_report(folder, result, spec)
+
+
 @dataclass(frozen=True)
 class FolderKind:
     kind: str  # what `balance` calls it
@@ -193,6 +220,7 @@ FOLDER_KINDS: list[FolderKind] = [
     FolderKind("compare", "comparison.json", _rebuild_compare),
     FolderKind("tune", "tuning.json", _rebuild_tune),
     FolderKind("campaign", "campaign.json", _rebuild_campaign),
+    FolderKind("ladder", "ladder.json", _rebuild_ladder),  # before manifest.json: a ladder folder holds both
     FolderKind("run", "manifest.json", _rebuild_run),  # run and sweep (the manifest's kind says which)
 ]
 
@@ -218,5 +246,5 @@ def rebuild_report(folder: str | Path) -> Path:
 
 
 __all__ = ["render_run_report", "render_sweep_report", "render_compare_report", "render_tuning_report",
-           "render_campaign_report", "render_html", "build_run_report", "write_report", "rebuild_report",
+           "render_campaign_report", "render_ladder_report", "render_html", "build_run_report", "write_report", "rebuild_report",
            "folder_kind", "FOLDER_KINDS", "FolderKind", "REPORT_FILE"]
