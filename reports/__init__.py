@@ -171,6 +171,8 @@ def _rebuild_run(folder: Path) -> Path:
     from analysis.summary import write_summary
 
     manifest = load_manifest(folder)
+    if manifest.get("kind") == "ladder":  # a ladder folder whose ladder.json was lost
+        return _rebuild_ladder(folder)
     game = (manifest.get("config") or {}).get("game")
     spec = _spec_of(game, folder / "manifest.json")
     write_summary(folder, spec)
