@@ -188,8 +188,11 @@ def ladder_config(spec, user: dict, players: int, seed: int, levels: list[int] |
 
 
 def default_chunk(n_games: int, share: dict[str, float]) -> int:
-    """Chunks small enough that a search rung's share is several chunks (a killed run loses little)."""
-    return int(min(5_000, max(50, math.ceil(n_games * min([1.0, *share.values()]) / 4))))
+    """About ten chunks per cheap rung (a chunk's parts cost a fraction of a second to commit, so the
+    cheap rungs' games are not spread over hundreds of chunks); a search rung's share is then one or a
+    few chunks of its own (a killed run loses at most a chunk)."""
+    del share  # the search rungs are sized by the same chunks
+    return int(min(5_000, max(100, math.ceil(n_games / 10))))
 
 
 def plan(config: RunConfig, n_games: int) -> list[dict]:

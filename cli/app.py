@@ -674,7 +674,7 @@ def campaign(
 def bench(
     game: Annotated[Optional[list[str]], typer.Option("--game", "-g", help="games to measure (default: all)")] = None,
     n: Annotated[int, typer.Option("-n", help="games per measurement", min=1)] = 20_000,
-    policy: Annotated[Optional[list[str]], typer.Option("--policy", help="policies to measure (default: random and greedy)")] = None,
+    policy: Annotated[Optional[list[str]], typer.Option("--policy", help="policies to measure (default: random, greedy and expert)")] = None,
     quick: Annotated[bool, typer.Option("--quick", help="2,000 games per measurement, 5 without the JIT, 1 sample")] = False,
     repeat: Annotated[Optional[int], typer.Option("--repeat", min=1, help="samples per row, taking turns; a row shows their median and range (default: 3)")] = None,
     cold: Annotated[bool, typer.Option("--cold/--no-cold", help="also time a compile on an empty cache (minutes per game)")] = True,
@@ -694,10 +694,12 @@ def bench(
     names = game or registry.names()
     for name in names:
         registry.get(name)  # unknown names fail before any work
-    policies = policy or ["random", "greedy"]
+    from analysis.bench import DEFAULT_POLICIES
+
+    policies = policy or list(DEFAULT_POLICIES)  # a default a game refuses (party's expert) is left out
     for name in names:
         spec = registry.get(name)
-        for pol in policies:
+        for pol in policy or []:
             _policies(spec, [pol], None)  # unknown policies fail before any work
     results = []
     t = Table(title=f"balance bench — {n:,} games per measurement, median of {repeat} taking turns, "
@@ -721,6 +723,8 @@ def bench(
                           f"{row['games_per_second_min']:,.0f}-{row['games_per_second_max']:,.0f}",
                           f"{row['decisions_per_second']:,.0f}", f"{row['decisions_per_game']:.1f}",
                           f"{1e6 / row['games_per_second']:,.0f}", speed)
+            for pol, why in (r.get("refused") or {}).items():
+                t.add_row(name, str(r["players"]), pol, "", "not available", "", "", "", "", "")
             cold_s = f"{r['cold_compile_seconds']:.1f}" if r["cold_compile_seconds"] is not None else "(skipped)"
             costs.add_row(name, cold_s, f"{r['warm_load_seconds']:.2f}", f"{r['peak_rss_mb']:,.0f}")
     out.print(t)
