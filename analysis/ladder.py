@@ -62,7 +62,7 @@ LEVEL_KEY = "level"
 # Default deals per cheap rung, and the share of them each search rung plays, per game: chosen so that
 # `balance ladder --game G` finishes in a few minutes on 2 cores (lookahead is the slowest rung: flat Monte
 # Carlo with full greedy rollouts; measured speeds in docs/benchmarks.md).
-DEFAULT_GAMES = {"sickdays-solo": 4_000, "youre-fired": 2_000, "overtime": 1_000, "four-day-weekend": 1_000,
+DEFAULT_GAMES = {"sickdays-solo": 4_000, "youre-fired": 4_000, "overtime": 1_000, "four-day-weekend": 1_000,
                  "sickdays-party": 1_000}
 DEFAULT_SEARCH_SHARE = {"sickdays-solo": {"lookahead": 0.05, "expert": 0.25, "oracle": 0.25}}
 FALLBACK_GAMES = 2_000

@@ -222,3 +222,12 @@ def test_a_ladder_folder_beside_the_run_is_found_for_its_level_only(tmp_path):
     assert found is not None and found[0]["params"] == {"level": 4} and found[1].endswith("solo-ladder/ladder.json")
     assert context.find_ladder(run, {}, "sickdays-solo", 1, {"level": 6}) is None
     assert context.find_ladder(run, {}, "overtime", 4, {"level": 4}) is None
+
+
+def test_a_share_of_the_deals_is_the_first_ones_rounded_up():
+    from analysis.runs import Variant, variant_games
+
+    assert variant_games(Variant("a", {}, {"share": 0.25}), 10) == 3
+    assert variant_games(Variant("a", {}, {"share": 0.001}), 10) == 1
+    assert variant_games(Variant("a", {}, {}), 10) == 10
+    assert variant_games(Variant("a", {}, {"share": 0.1}), 4000) == 400
