@@ -231,7 +231,7 @@ def folder_kind(folder: str | Path) -> FolderKind:
     """The kind of a folder `balance` wrote, from the file that marks it (FOLDER_KINDS)."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise BalanceError(f"{folder}: no such folder; give a folder written by simulate, sweep, compare, tune or "
+        raise BalanceError(f"{folder}: no such folder; give a folder written by simulate, sweep, compare, tune, ladder or "
                            f"campaign")
     for k in FOLDER_KINDS:
         if (folder / k.file).is_file():
