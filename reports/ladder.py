@@ -162,7 +162,8 @@ def _tables(r: dict) -> list[Table]:
             prev = e["label"]
         note = ("Differences are paired on the same deals: " + ("exact McNemar with Newcombe's interval (win/loss per game)."
                 if not comp else "the mean over deals of the per-deal difference, t interval (a deal's value is the "
-                "policy seat's mean result over the seats it sat at)."))
+                "policy seat's mean result over the seats it sat at). Greedy among greedy seats is the fair share "
+                "by construction (every seat is the greedy seat): its interval is that of the fair share."))
         out.append(Table(f"Skill ladder{' — ' + lv if lv else ''}", cols, rows, note))
     return out
 
