@@ -370,18 +370,23 @@ def _metric_words(competitive: bool, players: int, cooperative: bool) -> str:
 
 
 def skill(entries: list[dict], competitive: bool) -> dict | None:
-    """'How much skill matters': the strongest real player's headline minus random's, paired."""
+    """'How much skill matters': the strongest real player's headline (the highest of the rungs above
+    random, the oracle left out: it is no player) minus random's, paired on the same deals. Usually
+    expert; when the search loses to greedy (Four Day Weekend, session 9) it is whichever is best."""
     real = [e for e in entries if not e.get("bound") and e.get("value") is not None]
     base = next((e for e in real if e["name"] == "random"), None)
-    top = next((e for e in real if e["name"] == "expert"), None) or next((e for e in real if e["name"] == "lookahead"),
-                                                                          None)
+    above = [e for e in real if e is not base]
+    top = max(above, key=lambda e: e["value"]) if above else None
     if base is None or top is None or base["label"] not in top["vs"]:
         return None
     d = top["vs"][base["label"]]
     out = {"figure": f"{top['label']} minus {base['label']}", "top": top["label"], "base": base["label"], **d}
     greedy = next((e for e in real if e["label"] == "greedy"), None)
-    if greedy is not None and greedy["label"] in top["vs"]:
+    if greedy is not None and greedy is not top and greedy["label"] in top["vs"]:
         out["over_greedy"] = {"figure": f"{top['label']} minus greedy", **top["vs"]["greedy"]}
+    expert = next((e for e in real if e["name"] == "expert"), None)
+    if expert is not None and expert is not top and greedy is not None and "greedy" in expert["vs"]:
+        out["expert_vs_greedy"] = {"figure": "expert minus greedy", **expert["vs"]["greedy"]}
     return out
 
 

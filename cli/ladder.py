@@ -149,7 +149,8 @@ def print_ladder(result: dict) -> None:
         sk = lad.get("skill")
         if sk:
             out.print(f"how much skill matters{where}: {sk['figure']} {_pts(sk)} points (paired, same deals)"
-                      + (f"; {sk['over_greedy']['figure']} {_pts(sk['over_greedy'])}" if sk.get("over_greedy") else ""),
+                      + (f"; {sk['over_greedy']['figure']} {_pts(sk['over_greedy'])}" if sk.get("over_greedy") else "")
+                      + (f"; expert minus greedy {_pts(sk['expert_vs_greedy'])}" if sk.get("expert_vs_greedy") else ""),
                       highlight=False)
     if not result["complete"]:
         out.print("incomplete: some rungs have fewer games than asked (a run was stopped); run the same command again",

@@ -72,6 +72,10 @@ def sentences(r: dict) -> list[str]:
                        + ("" if big else " (not significantly different from zero)") + "."
                        + (f" Above greedy, {sk['over_greedy']['figure']} is {_d(sk['over_greedy'])}: "
                           + headroom_words(sk["over_greedy"]) if sk.get("over_greedy") else ""))
+        if sk and sk.get("expert_vs_greedy") and sk["expert_vs_greedy"]["ci"][1] is not None \
+                and sk["expert_vs_greedy"]["ci"][1] < 0:
+            out.append(f"Expert does worse than greedy here ({_d(sk['expert_vs_greedy'])}): its search does not "
+                       f"find stronger play in this game and setting, so it is not the top of the ladder.")
         if comp:
             above = [e["label"] for e in _real(lad) if (e.get("vs_fair") or {}).get("significant") and e["vs_fair"]["diff"] > 0]
             below = [e["label"] for e in _real(lad) if (e.get("vs_fair") or {}).get("significant") and e["vs_fair"]["diff"] < 0]
