@@ -370,13 +370,20 @@ def _metric_words(competitive: bool, players: int, cooperative: bool) -> str:
 
 
 def skill(entries: list[dict], competitive: bool) -> dict | None:
-    """'How much skill matters': the strongest real player's headline (the highest of the rungs above
-    random, the oracle left out: it is no player) minus random's, paired on the same deals. Usually
-    expert; when the search loses to greedy (Four Day Weekend, session 9) it is whichever is best."""
+    """'How much skill matters': the strongest real player's headline (the oracle left out: it is no
+    player) minus random's, paired on the same deals. The strongest is expert, unless another rung
+    beats it significantly on the same deals (Four Day Weekend's and Overtime's lookahead, session 9):
+    then the best of those; a rung that is merely higher on a few deals does not displace it."""
     real = [e for e in entries if not e.get("bound") and e.get("value") is not None]
     base = next((e for e in real if e["name"] == "random"), None)
     above = [e for e in real if e is not base]
-    top = max(above, key=lambda e: e["value"]) if above else None
+    top = next((e for e in above if e["name"] == "expert"), None)
+    if top is not None:
+        better = [e for e in above if e is not top and ((e["vs"].get(top["label"]) or {}).get("ci") or [None])[0]
+                  is not None and e["vs"][top["label"]]["ci"][0] > 0]
+        top = max(better, key=lambda e: e["value"]) if better else top
+    elif above:
+        top = max(above, key=lambda e: e["value"])
     if base is None or top is None or base["label"] not in top["vs"]:
         return None
     d = top["vs"][base["label"]]
