@@ -740,4 +740,5 @@ def main() -> None:
     app()
 
 
-from cli import ladder as _ladder  # noqa: E402,F401  (registers `balance ladder`)
+from cli.ladder import register as _register_ladder  # noqa: E402  (`balance ladder`, cli/ladder.py)
+_register_ladder(globals())

@@ -1,73 +1,82 @@
 """`balance ladder`: the same deals played by players of rising skill (analysis.ladder).
 
-Registered on the app by one import at the end of cli/app.py.
+Registered on the app by cli/app.py's last two lines, `register(globals())`:
+this module takes the app's shared options and helpers from there and never
+imports cli.app (so the two do not import each other). Annotations are
+evaluated when the command is defined (no `from __future__ import
+annotations`), since Typer reads them as objects.
 """
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.table import Table
 
-from .app import (GameOpt, MarginOpt, ParamsFileOpt, PlayersOpt, SchedulerOpt, SeedOpt, SetOpt, ThreadsOpt, WorkersOpt,
-                  _command_line, _players, _spec, _threads, _user_params, command, err, out)
+_app: dict = {}  # cli.app's namespace: command, out, err, the shared options and helpers
 
 
-@command()
-def ladder(
-    game: GameOpt = "sickdays-solo",
-    players: PlayersOpt = None,
-    level: Annotated[Optional[list[str]], typer.Option(
-        "--level", help="difficulty level(s): 4, or 1,4,6,11 (or repeat): one ladder per level, on the same deals")] = None,
-    n: Annotated[Optional[int], typer.Option(
-        "-n", "--games", min=1, help="deals per cheap rung (random, greedy); search rungs play --search-share of "
-                                      "them (default: per game, a few minutes on 2 cores)")] = None,
-    search_share: Annotated[Optional[float], typer.Option(
-        "--search-share", min=0.001, max=1.0, help="share of the deals every search rung (lookahead, expert, oracle) "
-                                                   "plays: the first ones, so still paired (default: per game and "
-                                                   "policy, printed before the run)")] = None,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    params: ParamsFileOpt = None,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="ladder folder (default: a new folder under runs/)")] = None,
-    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk (results do not depend on it)")] = None,
-    threads: ThreadsOpt = None,
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
-    margin: MarginOpt = 0.02,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
-):
-    """Play the same deals with random, greedy at a few epsilons, lookahead, expert (and oracle): the skill
-    ladder, paired, in one folder with ladder.json, summary.json and report.html."""
-    from analysis import ladder as L
-    from analysis import runs
+def register(ns: dict) -> None:
+    """Define `balance ladder` on the app whose module namespace is `ns`."""
+    _app.update(ns)
+    command = ns["command"]
+    GameOpt, PlayersOpt, SeedOpt, SetOpt, ParamsFileOpt = (ns["GameOpt"], ns["PlayersOpt"], ns["SeedOpt"], ns["SetOpt"],
+                                                            ns["ParamsFileOpt"])
+    ThreadsOpt, SchedulerOpt, WorkersOpt, MarginOpt = ns["ThreadsOpt"], ns["SchedulerOpt"], ns["WorkersOpt"], ns["MarginOpt"]
 
-    _threads(threads)
-    spec = _spec(game)
-    n_players = _players(spec, players)
-    levels = L.parse_levels(spec, level)
-    user = _user_params(spec, set_, params, None)
-    n_games = n if n is not None else L.default_games(spec.name)
-    share = L.default_share(spec.name, search_share)
-    config, rs, left = L.ladder_config(spec, user, n_players, seed, levels, chunk_size or L.default_chunk(n_games, share),
-                                       share)
-    run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-ladder")
-    _print_plan(spec, config, n_games, n_players, left)
-    runs.open_run(run_dir, spec, config, n_games, _command_line(), kind=L.KIND,
-                  notice=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
-    try:
-        _play(spec, config, run_dir, n_games, quiet, scheduler, workers)
-        from reports import render_ladder_report
+    @command()
+    def ladder(
+        game: GameOpt = "sickdays-solo",
+        players: PlayersOpt = None,
+        level: Annotated[Optional[list[str]], typer.Option(
+            "--level", help="difficulty level(s): 4, or 1,4,6,11 (or repeat): one ladder per level, on the same deals")] = None,
+        n: Annotated[Optional[int], typer.Option(
+            "-n", "--games", min=1, help="deals per cheap rung (random, greedy); search rungs play --search-share of "
+                                          "them (default: per game, a few minutes on 2 cores)")] = None,
+        search_share: Annotated[Optional[float], typer.Option(
+            "--search-share", min=0.001, max=1.0, help="share of the deals every search rung (lookahead, expert, oracle) "
+                                                       "plays: the first ones, so still paired (default: per game and "
+                                                       "policy, printed before the run)")] = None,
+        seed: SeedOpt = 1,
+        set_: SetOpt = None,
+        params: ParamsFileOpt = None,
+        out_dir: Annotated[Optional[Path], typer.Option("--out", help="ladder folder (default: a new folder under runs/)")] = None,
+        chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk (results do not depend on it)")] = None,
+        threads: ThreadsOpt = None,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
+        margin: MarginOpt = 0.02,
+        quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    ):
+        """Play the same deals with random, greedy at a few epsilons, lookahead, expert (and oracle): the skill
+        ladder, paired, in one folder with ladder.json, summary.json and report.html."""
+        from analysis import ladder as L
+        from analysis import runs
 
-        manifest = runs.load_manifest(run_dir)
-        result = L.analyse(run_dir, manifest, spec, margin)
-        L.write(run_dir, result, _command_line())
-        path = render_ladder_report(run_dir, result)
-    finally:
-        runs.close_run(run_dir)
-    print_ladder(result)
-    out.print(f"ladder folder: {run_dir}\nreport: {path}", highlight=False)
+        _app["_threads"](threads)
+        spec = _app["_spec"](game)
+        n_players = _app["_players"](spec, players)
+        levels = L.parse_levels(spec, level)
+        user = _app["_user_params"](spec, set_, params, None)
+        n_games = n if n is not None else L.default_games(spec.name)
+        share = L.default_share(spec.name, search_share)
+        config, rs, left = L.ladder_config(spec, user, n_players, seed, levels, chunk_size or L.default_chunk(n_games, share),
+                                           share)
+        run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-ladder")
+        _print_plan(spec, config, n_games, n_players, left)
+        runs.open_run(run_dir, spec, config, n_games, _app["_command_line"](), kind=L.KIND,
+                      notice=lambda text: _app["err"].print(text, markup=False, highlight=False, soft_wrap=True))
+        try:
+            _play(spec, config, run_dir, n_games, quiet, scheduler, workers)
+            from reports import render_ladder_report
+
+            manifest = runs.load_manifest(run_dir)
+            result = L.analyse(run_dir, manifest, spec, margin)
+            L.write(run_dir, result, _app["_command_line"]())
+            path = render_ladder_report(run_dir, result)
+        finally:
+            runs.close_run(run_dir)
+        print_ladder(result)
+        _app["out"].print(f"ladder folder: {run_dir}\nreport: {path}", highlight=False)
 
 
 def _print_plan(spec, config, n_games: int, players: int, left: list[str]) -> None:
@@ -82,6 +91,7 @@ def _print_plan(spec, config, n_games: int, players: int, left: list[str]) -> No
         bits.append(f"{where}{r['rung']}: n = {r['deals']:,} deals{seats}")
     how = ("one seat of each policy among greedy seats, moved round the table" if competitive
            else "every seat the policy")
+    err = _app["err"]
     err.print(f"ladder {spec.name}, {players} player(s), {how}; {sum(r['games'] for r in rows):,} games:\n  "
               + "\n  ".join(bits), markup=False, highlight=False, soft_wrap=True)
     for why in left:
@@ -102,7 +112,7 @@ def _play(spec, config, run_dir: Path, n_games: int, quiet: bool, scheduler, wor
         prepared = runs.Prepared(spec, config)
     total = sum(runs.variant_games(v, n_games) for v in config.variants)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
+                  TimeRemainingColumn(), console=_app["err"], disable=quiet, transient=False) as bar:
         task = bar.add_task(f"{spec.name} ladder", total=total)
         try:
             runs.execute(run_dir, spec, config, n_games, lambda done, tot: bar.update(task, completed=done, total=tot),
@@ -125,6 +135,7 @@ def _pts(d) -> str:
 
 
 def print_ladder(result: dict) -> None:
+    out = _app["out"]
     competitive = result["competitive"]
     for lad in result["ladders"]:
         where = f", level {lad['level']}" if lad.get("level") is not None else ""
