@@ -32,6 +32,22 @@ SEARCH_POLICIES = ("lookahead", "expert", "oracle")  # thousands of times slower
 SEARCH_SHARE = 100  # a search policy's row plays n / SEARCH_SHARE games (at least SEARCH_MIN)
 SEARCH_MIN = 64
 BASELINE = ("random", "greedy")  # shown beside any other policy measured
+DEFAULT_POLICIES = ("random", "greedy", "expert")  # what `balance bench` measures unless told (issue 22)
+
+
+def available(game: str, policies: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The policies a game can play, and those it refuses with why (sickdays-party's expert)."""
+    from simcore import registry
+
+    spec = registry.get(game)
+    keep, refused = [], {}
+    for name in policies:
+        p = spec.policy(name)
+        if p is not None and p.refused:
+            refused[name] = p.refused
+        else:
+            keep.append(name)
+    return keep, refused
 
 
 def with_baseline(policies: list[str]) -> list[str]:
@@ -130,16 +146,18 @@ def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_
                repeat: int = 1) -> dict:
     """One game's measurements: rows per (policy, threads) and per-game costs.
 
-    Random and greedy are measured beside any other policy asked for; a search
+    Random and greedy are measured beside any other policy asked for (a policy
+    the game refuses is left out, named in `refused`); a search
     policy (lookahead, expert, oracle) plays n / SEARCH_SHARE games a sample and
     is not timed without the JIT. The cold compile is that of every policy's
     loop in turn (a loop is compiled per set of policy kinds, and random and
     greedy share one), also given per policy."""
-    policies = with_baseline(list(policies))
+    policies, refused = available(game, with_baseline(list(policies)))
     warm = _spawn(game, "warm", n, policies, {}, repeat)
     result = {"game": game, "players": warm["players"], "rows": warm["rows"],
               "warm_load_seconds": warm["first_batch_seconds"], "peak_rss_mb": warm["peak_rss_mb"],
-              "cold_compile_seconds": None, "cold_compile_by_policy": None, "nojit_games": nojit_games}
+              "cold_compile_seconds": None, "cold_compile_by_policy": None, "nojit_games": nojit_games,
+              "refused": refused}
     if cold:
         with tempfile.TemporaryDirectory(prefix="balance-bench-cache-") as cache:
             c = _spawn(game, "cold", n, policies, {"BALANCE_NUMBA_CACHE": cache})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import secrets
 import time
@@ -419,7 +420,7 @@ def missing_tasks(run_dir: Path, config: RunConfig, n_games: int) -> list[tuple[
     out = []
     for v in range(len(config.variants)):
         have = sorted(done.get(v, []))
-        for c, first, count in chunks(n_games, config.chunk_size):
+        for c, first, count in chunks(variant_games(config.variants[v], n_games), config.chunk_size):
             at, end = first, first + count
             for a, n in have:
                 if a + n <= at:
@@ -506,9 +507,35 @@ def rotation_of(variant: Variant | None) -> int:
     return int((variant.varied or {}).get(ROTATION_KEY, 0)) if variant is not None else 0
 
 
+# ------------------------------------------- a seating of its own per variant (balance ladder)
+SEATING_KEY = "seating"  # in a variant's `varied`: for each seat, the index of its policy in config.policies
+SHARE_KEY = "share"  # in a variant's `varied`: it plays ceil(share * n_games) of the run's games (0 < share <= 1)
+
+
+def seating_of(variant: Variant | None) -> tuple[int, ...]:
+    return tuple(int(i) for i in ((variant.varied or {}).get(SEATING_KEY) or ())) if variant is not None else ()
+
+
+def variant_games(variant: Variant | None, n_games: int) -> int:
+    """The games a variant plays of a run of n_games: all, or its share (game
+    indices 0..m-1, the first m deals of every other variant: still paired)."""
+    share = float((variant.varied or {}).get(SHARE_KEY, 1.0)) if variant is not None else 1.0
+    if share >= 1.0:
+        return n_games
+    return max(1, min(n_games, math.ceil(share * n_games - 1e-9)))
+
+
+def _engine_key(variant: Variant | None):
+    return seating_of(variant) or rotation_of(variant)
+
+
 def seat_policies(config: RunConfig, variant: Variant | None = None) -> list[SeatPolicy]:
     """The policy at each seat: as listed, or, in a seat-rotated variant r, the
-    policy listed for seat j sits at seat (j + r) mod players."""
+    policy listed for seat j sits at seat (j + r) mod players; a variant with a
+    seating of its own (`SEATING_KEY`) seats config.policies[i] for each i it lists."""
+    seating = seating_of(variant)
+    if seating:
+        return [config.policies[i] for i in seating]
     pols = list(config.policies)
     if len(pols) != config.players:
         pols = pols * config.players if len(pols) == 1 else pols
@@ -563,13 +590,15 @@ class Prepared:
         self.card_names = [list(d.card_names) for d in self.data]
         self.policy_names = _seat_policy_names(config)
         self.engines = {}
+        # a seating per variant (ladder): one loop compiled for every policy kind of the run, shared
+        kinds = {p.kind for p in config.policies if p.kind != USER} if any(seating_of(v) for v in config.variants) else None
         for v in config.variants:  # seat-rotated variants: the policies seated in their rotation
-            r = rotation_of(v)
+            r = _engine_key(v)
             if r and r not in self.engines:
-                self.engines[r] = Engine(spec, seat_policies(config, v))
+                self.engines[r] = Engine(spec, seat_policies(config, v), kinds=kinds)
 
     def run_task(self, variant: int, first: int, count: int) -> Results:
-        engine = self.engines.get(rotation_of(self.config.variants[variant]), self.engine)
+        engine = self.engines.get(_engine_key(self.config.variants[variant]), self.engine)
         try:
             return engine.run(self.tables[variant], self.config.players, self.config.seed,
                                    np.arange(first, first + count, dtype=np.int64), len(self.card_names[variant]),
@@ -649,7 +678,7 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     names = [_seat_policy_names(config, var) for var in config.variants]
     card_names = ([list(spec.load_data(v.params).card_names) for v in config.variants] if prepared is None
                   else prepared.card_names)
-    total = n_games * len(config.variants)
+    total = sum(variant_games(v, n_games) for v in config.variants)
     done = total - sum(t[3] for t in todo)
     tally = None
     if precision is not None:

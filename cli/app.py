@@ -812,7 +812,7 @@ def bench(
     n: Annotated[int, games_opt()] = 20_000,
     policy: Annotated[Optional[list[str]], typer.Option(
         "--policy", metavar="NAME", help="a policy to measure, at every seat (repeat or comma-separate; default: "
-                                         "random and greedy)")] = None,
+                                         "random, greedy and expert)")] = None,
     quick: Annotated[bool, typer.Option("--quick", help="2,000 games per measurement, 5 without the JIT, 1 sample")] = False,
     repeat: Annotated[Optional[int], typer.Option("--repeat", metavar="K", min=1, help="samples per row, taking turns; a row shows their median and range (default: 3)")] = None,
     cold: Annotated[bool, typer.Option("--cold/--no-cold", help="also time a compile on an empty cache (minutes per game)")] = True,
@@ -832,10 +832,12 @@ def bench(
     names = game or registry.names()
     for name in names:
         registry.get(name)  # unknown names fail before any work
-    policies = [x.strip() for item in (policy or ["random,greedy"]) for x in item.split(",") if x.strip()]
+    from analysis.bench import DEFAULT_POLICIES
+
+    policies = [x.strip() for item in (policy or list(DEFAULT_POLICIES)) for x in item.split(",") if x.strip()]
     for name in names:
         spec = registry.get(name)
-        for pol in policies:
+        for pol in policy or []:
             _policies(spec, [pol], None)  # unknown policies fail before any work
     results = []
     t = Table(title=f"balance bench — {n:,} games per measurement, median of {repeat} taking turns, "
@@ -862,6 +864,8 @@ def bench(
                           f"{row['games_per_second_min']:,.0f}-{row['games_per_second_max']:,.0f}",
                           f"{row['decisions_per_second']:,.0f}", f"{row['decisions_per_game']:.1f}",
                           f"{1e6 / row['games_per_second']:,.0f}", speed)
+            for pol, why in (r.get("refused") or {}).items():
+                t.add_row(name, str(r["players"]), pol, "", "not available", "", "", "", "", "")
             cold_s = f"{r['cold_compile_seconds']:.1f}" if r["cold_compile_seconds"] is not None else "(skipped)"
             costs.add_row(name, cold_s, f"{r['warm_load_seconds']:.2f}", f"{r['peak_rss_mb']:,.0f}")
     out.print(t)
@@ -875,3 +879,7 @@ def bench(
 
 def main() -> None:
     app()
+
+
+from cli.ladder import register as _register_ladder  # noqa: E402  (`balance ladder`, cli/ladder.py)
+_register_ladder(globals())

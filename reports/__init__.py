@@ -134,6 +134,16 @@ def render_campaign_report(folder: str | Path, result: dict, spec=None) -> Path:
     return write_report(folder, build_campaign_report(result, spec, _command(folder, "campaign.json")))
 
 
+def render_ladder_report(folder: str | Path, result: dict, spec=None) -> Path:
+    """Write the skill-ladder report (analysis.ladder.analyse's result) into folder/report.html."""
+    from .ladder import build_ladder_report
+
+    folder = Path(folder)
+    if spec is None:
+        spec = _spec_of(result.get("game"), folder / "summary.json", required=False)
+    return write_report(folder, build_ladder_report(result, spec, _command(folder, "summary.json")))
+
+
 def _command(folder: Path, name: str) -> str | None:
     """The command line, from the JSON the analysis side writes beside the report."""
     try:
@@ -179,6 +189,8 @@ def _rebuild_run(folder: Path) -> Path:
     from analysis.summary import write_summary
 
     manifest = load_manifest(folder)
+    if manifest.get("kind") == "ladder":  # a ladder folder whose ladder.json was lost
+        return _rebuild_ladder(folder)
     game = (manifest.get("config") or {}).get("game")
     spec = _spec_of(game, folder / "manifest.json")
     write_summary(folder, spec)
@@ -203,6 +215,23 @@ def _rebuild_campaign(folder: Path) -> Path:
     return render_campaign_report(folder, result, _spec_of(result.get("game"), folder / "campaign.json", required=False))
 
 
+def _rebuild_ladder(folder: Path) -> Path:
+    """A ladder folder (`balance ladder`): ladder.json and summary.json recomputed from the parts, then its
+    report. A run folder that merely holds a copied ladder.json is a run folder."""
+    from analysis import ladder
+    from analysis.frames import load_manifest
+
+    manifest = load_manifest(folder)
+    if manifest.get("kind") != ladder.KIND:
+        return _rebuild_run(folder)
+    spec = _spec_of((manifest.get("config") or {}).get("game"), folder / "manifest.json")
+    old = ladder.read_summary(folder)
+    margin = old.get("margin") if isinstance(old.get("margin"), (int, float)) else 0.02
+    result = ladder.analyse(folder, manifest, spec, margin)
+    ladder.write(folder, result, old.get("command") or manifest.get("command"))
+    return render_ladder_report(folder, result, spec)
+
+
 @dataclass(frozen=True)
 class FolderKind:
     kind: str  # what `balance` calls it
@@ -217,6 +246,7 @@ FOLDER_KINDS: list[FolderKind] = [
     FolderKind("tune", "tuning.json", _rebuild_tune),
     FolderKind("campaign", "campaign.json", _rebuild_campaign),
     FolderKind("impact", "impact.json", _rebuild_impact),  # also a run folder: the manifest's kind is "impact"
+    FolderKind("ladder", "ladder.json", _rebuild_ladder),  # before manifest.json: a ladder folder holds both
     FolderKind("run", "manifest.json", _rebuild_run),  # run and sweep (the manifest's kind says which)
 ]
 
@@ -225,7 +255,7 @@ def folder_kind(folder: str | Path) -> FolderKind:
     """The kind of a folder `balance` wrote, from the file that marks it (FOLDER_KINDS)."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise BalanceError(f"{folder}: no such folder; give a folder written by simulate, sweep, compare, tune or "
+        raise BalanceError(f"{folder}: no such folder; give a folder written by simulate, sweep, compare, tune, ladder or "
                            f"campaign")
     for k in FOLDER_KINDS:
         if (folder / k.file).is_file():
@@ -242,5 +272,5 @@ def rebuild_report(folder: str | Path) -> Path:
 
 
 __all__ = ["render_run_report", "render_sweep_report", "render_compare_report", "render_impact_report", "render_tuning_report",
-           "render_campaign_report", "render_html", "build_run_report", "write_report", "rebuild_report",
+           "render_campaign_report", "render_ladder_report", "render_html", "build_run_report", "write_report", "rebuild_report",
            "folder_kind", "FOLDER_KINDS", "FolderKind", "REPORT_FILE"]

@@ -16,7 +16,10 @@ The skill-ladder hook
    and is left alone);
 2. `ladder.json` in the run folder;
 3. `ladder.json` beside the run folder (its parent), then in the run folder's
-   sibling folders (sorted by name), the first whose game and setting match.
+   sibling folders (sorted by name), the first whose game and setting match:
+   `balance ladder` writes its folder under runs/ like every run, so a ladder
+   measured there speaks for every run of the same game and setting there
+   (a ladder.json holding several levels lists them under `ladders`).
 
 A ladder (what `balance ladder` is to write) is
 
@@ -399,10 +402,23 @@ def find_ladder(run_dir: Path | None, summary: dict, game: str, players, params:
         pass
     for path in candidates:
         data = _read(path)
-        if data is not None and _matches(data, game, players, params):
-            where = "ladder.json in the run folder" if path.parent == run_dir else str(path)
-            return data, where
+        if data is None:
+            continue
+        where = "ladder.json in the run folder" if path.parent == run_dir else str(path)
+        for block in _blocks(data):
+            if _matches(block, game, players, params):
+                return block, where
     return None
+
+
+def _blocks(data: dict) -> list[dict]:
+    """The ladders of a ladder.json: itself, or each of its `ladders` (one per level, `balance ladder
+    --level 1,4`), each taking the file's game and players unless it gives its own."""
+    many = data.get("ladders")
+    if not isinstance(many, list):
+        return [data]
+    top = {k: data[k] for k in ("game", "players") if k in data}
+    return [{**top, **b} for b in many if isinstance(b, dict)]
 
 
 def _entry_for(ladder: dict, s: SeatPolicy) -> dict | None:

@@ -124,7 +124,7 @@ def test_bench_measures_and_writes_json(tmp_path):
     assert data["samples_per_row"] == 3
     (game,) = data["results"]
     rows = game["rows"]
-    assert {row["policy"] for row in rows} == {"random", "greedy"}
+    assert {row["policy"] for row in rows} == {"random", "greedy", "expert"}  # expert beside them by default
     assert all(row["games_per_second"] > 0 and row["decisions_per_game"] > 0 for row in rows)
     # each row: the median of its 3 samples, between the slowest and the fastest
     assert all(row["samples"] == 3 for row in rows)
@@ -133,13 +133,19 @@ def test_bench_measures_and_writes_json(tmp_path):
                for row in rows)
     assert "median of 3" in r.output
     # the same rules in plain Python (NUMBA_DISABLE_JIT=1) are much slower than compiled
-    one_thread = [row for row in rows if row["threads"] == 1]
+    one_thread = [row for row in rows if row["threads"] == 1 and row["policy"] != "expert"]  # search: no plain run
     assert one_thread and all(row["jit_speedup"] > 1 for row in one_thread)
+    expert = [row for row in rows if row["policy"] == "expert"]
+    assert expert and all(row["games"] == 64 and "jit_speedup" not in row for row in expert)  # n/100, at least 64
     assert game["peak_rss_mb"] > 10 and game["warm_load_seconds"] > 0 and game["cold_compile_seconds"] is None
     assert "peak RSS" in r.output and "no JIT" in r.output
     assert balance("bench", "--game", "nope").exit_code == 2
     assert balance("bench", "--game", "race21", "--repeat", 0).exit_code == 2
     assert balance("bench", "--game", "race21", "--policy", "nope").exit_code == 2
+    from analysis.bench import DEFAULT_POLICIES, available
+
+    assert available("sickdays-party", list(DEFAULT_POLICIES))[0] == ["random", "greedy"]  # party refuses expert
+    assert "expert" in available("sickdays-party", list(DEFAULT_POLICIES))[1]
 
 
 def test_check_passes_a_sound_game_and_stops_at_a_planted_bug(tmp_path):

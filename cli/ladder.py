@@ -1,0 +1,168 @@
+"""`balance ladder`: the same deals played by players of rising skill (analysis.ladder).
+
+Registered on the app by cli/app.py's last two lines, `register(globals())`:
+this module takes the app's shared options and helpers from there and never
+imports cli.app (so the two do not import each other). Annotations are
+evaluated when the command is defined (no `from __future__ import
+annotations`), since Typer reads them as objects.
+"""
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+_app: dict = {}  # cli.app's namespace: command, out, err, the shared options and helpers
+
+
+def register(ns: dict) -> None:
+    """Define `balance ladder` on the app whose module namespace is `ns`."""
+    _app.update(ns)
+    command = ns["command"]
+    GameOpt, PlayersOpt, SeedOpt, SetOpt, ParamsFileOpt = (ns["GameOpt"], ns["PlayersOpt"], ns["SeedOpt"], ns["SetOpt"],
+                                                            ns["ParamsFileOpt"])
+    ThreadsOpt, SchedulerOpt, WorkersOpt, MarginOpt = ns["ThreadsOpt"], ns["SchedulerOpt"], ns["WorkersOpt"], ns["MarginOpt"]
+
+    @command()
+    def ladder(
+        game: GameOpt = "sickdays-solo",
+        players: PlayersOpt = None,
+        level: Annotated[Optional[list[str]], typer.Option(
+            "--level", help="difficulty level(s): 4, or 1,4,6,11 (or repeat): one ladder per level, on the same deals")] = None,
+        n: Annotated[Optional[int], typer.Option(
+            "-n", "--games", min=1, help="deals per cheap rung (random, greedy); search rungs play --search-share of "
+                                          "them (default: per game, a few minutes on 2 cores)")] = None,
+        search_share: Annotated[Optional[float], typer.Option(
+            "--search-share", min=0.001, max=1.0, help="share of the deals every search rung (lookahead, expert, oracle) "
+                                                       "plays: the first ones, so still paired (default: per game and "
+                                                       "policy, printed before the run)")] = None,
+        seed: SeedOpt = 1,
+        set_: SetOpt = None,
+        params: ParamsFileOpt = None,
+        out_dir: Annotated[Optional[Path], typer.Option("--out", help="ladder folder (default: a new folder under runs/)")] = None,
+        chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk (results do not depend on it)")] = None,
+        threads: ThreadsOpt = None,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
+        margin: MarginOpt = 0.02,
+        quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    ):
+        """Play the same deals with random, greedy at a few epsilons, lookahead, expert (and oracle): the skill
+        ladder, paired, in one folder with ladder.json, summary.json and report.html."""
+        from analysis import ladder as L
+        from analysis import runs
+
+        _app["_threads"](threads)
+        spec = _app["_spec"](game)
+        n_players = _app["_players"](spec, players)
+        levels = L.parse_levels(spec, level)
+        user = _app["_user_params"](spec, set_, params, None)
+        n_games = n if n is not None else L.default_games(spec.name)
+        share = L.default_share(spec.name, search_share)
+        config, rs, left = L.ladder_config(spec, user, n_players, seed, levels, chunk_size or L.default_chunk(n_games, share),
+                                           share)
+        run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-ladder")
+        _print_plan(spec, config, n_games, n_players, left)
+        runs.open_run(run_dir, spec, config, n_games, _app["_command_line"](), kind=L.KIND,
+                      notice=lambda text: _app["err"].print(text, markup=False, highlight=False, soft_wrap=True))
+        try:
+            _play(spec, config, run_dir, n_games, quiet, scheduler, workers)
+            from reports import render_ladder_report
+
+            manifest = runs.load_manifest(run_dir)
+            result = L.analyse(run_dir, manifest, spec, margin)
+            L.write(run_dir, result, _app["_command_line"]())
+            path = render_ladder_report(run_dir, result)
+        finally:
+            runs.close_run(run_dir)
+        print_ladder(result)
+        _app["out"].print(f"ladder folder: {run_dir}\nreport: {path}", highlight=False)
+
+
+def _print_plan(spec, config, n_games: int, players: int, left: list[str]) -> None:
+    from analysis import ladder as L
+
+    rows = L.plan(config, n_games)
+    competitive = L.is_competitive(spec, players)
+    bits = []
+    for r in rows:
+        where = f"level {r['level']} " if r["level"] is not None else ""
+        seats = f" x {r['variants']} seats" if r["variants"] > 1 else ""
+        bits.append(f"{where}{r['rung']}: n = {r['deals']:,} deals{seats}")
+    how = ("one seat of each policy among greedy seats, moved round the table" if competitive
+           else "every seat the policy")
+    err = _app["err"]
+    err.print(f"ladder {spec.name}, {players} player(s), {how}; {sum(r['games'] for r in rows):,} games:\n  "
+              + "\n  ".join(bits), markup=False, highlight=False, soft_wrap=True)
+    for why in left:
+        err.print(f"left out: {why}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _play(spec, config, run_dir: Path, n_games: int, quiet: bool, scheduler, workers) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from analysis import runs
+
+    executor, prepared = None, None
+    if scheduler or workers:
+        from analysis.executors import DaskExecutor
+
+        executor = DaskExecutor(config, scheduler, workers)
+    else:
+        prepared = runs.Prepared(spec, config)
+    total = sum(runs.variant_games(v, n_games) for v in config.variants)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=_app["err"], disable=quiet, transient=False) as bar:
+        task = bar.add_task(f"{spec.name} ladder", total=total)
+        try:
+            runs.execute(run_dir, spec, config, n_games, lambda done, tot: bar.update(task, completed=done, total=tot),
+                         prepared, None, executor)
+        finally:
+            if executor is not None:
+                executor.close()
+
+
+def _pct(v) -> str:
+    return "-" if v is None else f"{100 * v:.1f}%"
+
+
+def _pts(d) -> str:
+    if not d or d.get("diff") is None:
+        return "-"
+    ci = d.get("ci") or [None, None]
+    rng = f" [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci[0] is not None else ""
+    return f"{100 * d['diff']:+.1f}{rng} (n={d.get('n', 0):,})"
+
+
+def print_ladder(result: dict) -> None:
+    out = _app["out"]
+    competitive = result["competitive"]
+    for lad in result["ladders"]:
+        where = f", level {lad['level']}" if lad.get("level") is not None else ""
+        t = Table(title=f"skill ladder: {result['game']}, {result['players']} player(s){where}, seed {result['seed']} "
+                        f"- {lad['metric']}")
+        cols = ["policy", "win rate", "95% CI", "n"]
+        cols += ["fair share", "vs fair share, pts [95% CI]"] if competitive else []
+        cols += ["vs the rung below, pts", "vs greedy, pts"]
+        for c in cols:
+            t.add_column(c, justify="left" if c == "policy" else "right")
+        prev = None
+        for e in lad["policies"]:
+            ci = e.get("ci") or [None, None]
+            row = [e["label"] + (" (upper bound)" if e.get("bound") else ""), _pct(e.get("value")),
+                   f"{_pct(ci[0])} - {_pct(ci[1])}", f"{e.get('n', 0):,}"]
+            if competitive:
+                row += [_pct(e.get("fair_share")), _pts(e.get("vs_fair"))]
+            row += [_pts(e["vs"].get(prev)) if prev else "", _pts(e["vs"].get("greedy")) if e["label"] != "greedy" else ""]
+            t.add_row(*row)
+            prev = e["label"]
+        out.print(t)
+        sk = lad.get("skill")
+        if sk:
+            out.print(f"how much skill matters{where}: {sk['figure']} {_pts(sk)} points (paired, same deals)"
+                      + (f"; {sk['over_greedy']['figure']} {_pts(sk['over_greedy'])}" if sk.get("over_greedy") else "")
+                      + (f"; expert minus greedy {_pts(sk['expert_vs_greedy'])}" if sk.get("expert_vs_greedy") else ""),
+                      highlight=False)
+    if not result["complete"]:
+        out.print("incomplete: some rungs have fewer games than asked (a run was stopped); run the same command again",
+                  highlight=False)
