@@ -81,7 +81,8 @@ SetOpt = Annotated[Optional[list[str]], typer.Option(
 ParamsFileOpt = Annotated[Optional[Path], typer.Option("--params", metavar="FILE", help="TOML file of rule parameters")]
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="SEED", help="master seed: same seed, same games")]
 GAMES_HELP = ("number of games (sweep: per grid point; compare: per side; tune: per finalist; "
-              "bench: per measurement)")
+              "bench: per measurement; impact: per variant, the baseline too; ladder: per cheap rung, the search "
+              "rungs play --search-share of them, default per game)")
 
 
 def games_opt(minimum: int = 1):

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from simcore.errors import BalanceError
 
-from .app import (GameOpt, LevelOpt, MarginOpt, ParamsFileOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt,
+from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt,
                   SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads,
                   _user_params, command, err, out, run_and_report)
 
@@ -23,22 +23,22 @@ def impact(
     level: LevelOpt = None,
     policy: PolicyOpt = None,
     policy_param: PolicyParamOpt = None,
-    n: Annotated[int, typer.Option("-n", "--games", help="games per variant (the baseline too)", min=1)] = 10_000,
+    n: Annotated[int, games_opt()] = 10_000,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     params: ParamsFileOpt = None,
     cards: Annotated[Optional[str], typer.Option(
-        "--cards", help="card kinds to remove and add, comma-separated, or 'all' or 'none' "
+        "--cards", metavar="NAMES", help="card kinds to remove and add, comma-separated, or 'all' or 'none' "
                         "(default: all, unless --rules is given)")] = None,
     rules: Annotated[Optional[str], typer.Option(
-        "--rules", help="rule parameters to step one step down and up (switches: flipped), comma-separated")] = None,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="run folder (default: a new folder under runs/)")] = None,
-    chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk")] = None,
+        "--rules", metavar="NAMES", help="rule parameters to step one step down and up (switches: flipped), comma-separated")] = None,
+    out_dir: OutOpt = None,
+    chunk_size: ChunkOpt = None,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     margin: MarginOpt = 0.02,
-    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    quiet: QuietOpt = False,
 ):
     """What each card and rule does to the game: the same seeds played with one copy of a card removed, all
     removed, one added, or a rule stepped; paired differences with corrected intervals, ranked, in one report."""

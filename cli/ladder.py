@@ -22,16 +22,15 @@ def register(ns: dict) -> None:
     GameOpt, PlayersOpt, SeedOpt, SetOpt, ParamsFileOpt = (ns["GameOpt"], ns["PlayersOpt"], ns["SeedOpt"], ns["SetOpt"],
                                                             ns["ParamsFileOpt"])
     ThreadsOpt, SchedulerOpt, WorkersOpt, MarginOpt = ns["ThreadsOpt"], ns["SchedulerOpt"], ns["WorkersOpt"], ns["MarginOpt"]
+    OutOpt, ChunkOpt, QuietOpt, games_opt = ns["OutOpt"], ns["ChunkOpt"], ns["QuietOpt"], ns["games_opt"]
 
     @command()
     def ladder(
         game: GameOpt = "sickdays-solo",
         players: PlayersOpt = None,
         level: Annotated[Optional[list[str]], typer.Option(
-            "--level", help="difficulty level(s): 4, or 1,4,6,11 (or repeat): one ladder per level, on the same deals")] = None,
-        n: Annotated[Optional[int], typer.Option(
-            "-n", "--games", min=1, help="deals per cheap rung (random, greedy); search rungs play --search-share of "
-                                          "them (default: per game, a few minutes on 2 cores)")] = None,
+            "--level", metavar="LEVEL", help="difficulty level(s): 4, or 1,4,6,11 (or repeat): one ladder per level, on the same deals")] = None,
+        n: Annotated[Optional[int], games_opt()] = None,
         search_share: Annotated[Optional[float], typer.Option(
             "--search-share", min=0.001, max=1.0, help="share of the deals every search rung (lookahead, expert, oracle) "
                                                        "plays: the first ones, so still paired (default: per game and "
@@ -39,13 +38,13 @@ def register(ns: dict) -> None:
         seed: SeedOpt = 1,
         set_: SetOpt = None,
         params: ParamsFileOpt = None,
-        out_dir: Annotated[Optional[Path], typer.Option("--out", help="ladder folder (default: a new folder under runs/)")] = None,
-        chunk_size: Annotated[Optional[int], typer.Option("--chunk-size", min=1, help="games per chunk (results do not depend on it)")] = None,
+        out_dir: OutOpt = None,
+        chunk_size: ChunkOpt = None,
         threads: ThreadsOpt = None,
         scheduler: SchedulerOpt = None,
         workers: WorkersOpt = None,
         margin: MarginOpt = 0.02,
-        quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+        quiet: QuietOpt = False,
     ):
         """Play the same deals with random, greedy at a few epsilons, lookahead, expert (and oracle): the skill
         ladder, paired, in one folder with ladder.json, summary.json and report.html."""

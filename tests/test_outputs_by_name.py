@@ -19,7 +19,7 @@ def play_unwritten(spec, players: int, n: int = 150, seed: int = 11, policy: str
     """Run games with the result rows pre-filled with UNWRITTEN."""
     data = spec.load_data(resolve(spec, {}))
     engine = Engine(spec, [resolve_policy(spec, policy)])
-    run_games, _ = engine._runner()
+    run_games = engine._runner().run_games
     kinds, params = engine._policy_arrays(players)
     idx = np.arange(n, dtype=np.int64)
     game_out = np.full((n, len(spec.game_column_names)), UNWRITTEN)

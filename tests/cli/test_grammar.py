@@ -15,7 +15,8 @@ from tests.cli.runkit import balance
 SHARED = ("--game", "-n", "--seed", "--set", "--params", "--policy", "--policy-param", "--out", "--threads",
           "--quiet", "--margin", "--level", "--players", "--precision", "--vary", "--check", "--chunk-size")
 # (command, option) whose help differs on purpose, and why
-DIFFERENT = {("bench", "--policy"): "bench measures each policy at every seat, one row per policy"}
+DIFFERENT = {("bench", "--policy"): "bench measures each policy at every seat, one row per policy",
+             ("ladder", "--level"): "ladder plays several levels on the same deals (4, or 1,4,6,11)"}
 
 
 def commands():
