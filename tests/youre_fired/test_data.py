@@ -99,8 +99,8 @@ def test_missing_data_files_are_one_line_errors(tmp_path):
     """Issue 18: a missing card or rules file is a BalanceError naming it, not a traceback."""
     with pytest.raises(BalanceError) as err:
         load(tmp_path / "nowhere.toml")
-    assert "nowhere.toml" in str(err.value) and "not found" in str(err.value)
+    assert "nowhere.toml" in str(err.value) and "does not exist" in str(err.value)
     (tmp_path / "cards.toml").write_text(GOOD)
     with pytest.raises(BalanceError) as err:
         build(Reader("youre-fired", tmp_path), {})
-    assert "rules.toml" in str(err.value) and "not found" in str(err.value)
+    assert "rules.toml" in str(err.value) and "does not exist" in str(err.value)
