@@ -32,7 +32,7 @@ def register(ns: dict) -> None:
             "--level", metavar="LEVEL", help="difficulty level(s): 4, or 1,4,6,11 (or repeat): one ladder per level, on the same deals")] = None,
         n: Annotated[Optional[int], games_opt()] = None,
         search_share: Annotated[Optional[float], typer.Option(
-            "--search-share", min=0.001, max=1.0, help="share of the deals every search rung (lookahead, expert, oracle) "
+            "--search-share", metavar="SHARE", min=0.001, max=1.0, help="share of the deals every search rung (lookahead, expert, oracle) "
                                                        "plays: the first ones, so still paired (default: per game and "
                                                        "policy, printed before the run)")] = None,
         seed: SeedOpt = 1,
