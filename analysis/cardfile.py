@@ -24,14 +24,14 @@ from typing import Any
 
 from simcore.errors import BalanceError
 
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE = re.compile(r"[A-Za-z0-9_-]+\Z")  # \Z, not $: "0\n" is not a bare key
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
 def _key(k: str) -> str:
     if not isinstance(k, str):
         raise BalanceError(f"card list: key {k!r} is not a text; allowed: TOML keys")
-    return k if _BARE.match(k) else _string(k)
+    return k if _BARE.fullmatch(k) else _string(k)
 
 
 def _string(s: str) -> str:
