@@ -233,19 +233,24 @@ def write_manifest(run_dir: Path, manifest: dict) -> dict:
     manifest = {k: v for k, v in manifest.items() if k != "checksum"}
     manifest["checksum"] = manifest_checksum(manifest)
     path = Path(run_dir) / MANIFEST
-    tmp = path.with_name(f".{MANIFEST}.{os.getpid()}.tmp")
+    _replace_file(path, json.dumps(manifest, indent=2), "allowed: a folder you can write to, on a disk with free space")
+    return manifest
+
+
+def _replace_file(path: Path, text: str, how: str) -> None:
+    """Replace `path` with `text` atomically and durably (a temporary file,
+    fsync, rename, fsync of the folder), or a BalanceError ending with `how`."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(manifest, indent=2))
+            fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-        _fsync_dir(Path(run_dir))
+        _fsync_dir(path.parent)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); "
-                           "allowed: a folder you can write to, on a disk with free space") from None
-    return manifest
+        raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); {how}") from None
 
 
 _HOW = ("restore manifest.json from a copy of the folder, or run the command again into a new --out folder")
@@ -470,18 +475,7 @@ def _append_line(run_dir: Path, line: str) -> None:
 def _rewrite_log(run_dir: Path, log: Log, keep: list[Record]) -> None:
     lines = log.timing + [r.to_line() for r in keep]
     path = Path(run_dir) / CHUNK_LOG
-    tmp = path.with_name(f".{CHUNK_LOG}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write("".join(x + "\n" for x in lines))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        _fsync_dir(Path(run_dir))
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); "
-                           "free some space and run the same command again") from None
+    _replace_file(path, "".join(x + "\n" for x in lines), "free some space and run the same command again")
 
 
 # ---------------------------------------------------------------- what a reader trusts
