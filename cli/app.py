@@ -22,11 +22,20 @@ from typer.core import TyperCommand, TyperGroup
 from simcore.errors import BalanceError, InvariantBroken
 
 
+def _no_type(ctx):
+    return None
+
+
 def _flags_without_placeholder(params):
-    """A flag takes no value: no `<bool>` after it in the help (`--quiet true` is an error)."""
+    """A flag takes no value: no `<bool>` after it in the help (`--quiet true` is an error); an argument's
+    name (FOLDER, RUN_A) says what it is: no `<path>` beside it."""
+    from typer.core import TyperArgument
+
     for p in params:
         if getattr(p, "is_flag", False) and p.metavar is None:
             p.metavar = ""
+        if isinstance(p, TyperArgument) and p.metavar:
+            p.display_type_rich = _no_type
     return params
 
 
@@ -113,7 +122,7 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar o
 VaryOpt = Annotated[list[str], typer.Option(
     "--vary", metavar="NAME=SPEC", help="a parameter to vary, NAME=SPEC: 0..6, 0.1..0.5:0.1, 3,4,5 or "
     "4-7-10|5-8-11 (repeat for a grid)")]
-FOLDER_HELP = "a folder written by simulate, sweep, compare, tune or campaign"
+FOLDER_HELP = "a folder written by simulate, sweep, compare, tune, campaign, impact or ladder"
 
 
 def _check_shared(kw: dict) -> None:
@@ -228,13 +237,14 @@ def _user_params(spec, sets, params_file, level):
     return user_params(spec, sets, params_file, extra)
 
 
-def _say_compile(spec, seats, engine=None) -> None:
-    """Before the games: a status line when the engine compiles (a cold cache), nothing when it is ready."""
+def _say_compile(spec, seats, engine=None, traced: bool = False) -> None:
+    """Before the games: a status line when the engine compiles (a cold cache), nothing when it is ready
+    (`traced`: the replay loop)."""
     from simcore.batch import Engine
 
     from .first_run import status
 
-    line = status(spec, engine if engine is not None else Engine(spec, seats)).line
+    line = status(spec, engine if engine is not None else Engine(spec, seats), traced).line
     if line:
         err.print(line, markup=False, highlight=False, soft_wrap=True)
 
@@ -734,6 +744,7 @@ def replay(
         rule_params = resolve(spec, _user_params(spec, set_, params, level))
     engine = Engine(spec, seats)
     data = spec.load_data(rule_params)  # the run's own cards: the transcript decodes with them
+    _say_compile(spec, seats, engine, traced=True)
     events, game_row, seat_rows = engine.replay(data.tables, n_players, seed, index, check=check)
     out.print(f"[bold]{spec.title}[/bold] — game {index} of seed {seed}, {n_players} player(s), "
               f"policies {', '.join(s.name for s in seats)}", highlight=False)

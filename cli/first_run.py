@@ -1,7 +1,7 @@
 """A first run that says what it is doing (issue 18, item 2).
 
-Before the progress bar, `simulate`, `sweep`, `compare --game` and `bench`
-say whether the game's engine will compile (numba's cache under
+Before the progress bar, `simulate`, `sweep`, `compare --game`, `bench` and
+`replay` (which compiles the traced loop, `play_traced`) say whether the game's engine will compile (numba's cache under
 `simcore.jit.CACHE_ROOT` is cold for this engine and policy set) and about how
 long that takes, or that the engine is ready:
 
@@ -57,13 +57,13 @@ def about(seconds: float) -> str:
     return f"about {max(2, round(seconds / 60))} minutes"
 
 
-def _dispatchers(runner) -> list:
-    """The loop's dispatchers whose cache entries say warm or cold: `run_games`,
-    `play` (the game loop, reached through `run_games`' closure) and `choose`
-    (the policies of the run's kinds)."""
-    run_games = getattr(runner, "run_games", None)
-    out = [run_games] if hasattr(run_games, "_cache") else []
-    for cell in getattr(getattr(run_games, "py_func", None), "__closure__", None) or ():
+def _dispatchers(runner, traced: bool = False) -> list:
+    """The loop's dispatchers whose cache entries say warm or cold: `run_games`
+    (or `play_traced` for a replay), `play` (the game loop, reached through its
+    closure) and `choose` (the policies of the run's kinds)."""
+    top = getattr(runner, "play_traced" if traced else "run_games", None)
+    out = [top] if hasattr(top, "_cache") else []
+    for cell in getattr(getattr(top, "py_func", None), "__closure__", None) or ():
         try:
             v = cell.cell_contents
         except ValueError:
@@ -87,15 +87,15 @@ def _cached(d) -> bool:
     return any(k[1:] == key[1:] for k in cache._cache_file._load_index())
 
 
-def is_warm(engine) -> bool | None:
+def is_warm(engine, traced: bool = False) -> bool | None:
     """Is the compiled loop of this engine (its game and policy kinds) in numba's cache?
-    None when it cannot be told (no JIT, a runner of another shape)."""
+    (`traced`: the replay loop.) None when it cannot be told (no JIT, a runner of another shape)."""
     try:
         import numba
 
         if numba.config.DISABLE_JIT:
             return None
-        found = _dispatchers(engine._runner())
+        found = _dispatchers(engine._runner(), traced)
         if not found or not all(hasattr(d._cache, "_index_key") for d in found):
             return None
         return all(_cached(d) for d in found)
@@ -107,9 +107,9 @@ def title_of(spec) -> str:
     return getattr(spec, "title", None) or spec.name
 
 
-def status(spec, engine) -> Status:
-    """The status line of a run about to play (cold: what compiles and about how long)."""
-    warm = is_warm(engine)
+def status(spec, engine, traced: bool = False) -> Status:
+    """The status line of a run (or, `traced`, a replay) about to play (cold: what compiles and about how long)."""
+    warm = is_warm(engine, traced)
     names = list(dict.fromkeys(s.name.rpartition(":")[2] or s.name for s in engine.seats))
     if warm is False:
         return Status(False, f"compiling the {title_of(spec)} engine ({', '.join(names)}): first run on this "

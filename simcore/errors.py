@@ -8,6 +8,8 @@ or how to recover; the command line prints it as one line and exits 2.
 """
 from __future__ import annotations
 
+import shlex
+
 
 class BalanceError(ValueError):
     """Bad input from the user: the message names the file/field and allowed values."""
@@ -28,7 +30,7 @@ class InvariantBroken(RuntimeError):
 
     def replay_command(self) -> str:
         if self.run_dir is not None:
-            where = f"--run {self.run_dir}" + (f" --variant {self.variant}" if self.variant else "")
+            where = shlex.quote(str(self.run_dir)) + (f" --variant {self.variant}" if self.variant else "")
         else:
             where = f"--game {self.game} --seed {self.seed}"
         return f"balance replay {where} --index {self.index} --check"

@@ -157,7 +157,7 @@ def test_check_passes_a_sound_game_and_stops_at_a_planted_bug(tmp_path):
                 "--out", tmp_path / "bug", "--quiet")
     assert r.exit_code == 1
     assert "the total is below the sum of the moves played" in r.output
-    assert "game index 0" in r.output and f"balance replay --run {tmp_path / 'bug'} --index 0 --check" in r.output
+    assert "game index 0" in r.output and f"balance replay {tmp_path / 'bug'} --index 0 --check" in r.output
     assert "Traceback" not in r.output
     # without --check the same bug goes unnoticed
     r = balance("simulate", "--game", "race21", "-n", 500, "--set", "bug_total=12", "--out", tmp_path / "quiet", "--quiet")

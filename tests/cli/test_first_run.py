@@ -27,9 +27,9 @@ def warm_engine(name="race21", policy="greedy"):
     return spec, engine
 
 
-def point_at_empty_cache(engine, folder, monkeypatch):
+def point_at_empty_cache(engine, folder, monkeypatch, traced=False):
     """Make every dispatcher of the engine's loop read its index from an empty folder (a cold cache)."""
-    for d in first_run._dispatchers(engine._runner()):
+    for d in first_run._dispatchers(engine._runner(), traced):
         cache_file = d._cache._cache_file
         monkeypatch.setattr(cache_file, "_index_path", str(folder / "none.nbi"))
         monkeypatch.setattr(d, "overloads", {})
@@ -70,7 +70,7 @@ def test_no_jit_is_unknown_and_silent(monkeypatch):
 def test_simulate_prints_the_line_before_the_games_when_cold(tmp_path, monkeypatch):
     spec, engine = warm_engine()
     line = "compiling the Race to 21 engine (greedy): first run on this machine, about 2 minutes"
-    monkeypatch.setattr(first_run, "status", lambda spec, engine: first_run.Status(False, line))
+    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False: first_run.Status(False, line))
     r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
     assert r.exit_code == 0, r.output
     assert line in r.stderr
@@ -83,3 +83,18 @@ def test_simulate_on_a_warm_cache_prints_no_compile_line(tmp_path):
     r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
     assert r.exit_code == 0, r.output
     assert "compiling" not in r.stderr
+
+
+def test_replay_checks_the_traced_loop_and_says_when_it_compiles(tmp_path, monkeypatch):
+    spec, engine = warm_engine()
+    found = first_run._dispatchers(engine._runner(), traced=True)
+    assert found[0] is engine._runner().play_traced  # the replay loop, not run_games
+    point_at_empty_cache(engine, tmp_path, monkeypatch, traced=True)
+    st = first_run.status(spec, engine, traced=True)
+    assert st.warm is False and st.line.startswith(f"compiling the {spec.title} engine (greedy)")
+    seen = []
+    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False: (
+        seen.append(traced), first_run.Status(False, "compiling (test)"))[1])
+    r = balance("replay", "--game", "race21", "--index", 3)
+    assert r.exit_code == 0, r.output
+    assert seen == [True] and "compiling (test)" in r.stderr
