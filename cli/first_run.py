@@ -8,7 +8,7 @@ long that takes, or that the engine is ready:
     compiling the Overtime engine (greedy): first run on this machine, about 130 s
 
 Cold or warm is read from numba's own cache index, without compiling or
-loading anything: the game loop (`run_games`, `play`, and `choose` over the
+loading anything: the game loop (`run_range`, `play`, and `choose` over the
 run's policy kinds) is warm when its index file holds an entry for this machine, this
 bytecode and this closure (the game's kernels, the policy kinds), which is
 how numba itself finds it; the index is void when the source file changed. Anything unexpected (a changed runner, NUMBA_DISABLE_JIT)
@@ -58,10 +58,11 @@ def about(seconds: float) -> str:
 
 
 def _dispatchers(runner, traced: bool = False) -> list:
-    """The loop's dispatchers whose cache entries say warm or cold: `run_games`
-    (or `play_traced` for a replay), `play` (the game loop, reached through its
-    closure) and `choose` (the policies of the run's kinds)."""
-    top = getattr(runner, "play_traced" if traced else "run_games", None)
+    """The loop's dispatchers whose cache entries say warm or cold: `run_range`
+    (what `run_games` runs in each thread; `play_traced` for a replay), `play`
+    (the game loop, reached through its closure) and `choose` (the policies of
+    the run's kinds)."""
+    top = getattr(runner, "play_traced" if traced else "run_range", None)
     out = [top] if hasattr(top, "_cache") else []
     for cell in getattr(getattr(top, "py_func", None), "__closure__", None) or ():
         try:

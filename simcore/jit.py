@@ -87,6 +87,43 @@ def stable_uuid(dispatcher, key: str):
     return dispatcher
 
 
+def _lock_cache_saves() -> None:
+    """Numba's cache writes an entry in three steps (read the index, take the first
+    free data-file number, write index and data) with no lock: two processes
+    compiling at once (pytest-xdist workers, two runs started together, Dask
+    workers on one machine) can give two kernels the same data file, and one of
+    them then silently loads the other's machine code (seen here: the toy game's
+    lookahead loop playing another loop's code after two test workers compiled
+    together). Each save takes an exclusive lock on a file beside the index, and
+    reads the index again inside it. Loads need none: data files are replaced
+    atomically and a missing one is compiled again. (No fcntl, as on Windows:
+    saves are not locked.)"""
+    try:
+        import fcntl
+        from numba.core import caching
+    except ImportError:
+        return
+    cls = caching.IndexDataCacheFile
+    if getattr(cls, "_balance_locked", False):
+        return
+    unlocked = cls.save
+
+    def save(self, key, data):
+        os.makedirs(self._cache_path, exist_ok=True)
+        with open(self._index_path + ".lock", "a") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                unlocked(self, key, data)
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    cls.save = save
+    cls._balance_locked = True
+    cls._balance_unlocked_save = unlocked
+
+
+_lock_cache_saves()
+
 REFLESS: list = []  # dispatchers compiled without reference counting
 
 

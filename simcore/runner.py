@@ -8,7 +8,8 @@ lookahead or search code), and returns a `Runner` of jitted entry points:
     run_games(tables, n_players, seed, game_indices, kinds, params,
               max_decisions, max_options, checking, game_out, seat_out,
               card_stats, violations)
-        plays every game of `game_indices` (prange), writing one row of
+        plays every game of `game_indices` (in numba's thread count of
+        Python threads over the nogil `run_range`), writing one row of
         `game_out` (float64, n x G) and of `seat_out` (n x seats x S) per
         game and adding per-card counters into `card_stats`
         (threads x cards x kinds x 3: games with, wins with, total).
@@ -33,7 +34,6 @@ from typing import Any, NamedTuple
 
 import numba
 import numpy as np
-from numba import prange
 
 from . import rng as R
 from .jit import njit_cached
@@ -74,6 +74,48 @@ class Runner(NamedTuple):
     run_games: Any
     play_traced: Any
     choose: Any
+    run_range: Any  # the compiled loop run_games runs in each thread
+
+
+PIECES_PER_THREAD = 8  # a batch is cut in pieces that threads take in turn (an uneven game mix evens out)
+
+
+def run_in_threads(run_range, n: int, slots: int, head: tuple, tail: tuple) -> None:
+    """Play games 0..n-1 as pieces `run_range(*head, lo, hi, t, *tail)` on numba's
+    current thread count (at most `slots`, the rows of card_stats): each thread
+    t adds its card counters into row t, so the sums do not depend on which
+    thread played what, and every game writes only its own rows.
+
+    Python threads over a `nogil` kernel, not numba's `prange`: a parallel
+    kernel is compiled twice more (the gufunc that holds the whole inlined
+    game, and its launcher), which was half of a game's cold compile
+    (docs/benchmarks.md, session 10)."""
+    threads = max(1, min(slots, numba.get_num_threads(), n))
+    if numba.config.DISABLE_JIT:
+        threads = 1  # plain Python holds the GIL: threads would only interleave
+    size = max(1, -(-n // (threads * PIECES_PER_THREAD)))
+    if threads == 1:
+        for lo in range(0, n, size):
+            run_range(*head, lo, min(n, lo + size), 0, *tail)
+        return
+    import queue
+    from concurrent.futures import ThreadPoolExecutor
+
+    pieces: queue.SimpleQueue = queue.SimpleQueue()
+    for lo in range(0, n, size):
+        pieces.put(lo)
+
+    def worker(t: int) -> None:
+        while True:
+            try:
+                lo = pieces.get_nowait()
+            except queue.Empty:
+                return
+            run_range(*head, lo, min(n, lo + size), t, *tail)
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="balance-games") as pool:
+        for f in [pool.submit(worker, t) for t in range(threads)]:
+            f.result()
 
 
 def runner_kinds(kinds=None) -> frozenset:
@@ -307,14 +349,14 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
 
     play = _jit(play)
 
-    def run_games(tables, n_players, seed, game_indices, kinds, params, max_decisions, max_options, checking,
-                  game_out, seat_out, card_stats, violations):
+    def run_range(tables, n_players, seed, game_indices, lo, hi, t, kinds, params, max_decisions, max_options,
+                  checking, game_out, seat_out, card_stats, violations):
+        """Games lo..hi-1 of `game_indices`, their card counters into card_stats[t]."""
         notrace = np.zeros(0, np.int32)
-        for g in prange(game_indices.shape[0]):
+        for g in range(lo, hi):
             state = play(tables, n_players, seed, game_indices[g], kinds, params, max_decisions, max_options,
                          checking, notrace, game_out[g], seat_out[g], violations[g])
             counts = card_counts(state)
-            t = numba.get_thread_id()
             for s in range(counts.shape[0]):
                 won = seat_out[g, s, COL_WON] > 0.5
                 for c in range(counts.shape[1]):
@@ -326,7 +368,13 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                             if won:
                                 card_stats[t, c, k, CS_WINS] += 1
 
-    run_games = _jit(run_games, parallel=True)
+    run_range = _jit(run_range)
+
+    def run_games(tables, n_players, seed, game_indices, kinds, params, max_decisions, max_options, checking,
+                  game_out, seat_out, card_stats, violations):
+        run_in_threads(run_range, game_indices.shape[0], card_stats.shape[0],
+                       (tables, n_players, seed, game_indices), (kinds, params, max_decisions, max_options, checking,
+                                                                 game_out, seat_out, card_stats, violations))
 
     def play_traced(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
                     game_row, seat_rows, violation):
@@ -336,4 +384,4 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
             emit(trace, EV_CAP, 0, 0, 0, 0)
 
     play_traced = _jit(play_traced)
-    return Runner(run_games, play_traced, choose)
+    return Runner(run_games, play_traced, choose, run_range)

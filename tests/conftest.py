@@ -10,3 +10,38 @@ sys.path.insert(0, str(HERE.parent))
 from simcore import registry  # noqa: E402
 
 registry.GAMES.setdefault("shed", "shedgame.spec")
+
+
+# Under pytest-xdist (`-n auto`, as pyproject's addopts say), every test of one
+# game runs in one worker, so a game's engine compiles once (numba's cache is
+# per process until written): a test belongs to the game its folder or its
+# parameters name; any other test stays with the other tests of its file
+# (module fixtures and the README tour's order hold). A scheduler of our own
+# (xdist's loadscope, with this scope), not `--dist loadgroup`, whose marks
+# pytest 9 no longer carries into the test ids.
+_GAME_DIRS = {"overtime": "overtime", "four_day_weekend": "four-day-weekend", "youre_fired": "youre-fired",
+              "sickdays_solo": "sickdays-solo", "sickdays_party": "sickdays-party", "shedgame": "shed"}
+
+
+def test_scope(nodeid: str) -> str:
+    """The worker group of a test id: its game, or its file."""
+    path, _, rest = nodeid.partition("::")
+    for part in Path(path).parts[:-1]:
+        if part in _GAME_DIRS:
+            return _GAME_DIRS[part]
+    if "[" in rest:
+        ident = rest[rest.index("[") + 1:rest.rindex("]")] if "]" in rest else ""
+        for game in sorted(registry.GAMES, key=len, reverse=True):
+            if ident == game or ident.startswith(game + "-") or ident.endswith("-" + game) or f"-{game}-" in ident:
+                return game
+    return path
+
+
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGame(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return test_scope(nodeid)
+
+    return ByGame(config, log)

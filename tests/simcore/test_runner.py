@@ -140,3 +140,24 @@ def test_user_policy_answering_an_illegal_option_is_reported_with_the_game(tmp_p
     e = Engine(SPEC, [resolve_policy(SPEC, f"{f}:wild")])
     with pytest.raises(BalanceError, match=r"outside 0..n-1 in game index 0 .*balance replay --game race21 --seed 1 --index 0"):
         e.run(TABLES, 2, 1, np.arange(20, dtype=np.int64), 3)
+
+
+@pytest.mark.parametrize("n,slots,threads", [(0, 2, 2), (1, 2, 2), (7, 2, 2), (1000, 2, 2), (1000, 1, 2), (33, 4, 1)])
+def test_threads_play_every_game_once_and_count_into_their_own_row(n, slots, threads):
+    from simcore.runner import run_in_threads
+
+    seen = np.zeros(n, np.int64)
+    rows = set()
+
+    def fake_range(head, lo, hi, t, tail):
+        assert 0 <= lo < hi <= n and 0 <= t < slots
+        seen[lo:hi] += 1
+        rows.add(t)
+
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        run_in_threads(fake_range, n, slots, ("h",), ("t",))
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert np.all(seen == 1)
+    assert rows <= set(range(slots))
