@@ -151,6 +151,26 @@ def check_out_path(path: Path, option: str = "--out") -> Path:
     return Path(path)
 
 
+def _by_content(ident: dict) -> dict:
+    """An identity with card lists compared by content (card_list_hash, sha256), not
+    by where their file is: a copied or moved folder (an impact folder holds its
+    edited lists) and a card file moved elsewhere resume as the same run."""
+    out = dict(ident)
+    variants = []
+    for v in ident.get("variants") or []:
+        if not isinstance(v, dict):
+            variants.append(v)
+            continue
+        v = dict(v)
+        if isinstance(v.get("params"), dict):
+            v["params"] = {k: x for k, x in v["params"].items() if k != "cards"}
+        if isinstance(v.get("card_list"), dict):
+            v["card_list"] = {k: x for k, x in v["card_list"].items() if k != "file"}
+        variants.append(v)
+    out["variants"] = variants
+    return out
+
+
 def _card_list(spec: GameSpec, params: dict) -> dict | None:
     """Which card list a variant plays (file, sha256, shipped, reconstruction), for
     the report's banner and provenance; None for a game without one."""
@@ -286,7 +306,7 @@ def _resume(run_dir: Path, spec: GameSpec, config: RunConfig, ident: dict, n_gam
     if old is None:
         raise BalanceError(f"--out: {run_dir / MANIFEST}: damaged (missing key config.identity); "
                            "use another --out folder")
-    diffs = _diff(old, _jsonable(ident))
+    diffs = _diff(_by_content(old), _by_content(_jsonable(ident)))
     if diffs:
         shown = "; ".join(diffs[:3]) + ("; ..." if len(diffs) > 3 else "")
         raise BalanceError(
@@ -394,10 +414,17 @@ def replay_policies(run_dir: Path, manifest: dict, config: "RunConfig", given: l
     return [replace(p, name=mine) if p.kind == USER else p for p in config.policies]
 
 
-def config_from_manifest(manifest: dict) -> RunConfig:
+def config_from_manifest(manifest: dict, run_dir: Path | None = None) -> RunConfig:
+    """The run's configuration; with `run_dir`, a card list the folder holds (an
+    impact variant's `cards/...` file) is read from this folder, wherever it was played."""
     cfg = manifest["config"]
     pols = [SeatPolicy(p["name"], p["kind"], tuple(p["params"])) for p in cfg["policies"]]
-    variants = [Variant(v["name"], v["params"], v.get("varied", {})) for v in cfg["variants"]]
+    variants = []
+    for v in cfg["variants"]:
+        params, own = dict(v["params"]), (v.get("varied") or {}).get("file")
+        if run_dir is not None and isinstance(own, str) and own.startswith(CARD_LISTS + "/"):
+            params["cards"] = str(Path(run_dir) / own)
+        variants.append(Variant(v["name"], params, v.get("varied", {})))
     return RunConfig(cfg["game"], cfg["mode"], cfg["players"], pols, cfg["seed"], variants, cfg["chunk_size"],
                      cfg.get("check", False))
 

@@ -726,7 +726,7 @@ def replay(
         raise BalanceError(f"--index: {index} is not allowed; allowed: a game index in 0..{runs.MAX_INDEX} (2**63-1)")
     if run is not None:
         manifest = runs.load_manifest(run, "FOLDER")
-        config = runs.config_from_manifest(manifest)
+        config = runs.config_from_manifest(manifest, run)
         spec = runs.spec_of(manifest, run)
         if variant >= len(config.variants):
             raise BalanceError(f"--variant: {variant} is not allowed; allowed: 0..{len(config.variants) - 1}")

@@ -149,3 +149,22 @@ def test_dask_workers_play_the_card_variants_alike(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     a, b = result(tmp_path / "local"), result(tmp_path / "dask")
     assert a["rows"] == b["rows"] and a["secondary"] == b["secondary"] and len(a["rows"]) == 3
+
+
+def test_a_copied_folder_resumes_and_replays_with_its_own_card_files(tmp_path):
+    """The folder holds its edited lists; the manifest's absolute paths name where it was played.
+    Identity compares card lists by content, and replay reads the folder's own files."""
+    import shutil
+
+    first, moved = tmp_path / "first", tmp_path / "elsewhere" / "copy"
+    assert balance("impact", "--game", "shed", "--cards", "A", "--quiet", "--out", first, "-n", 60).exit_code == 0
+    moved.parent.mkdir()
+    shutil.copytree(first, moved)
+    shutil.rmtree(first)  # the files the manifest names by absolute path are gone
+    r = balance("impact", "--game", "shed", "--cards", "A", "--quiet", "--out", moved, "-n", 120)
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((moved / "manifest.json").read_text())
+    assert manifest["n_games"] == 120
+    rep = balance("replay", moved, "--variant", 1, "--index", 7)
+    assert rep.exit_code == 0, rep.output
+    assert "End:" in rep.output
