@@ -443,6 +443,7 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
         "players": cfg.get("players"), "policies": cfg.get("policies"), "mode": cfg.get("mode"),
         "n_requested": manifest.get("n_games"), "alpha": alpha, "margin": margin, "primary": primary,
         "primary_rate": primary == PRIMARY, "primary_why": why,
+        "primary_unit": None if primary == PRIMARY else spec.length_column,  # a length's unit: turns, rounds
         "baseline": {"name": base_v["name"], "params": base_v.get("params"), "card_list": base_v.get("card_list"),
                      "win_rate": rate(int(np.nansum(b_win)), int(np.isfinite(b_win).sum())),
                      "primary": (rate(int(np.nansum(b_primary)), int(np.isfinite(b_primary).sum()))

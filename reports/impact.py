@@ -34,6 +34,12 @@ LIFT_WORDS = ("Lift is an association, not an effect: the win rate of the seat-g
               "what removing or adding copies does, measured on the same seeds.")
 
 
+def _primary(res: dict) -> str:
+    """The ranking metric with its unit: "win rate", or "length (turns)"."""
+    name, unit = res.get("primary") or "win rate", res.get("primary_unit")
+    return f"{name} ({unit})" if unit and not res.get("primary_rate", True) else name
+
+
 def _pts_or_num(r: dict, key: str) -> str:
     v = r.get(key)
     return fmt.pct(v) if r.get("rate") else fmt.num(v)
@@ -105,18 +111,18 @@ def tornado_chart(res: dict, what: str) -> Chart | None:
                        "significant": [bool(r and r["significant"]) for r in rows]})
     n = min((r.get("n_a") or 0) for _, d in shown for r in d.values())
     level = f"{100 * res.get('ci_level', 0.95):.4g}%"
-    title = f"{'Cards' if what == 'card' else 'Rules'}: change in the {res.get('primary', 'win rate')} (n = {n:,} pairs each)"
+    title = f"{'Cards' if what == 'card' else 'Rules'}: change in the {_primary(res)} (n = {n:,} pairs each)"
     rates = res.get("primary_rate", True)
     margin = res.get("margin") if rates else next(iter(shown[0][1].values())).get("margin")
     svg = charts.tornado([f for f, _ in shown], series, margin, title,
-                         f"variant − baseline{'' if rates else ' (' + res['primary'] + ')'}; whiskers: {level} intervals",
-                         unit="pts" if rates else "")
+                         f"variant − baseline{'' if rates else ' (' + _primary(res) + ')'}; whiskers: {level} intervals",
+                         unit="pts" if rates else (res.get("primary_unit") or ""))
     more = f" The {len(fs) - MAX_ROWS} smaller ones are in the table." if len(fs) > MAX_ROWS else ""
     cap = ("Each bar is one variant minus the baseline on the same seeds, game by game; " if what == "card" else
            "Each bar is one step of the rule minus the baseline on the same deals, game by game; ")
     cap += (f"whiskers: {level} intervals (Bonferroni over the {res.get('family_size')} variants, so they hold "
             f"together at 95%); faded bars: the interval includes 0; shaded band: the margin. ")
-    return Chart(f"{'Card' if what == 'card' else 'Rule'} ablation: effect on the {res.get('primary', 'win rate')}",
+    return Chart(f"{'Card' if what == 'card' else 'Rule'} ablation: effect on the {_primary(res)}",
                  Markup(svg), cap + f"Largest effect on top.{more}")
 
 
@@ -132,15 +138,15 @@ def ranked_table(res: dict) -> Table:
         rows.append([str(i), r["variant"], _change(r), _pts_or_num(r, "a"), _pts_or_num(r, "b"), _diff(r), _ci(r),
                      _level(r), fmt_p(r.get("p_holm")), verdict_words(r), (r.get("margin_verdict") or {}).get("words", "–"),
                      fmt_int(r.get("n_a")), r.get("pairing_basis", "–"), lift, lift_ci])
-    note = (f"Ranked by the difference in the {res.get('primary')} (variant minus baseline), most positive first. "
+    note = (f"Ranked by the difference in the {_primary(res)} (variant minus baseline), most positive first. "
             f"Intervals at {100 * res.get('ci_level', 0.95):.4g}% each (Bonferroni over the {res.get('family_size')} "
             f"variants, so they hold together at 95%); the verdict is read from the interval shown; p is Holm-adjusted "
             f"over the same family. Win/loss pairs: exact McNemar test; means: paired t. Margin: "
             + (f"±{fmt.pts(res.get('margin'), signed=False)}. " if res.get("primary_rate", True) else
-               f"±{fmt.pct(res.get('margin'))} of the baseline's {res.get('primary')}. ")
+               f"±{fmt.pct(res.get('margin'))} of the baseline's {_primary(res)}. ")
             + (res["primary_why"][0].upper() + res["primary_why"][1:] + ". " if res.get("primary_why") else "")
             + LIFT_WORDS)
-    return Table(f"Every variant, ranked by its effect on the {res.get('primary')}", RANK_COLUMNS, rows, note,
+    return Table(f"Every variant, ranked by its effect on the {_primary(res)}", RANK_COLUMNS, rows, note,
                  numeric_from=3)
 
 
@@ -191,7 +197,7 @@ def baseline_words(res: dict) -> str:
     out = f"The baseline wins {fmt.rate(b['value'], b['ci'], b['n'])}."
     if not res.get("primary_rate", True):
         p = res["baseline"]["primary"]
-        out += (f" Its {res['primary']}: a mean of {fmt.num(p['value'])} (95% CI {fmt.ci_num(p['ci'])}, "
+        out += (f" Its {_primary(res)}: a mean of {fmt.num(p['value'])} (95% CI {fmt.ci_num(p['ci'])}, "
                 f"n = {fmt_int(p['n'])}).")
     return out
 
@@ -211,8 +217,8 @@ def summary_sentences(res: dict, about) -> list[str]:
     within = sum(1 for r in rows if (r.get("margin_verdict") or {}).get("verdict") == "within_margin")
     beyond = sum(1 for r in rows if (r.get("margin_verdict") or {}).get("verdict") == "beyond_margin")
     mg = (f"±{fmt.pts(res.get('margin'), signed=False)}" if res.get("primary_rate", True) else
-          f"±{fmt.pct(res.get('margin'))} of the baseline's {res.get('primary')}")
-    out.append(f"{len(sig)} of {len(rows)} change the {res.get('primary')} (intervals at "
+          f"±{fmt.pct(res.get('margin'))} of the baseline's {_primary(res)}")
+    out.append(f"{len(sig)} of {len(rows)} change the {_primary(res)} (intervals at "
                f"{100 * res.get('ci_level', 0.95):.4g}%, Bonferroni over the {len(rows)}); against the margin of "
                f"{mg}, {beyond} differ by more than it and {within} are balanced within it.")
     up = [r for r in sig if r["diff"] > 0]
@@ -241,10 +247,10 @@ def key_figures(res: dict) -> list[KeyFigure]:
     b = res["baseline"]["primary"] if "primary" in res["baseline"] else res["baseline"]["win_rate"]
     rates = res.get("primary_rate", True)
     sig = sum(1 for r in rows if r.get("significant"))
-    figs = [KeyFigure(f"baseline {res.get('primary')}", fmt.pct(b["value"]) if rates else fmt.num(b["value"]),
+    figs = [KeyFigure(f"baseline {_primary(res)}", fmt.pct(b["value"]) if rates else fmt.num(b["value"]),
                       f"95% CI {fmt.ci_pct(b['ci']) if rates else fmt.ci_num(b['ci'])}, n = {fmt_int(b['n'])}"),
             KeyFigure("variants played", fmt_int(len(rows)), f"{fmt_int(len(res.get('skipped') or []))} not legal, skipped"),
-            KeyFigure(f"change the {res.get('primary')}", f"{sig} of {len(rows)}",
+            KeyFigure(f"change the {_primary(res)}", f"{sig} of {len(rows)}",
                       f"intervals at {100 * res.get('ci_level', 0.95):.4g}% (Bonferroni)")]
     if rows:
         top = rows[0]

@@ -282,3 +282,10 @@ def test_sweep_and_compare_render_charts_in_headless_chromium(sweep_2d, tmp_path
         shot = _chromium(binary, tmp_path / "profile", f"--screenshot={png}", "--window-size=1366,2400", path.as_uri())
         assert shot.returncode == 0, shot.stderr[-2000:]
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 30_000
+
+
+def test_an_impact_ranked_by_length_says_its_unit():
+    from reports.impact import _primary
+
+    assert _primary({"primary": "length", "primary_rate": False, "primary_unit": "turns"}) == "length (turns)"
+    assert _primary({"primary": "win rate", "primary_rate": True, "primary_unit": None}) == "win rate"
