@@ -378,7 +378,13 @@ def analyse(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN, alpha: fl
     names = [v["name"] for v in manifest["config"]["variants"]]
     per = _frames_by_variant(load_games(run_dir, spec), load_seats(run_dir, spec), spec, names)
     lifts, counter = _baseline_lift(run_dir, spec)
-    return analyse_frames(per, manifest, spec, margin, alpha, lifts, counter)
+    from .summary import read_stopping
+
+    out = analyse_frames(per, manifest, spec, margin, alpha, lifts, counter)
+    stop = read_stopping(run_dir)
+    if stop and stop.get("max_games") == manifest.get("n_games"):
+        out["stopping"] = stop  # a --precision run: what stopped it (every variant at the same games)
+    return out
 
 
 def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: float = DEFAULT_MARGIN,

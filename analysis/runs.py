@@ -680,7 +680,7 @@ class Tally:
 
 def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
             on_chunk: Callable[[int, int], None] | None = None, prepared: Prepared | None = None,
-            precision: float | None = None, executor=None) -> dict:
+            precision: float | None = None, executor=None, paired: bool = False) -> dict:
     """Play every missing (variant, range) of the run and write its parts.
 
     Ranges are taken chunk by chunk across variants. With `precision`, a
@@ -691,7 +691,9 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     one plays (analysis.part_writer): all are on disk when this returns.
     `executor` (analysis.executors) plays the chunks: here by default, or on
     a Dask cluster. Returns what was played now and, with precision, what
-    stopped it.
+    stopped it. `paired` (impact, compare --game: variants read game by game
+    against each other) stops every variant at the same range, as seat
+    rotations do, so no pair loses a side.
     """
     from .part_writer import PartWriter
 
@@ -712,7 +714,7 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
         tally = Tally(len(config.variants), config.players)
         tally.load(run_dir, config)
 
-    rotated = any(rotation_of(var) for var in config.variants)
+    rotated = paired or any(rotation_of(var) for var in config.variants)
     decided: dict[tuple[int, int], bool] = {}
 
     def precise(v: int) -> bool:
@@ -723,7 +725,7 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
             return False
         if not rotated:
             return precise(task[0])
-        # seat-rotated: the rotations of a deal are one outcome, so they stop together, range by range
+        # seat-rotated (or paired): the variants of a deal are one outcome, so they stop together, range by range
         key = (task[1], task[2])
         if key not in decided:
             decided[key] = all(precise(v) for v in range(len(config.variants)))

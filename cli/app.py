@@ -105,7 +105,8 @@ ChunkOpt = Annotated[Optional[int], typer.Option(
     "--chunk-size", metavar="N", min=1, help="games per chunk (results do not depend on it)")]
 PrecisionOpt = Annotated[Optional[float], typer.Option(
     "--precision", metavar="WIDTH", min=1e-5, max=0.5,
-    help="keep adding chunks until the widest 95% interval of the win rates is below this (or -n is reached)")]
+    help="keep adding chunks until the widest 95% interval of the win rates is below this (or -n is reached); "
+    "impact and compare stop all their variants together, so every game keeps its pair")]
 SchedulerOpt = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786: play the chunks on that "
     "cluster")]
@@ -374,13 +375,17 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
     runs.open_run(run_dir, spec, config, n_games, command, kind,
                   notice=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
     try:  # the folder stays locked until its summary and report are written
-        return _play_and_report(spec, config, run_dir, n_games, quiet, precision, scheduler, workers, margin)
+        return _play_and_report(spec, config, run_dir, n_games, quiet, precision, scheduler, workers, margin,
+                                paired=kind in PAIRED_KINDS)
     finally:
         runs.close_run(run_dir)
 
 
+PAIRED_KINDS = ("impact", "compare")  # folders read variant against variant, game by game: --precision stops them together
+
+
 def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: float | None,
-                     scheduler: str | None, workers: int | None, margin: float | None) -> dict:
+                     scheduler: str | None, workers: int | None, margin: float | None, paired: bool = False) -> dict:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from analysis import runs
@@ -404,7 +409,7 @@ def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, pre
             bar.update(task, completed=done, total=total)
 
         try:
-            runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision, executor)
+            runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision, executor, paired)
         except InvariantBroken as exc:
             exc.run_dir = str(run_dir)
             raise

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from simcore.errors import BalanceError
 
-from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt,
+from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PrecisionOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt,
                   SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads,
                   _user_params, command, err, out, run_and_report)
 
@@ -38,6 +38,7 @@ def impact(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     margin: MarginOpt = 0.02,
+    precision: PrecisionOpt = None,
     quiet: QuietOpt = False,
 ):
     """What each card and rule does to the game: the same seeds played with one copy of a card removed, all
@@ -65,7 +66,7 @@ def impact(
     config = imp.impact_config(spec, plan, n_players, seats, seed, n, chunk_size)
     try:
         run_and_report(spec, config, run_dir, n, _command_line(), kind="impact", quiet=quiet, scheduler=scheduler,
-                       workers=workers, margin=margin)
+                       workers=workers, margin=margin, precision=precision)
     except BaseException:
         imp.discard(plan, run_dir)  # the card lists of a folder that was refused
         raise

@@ -192,9 +192,31 @@ def file_checks(res: dict, run_dir: Path | None) -> list[str]:
     return bad
 
 
+def _games_per_variant(res: dict) -> str:
+    stop = res.get("stopping") or {}
+    if stop.get("stopped_by") == "precision":
+        games = max((int(v.get("games", 0)) for v in stop.get("variants") or []), default=0)
+        return f"{fmt_int(games)} (stopped by --precision {stop['precision']:g}; at most {fmt_int(res.get('n_requested'))})"
+    return fmt_int(res.get("n_requested"))
+
+
+def stopping_words(res: dict) -> str:
+    """What a --precision run stopped at ('' without --precision)."""
+    stop = res.get("stopping") or {}
+    if not stop:
+        return ""
+    games = max((int(v.get("games", 0)) for v in stop.get("variants") or []), default=0)
+    if stop.get("stopped_by") == "precision":
+        return (f" Stopped by --precision {stop['precision']:g}: every variant's 95% win-rate interval was narrower "
+                f"after {games:,} games each (of at most {int(stop.get('max_games', 0)):,}); all variants stop at the "
+                f"same games, so every game keeps its pair.")
+    return (f" --precision {stop['precision']:g} was not reached within {int(stop.get('max_games', 0)):,} games "
+            f"per variant.")
+
+
 def baseline_words(res: dict) -> str:
     b = res["baseline"]["win_rate"]
-    out = f"The baseline wins {fmt.rate(b['value'], b['ci'], b['n'])}."
+    out = f"The baseline wins {fmt.rate(b['value'], b['ci'], b['n'])}." + stopping_words(res)
     if not res.get("primary_rate", True):
         p = res["baseline"]["primary"]
         out += (f" Its {_primary(res)}: a mean of {fmt.num(p['value'])} (95% CI {fmt.ci_num(p['ci'])}, "
@@ -268,7 +290,7 @@ def provenance(res: dict, manifest: dict, summary: dict, run_dir: Path | None) -
     rows = [("run folder", run_dir.name if run_dir else "–"), ("kind", "impact"),
             ("game", f"{res.get('game')} ({res.get('title', '')})"), ("players", str(res.get("players"))),
             ("seed", str(res.get("seed"))), ("policies", pols),
-            ("games per variant", fmt_int(res.get("n_requested"))),
+            ("games per variant", _games_per_variant(res)),
             ("baseline rule parameters", json.dumps(base.get("params") or {}, sort_keys=True)),
             ("baseline card list", f"{cl.get('file', '–')} (sha256 {str(cl.get('sha256', '–'))[:16]})"
                                    + (", a reconstruction" if cl.get("reconstruction") else "")),
@@ -309,7 +331,7 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
     settings = context.settings_sentence(about.changes, about.seats, " of the baseline")
     return RunReport(
         title=f"{res.get('title') or res.get('game')}: impact of cards and rules",
-        subtitle=f"{res.get('game')} · {res.get('players')} player(s) · {fmt_int(res.get('n_requested'))} games per "
+        subtitle=f"{res.get('game')} · {res.get('players')} player(s) · {_games_per_variant(res)} games per "
                  f"variant · {len(res.get('rows') or [])} variants · seed {res.get('seed')}",
         summary=summary_sentences(res, about) + [settings],
         warnings=warnings,

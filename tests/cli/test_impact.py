@@ -168,3 +168,17 @@ def test_a_copied_folder_resumes_and_replays_with_its_own_card_files(tmp_path):
     rep = balance("replay", moved, "--variant", 1, "--index", 7)
     assert rep.exit_code == 0, rep.output
     assert "End:" in rep.output
+
+
+def test_precision_stops_every_variant_at_the_same_games_and_says_so(tmp_path):
+    out = tmp_path / "p"
+    r = balance("impact", *RACE, "--rules", "target", "-n", 4000, "--chunk-size", 100, "--precision", 0.2, "--out", out)
+    assert r.exit_code == 0, r.output
+    stop = json.loads((out / "stopping.json").read_text())
+    games = {v["name"]: v["games"] for v in stop["variants"]}
+    assert stop["stopped_by"] == "precision" and len(set(games.values())) == 1 and max(games.values()) < 4000
+    res = result(out)
+    assert res["stopping"]["stopped_by"] == "precision"
+    assert all(row["n_a"] == max(games.values()) for row in res["rows"])  # every game kept its pair
+    html = (out / "report.html").read_text()
+    assert "Stopped by --precision 0.2" in html
