@@ -213,3 +213,24 @@ def test_reached_counts_equal_a_direct_count(name):
         assert (row["reached_games"], row["reached_wins"]) == tuple(reached_total[c])
         assert (row["reached_with"], row["reached_wins_with"]) == tuple(joint[c, k])
         assert (row["games_with"], row["wins_with"], row["total"]) == tuple(stats[c, k])
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_a_card_played_or_held_had_reached_the_hand(name, policy):
+    """The hand counters count every way into a hand: every seat-game where a card was played or
+    held at the end is one where it reached the hand (a way in that no hand counter counts, such as
+    a card taken from a pile or passed by a partner, shows up here as a card played but not drawn)."""
+    spec, data, tables, n_cards = _setup(name)
+    e = Engine(spec, [resolve_policy(spec, policy)])
+    for players in sorted({spec.min_players, spec.max_players}):
+        r = e.run(tables, players, 13, np.arange(300, dtype=np.int64), n_cards)
+        for counter in ("played", "held_at_end"):
+            if counter not in spec.card_counters:
+                continue
+            k = spec.card_counters.index(counter)
+            missed = np.flatnonzero(r.card_stats[:, k, 0] != r.hand_stats[:, k, 0])
+            assert missed.size == 0, (
+                f"{players} players: {', '.join(data.card_names[c] for c in missed[:5])} {counter} in "
+                f"{int(r.card_stats[missed[0], k, 0] - r.hand_stats[missed[0], k, 0])} seat-games where no hand "
+                f"counter ({', '.join(spec.hand_counters)}) counted it")
