@@ -612,8 +612,8 @@ def _card_tables(s: dict, about: About | None = None) -> list[Table]:
              f"seat-games of the run" if reached else
              f"Lift = win rate with minus without (all other seat-games, including those where the card was never "
              f"drawn)")
-    note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. {shown}, "
-            f"Newcombe 95% interval; "
+    note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. {shown}. "
+            f"Lift intervals: Newcombe 95%; "
             f"significance after Holm correction over {c.get('family_size', c['n_cards'])} cards (α = {c['alpha']}). "
             + lift_words(s, counter))
     out = [
