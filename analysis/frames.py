@@ -30,7 +30,10 @@ SEAT_BASE = {"variant": pl.String, "game_index": pl.Int64, "seat": pl.Int8, "pol
              "won": pl.Int8, "score": pl.Float32}
 CARD_COLUMNS = {"variant": pl.String, "chunk": pl.Int32, "card_id": pl.Int32, "card": pl.String,
                 "counter": pl.String, "games_with": pl.Int64, "wins_with": pl.Int64, "total": pl.Int64,
-                "seat_games": pl.Int64, "seat_wins": pl.Int64}
+                "seat_games": pl.Int64, "seat_wins": pl.Int64,
+                # since hand_counters (null for a game without them; absent in older folders)
+                "reached_games": pl.Int64, "reached_wins": pl.Int64, "reached_with": pl.Int64,
+                "reached_wins_with": pl.Int64}
 
 _DTYPES = {"int8": pl.Int8, "int16": pl.Int16, "int32": pl.Int32, "int64": pl.Int64,
            "float32": pl.Float32, "float64": pl.Float64, "bool": pl.Boolean}

@@ -359,7 +359,10 @@ def _baseline_lift(run_dir: Path, spec) -> tuple[dict[str, dict], str | None]:
         out[r["card"]] = {"lift": r["lift"], "ci": [r["lift_lo"], r["lift_hi"]], "p": r["p"],
                           "significant": bool(r["significant"]), "seat_games_with": int(r["games_with"]),
                           "seat_games": int(r["seat_games"]),
-                          "win_rate_with": r["rate_with"], "win_rate_without": r["rate_without"]}
+                          "win_rate_with": r["rate_with"], "win_rate_without": r["rate_without"],
+                          # analysis.cards: "reached" (among the seat-games that drew the card) or "all"
+                          "comparison": r["comparison"], "n_with": int(r["lift_n_with"]),
+                          "n_without": int(r["games_without"])}
     return out, counter
 
 
@@ -464,6 +467,7 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
                    f"the {m2} other (variant, metric) differences are a second family at "
                    f"{family_level(alpha, max(m2, 1)):.4g}; every verdict is read from the interval shown"),
         "lift_counter": counter,
+        "lift_comparison": next((v.get("comparison") for v in lifts.values() if v), None),
         "rows": rows, "secondary": secondary, "dropped": dropped,
         "n_games": {name: int(f.height) for name, f in per.items()},
     }

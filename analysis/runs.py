@@ -509,8 +509,27 @@ def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, polic
         "total": pl.Series(cs[:, :, 2].reshape(-1), dtype=pl.Int64),
         "seat_games": pl.Series([seat_games] * (n_cards * n_kinds), dtype=pl.Int64),
         "seat_wins": pl.Series([seat_wins] * (n_cards * n_kinds), dtype=pl.Int64),
+        **_reached_columns(spec, res.hand_stats, n_cards, n_kinds),
     })
     return games, seats, cards
+
+
+def _reached_columns(spec: GameSpec, hs, n_cards: int, n_kinds: int) -> dict:
+    """The cards part's reached columns (docs/run-folder.md) from the runner's
+    hand_stats (cards x kinds + 1 x 2): per card, the seat-games where it reached
+    the hand and their wins (the same on each of its counter rows), and per
+    counter, those where the counter was also > 0 and their wins. Null when the
+    game declares no hand counters (or the results carry no hand_stats)."""
+    m = n_cards * n_kinds
+    if hs is None or not spec.hand_counters:
+        return {c: pl.Series([None] * m, dtype=pl.Int64)
+                for c in ("reached_games", "reached_wins", "reached_with", "reached_wins_with")}
+    return {
+        "reached_games": pl.Series(np.repeat(hs[:, n_kinds, 0], n_kinds), dtype=pl.Int64),
+        "reached_wins": pl.Series(np.repeat(hs[:, n_kinds, 1], n_kinds), dtype=pl.Int64),
+        "reached_with": pl.Series(hs[:, :n_kinds, 0].reshape(-1), dtype=pl.Int64),
+        "reached_wins_with": pl.Series(hs[:, :n_kinds, 1].reshape(-1), dtype=pl.Int64),
+    }
 
 
 def write_chunk(run_dir: Path, spec: GameSpec, task: tuple[int, int, int, int], res: Results, seconds: float,

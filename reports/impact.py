@@ -32,6 +32,16 @@ LIFT_WORDS = ("Lift is an association, not an effect: the win rate of the seat-g
               "lift means the card is played more often by winners, a negative one more often by losers; cards "
               "played when already winning, or by whoever holds more cards, look strong). The effect columns are "
               "what removing or adding copies does, measured on the same seeds.")
+LIFT_WORDS_REACHED = ("Lift is an association, not an effect: among the seat-games where the card was drawn, the win "
+                      "rate when played minus the win rate when not played (a positive lift means the card is played "
+                      "more often by winners, a negative one more often by losers; cards played when already winning "
+                      "look strong). The effect columns are what removing or adding copies does, measured on the same "
+                      "seeds.")
+
+
+def lift_words(res: dict) -> str:
+    """LIFT_WORDS for the comparison the baseline's lift is (analysis.cards)."""
+    return LIFT_WORDS_REACHED if res.get("lift_comparison") == "reached" else LIFT_WORDS
 
 
 def _primary(res: dict) -> str:
@@ -71,6 +81,9 @@ def _lift(r: dict) -> tuple[str, str]:
     lift = r.get("lift")
     if not lift or lift.get("lift") is None:
         return "–", "–"
+    if "n_with" in lift:
+        return fmt.pts(lift["lift"]), (f"{fmt.ci_pts(lift['ci'])}, n = {fmt_int(lift['n_with'])} played / "
+                                       f"{fmt_int(lift['n_without'])} not")
     return fmt.pts(lift["lift"]), f"{fmt.ci_pts(lift['ci'])}, n = {fmt_int(lift['seat_games_with'])}"
 
 
@@ -145,7 +158,7 @@ def ranked_table(res: dict) -> Table:
             + (f"±{fmt.pts(res.get('margin'), signed=False)}. " if res.get("primary_rate", True) else
                f"±{fmt.pct(res.get('margin'))} of the baseline's {_primary(res)}. ")
             + (res["primary_why"][0].upper() + res["primary_why"][1:] + ". " if res.get("primary_why") else "")
-            + LIFT_WORDS)
+            + lift_words(res))
     return Table(f"Every variant, ranked by its effect on the {_primary(res)}", RANK_COLUMNS, rows, note,
                  numeric_from=3)
 
@@ -342,7 +355,7 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
         generated=now,
         notes=["Differences are variant − baseline, game by game on the same game indices of one seed. Rates in "
                "percent, their differences in points (pts). Win/loss: exact McNemar test with its interval; other "
-               "metrics: paired t intervals. " + LIFT_WORDS],
+               "metrics: paired t intervals. " + lift_words(res)],
         paragraphs=[Paragraph("How to read it", [
             "An effect here is causal for these players: the same seeds played with the card list or the rule "
             "changed, nothing else. It is about the policy that played (above); other players may differ.",

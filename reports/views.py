@@ -425,12 +425,29 @@ def _ladder_chart(s: dict) -> Chart | None:
 INVENTED = "Reconstructed card list: these are invented cards standing in for the printed ones. "
 
 
+def lift_comparison(s: dict, counter: str) -> str:
+    """What the lift of this summary compares, in the report's words."""
+    comparison = (s.get("cards") or {}).get("comparison", "all")
+    if comparison == "reached":
+        return f"among seat-games where the card was drawn: win rate when {counter} vs not {counter}"
+    if comparison == "mixed":
+        return (f"win rate when {counter} vs not {counter}, among seat-games where the card was drawn where the run "
+                f"counted that, else against every other seat-game")
+    return (f"win rate of seat-games where the card was {counter} vs all other seat-games, including those where "
+            f"it was never drawn (this folder has no drawn counts: it was written before they were added, or the "
+            f"game declares no hand counters)")
+
+
 def lift_words(s: dict, counter: str) -> str:
     """What lift is, in words a designer reads right, and where the effect is measured."""
     game = s.get("game") or "G"
-    return (f"Lift is an association, not an effect: a positive lift means the card is {counter} more often by "
-            f"winners, a negative one more often by losers (a card {counter} when already winning, or by whoever "
-            f"holds more cards, looks strong); the seat-games without it include those where it was never drawn. "
+    comparison = (s.get("cards") or {}).get("comparison", "all")
+    drawn = ("seat-games where the card was never drawn (never reached the seat's hand) are left out, so holding "
+             "more cards does not make a card look strong" if comparison == "reached" else
+             "the seat-games without it include those where it was never drawn")
+    return (f"Lift ({lift_comparison(s, counter)}) is an association, not an effect: a positive lift means the "
+            f"card is {counter} more often by winners, a negative one more often by losers (a card {counter} when "
+            f"already winning looks strong); {drawn}. "
             f"What removing or adding the card does is measured by `balance impact --game {game} --cards all` "
             f"(the same seeds played with its copies changed).")
 
@@ -443,12 +460,17 @@ def _card_chart(s: dict, about: About | None = None) -> Chart | None:
         return None
     svg = charts.lift_forest([r["card"] for r in rows], [r["lift"]["value"] for r in rows],
                              [r["lift"]["ci"][0] for r in rows], [r["lift"]["ci"][1] for r in rows],
-                             [r["games_with"] for r in rows], f"Card lift ({c['primary_counter']}), an association")
+                             [r["win_rate_with"]["n"] for r in rows],
+                             f"Card lift ({c['primary_counter']}), an association")
+    reached = c.get("comparison") == "reached"
+    what = (f"among seat-games where the card was drawn, win rate when {c['primary_counter']} minus when not "
+            f"{c['primary_counter']}" if reached else
+            f"win rate of seat-games where the card was {c['primary_counter']} minus all other seat-games")
     return Chart("Card lift (an association)", Markup(svg), (INVENTED if about is not None and about.reconstruction
                                                               else "") +
-                 f"Significant cards only (Holm, α = {c['alpha']}): win rate of seat-games where the card was "
-                 f"{c['primary_counter']} minus where it was not, 95% Newcombe interval; n = seat-games with the card. "
-                 + lift_words(s, c["primary_counter"]))
+                 f"Significant cards only (Holm, α = {c['alpha']}): {what}, 95% Newcombe interval; "
+                 f"n = seat-games where the card was {c['primary_counter']}"
+                 + (" (and drawn)" if reached else "") + ". " + lift_words(s, c["primary_counter"]))
 
 
 def _metrics_table(s: dict) -> Table:
@@ -549,7 +571,16 @@ def _end_table(s: dict) -> Table:
     return Table("End reasons", ["end reason", "games", "share", "95% CI", "n"], rows)
 
 
-def _card_rows(rows: list[dict]) -> list[list[str]]:
+def _card_rows(rows: list[dict], reached: bool = False) -> list[list[str]]:
+    if reached:  # among the seat-games where the card reached the hand
+        return [[r["card"], fmt_int(r.get("reached_games")),
+                 fmt_pct(r["share_reached"]["value"], r["share_reached"]["ci"]),
+                 f"{fmt_pct(r['win_rate_with']['value'], r['win_rate_with']['ci'])} "
+                 f"(n = {fmt_int(r['win_rate_with']['n'])})",
+                 f"{fmt_pct(r['win_rate_without']['value'], r['win_rate_without']['ci'])} "
+                 f"(n = {fmt_int(r['win_rate_without']['n'])})",
+                 fmt_points(r["lift"]["value"]), fmt.ci_pts(r["lift"]["ci"]),
+                 fmt_p(r["lift"]["p"]), fmt_int(r["seat_games"])] for r in rows]
     return [[r["card"], fmt_int(r["games_with"]), fmt_pct(r["share_with"]["value"], r["share_with"]["ci"]),
              fmt_pct(r["win_rate_with"]["value"], r["win_rate_with"]["ci"]),
              fmt_pct(r["win_rate_without"]["value"], r["win_rate_without"]["ci"]),
@@ -561,22 +592,38 @@ CARD_COLUMNS = ["card", "seat-games with", "share with", "win rate with", "win r
                 "lift 95% CI", "p", "n seat-games"]
 
 
+def card_columns(counter: str, reached: bool) -> list[str]:
+    """The card tables' header: the drawn-only comparison's, or the older one's (CARD_COLUMNS)."""
+    if not reached:
+        return CARD_COLUMNS
+    return ["card", "seat-games drawn", f"{counter} when drawn", f"win rate {counter} (drawn)",
+            f"win rate not {counter} (drawn)", "lift", "lift 95% CI", "p", "n seat-games"]
+
+
 def _card_tables(s: dict, about: About | None = None) -> list[Table]:
     c = s.get("cards") or {}
     if not c.get("n_cards"):
         return []
     counter = c["primary_counter"]
-    note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. Lift = win rate with minus without, Newcombe 95% interval; "
+    reached = c.get("comparison") == "reached"
+    cols = card_columns(counter, reached)
+    shown = (f"Lift = among seat-games where the card was drawn, win rate when {counter} minus when not {counter}; "
+             f"'{counter} when drawn' is the share of those seat-games where it was {counter}; n seat-games: all "
+             f"seat-games of the run" if reached else
+             f"Lift = win rate with minus without (all other seat-games, including those where the card was never "
+             f"drawn)")
+    note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. {shown}. "
+            f"Lift intervals: Newcombe 95%; "
             f"significance after Holm correction over {c.get('family_size', c['n_cards'])} cards (α = {c['alpha']}). "
             + lift_words(s, counter))
     out = [
-        Table(f"Cards {counter} more often by winners (top 10 by lift, significant)", CARD_COLUMNS,
-              _card_rows(c["top"]), note),
-        Table(f"Cards {counter} more often by losers (bottom 10 by lift, significant)", CARD_COLUMNS,
-              _card_rows(c["bottom"]), note),
+        Table(f"Cards {counter} more often by winners (top 10 by lift, significant)", cols,
+              _card_rows(c["top"], reached), note),
+        Table(f"Cards {counter} more often by losers (bottom 10 by lift, significant)", cols,
+              _card_rows(c["bottom"], reached), note),
     ]
-    out.append(Table(f"Dead cards ({counter} in under {fmt.pct(c['dead_threshold'])} of seat-games)", CARD_COLUMNS,
-                     _card_rows(c["dead"]),
+    out.append(Table(f"Dead cards ({counter} in under {fmt.pct(c['dead_threshold'])} of seat-games)", cols,
+                     _card_rows(c["dead"], reached),
                      ("Never drawn, so left out (not in this configuration's deck): " + ", ".join(c["never_drawn"]) + ".")
                      if c.get("never_drawn") else ""))
     return out

@@ -38,6 +38,10 @@ class Results:
     seat_out: np.ndarray  # (n, seats, S) float64
     card_stats: np.ndarray  # (cards, kinds, 3) int64: games with, wins with, total
     game_indices: np.ndarray
+    # (cards, kinds + 1, 2) int64, among the seat-games where the card reached the hand (the
+    # spec's hand_counters): [c, k] seat-games with counter k > 0 and their wins; [c, kinds]
+    # all of them and their wins (simcore.runner HS_*). None: not counted (results built by hand).
+    hand_stats: np.ndarray | None = None
 
 
 def policy_defaults(spec: GameSpec, name: str) -> np.ndarray:
@@ -154,14 +158,16 @@ class Engine:
         game_out = np.zeros((n, len(self.spec.game_column_names)))
         seat_out = np.zeros((n, n_players, len(self.spec.seat_column_names)))
         threads = numba.config.NUMBA_NUM_THREADS
-        card_stats = np.zeros((threads, n_cards, len(self.spec.card_counters), 3), np.int64)
+        n_kinds = len(self.spec.card_counters)
+        card_stats = np.zeros((threads, n_cards, n_kinds, 3), np.int64)
+        hand_stats = np.zeros((threads, n_cards, n_kinds + 1, 2), np.int64)
         violations = np.zeros((n, 2), np.int64)
         run_games(tables, np.int64(n_players), np.uint64(seed), idx, kinds, params,
                   np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), np.int64(check),
-                  game_out, seat_out, card_stats, violations)
+                  game_out, seat_out, card_stats, self.spec.hand_kinds, hand_stats, violations)
         self._check_choices(game_out[:, 1], idx, seed)
         self._check_invariants(violations, idx, seed)
-        return Results(game_out, seat_out, card_stats.sum(axis=0), idx)
+        return Results(game_out, seat_out, card_stats.sum(axis=0), idx, hand_stats.sum(axis=0))
 
     def _check_invariants(self, violations: np.ndarray, idx: np.ndarray, seed: int) -> None:
         bad = np.flatnonzero(violations[:, 0] != 0)

@@ -7,12 +7,15 @@ lookahead or search code), and returns a `Runner` of jitted entry points:
 
     run_games(tables, n_players, seed, game_indices, kinds, params,
               max_decisions, max_options, checking, game_out, seat_out,
-              card_stats, violations)
+              card_stats, hand_kinds, hand_stats, violations)
         plays every game of `game_indices` (in numba's thread count of
         Python threads over the nogil `run_range`), writing one row of
         `game_out` (float64, n x G) and of `seat_out` (n x seats x S) per
         game and adding per-card counters into `card_stats`
-        (threads x cards x kinds x 3: games with, wins with, total).
+        (threads x cards x kinds x 3: games with, wins with, total) and,
+        among the seat-games where the card reached the hand (`hand_kinds`,
+        int64 per kind: 1 for the spec's hand_counters), into `hand_stats`
+        (threads x cards x kinds + 1 x 2, HS_* below).
         With `checking` != 0 the game's `check` kernel runs after the deal
         and after every step; the first broken invariant stops that game
         and is written to its row of `violations` (code, decision number).
@@ -61,6 +64,12 @@ END_GAME = 2
 CS_GAMES = 0
 CS_WINS = 1
 CS_TOTAL = 2
+# hand_stats (threads x cards x kinds + 1 x 2): [c, k] for counter k, the seat-games where card c
+# reached the hand (a hand counter > 0) and counter k was > 0, and the wins among them;
+# [c, kinds] the seat-games where c reached the hand (whatever the counters) and their wins.
+# Reached with counter k = 0 is [c, kinds] - [c, k].
+HS_GAMES = 0
+HS_WINS = 1
 
 EV_CAP = -2  # trace code: the turn cap stopped the game
 BAD_CHOICE = -1  # written as the decision count when a policy chose an illegal option
@@ -350,31 +359,47 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     play = _jit(play)
 
     def run_range(tables, n_players, seed, game_indices, lo, hi, t, kinds, params, max_decisions, max_options,
-                  checking, game_out, seat_out, card_stats, violations):
-        """Games lo..hi-1 of `game_indices`, their card counters into card_stats[t]."""
+                  checking, game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
+        """Games lo..hi-1 of `game_indices`, their card counters into card_stats[t] and hand_stats[t]."""
         notrace = np.zeros(0, np.int32)
         for g in range(lo, hi):
             state = play(tables, n_players, seed, game_indices[g], kinds, params, max_decisions, max_options,
                          checking, notrace, game_out[g], seat_out[g], violations[g])
             counts = card_counts(state)
+            n_kinds = counts.shape[2]
+            at_reached = hand_stats.shape[2] - 1  # the kinds + 1'th row: reached, whatever the counters
             for s in range(counts.shape[0]):
                 won = seat_out[g, s, COL_WON] > 0.5
                 for c in range(counts.shape[1]):
-                    for k in range(counts.shape[2]):
+                    # the card reached this seat's hand: one of the game's hand counters is > 0
+                    reached = False
+                    for k in range(n_kinds):
+                        if hand_kinds[k] != 0 and counts[s, c, k] > 0:
+                            reached = True
+                    if reached:
+                        hand_stats[t, c, at_reached, HS_GAMES] += 1
+                        if won:
+                            hand_stats[t, c, at_reached, HS_WINS] += 1
+                    for k in range(n_kinds):
                         v = counts[s, c, k]
                         if v > 0:
                             card_stats[t, c, k, CS_GAMES] += 1
                             card_stats[t, c, k, CS_TOTAL] += v
                             if won:
                                 card_stats[t, c, k, CS_WINS] += 1
+                            if reached:
+                                hand_stats[t, c, k, HS_GAMES] += 1
+                                if won:
+                                    hand_stats[t, c, k, HS_WINS] += 1
 
     run_range = _jit(run_range)
 
     def run_games(tables, n_players, seed, game_indices, kinds, params, max_decisions, max_options, checking,
-                  game_out, seat_out, card_stats, violations):
+                  game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
         run_in_threads(run_range, game_indices.shape[0], card_stats.shape[0],
                        (tables, n_players, seed, game_indices), (kinds, params, max_decisions, max_options, checking,
-                                                                 game_out, seat_out, card_stats, violations))
+                                                                 game_out, seat_out, card_stats, hand_kinds,
+                                                                 hand_stats, violations))
 
     def play_traced(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
                     game_row, seat_rows, violation):

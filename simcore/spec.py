@@ -154,14 +154,30 @@ class GameSpec:
     first_seat_column: str | None = None  # game column of the seat that moved first
     setting_columns: tuple[str, ...] = ()  # game columns that say what a game was played at (level)
     invariants: tuple[str, ...] = ()  # what check() codes 1, 2, ... mean
+    # The card_counters whose > 0 means "the card reached this seat's hand" (every way in:
+    # drawn, taken, passed...). The runner counts, per card and counter, the seat-games where
+    # the card reached the hand, so that lift compares seat-games that held the card
+    # (analysis.cards). Empty: the game declares none, lift is over all seat-games.
+    hand_counters: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.load_data is None:
             raise ValueError(f"{self.name}: a GameSpec needs load_data (simcore.gamedata)")
+        unknown = [c for c in self.hand_counters if c not in self.card_counters]
+        if unknown or len(set(self.hand_counters)) != len(self.hand_counters):
+            raise ValueError(f"{self.name}: hand_counters {list(self.hand_counters)} must name distinct "
+                             f"card_counters ({', '.join(self.card_counters) or 'none'})")
         names = self.game_column_names + self.seat_column_names
         for col in (self.length_column, self.rounds_column, self.first_seat_column, *self.setting_columns):
             if col is not None and col not in names:
                 raise ValueError(f"{self.name}: column {col!r} is not declared")
+
+    @property
+    def hand_kinds(self):
+        """int64 mask over card_counters: 1 for the hand counters (the runner's `hand_kinds`)."""
+        import numpy as np
+
+        return np.array([1 if c in self.hand_counters else 0 for c in self.card_counters], np.int64)
 
     def invariant(self, code: int) -> str:
         if 1 <= code <= len(self.invariants):

@@ -25,6 +25,7 @@ SPEC = GameSpec(
     game_columns=K.GAME_COLUMNS,
     seat_columns=K.SEAT_COLUMNS,
     card_counters=K.CARD_COUNTERS,
+    hand_counters=K.HAND_COUNTERS,
     policies=common_policies(
         "rates cards by use to its active set: keeps what completes or doubles, takes from other rows when "
         "a card is worth it, plays the best Activity/Necessity/Bonus, locks scoring sets, declares Back To "

@@ -188,6 +188,8 @@ CC_TAKEN = 2
 CC_SCORED = 3
 CC_HELD_AT_END = 4
 CARD_COUNTERS = ("drawn", "played", "taken_from_row", "scored", "held_at_end")
+# every way into a hand: the deal and draws (drawn), taking from another player's row (taken_from_row)
+HAND_COUNTERS = ("drawn", "taken_from_row")
 
 # Trace event codes.
 EV_ROUND_START = 1  # round, first seat, draw pile size

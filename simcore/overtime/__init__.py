@@ -62,6 +62,7 @@ SPEC = GameSpec(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_counters=C.CARD_COUNTERS,
+    hand_counters=C.HAND_COUNTERS,
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=40, expert_iterations=16),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check),

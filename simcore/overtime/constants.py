@@ -224,7 +224,12 @@ CC_DRAWN = 0
 CC_PLAYED = 1
 CC_CANCELLED = 2
 CC_HELD = 3
-CARD_COUNTERS = ("drawn", "played", "cancelled", "held_at_end")
+CC_TAKEN = 4  # taken into the hand from the discard pile (OP_TAKE_DISCARD); "drawn" counts deck draws only
+CARD_COUNTERS = ("drawn", "played", "cancelled", "held_at_end", "taken_from_discard")
+N_CC = len(CARD_COUNTERS)
+# every way into a hand: the deal and draws from the deck, and taking from the discard pile
+# (a give or take moves an A card on the table, never a hand card)
+HAND_COUNTERS = ("drawn", "taken_from_discard")
 
 # option codes: kind << 24 | a << 12 | b
 O_END = 0  # end the action phase / pass a reaction

@@ -14,7 +14,7 @@ from simcore.jit import jit
 from simcore.trace import emit
 
 from .constants import (
-    CC_CANCELLED, EF_MASK, EF_N, EF_OP, EF_WHO, EVQ_CAP, EV_A_DISCARD, EV_CANCEL, EV_COMPLETE, EV_EMPLOYEE,
+    CC_CANCELLED, CC_TAKEN, EF_MASK, EF_N, EF_OP, EF_WHO, EVQ_CAP, EV_A_DISCARD, EV_CANCEL, EV_COMPLETE, EV_EMPLOYEE,
     EV_GIVE, EV_RESOLVE, EV_SKIP_SET, EV_SNOOZE_DISCARD, EV_TAKE_DISCARD, EV_TOKENS, EV_TOKENS_LOST, EV_WORK,
     EV_WORK_LOST, G_CANCELS, G_COMPLETIONS, G_CUR, G_DISCARDS, G_EV_N, G_GIVES, G_NINST, G_NKINDS, G_NP,
     G_PILES_RESOLVED, G_PILE_N, G_SKIP_NOW, KF_IS_REACTION, KF_TARGET, KF_TYPE, KF_WORK, MAX_EFF, NPF,
@@ -163,6 +163,7 @@ def take_from_discard(t, s, p, k, trace):
     for i in range(s.g[G_NINST]):
         if s.zone[i] == Z_DISCARD and t[3][i] == k:
             add_to_hand(t, s, p, i)
+            s.cc[p, k, CC_TAKEN] += 1
             emit(trace, EV_TAKE_DISCARD, p, k, 0, 0)
             return True
     return False

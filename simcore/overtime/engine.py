@@ -762,7 +762,7 @@ def outcome(t, S, game_row, seat_rows):
 
 @jit(refs=True)
 def card_counts(S):
-    """(seats, kinds, 4): drawn, played, cancelled, held at the end."""
+    """(seats, kinds, 5): drawn, played, cancelled, held at the end, taken from the discard pile."""
     s = S[0]
     return s.cc[:s.g[G_NP], :s.g[G_NKINDS]].copy()
 

@@ -21,7 +21,7 @@ from .constants import (
     G_GIVES, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PHASE, G_PILE_N, HAND_CAP, KF_TASKS, NCH, NPS, PF_CARD,
     PF_KIND, PH_ACTION, PH_CHOOSE, PH_REACT, PILE_CAP, PMAX, P_COMPLETED, P_DISCARDED, P_EMP, P_GIVEN, P_HAND_N,
     P_N_ASSIGN, P_RECEIVED, P_START_ASSIGN, REM_NEAREST, REM_VALID, R_A0, R_A_COPIES, R_J0, R_N_INST, R_N_KINDS,
-    R_N_MAIN, Z_ASSIGN, Z_ATTACHED, Z_BOX, Z_DECK, Z_DISCARD, Z_EMPLOYEE, Z_HAND, Z_OUT, Z_PILE,
+    R_N_MAIN, N_CC, Z_ASSIGN, Z_ATTACHED, Z_BOX, Z_DECK, Z_DISCARD, Z_EMPLOYEE, Z_HAND, Z_OUT, Z_PILE,
 )
 
 INV_RANGE = 1
@@ -125,7 +125,7 @@ def check(t, S):
             if s.ps[p, f] < 0:
                 return INV_RANGE
         for k in range(K):
-            for c in range(4):
+            for c in range(N_CC):
                 if s.cc[p, k, c] < 0:
                     return INV_RANGE
     for k in range(K):

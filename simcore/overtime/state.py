@@ -27,7 +27,7 @@ from simcore.trace import emit
 from .constants import (
     AB_PASSIVE, CC_DRAWN, CC_HELD, EF_N, EF_OP, EVQ_CAP, EV_DRAW, EV_RESHUFFLE, EV_SNOOZE, G_DECK_N, G_NINST,
     G_NKINDS, G_NP, G_RESHUFFLES, HAND_CAP, KF_ABIL, KF_P, KF_SHIFT, KF_TASKS, MAX_EFF, NG, NINST_MAX,
-    NKINDS_MAX, NPF, NPS, NREM, OP_SNOOZE_SHIELD, PILE_CAP, PMAX, P_EMP, P_HAND_N, P_N_ASSIGN, P_SNOOZE,
+    NKINDS_MAX, NPF, NPS, NREM, N_CC, OP_SNOOZE_SHIELD, PILE_CAP, PMAX, P_EMP, P_HAND_N, P_N_ASSIGN, P_SNOOZE,
     REM_NEAREST, REM_VALID, R_A0, R_DIE1, R_J0, R_N_INST, R_N_KINDS, R_PEN1, R_PEN2, R_T1, R_T2, R_T3, Z_ASSIGN,
     Z_DECK, Z_DISCARD, Z_HAND,
 )
@@ -42,7 +42,7 @@ STATE_DTYPE = record_dtype([
     ("hand", np.int64, (PMAX, HAND_CAP)),
     ("ps", np.int64, (PMAX, NPS)),
     ("pile", np.int64, (PILE_CAP, NPF)),
-    ("cc", np.int64, (PMAX, NKINDS_MAX, 4)),
+    ("cc", np.int64, (PMAX, NKINDS_MAX, N_CC)),
     ("evq", np.int64, (EVQ_CAP,)),
     ("dk", np.int64, (NKINDS_MAX,)),
     ("rem", np.int64, (NREM,)),  # tasks left per seat, memoized (assignment_memo)

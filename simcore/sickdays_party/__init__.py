@@ -139,6 +139,7 @@ SPEC = GameSpec(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_counters=("drawn", "played", "held_at_end"),
+    hand_counters=("drawn",),  # the deal and every draw: the one way into a hand
     policies=common_policies(
         GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=200,
         expert_refused="a real-time game: who plays, and when, follows the seats' reaction profiles (game "

@@ -137,7 +137,8 @@ SPEC = GameSpec(
     end_reasons=END_REASONS,
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
-    card_counters=("drawn", "played", "noted", "discarded", "held_at_end"),
+    card_counters=("drawn", "played", "noted", "discarded", "held_at_end", "taken_from_discard"),
+    hand_counters=("drawn", "taken_from_discard"),  # the deal and draws; a card taken from the discard pile
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000, expert_iterations=48, oracle=True),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
                     P.greedy, K.card_counts, check=check),

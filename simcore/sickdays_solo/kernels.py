@@ -112,8 +112,8 @@ END_NO_ACTION = 3
 END_AUTOMA_EMPTY = 4
 
 # ---- counters ----------------------------------------------------------
-CT_DRAWN, CT_PLAYED, CT_NOTED, CT_DISCARDED, CT_HELD = range(5)
-N_CT = 5
+CT_DRAWN, CT_PLAYED, CT_NOTED, CT_DISCARDED, CT_HELD, CT_TAKEN = range(6)
+N_CT = 6  # CT_TAKEN: taken into the hand from the discard pile (Look Busy), not a draw
 
 # ---- trace codes -------------------------------------------------------
 T_SETUP = 1  # kept suits, removed, events, rows
@@ -794,6 +794,7 @@ def step(tables, s, option, rng, trace):
     if kind == OP_LB_TAKE:
         card = disc_remove(s, a)
         hand_add(s, seat, card)
+        cnt_add(s, seat, card, CT_TAKEN)
         emit(trace, T_LB_TAKE, seat, card, 0, 0)
         after_action(tables, s, True, trace)
         return

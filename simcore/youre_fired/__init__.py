@@ -60,6 +60,7 @@ SPEC = GameSpec(
     game_columns=K.GAME_COLUMNS,
     seat_columns=K.SEAT_COLUMNS,
     card_counters=K.COUNTER_NAMES,
+    hand_counters=K.HAND_COUNTERS,
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40, expert_iterations=48, expert_horizon=20),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check),

@@ -126,8 +126,10 @@ K_DRAWN = 1
 K_PLAYED = 2
 K_FIRED = 3  # lost to the unemployment line
 K_HELD_AT_END = 4
-N_COUNTERS = 5
-COUNTER_NAMES = ("owned", "drawn", "played", "fired", "held_at_end")
+K_RECEIVED = 5  # into the hand other than by a draw: passed by a partner, revived, swapped in, the Boss back
+N_COUNTERS = 6
+COUNTER_NAMES = ("owned", "drawn", "played", "fired", "held_at_end", "received")
+HAND_COUNTERS = ("drawn", "received")  # every way into a hand
 
 # ---- end reasons (runner numbering: 0 cap, 1 no_move, ours from 2) ----
 END_BOSS_FIRED = 2

@@ -137,6 +137,7 @@ def full_reshuffle(rules, s, t, rng, trace):
         for c in range(C):
             s.hand[partner, c] += passed[c]
             s.hand[t, c] -= passed[c]
+            s.counts[partner, c, K.K_RECEIVED] += passed[c]
         emit(trace, K.EV_PASS, t, partner, n, 0)
     break_becomes_hidden(s, t)
     for c in range(C):
@@ -226,6 +227,7 @@ def boss_after_success(rules, s, a, rng, trace):
         shuffle_deck(s, a, rng, R.CHANCE)
     else:
         s.hand[a, boss] += 1
+        s.counts[a, boss, K.K_RECEIVED] += 1
         public_enter_hand(s, a, boss)
     emit(trace, K.EV_BOSS_BACK, a, where, 0, 0)
 
@@ -647,6 +649,7 @@ def resolve(cards, rules, s, rng, trace):
         if x < C and s.unemp[a, x] > 0:
             s.unemp[a, x] -= 1
             s.hand[a, x] += 1
+            s.counts[a, x, K.K_RECEIVED] += 1
             if x == boss:
                 s.seat[a, K.S_BOSS_LOST] = 0
             public_enter_hand(s, a, x)
@@ -668,6 +671,7 @@ def resolve(cards, rules, s, rng, trace):
             public_leave(cards, s, a, x)
             s.brk[a, y] -= 1
             s.hand[a, y] += 1
+            s.counts[a, y, K.K_RECEIVED] += 1
             public_enter_hand(s, a, y)
             s.brk[a, x] += 1
             emit(trace, K.EV_SWAP, a, x, y, 0)

@@ -35,13 +35,16 @@ def manifest(n_games: int, seed: int, variants: list[dict] | None = None, params
 
 def make_run(root: Path, n_games: int = 4000, seed: int = 7, p_seat0: float = 0.6, n_cap: int = 5,
              chunk: int = 500, variants: dict[str, float] | None = None, n_requested: int | None = None,
-             variant_params: dict[str, dict] | None = None, play3_boost: float = 0.25) -> Path:
+             variant_params: dict[str, dict] | None = None, play3_boost: float = 0.25,
+             reached: bool = False) -> Path:
     """A run folder with `n_games` games per variant.
 
     Seat 0 wins with probability `p_seat0` (per variant when `variants` maps name -> p),
     the first `n_cap` games of each variant hit the turn cap (nobody wins). Card "+3"
     is played more often by winners (positive lift), "+1" by losers, "+2" never
-    (a dead card).
+    (a dead card). With `reached`, the cards parts also hold the reached columns of
+    docs/run-folder.md (a card reaches a hand when played, else with probability 0.4);
+    without, they are the parts of a folder written before those columns.
     """
     rng = np.random.default_rng(seed)
     run = root / "run"
@@ -87,6 +90,13 @@ def make_run(root: Path, n_games: int = 4000, seed: int = 7, p_seat0: float = 0.
                 "total": [int(played[c].sum()) * 2 for c in CARDS],
                 "seat_games": [int(w.size)] * 3, "seat_wins": [int(w.sum())] * 3,
             })
+            if reached:
+                held = {c: played[c] | (rng.random(w.size) < 0.4) for c in CARDS}
+                cards = cards.with_columns(
+                    pl.Series("reached_games", [int(held[c].sum()) for c in CARDS], pl.Int64),
+                    pl.Series("reached_wins", [int((held[c] & w).sum()) for c in CARDS], pl.Int64),
+                    pl.Series("reached_with", [int(played[c].sum()) for c in CARDS], pl.Int64),
+                    pl.Series("reached_wins_with", [int((played[c] & w).sum()) for c in CARDS], pl.Int64))
             games.write_parquet(run / "parts" / f"games-{part:06d}.parquet")
             seats.write_parquet(run / "parts" / f"seats-{part:06d}.parquet")
             cards.write_parquet(run / "parts" / f"cards-{part:06d}.parquet")

@@ -130,3 +130,85 @@ def test_cards_never_drawn_are_not_dead():
     d = cards_to_dict(pl.DataFrame(rows), ("drawn", "played"))
     assert d["never_drawn"] == ["removed"] and d["n_in_play"] == 2
     assert [r["card"] for r in d["dead"]] == ["stuck"]
+
+
+# ------------------------------------------------ lift among the seat-games where the card reached the hand
+REACHED_SCHEMA = {"card_id": pl.Int32, "card": pl.String, "counter": pl.String, "games_with": pl.Int64,
+                  "wins_with": pl.Int64, "total": pl.Int64, "seat_games": pl.Int64, "seat_wins": pl.Int64,
+                  "reached_games": pl.Int64, "reached_wins": pl.Int64, "reached_with": pl.Int64,
+                  "reached_wins_with": pl.Int64}
+
+
+def test_lift_compares_played_with_not_played_among_the_seat_games_that_drew_the_card():
+    # 1000 seat-games, 500 won. The card reached 400 hands (260 won): played in 300 of them (195 won),
+    # drawn and not played in 100 (65 won): 65% both ways, so no lift, whereas played vs every other
+    # seat-game is 65% vs 305/700 = 43.6%: the old comparison's +21 points are "winners hold more cards".
+    totals = pl.DataFrame([(0, "holder", "played", 300, 195, 300, 1000, 500, 400, 260, 300, 195)],
+                          schema=REACHED_SCHEMA, orient="row")
+    r = card_impact(totals).row(0, named=True)
+    assert r["comparison"] == "reached"
+    assert r["rate_with"] == pytest.approx(195 / 300) and r["rate_without"] == pytest.approx(65 / 100)
+    assert r["lift"] == pytest.approx(0.0) and not r["significant"]
+    assert (r["lift_n_with"], r["games_without"], r["wins_without"]) == (300, 100, 65)
+    assert r["share_reached"] == pytest.approx(0.75) and r["share_reached_lo"] < 0.75 < r["share_reached_hi"]
+    d = two_proportions(65, 100, 195, 300)
+    assert (r["lift_lo"], r["lift_hi"], r["p"]) == (pytest.approx(d["ci"][0]), pytest.approx(d["ci"][1]),
+                                                    pytest.approx(d["p"]))
+    old = card_impact(totals.drop("reached_games", "reached_wins", "reached_with", "reached_wins_with")).row(0, named=True)
+    assert old["comparison"] == "all" and old["share_reached"] is None
+    assert old["lift"] == pytest.approx(195 / 300 - 305 / 700) and old["significant"]
+
+
+def test_an_old_folder_without_reached_columns_gets_the_old_lift_and_says_so():
+    base = {"variant": "base", "card_id": 0, "card": "x", "counter": "played", "games_with": 10,
+            "wins_with": 8, "total": 12, "seat_games": 100, "seat_wins": 50}
+    new = {**base, "reached_games": 40, "reached_wins": 25, "reached_with": 10, "reached_wins_with": 8}
+    old_only = cards_to_dict(pl.DataFrame([{**base, "chunk": 0}, {**base, "chunk": 1}]), ("played",))
+    assert old_only["comparison"] == "all" and "never held it" in old_only["lift_meaning"]
+    assert old_only["table"][0]["win_rate_without"]["n"] == 180 and old_only["table"][0]["reached_games"] is None
+    both = cards_to_dict(pl.DataFrame([{**new, "chunk": 0}, {**new, "chunk": 1}]), ("played",))
+    assert both["comparison"] == "reached" and "reached the seat's hand" in both["lift_meaning"]
+    row = both["table"][0]
+    assert row["reached_games"] == 80 and row["win_rate_with"]["n"] == 20 and row["win_rate_without"]["n"] == 60
+    assert row["share_reached"]["value"] == pytest.approx(0.25) and row["share_reached"]["n"] == 80
+    # a chunk without the columns (an old part beside a new one) makes the reached totals unknown,
+    # never a partial sum: the card falls back to the old comparison
+    mixed = pl.concat([pl.DataFrame([{**base, "chunk": 0}]), pl.DataFrame([{**new, "chunk": 1}])],
+                      how="diagonal_relaxed")
+    assert card_totals(mixed)["reached_games"].to_list() == [None]
+    assert cards_to_dict(mixed, ("played",))["comparison"] == "all"
+
+
+def _null_family(rng, m: int, n: int):
+    """One run's card totals under a true null for the drawn-only lift: winners reach more cards
+    (a card reaches 70% of winners' hands, 50% of losers'), a drawn card is played with probability
+    0.6 whether the seat wins or not. The older comparison sees the first effect as a lift."""
+    won = rng.binomial(n, 0.5, m)
+    r_w, r_l = rng.binomial(won, 0.7), rng.binomial(n - won, 0.5)
+    p_w, p_l = rng.binomial(r_w, 0.6), rng.binomial(r_l, 0.6)
+    rows = [(i, f"c{i}", "played", int(p_w[i] + p_l[i]), int(p_w[i]), int(p_w[i] + p_l[i]), n, int(won[i]),
+             int(r_w[i] + r_l[i]), int(r_w[i]), int(p_w[i] + p_l[i]), int(p_w[i])) for i in range(m)]
+    return pl.DataFrame(rows, schema=REACHED_SCHEMA, orient="row")
+
+
+def test_the_lift_verdict_holds_its_level_under_a_true_null():
+    """Null calibration: 600 runs of 20 cards (4,000 seat-games each) where playing a drawn card says
+    nothing about winning. The Holm verdict (any card significant) must reject in at most alpha of
+    the runs (the rate's 95% Wilson interval reaches down to alpha or below), and each card's
+    unadjusted test near its nominal 5%; the older comparison, on the same runs, rejects nearly always."""
+    rng = np.random.default_rng(20)
+    runs, m, n, alpha = 600, 20, 4000, 0.05
+    family = single = old_family = 0
+    for _ in range(runs):
+        totals = _null_family(rng, m, n)
+        new = card_impact(totals, alpha)
+        old = card_impact(totals.drop("reached_games", "reached_wins", "reached_with", "reached_wins_with"), alpha)
+        family += bool(new["significant"].any())
+        single += int((new["p"] < alpha).sum())
+        old_family += bool(old["significant"].any())
+    lo, hi = wilson(family, runs)
+    assert lo <= alpha, f"family-wise false positives {family}/{runs}: [{lo:.3f}, {hi:.3f}] is above {alpha}"
+    s_lo, s_hi = wilson(single, runs * m)
+    assert s_lo <= alpha <= s_hi, f"per-card false positives {single}/{runs * m}: [{s_lo:.4f}, {s_hi:.4f}]"
+    o_lo, _ = wilson(old_family, runs)
+    assert o_lo > 0.5, f"the old comparison rejected in only {old_family}/{runs} null runs"

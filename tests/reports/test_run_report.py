@@ -279,3 +279,22 @@ def test_report_prints_to_pdf(long_names_report, tmp_path):
                        check=True, timeout=60)
         png = next(tmp_path.glob("page*.png"))
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_card_section_says_which_comparison_its_lift_is(tmp_path):
+    """A run with the reached columns: lift among the seat-games where the card was drawn, said in the
+    table, the chart and the summary; a folder written before them: the older comparison, said as such."""
+    new = render_run_report(make_run(tmp_path / "new", n_games=3000, reached=True), SPEC)
+    html = new.read_text(encoding="utf-8").replace("\u00a0", " ")
+    summary = json.loads((new.parent / "summary.json").read_text())
+    assert summary["cards"]["comparison"] == "reached"
+    assert "among seat-games where the card was drawn: win rate when played vs not played" in html
+    assert ">played when drawn</th>" in html and "an association" in html and "balance impact --game" in html
+    assert "all other seat-games" not in html
+    top = summary["cards"]["top"][0]
+    assert top["card"] == "+3" and top["win_rate_with"]["n"] + top["win_rate_without"]["n"] == top["reached_games"]
+    old = render_run_report(make_run(tmp_path / "old", n_games=3000), SPEC)
+    html = old.read_text(encoding="utf-8").replace("\u00a0", " ")
+    assert json.loads((old.parent / "summary.json").read_text())["cards"]["comparison"] == "all"
+    assert "vs all other seat-games, including those where it was never drawn" in html
+    assert "among seat-games where the card was drawn" not in html and ">played when drawn</th>" not in html

@@ -43,7 +43,8 @@ L, STATE_SIZE = flat_layout((
     ("played", PMAX), ("drawn", PMAX), ("counts", PMAX * NMAX * 2),
 ))
 CT_DRAWN, CT_PLAYED = 0, 1
-CARD_COUNTERS = ("drawn", "played")
+CARD_COUNTERS = ("drawn", "played")  # drawn: the deal and every draw, the one way into a hand
+HAND_COUNTERS = ("drawn",)
 
 # Options: play hand slot i (declaring suit d for a wild: code i * 8 + d + 1), draw, pass.
 DRAW = 10_000
@@ -99,6 +100,7 @@ def new_game(tables, n_players, rng, trace):
             s[L.deck_n] -= 1
             hand(s, p)[s[L.hand_n + p]] = c
             s[L.hand_n + p] += 1
+            s[L.counts + (p * NMAX + c) * 2 + CT_DRAWN] += 1  # the card counter counts the deal too
     c = zones.draw_top(s[L.deck:L.deck + NMAX], s[L.deck_n])
     s[L.deck_n] -= 1
     s[L.disc] = c

@@ -129,6 +129,7 @@ SPEC = GameSpec(
     game_columns=K.GAME_COLUMNS,
     seat_columns=K.SEAT_COLUMNS,
     card_counters=K.CARD_COUNTERS,
+    hand_counters=K.HAND_COUNTERS,
     policies=common_policies("plays the matching card hardest to play later; effect cards against a player "
                              "close to going out; wild cards last", rollouts=4, horizon=60),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, K.value,
