@@ -45,7 +45,7 @@ import numpy as np
 
 from . import rng as R
 
-from .slots import P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_HORIZON, P_ITERATIONS, P_ROLLOUT_KIND, P_WIDEN, P_WORLDS
+from .slots import P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_HORIZON, P_ITERATIONS, P_ROLLOUT_KIND, P_TURNS, P_WIDEN, P_WORLDS
 
 
 def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
@@ -64,6 +64,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         worlds = np.int64(params[P_WORLDS])
         widen = params[P_WIDEN]
         z = params[P_CONFIDENCE]
+        turns = np.int64(params[P_TURNS])
         base = R.next_u64(rng, R.POLICY)
         width = max(buf.shape[0], n)
         # node 0 is the root, 1 + i the root's option i; below them at most one
@@ -152,10 +153,19 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             plen = 1
             steps = 1
             in_tree = plen < max_depth
+            others = False  # another seat moved since the seat's last decision
+            back = 0  # times the seat came back to move after another seat moved
             while steps < horizon:
                 s = to_move(w)
                 if s < 0:
                     break
+                if s != seat:
+                    others = True
+                elif others:
+                    others = False
+                    back += 1
+                    if turns > 0 and back >= turns:
+                        break
                 m = legal_call(tables, w, obuf)
                 if m == 0:
                     break

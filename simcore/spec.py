@@ -13,7 +13,7 @@ from typing import Any, Callable, NamedTuple
 from .files import data_root, shown
 from .params import Param  # noqa: F401  (declared here for the games: spec.Param)
 from .slots import (EXPERT, GREEDY, LOOKAHEAD, ORACLE, P_CONFIDENCE, P_DEPTH, P_EPSILON, P_EXPLORATION, P_HORIZON,
-                    P_ITERATIONS, P_ROLLOUT_KIND, P_ROLLOUTS, P_WIDEN, P_WORLDS, RANDOM)
+                    P_ITERATIONS, P_ROLLOUT_KIND, P_ROLLOUTS, P_TURNS, P_WIDEN, P_WORLDS, RANDOM)
 
 DATA_DIR = data_root()  # the installed game data (simcore.files)
 
@@ -213,6 +213,7 @@ def common_policies(
     expert_worlds: int = 0,
     expert_widen: float = 0.5,
     expert_confidence: float = 0.5,
+    expert_turns: int = 0,
     oracle: bool = False,
     expert_refused: str = "",
 ) -> tuple[PolicySpec, ...]:
@@ -229,6 +230,10 @@ def common_policies(
                     "search iterations per decision (each a freshly sampled world and one rollout)", 1, 100_000),
         PolicyParam("horizon", P_HORIZON, expert_horizon,
                     "decisions simulated from the decision (tree and rollout) before `value` judges the state", 1, 100_000),
+        PolicyParam("turns", P_TURNS, expert_turns,
+                    "judge the state when the player is to move for the turns-th time after another player moved "
+                    "(so every option is judged at the same point of the table's cycle; 0: after `horizon` decisions "
+                    "only, which caps it either way)", 0, 1_000),
         PolicyParam("depth", P_DEPTH, expert_depth, "most of the player's own decisions the tree holds on one line", 1, 64),
         PolicyParam("exploration", P_EXPLORATION, expert_exploration, "UCB1 exploration constant (values are 0..1)", 0, 10),
         PolicyParam("worlds", P_WORLDS, expert_worlds,
