@@ -153,18 +153,16 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             plen = 1
             steps = 1
             in_tree = plen < max_depth
-            others = False  # another seat moved since the seat's last decision
-            back = 0  # times the seat came back to move after another seat moved
+            mover = seat  # who moved last: the seat, or another (-1)
+            handovers = 0  # times the move passed from the seat to another seat or back
             while steps < horizon:
                 s = to_move(w)
                 if s < 0:
                     break
-                if s != seat:
-                    others = True
-                elif others:
-                    others = False
-                    back += 1
-                    if turns > 0 and back >= turns:
+                if (s == seat) != (mover == seat):
+                    mover = s if s == seat else -1
+                    handovers += 1
+                    if turns > 0 and handovers >= turns:
                         break
                 m = legal_call(tables, w, obuf)
                 if m == 0:

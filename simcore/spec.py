@@ -231,9 +231,9 @@ def common_policies(
         PolicyParam("horizon", P_HORIZON, expert_horizon,
                     "decisions simulated from the decision (tree and rollout) before `value` judges the state", 1, 100_000),
         PolicyParam("turns", P_TURNS, expert_turns,
-                    "judge the state when the player is to move for the turns-th time after another player moved "
-                    "(so every option is judged at the same point of the table's cycle; 0: after `horizon` decisions "
-                    "only, which caps it either way)", 0, 1_000),
+                    "judge the state at the turns-th hand-over of the move (1: when it first passes to another "
+                    "player, 2: when it comes back to the player...), so that every option is judged at the same "
+                    "point of the table's turn cycle; 0: after `horizon` decisions only (which caps it either way)", 0, 1_000),
         PolicyParam("depth", P_DEPTH, expert_depth, "most of the player's own decisions the tree holds on one line", 1, 64),
         PolicyParam("exploration", P_EXPLORATION, expert_exploration, "UCB1 exploration constant (values are 0..1)", 0, 10),
         PolicyParam("worlds", P_WORLDS, expert_worlds,
