@@ -191,8 +191,8 @@ class GameSpec:
 EXPERT_HELP = (
     "information-set search (ISMCTS): each iteration redraws everything the player cannot see "
     "(deck order, other hands, removed cards), walks a tree of the player's own decisions by UCB1 "
-    "(options tried in greedy's order), adds one node, lets greedy play on for `horizon` decisions and "
-    "judges the state; the option visited most is played if it beats greedy's pick on the same worlds. "
+    "(options tried in greedy's order), adds one node, lets greedy play on for `horizon` decisions (or to "
+    "the `turns`-th hand-over of the move) and judges the state; the option visited most is played if it beats greedy's pick on the same worlds. "
     "Other seats are modelled as greedy"
 )
 ORACLE_HELP = (
