@@ -23,7 +23,11 @@ so a game added later gets it with no code:
   yet), and progressive widening (`widen`) lets a node with N visits try at
   most 1 + widen * sqrt(N) of them; one new node per iteration, below which
   greedy plays on until `horizon` decisions from the root were made (or the
-  game ended), and `value` judges the state for the deciding seat;
+  game ended, or, with `turns` k > 0, the move changed hands between the
+  deciding seat and the others for the k-th time: 2 is when it comes back to
+  the seat, so that every option is judged at the same point of the table's
+  turn cycle, not some in the seat's own turn and some in the next player's),
+  and `value` judges the state for the deciding seat;
 * the decision is the root option with the most visits (ties: the higher
   mean), and greedy's own pick stands unless that option beats it on the
   same worlds by more than `confidence` standard errors of the paired
