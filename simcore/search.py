@@ -23,7 +23,11 @@ so a game added later gets it with no code:
   yet), and progressive widening (`widen`) lets a node with N visits try at
   most 1 + widen * sqrt(N) of them; one new node per iteration, below which
   greedy plays on until `horizon` decisions from the root were made (or the
-  game ended), and `value` judges the state for the deciding seat;
+  game ended, or, with `turns` k > 0, the move changed hands between the
+  deciding seat and the others for the k-th time: 2 is when it comes back to
+  the seat, so that every option is judged at the same point of the table's
+  turn cycle, not some in the seat's own turn and some in the next player's),
+  and `value` judges the state for the deciding seat;
 * the decision is the root option with the most visits (ties: the higher
   mean), and greedy's own pick stands unless that option beats it on the
   same worlds by more than `confidence` standard errors of the paired
@@ -45,7 +49,7 @@ import numpy as np
 
 from . import rng as R
 
-from .slots import P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_HORIZON, P_ITERATIONS, P_ROLLOUT_KIND, P_WIDEN, P_WORLDS
+from .slots import P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_HORIZON, P_ITERATIONS, P_ROLLOUT_KIND, P_TURNS, P_WIDEN, P_WORLDS
 
 
 def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
@@ -64,6 +68,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         worlds = np.int64(params[P_WORLDS])
         widen = params[P_WIDEN]
         z = params[P_CONFIDENCE]
+        turns = np.int64(params[P_TURNS])
         base = R.next_u64(rng, R.POLICY)
         width = max(buf.shape[0], n)
         # node 0 is the root, 1 + i the root's option i; below them at most one
@@ -152,10 +157,17 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             plen = 1
             steps = 1
             in_tree = plen < max_depth
+            mover = seat  # who moved last: the seat, or another (-1)
+            handovers = 0  # times the move passed from the seat to another seat or back
             while steps < horizon:
                 s = to_move(w)
                 if s < 0:
                     break
+                if (s == seat) != (mover == seat):
+                    mover = s if s == seat else -1
+                    handovers += 1
+                    if turns > 0 and handovers >= turns:
+                        break
                 m = legal_call(tables, w, obuf)
                 if m == 0:
                     break

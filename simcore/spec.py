@@ -13,7 +13,7 @@ from typing import Any, Callable, NamedTuple
 from .files import data_root, shown
 from .params import Param  # noqa: F401  (declared here for the games: spec.Param)
 from .slots import (EXPERT, GREEDY, LOOKAHEAD, ORACLE, P_CONFIDENCE, P_DEPTH, P_EPSILON, P_EXPLORATION, P_HORIZON,
-                    P_ITERATIONS, P_ROLLOUT_KIND, P_ROLLOUTS, P_WIDEN, P_WORLDS, RANDOM)
+                    P_ITERATIONS, P_ROLLOUT_KIND, P_ROLLOUTS, P_TURNS, P_WIDEN, P_WORLDS, RANDOM)
 
 DATA_DIR = data_root()  # the installed game data (simcore.files)
 
@@ -207,8 +207,8 @@ class GameSpec:
 EXPERT_HELP = (
     "information-set search (ISMCTS): each iteration redraws everything the player cannot see "
     "(deck order, other hands, removed cards), walks a tree of the player's own decisions by UCB1 "
-    "(options tried in greedy's order), adds one node, lets greedy play on for `horizon` decisions and "
-    "judges the state; the option visited most is played if it beats greedy's pick on the same worlds. "
+    "(options tried in greedy's order), adds one node, lets greedy play on for `horizon` decisions (or to "
+    "the `turns`-th hand-over of the move) and judges the state; the option visited most is played if it beats greedy's pick on the same worlds. "
     "Other seats are modelled as greedy"
 )
 ORACLE_HELP = (
@@ -229,6 +229,7 @@ def common_policies(
     expert_worlds: int = 0,
     expert_widen: float = 0.5,
     expert_confidence: float = 0.5,
+    expert_turns: int = 0,
     oracle: bool = False,
     expert_refused: str = "",
 ) -> tuple[PolicySpec, ...]:
@@ -245,6 +246,10 @@ def common_policies(
                     "search iterations per decision (each a freshly sampled world and one rollout)", 1, 100_000),
         PolicyParam("horizon", P_HORIZON, expert_horizon,
                     "decisions simulated from the decision (tree and rollout) before `value` judges the state", 1, 100_000),
+        PolicyParam("turns", P_TURNS, expert_turns,
+                    "judge the state at the turns-th hand-over of the move (1: when it first passes to another "
+                    "player, 2: when it comes back to the player...), so that every option is judged at the same "
+                    "point of the table's turn cycle; 0: after `horizon` decisions only (which caps it either way)", 0, 1_000),
         PolicyParam("depth", P_DEPTH, expert_depth, "most of the player's own decisions the tree holds on one line", 1, 64),
         PolicyParam("exploration", P_EXPLORATION, expert_exploration, "UCB1 exploration constant (values are 0..1)", 0, 10),
         PolicyParam("worlds", P_WORLDS, expert_worlds,

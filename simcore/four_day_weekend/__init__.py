@@ -33,7 +33,15 @@ SPEC = GameSpec(
         GREEDY_PARAMS,
         rollouts=8,
         horizon=8,
+        # the search judges every option when the move comes back to the player (turns=2: after the
+        # other players' turns, which take from its Personal Discard row), over flat greedy rollouts
+        # (depth 1: a deeper tree explored this turn's later choices and was weaker), and replaces
+        # greedy's pick at 1.5 paired standard errors (docs/assumptions.md, session 10)
         expert_iterations=8,
+        expert_horizon=200,
+        expert_turns=2,
+        expert_depth=1,
+        expert_confidence=1.5,
     ),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check),

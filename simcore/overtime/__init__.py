@@ -63,7 +63,11 @@ SPEC = GameSpec(
     seat_columns=SEAT_COLUMNS,
     card_counters=C.CARD_COUNTERS,
     hand_counters=C.HAND_COUNTERS,
-    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=40, expert_iterations=16),
+    # expert: flat greedy rollouts (depth 1) of 40 decisions, as lookahead's, 32 iterations with a wide
+    # root (widen 2: a card greedy ranks low is still tried), replacing greedy's pick at 1.5 paired
+    # standard errors (docs/assumptions.md, session 10)
+    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=40, expert_iterations=32,
+                             expert_horizon=40, expert_depth=1, expert_widen=2.0, expert_confidence=1.5),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check),
     decode_trace=decode_trace,

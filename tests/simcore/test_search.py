@@ -64,6 +64,21 @@ def test_the_budget_is_a_policy_parameter():
     assert np.array_equal(r1.seat_out[:, 0, 0], r2.seat_out[:, 0, 0])
 
 
+
+def test_turns_judges_at_the_hand_over_of_the_move():
+    # race to 21 alternates strictly, one decision a turn: the k-th hand-over of the move comes
+    # k decisions after the root's, so `turns` k (with a horizon that never binds) judges the same
+    # states as a horizon of k decisions, and horizon caps `turns` when it comes first
+    def seat0(params):
+        return run(TOY, [resolve_policy(TOY, "expert", params), "random"], np.arange(300)).seat_out[:, 0, 0]
+
+    long = seat0({"horizon": 1000})
+    for k in (1, 2, 3):
+        by_turns = seat0({"turns": k, "horizon": 1000})
+        assert np.array_equal(by_turns, seat0({"horizon": k}))
+        assert np.array_equal(seat0({"turns": k, "horizon": 1}), seat0({"horizon": 1}))
+    assert not np.array_equal(seat0({"turns": 1, "horizon": 1000}), long)  # the cut changes play
+
 # ---- expert reads only what its seat may see (Sick Days co-op: the deck order,
 # the cards removed unseen and the partner's hand are hidden) -----------------
 
