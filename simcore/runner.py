@@ -103,15 +103,18 @@ def run_in_threads(run_range, n: int, slots: int, head: tuple, tail: tuple) -> N
     if numba.config.DISABLE_JIT:
         threads = 1  # plain Python holds the GIL: threads would only interleave
     size = max(1, -(-n // (threads * PIECES_PER_THREAD)))
-    if threads == 1:
+    if threads == 1 or n <= size:
         for lo in range(0, n, size):
             run_range(*head, lo, min(n, lo + size), 0, *tail)
         return
+    # The first piece plays here, alone: the kernel is compiled (or loaded from the cache) before any
+    # other thread calls it, so no two threads ever meet a dispatcher's first call.
+    run_range(*head, 0, size, 0, *tail)
     import queue
     from concurrent.futures import ThreadPoolExecutor
 
     pieces: queue.SimpleQueue = queue.SimpleQueue()
-    for lo in range(0, n, size):
+    for lo in range(size, n, size):
         pieces.put(lo)
 
     def worker(t: int) -> None:
