@@ -129,8 +129,17 @@ REFLESS: list = []  # dispatchers compiled without reference counting
 
 def njit_cached(f, module: str, name: str, parallel: bool = False, refs: bool = True, inline: bool = False,
                 force: bool = False):
-    """Compile-on-call dispatcher cached under `module`'s source key."""
+    """Compile-on-call dispatcher cached under `module`'s source key.
+
+    A closure made by a factory (the runner's loop, one per game and policy
+    kinds) gets a qualname of its own, from its stable name: numba names a
+    compiled function by qualname plus a per-process counter, so the same
+    closure of two games compiled in two processes could carry one symbol,
+    and a process loading both from the cache then links one game's loop to
+    the other's code (seen: the shed game's loop reading the toy game's state)."""
     key = source_key(module)
+    if "<locals>" in getattr(f, "__qualname__", ""):
+        f.__qualname__ = f"{f.__qualname__}__{hashlib.sha256(f'{module}.{name}@{key}'.encode()).hexdigest()[:12]}"
     old = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(CACHE_ROOT / key)
     opts = {"_nrt": refs}  # explicit: numba would otherwise inherit it from the first caller

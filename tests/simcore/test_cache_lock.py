@@ -52,3 +52,45 @@ def test_without_the_lock_the_race_loses_or_swaps_entries(tmp_path):
         if bad:
             return
     pytest.fail("no lost or swapped entry in 5 unlocked runs: the race test has no power here")
+
+
+_PLAY = r"""
+import sys, json
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from toygame import SPEC
+from simcore.batch import Engine, resolve_policy
+from simcore.params import resolve
+data = SPEC.load_data(resolve(SPEC, {}))
+out = {}
+for pol in sys.argv[2:]:
+    e = Engine(SPEC, [resolve_policy(SPEC, pol), resolve_policy(SPEC, "random")])
+    r = e.run(data.tables, 2, 5, np.arange(400, dtype=np.int64), 3)
+    out[pol] = r.seat_out[:, 0, 0].tolist()
+print(json.dumps(out))
+"""
+
+
+def test_loops_compiled_in_different_processes_load_side_by_side(tmp_path):
+    """The greedy and the lookahead loop of one game, each compiled in its own process, then both
+    loaded from the cache into a third: each must still run its own code (numba's symbol names of
+    closures carry a per-process counter: without a qualname of their own they collided)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "BALANCE_NUMBA_CACHE": str(tmp_path / "cache")}
+
+    def play(*pols):
+        done = subprocess.run([sys.executable, "-c", _PLAY, tests, *pols], env=env, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    alone_lookahead = play("lookahead")["lookahead"]
+    alone_greedy = play("greedy")["greedy"]
+    both = play("greedy", "lookahead")  # both loops from the cache, in one process
+    assert both["greedy"] == alone_greedy and both["lookahead"] == alone_lookahead
