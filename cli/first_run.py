@@ -24,15 +24,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Cold compile of each game's greedy loop, CPU seconds (docs/benchmarks.md: Overtime session 10,
-# after the batch loop left prange; You're Fired! session 8 after "compile only what a run uses";
-# the other three from the start of session 8, before both, so upper bounds).
+# Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 10:
+# `balance bench --game G --policy greedy --quick`, this 2-core machine, lightly loaded).
 COLD_COMPILE_SECONDS: dict[str, float] = {
-    "overtime": 177,
+    "overtime": 150,
     "youre-fired": 45,
-    "four-day-weekend": 112,
-    "sickdays-party": 69,
-    "sickdays-solo": 50,
+    "four-day-weekend": 54,
+    "sickdays-party": 38,
+    "sickdays-solo": 37,
 }
 DEFAULT_SECONDS = 120.0  # a game not measured yet (a new game, a fixture)
 SEARCH_FACTOR = 1.5  # lookahead / expert / oracle compile their search code too (not measured per game)
