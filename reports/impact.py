@@ -205,10 +205,15 @@ def file_checks(res: dict, run_dir: Path | None) -> list[str]:
     return bad
 
 
+def _stopped_games(stop: dict) -> int:
+    """Games per variant when a --precision run stopped (all variants stop together)."""
+    return max((int(v.get("games", 0)) for v in stop.get("variants") or []), default=0)
+
+
 def _games_per_variant(res: dict) -> str:
     stop = res.get("stopping") or {}
     if stop.get("stopped_by") == "precision":
-        games = max((int(v.get("games", 0)) for v in stop.get("variants") or []), default=0)
+        games = _stopped_games(stop)
         return f"{fmt_int(games)} (stopped by --precision {stop['precision']:g}; at most {fmt_int(res.get('n_requested'))})"
     return fmt_int(res.get("n_requested"))
 
@@ -218,7 +223,7 @@ def stopping_words(res: dict) -> str:
     stop = res.get("stopping") or {}
     if not stop:
         return ""
-    games = max((int(v.get("games", 0)) for v in stop.get("variants") or []), default=0)
+    games = _stopped_games(stop)
     if stop.get("stopped_by") == "precision":
         return (f" Stopped by --precision {stop['precision']:g}: every variant's 95% win-rate interval was narrower "
                 f"after {games:,} games each (of at most {int(stop.get('max_games', 0)):,}); all variants stop at the "

@@ -19,16 +19,23 @@ registry.GAMES.setdefault("shed", "shedgame.spec")
 # (module fixtures and the README tour's order hold). A scheduler of our own
 # (xdist's loadscope, with this scope), not `--dist loadgroup`, whose marks
 # pytest 9 no longer carries into the test ids.
-_GAME_DIRS = {"overtime": "overtime", "four_day_weekend": "four-day-weekend", "youre_fired": "youre-fired",
-              "sickdays_solo": "sickdays-solo", "sickdays_party": "sickdays-party", "shedgame": "shed"}
+def _game_dirs() -> dict[str, str]:
+    """Test folder -> game: tests/<package>/ holds the tests of the game in simcore/<package>/ (or of
+    a fixture game's own package, tests/shedgame), as the registry names them."""
+    out = {}
+    for game, module in registry.GAMES.items():
+        parts = module.split(".")
+        out[parts[1] if parts[0] == "simcore" and len(parts) > 1 else parts[0]] = game
+    return out
 
 
 def test_scope(nodeid: str) -> str:
     """The worker group of a test id: its game, or its file."""
     path, _, rest = nodeid.partition("::")
+    dirs = _game_dirs()
     for part in Path(path).parts[:-1]:
-        if part in _GAME_DIRS:
-            return _GAME_DIRS[part]
+        if part in dirs:
+            return dirs[part]
     if "[" in rest:
         ident = rest[rest.index("[") + 1:rest.rindex("]")] if "]" in rest else ""
         for game in sorted(registry.GAMES, key=len, reverse=True):
