@@ -160,8 +160,9 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
         ks = ks | {USER}
     kkey = kinds_key(ks)
 
-    def _jit(f, parallel=False, refs=True, force=False):
-        return njit_cached(f, module, f"runner[{name}|{user_key}|{kkey}].{f.__name__}", parallel, refs, force=force)
+    def _jit(f, parallel=False, refs=True, force=False, inline=False):
+        return njit_cached(f, module, f"runner[{name}|{user_key}|{kkey}].{f.__name__}", parallel, refs, inline=inline,
+                           force=force)
 
     # Everything compiled for a game's types is cached under the game's own key
     # (these stand-ins too): a cache shared by all games would keep the types
@@ -359,7 +360,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
             game_row[COL_END_REASON] = END_CAP
         return state
 
-    play = _jit(play)
+    play = _jit(play, inline=True)
 
     def run_range(tables, n_players, seed, game_indices, lo, hi, t, kinds, params, max_decisions, max_options,
                   checking, game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
