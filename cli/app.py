@@ -238,14 +238,14 @@ def _user_params(spec, sets, params_file, level):
     return user_params(spec, sets, params_file, extra)
 
 
-def _say_compile(spec, seats, engine=None, traced: bool = False) -> None:
+def _say_compile(spec, seats, engine=None, traced: bool = False, checked: bool = False) -> None:
     """Before the games: a status line when the engine compiles (a cold cache), nothing when it is ready
-    (`traced`: the replay loop)."""
+    (`traced`: the replay loop; `checked`: the loop that checks invariants, --check)."""
     from simcore.batch import Engine
 
     from .first_run import status
 
-    line = status(spec, engine if engine is not None else Engine(spec, seats), traced).line
+    line = status(spec, engine if engine is not None else Engine(spec, seats), traced, checked).line
     if line:
         err.print(line, markup=False, highlight=False, soft_wrap=True)
 
@@ -400,7 +400,7 @@ def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, pre
     else:
         prepared = runs.Prepared(spec, config)
         if not quiet:
-            _say_compile(spec, config.policies, prepared.engine)
+            _say_compile(spec, config.policies, prepared.engine, checked=config.check)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
         task = bar.add_task(f"{spec.name}", total=n_games * len(config.variants))

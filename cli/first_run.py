@@ -8,7 +8,7 @@ long that takes, or that the engine is ready:
     compiling the Overtime engine (greedy): first run on this machine, about 130 s
 
 Cold or warm is read from numba's own cache index, without compiling or
-loading anything: the game loop (`run_range`, `play`, and `choose` over the
+loading anything: the game loop (`run_range`, which holds `play`, and `choose` over the
 run's policy kinds) is warm when its index file holds an entry for this machine, this
 bytecode and this closure (the game's kernels, the policy kinds), which is
 how numba itself finds it; the index is void when the source file changed. Anything unexpected (a changed runner, NUMBA_DISABLE_JIT)
@@ -56,20 +56,14 @@ def about(seconds: float) -> str:
     return f"about {max(2, round(seconds / 60))} minutes"
 
 
-def _dispatchers(runner, traced: bool = False) -> list:
+def _dispatchers(runner, traced: bool = False, checked: bool = False) -> list:
     """The loop's dispatchers whose cache entries say warm or cold: `run_range`
-    (what `run_games` runs in each thread; `play_traced` for a replay), `play`
-    (the game loop, reached through its closure) and `choose` (the policies of
-    the run's kinds)."""
-    top = getattr(runner, "play_traced" if traced else "run_range", None)
+    (what `run_games` runs in each thread; `run_range_checked` under --check,
+    `play_traced` for a replay; each holds the game loop `play`, inlined) and
+    `choose` (the policies of the run's kinds)."""
+    name = "play_traced" if traced else "run_range_checked" if checked else "run_range"
+    top = getattr(runner, name, None)
     out = [top] if hasattr(top, "_cache") else []
-    for cell in getattr(getattr(top, "py_func", None), "__closure__", None) or ():
-        try:
-            v = cell.cell_contents
-        except ValueError:
-            continue
-        if hasattr(v, "_cache") and getattr(getattr(v, "py_func", None), "__name__", "") == "play":
-            out.append(v)
     choose = getattr(runner, "choose", None)
     if hasattr(choose, "_cache"):
         out.append(choose)
@@ -87,7 +81,7 @@ def _cached(d) -> bool:
     return any(k[1:] == key[1:] for k in cache._cache_file._load_index())
 
 
-def is_warm(engine, traced: bool = False) -> bool | None:
+def is_warm(engine, traced: bool = False, checked: bool = False) -> bool | None:
     """Is the compiled loop of this engine (its game and policy kinds) in numba's cache?
     (`traced`: the replay loop.) None when it cannot be told (no JIT, a runner of another shape)."""
     try:
@@ -95,7 +89,7 @@ def is_warm(engine, traced: bool = False) -> bool | None:
 
         if numba.config.DISABLE_JIT:
             return None
-        found = _dispatchers(engine._runner(), traced)
+        found = _dispatchers(engine._runner(), traced, checked)
         if not found or not all(hasattr(d._cache, "_index_key") for d in found):
             return None
         return all(_cached(d) for d in found)
@@ -107,9 +101,9 @@ def title_of(spec) -> str:
     return getattr(spec, "title", None) or spec.name
 
 
-def status(spec, engine, traced: bool = False) -> Status:
+def status(spec, engine, traced: bool = False, checked: bool = False) -> Status:
     """The status line of a run (or, `traced`, a replay) about to play (cold: what compiles and about how long)."""
-    warm = is_warm(engine, traced)
+    warm = is_warm(engine, traced, checked)
     names = list(dict.fromkeys(s.name.rpartition(":")[2] or s.name for s in engine.seats))
     if warm is False:
         return Status(False, f"compiling the {title_of(spec)} engine ({', '.join(names)}): first run on this "

@@ -147,7 +147,9 @@ def njit_cached(f, module: str, name: str, parallel: bool = False, refs: bool = 
     the other's code (seen: the shed game's loop reading the toy game's state)."""
     key = source_key(module)
     if "<locals>" in getattr(f, "__qualname__", ""):
-        f.__qualname__ = f"{f.__qualname__}__{hashlib.sha256(f'{module}.{name}@{key}'.encode()).hexdigest()[:12]}"
+        plain = getattr(f, "_balance_qualname", f.__qualname__)
+        f._balance_qualname = plain
+        f.__qualname__ = f"{plain}__{hashlib.sha256(f'{module}.{name}@{key}'.encode()).hexdigest()[:12]}"
     old = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(CACHE_ROOT / key)
     opts = {"_nrt": refs}  # explicit: numba would otherwise inherit it from the first caller

@@ -84,6 +84,7 @@ class Runner(NamedTuple):
     play_traced: Any
     choose: Any
     run_range: Any  # the compiled loop run_games runs in each thread
+    run_range_checked: Any  # the same with the game's invariant check after every step (--check)
 
 
 PIECES_PER_THREAD = 8  # a batch is cut in pieces that threads take in turn (an uneven game mix evens out)
@@ -176,7 +177,9 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     def no_search_policy(tables, state, seat, options, n, params, rng, buf):
         return 0
 
-    check = kernels.check if getattr(kernels, "check", None) is not None else _jit(no_check, refs=False)
+    unchecked = _jit(no_check, refs=False)
+    no_search = _jit(no_search_policy, refs=False)
+    check = kernels.check if getattr(kernels, "check", None) is not None else unchecked
     user = user_policy if user_policy is not None else _jit(no_user_policy, refs=False)
 
     # A game may compile its per-decision kernels (legal, step, greedy) to be
@@ -263,7 +266,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                 best = g
         return best
 
-    lookahead = _jit(lookahead) if LOOKAHEAD in ks else _jit(no_search_policy, refs=False)
+    lookahead = _jit(lookahead) if LOOKAHEAD in ks else no_search
 
     if EXPERT in ks or ORACLE in ks:
         search = make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, _jit)
@@ -277,7 +280,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
         expert = _jit(expert)
         oracle = _jit(oracle)
     else:
-        expert = oracle = _jit(no_search_policy, refs=False)
+        expert = oracle = no_search
 
     def choose(tables, state, seat, options, n, kind, params, rng, buf):
         """Every kind but random and greedy (`play` decides those itself)."""
@@ -296,111 +299,121 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     # a user's @njit policy inherits reference counting from its caller: keep it, so it may allocate
     choose = _jit(choose, refs=user_policy is not None)
 
-    def play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
-             game_row, seat_rows, violation):
-        rng = np.zeros(R.N_STREAMS, np.uint64)
-        R.seed_streams(rng, seed, game_index)
-        state = new_game(tables, n_players, rng, trace)
-        options = np.zeros(max_options, np.int64)
-        buf = np.zeros(max_options, np.int64)
-        decisions = 0
-        stuck = False
-        bad_choice = False
-        if checking != 0:
-            code = check(tables, state)
-            if code != 0:
-                violation[0] = code
-                violation[1] = 0
-                outcome(tables, state, game_row, seat_rows)
-                return state
-        while True:
-            seat = to_move(state)
-            if seat < 0:
-                break
-            if decisions >= max_decisions:
-                break
-            n = legal(tables, state, options)
-            if n == 0:
-                stuck = True
-                break
-            kind = kinds[seat]
-            if n == 1:
-                j = 0
-            elif kind == RANDOM or kind == GREEDY:
-                # decided here, not in `choose` (so a loop of these kinds only holds no
-                # other policy's code); epsilon's draw comes first, as in `choose`
-                eps = params[seat, P_EPSILON]
-                if eps > 0.0 and R.uniform(rng, R.POLICY) < eps:
-                    j = R.randint(rng, R.POLICY, n)
-                elif kind == RANDOM:
-                    j = R.randint(rng, R.POLICY, n)
-                else:
-                    # inlined here (a game's `greedy` may be @jit(force=True)): one copy in the loop
-                    j = greedy(tables, state, seat, options, n, params[seat], rng)
-            else:
-                j = choose(tables, state, seat, options, n, kind, params[seat], rng, buf)
-            if j < 0 or j >= n:
-                bad_choice = True  # a user policy answered outside 0..n-1
-                break
-            step(tables, state, options[j], rng, trace)
-            decisions += 1
+    def make_loop(check_kernel, tag):
+        """`play` (inlined where it is called) and the batch loop over it, checking with `check_kernel`."""
+
+        def play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
+                 game_row, seat_rows, violation):
+            rng = np.zeros(R.N_STREAMS, np.uint64)
+            R.seed_streams(rng, seed, game_index)
+            state = new_game(tables, n_players, rng, trace)
+            options = np.zeros(max_options, np.int64)
+            buf = np.zeros(max_options, np.int64)
+            decisions = 0
+            stuck = False
+            bad_choice = False
             if checking != 0:
-                code = check(tables, state)
+                code = check_kernel(tables, state)
                 if code != 0:
                     violation[0] = code
-                    violation[1] = decisions
+                    violation[1] = 0
+                    outcome(tables, state, game_row, seat_rows)
+                    return state
+            while True:
+                seat = to_move(state)
+                if seat < 0:
                     break
-        outcome(tables, state, game_row, seat_rows)
-        game_row[COL_DECISIONS] = decisions
-        if bad_choice:
-            game_row[COL_DECISIONS] = BAD_CHOICE
-        if stuck:
-            game_row[COL_END_REASON] = END_NO_MOVE
-        elif to_move(state) >= 0:
-            game_row[COL_END_REASON] = END_CAP
-        return state
+                if decisions >= max_decisions:
+                    break
+                n = legal(tables, state, options)
+                if n == 0:
+                    stuck = True
+                    break
+                kind = kinds[seat]
+                if n == 1:
+                    j = 0
+                elif kind == RANDOM or kind == GREEDY:
+                    # decided here, not in `choose` (so a loop of these kinds only holds no
+                    # other policy's code); epsilon's draw comes first, as in `choose`
+                    eps = params[seat, P_EPSILON]
+                    if eps > 0.0 and R.uniform(rng, R.POLICY) < eps:
+                        j = R.randint(rng, R.POLICY, n)
+                    elif kind == RANDOM:
+                        j = R.randint(rng, R.POLICY, n)
+                    else:
+                        # inlined here (a game's `greedy` may be @jit(force=True)): one copy in the loop
+                        j = greedy(tables, state, seat, options, n, params[seat], rng)
+                else:
+                    j = choose(tables, state, seat, options, n, kind, params[seat], rng, buf)
+                if j < 0 or j >= n:
+                    bad_choice = True  # a user policy answered outside 0..n-1
+                    break
+                step(tables, state, options[j], rng, trace)
+                decisions += 1
+                if checking != 0:
+                    code = check_kernel(tables, state)
+                    if code != 0:
+                        violation[0] = code
+                        violation[1] = decisions
+                        break
+            outcome(tables, state, game_row, seat_rows)
+            game_row[COL_DECISIONS] = decisions
+            if bad_choice:
+                game_row[COL_DECISIONS] = BAD_CHOICE
+            if stuck:
+                game_row[COL_END_REASON] = END_NO_MOVE
+            elif to_move(state) >= 0:
+                game_row[COL_END_REASON] = END_CAP
+            return state
 
-    play = _jit(play, inline=True)
+        play.__name__ = f"play{tag}"
+        play = _jit(play, inline=True)
 
-    def run_range(tables, n_players, seed, game_indices, lo, hi, t, kinds, params, max_decisions, max_options,
-                  checking, game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
-        """Games lo..hi-1 of `game_indices`, their card counters into card_stats[t] and hand_stats[t]."""
-        notrace = np.zeros(0, np.int32)
-        for g in range(lo, hi):
-            state = play(tables, n_players, seed, game_indices[g], kinds, params, max_decisions, max_options,
-                         checking, notrace, game_out[g], seat_out[g], violations[g])
-            counts = card_counts(state)
-            n_kinds = counts.shape[2]
-            at_reached = hand_stats.shape[2] - 1  # the kinds + 1'th row: reached, whatever the counters
-            for s in range(counts.shape[0]):
-                won = seat_out[g, s, COL_WON] > 0.5
-                for c in range(counts.shape[1]):
-                    # the card reached this seat's hand: one of the game's hand counters is > 0
-                    reached = False
-                    for k in range(n_kinds):
-                        if hand_kinds[k] != 0 and counts[s, c, k] > 0:
-                            reached = True
-                    if reached:
-                        hand_stats[t, c, at_reached, HS_GAMES] += 1
-                        if won:
-                            hand_stats[t, c, at_reached, HS_WINS] += 1
-                    for k in range(n_kinds):
-                        v = counts[s, c, k]
-                        if v > 0:
-                            card_stats[t, c, k, CS_GAMES] += 1
-                            card_stats[t, c, k, CS_TOTAL] += v
+        def run_range(tables, n_players, seed, game_indices, lo, hi, t, kinds, params, max_decisions, max_options,
+                      checking, game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
+            """Games lo..hi-1 of `game_indices`, their card counters into card_stats[t] and hand_stats[t]."""
+            notrace = np.zeros(0, np.int32)
+            for g in range(lo, hi):
+                state = play(tables, n_players, seed, game_indices[g], kinds, params, max_decisions, max_options,
+                             checking, notrace, game_out[g], seat_out[g], violations[g])
+                counts = card_counts(state)
+                n_kinds = counts.shape[2]
+                at_reached = hand_stats.shape[2] - 1  # the kinds + 1'th row: reached, whatever the counters
+                for s in range(counts.shape[0]):
+                    won = seat_out[g, s, COL_WON] > 0.5
+                    for c in range(counts.shape[1]):
+                        # the card reached this seat's hand: one of the game's hand counters is > 0
+                        reached = False
+                        for k in range(n_kinds):
+                            if hand_kinds[k] != 0 and counts[s, c, k] > 0:
+                                reached = True
+                        if reached:
+                            hand_stats[t, c, at_reached, HS_GAMES] += 1
                             if won:
-                                card_stats[t, c, k, CS_WINS] += 1
-                            if reached:
-                                hand_stats[t, c, k, HS_GAMES] += 1
+                                hand_stats[t, c, at_reached, HS_WINS] += 1
+                        for k in range(n_kinds):
+                            v = counts[s, c, k]
+                            if v > 0:
+                                card_stats[t, c, k, CS_GAMES] += 1
+                                card_stats[t, c, k, CS_TOTAL] += v
                                 if won:
-                                    hand_stats[t, c, k, HS_WINS] += 1
+                                    card_stats[t, c, k, CS_WINS] += 1
+                                if reached:
+                                    hand_stats[t, c, k, HS_GAMES] += 1
+                                    if won:
+                                        hand_stats[t, c, k, HS_WINS] += 1
 
-    run_range = _jit(run_range)
+        run_range.__name__ = f"run_range{tag}"
+        return play, _jit(run_range)
+
+    # The batch loop without --check holds no invariant code (the check is its own compile); the one with it,
+    # and the replay loop, check when asked.
+    _, run_range = make_loop(unchecked, "")
+    play, run_range_checked = make_loop(check, "_checked")
 
     def run_games(tables, n_players, seed, game_indices, kinds, params, max_decisions, max_options, checking,
                   game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
-        run_in_threads(run_range, game_indices.shape[0], card_stats.shape[0],
+        run_in_threads(run_range_checked if checking else run_range, game_indices.shape[0], card_stats.shape[0],
                        (tables, n_players, seed, game_indices), (kinds, params, max_decisions, max_options, checking,
                                                                  game_out, seat_out, card_stats, hand_kinds,
                                                                  hand_stats, violations))
@@ -413,4 +426,4 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
             emit(trace, EV_CAP, 0, 0, 0, 0)
 
     play_traced = _jit(play_traced)
-    return Runner(run_games, play_traced, choose, run_range)
+    return Runner(run_games, play_traced, choose, run_range, run_range_checked)

@@ -70,7 +70,7 @@ def test_no_jit_is_unknown_and_silent(monkeypatch):
 def test_simulate_prints_the_line_before_the_games_when_cold(tmp_path, monkeypatch):
     spec, engine = warm_engine()
     line = "compiling the Race to 21 engine (greedy): first run on this machine, about 2 minutes"
-    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False: first_run.Status(False, line))
+    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False: first_run.Status(False, line))
     r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
     assert r.exit_code == 0, r.output
     assert line in r.stderr
@@ -93,7 +93,7 @@ def test_replay_checks_the_traced_loop_and_says_when_it_compiles(tmp_path, monke
     st = first_run.status(spec, engine, traced=True)
     assert st.warm is False and st.line.startswith(f"compiling the {spec.title} engine (greedy)")
     seen = []
-    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False: (
+    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False: (
         seen.append(traced), first_run.Status(False, "compiling (test)"))[1])
     r = balance("replay", "--game", "race21", "--index", 3)
     assert r.exit_code == 0, r.output
