@@ -5,7 +5,7 @@ Before the progress bar, `simulate`, `sweep`, `compare --game`, `bench` and
 `simcore.jit.CACHE_ROOT` is cold for this engine and policy set) and about how
 long that takes, or that the engine is ready:
 
-    compiling the Overtime engine (greedy): first run on this machine, about 130 s
+    compiling the Overtime engine (greedy): first run on this machine, about 70 s
 
 Cold or warm is read from numba's own cache index, without compiling or
 loading anything: the game loop (`run_range`, which holds `play`, and `choose` over the
@@ -15,7 +15,7 @@ how numba itself finds it; the index is void when the source file changed. Anyth
 gives `None`: unknown, and nothing is printed.
 
 The estimate is data, not a literal at each call site: `COLD_COMPILE_SECONDS`,
-per game, from docs/benchmarks.md (session 8: the greedy loop's first batch
+per game, from docs/benchmarks.md (session 11: the greedy loop's first batch
 on an empty cache, CPU seconds of the compiling process on this 2-core
 machine; numba compiles on one thread). Lookahead and the search policies
 compile more code (`SEARCH_FACTOR`, a rough allowance, said as such).
@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 10:
-# `balance bench --game G --policy greedy --quick`, this 2-core machine, lightly loaded).
+# Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 11:
+# `balance bench --game G --policy greedy --quick`, this 2-core machine; Overtime varies 55-85 s with the load).
 COLD_COMPILE_SECONDS: dict[str, float] = {
-    "overtime": 150,
-    "youre-fired": 45,
-    "four-day-weekend": 54,
-    "sickdays-party": 38,
-    "sickdays-solo": 37,
+    "overtime": 70,
+    "youre-fired": 29,
+    "four-day-weekend": 37,
+    "sickdays-party": 27,
+    "sickdays-solo": 22,
 }
 DEFAULT_SECONDS = 120.0  # a game not measured yet (a new game, a fixture)
 SEARCH_FACTOR = 1.5  # lookahead / expert / oracle compile their search code too (not measured per game)
