@@ -31,18 +31,9 @@ def test_no_core_kernel_takes_a_games_tables_or_state():
             assert not params & {"tables", "state", "t", "s"}, f"{mod.__name__}.{attr} takes a game's tables or state"
 
 
-def test_a_kernel_called_with_constants_compiles_once(tmp_path, monkeypatch):
-    """numba would compile a callee once per constant a caller passes (each typed as a literal); the
-    project's jit compiles it once, for the plain type. The plain-numba pair shows the behaviour it avoids."""
-    import numba
+def _callee_versions(decorate) -> int:
+    """Compile `outer`, which calls `inner` with three constants, with `decorate`; inner's compiled versions."""
     import numpy as np
-    import pytest
-
-    import simcore.jit as J
-
-    if numba.config.DISABLE_JIT:
-        pytest.skip("no compiled dispatchers without the JIT")
-    monkeypatch.setattr(J, "CACHE_ROOT", tmp_path)  # a fresh compile, never a cache load
 
     def inner(x, k):
         return x + k
@@ -50,18 +41,22 @@ def test_a_kernel_called_with_constants_compiles_once(tmp_path, monkeypatch):
     def outer(x):
         return inner(x, 1) + inner(x, 2) + inner(x, 3)
 
-    inner = J.jit(inner)
-    outer = J.jit(outer)
+    inner = decorate(inner)
+    outer = decorate(outer)
     assert outer(np.int64(1)) == 9
-    assert len(inner.overloads) == 1
+    return len(inner.overloads)
 
-    def inner2(x, k):
-        return x + k
 
-    def outer2(x):
-        return inner2(x, 1) + inner2(x, 2) + inner2(x, 3)
+def test_a_kernel_called_with_constants_compiles_once(tmp_path, monkeypatch):
+    """numba would compile a callee once per constant a caller passes (each typed as a literal); the
+    project's jit compiles it once, for the plain type. The plain-numba pair shows the behaviour it avoids."""
+    import numba
+    import pytest
 
-    inner2 = numba.njit(inner2)
-    outer2 = numba.njit(outer2)
-    assert outer2(np.int64(1)) == 9
-    assert len(inner2.overloads) == 3
+    import simcore.jit as J
+
+    if numba.config.DISABLE_JIT:
+        pytest.skip("no compiled dispatchers without the JIT")
+    monkeypatch.setattr(J, "CACHE_ROOT", tmp_path)  # a fresh compile, never a cache load
+    assert _callee_versions(J.jit) == 1
+    assert _callee_versions(numba.njit) == 3
