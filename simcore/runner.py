@@ -373,12 +373,12 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                       checking, game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
             """Games lo..hi-1 of `game_indices`, their card counters into card_stats[t] and hand_stats[t]."""
             notrace = np.zeros(0, np.int32)
+            n_kinds = card_stats.shape[2]  # the game's card counters (card_counts' last axis)
+            at_reached = n_kinds  # hand_stats' last row: reached, whatever the counters
             for g in range(lo, hi):
                 state = play(tables, n_players, seed, game_indices[g], kinds, params, max_decisions, max_options,
                              checking, notrace, game_out[g], seat_out[g], violations[g])
                 counts = card_counts(state)
-                n_kinds = counts.shape[2]
-                at_reached = hand_stats.shape[2] - 1  # the kinds + 1'th row: reached, whatever the counters
                 for s in range(counts.shape[0]):
                     won = seat_out[g, s, COL_WON] > 0.5
                     for c in range(counts.shape[1]):
@@ -387,6 +387,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                         for k in range(n_kinds):
                             if hand_kinds[k] != 0 and counts[s, c, k] > 0:
                                 reached = True
+                                break
                         if reached:
                             hand_stats[t, c, at_reached, HS_GAMES] += 1
                             if won:

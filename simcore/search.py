@@ -157,14 +157,14 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             plen = 1
             steps = 1
             in_tree = plen < max_depth
-            mover = seat  # who moved last: the seat, or another (-1)
+            seat_moving = True  # the last move was the seat's own
             handovers = 0  # times the move passed from the seat to another seat or back
             while steps < horizon:
                 s = to_move(w)
                 if s < 0:
                     break
-                if (s == seat) != (mover == seat):
-                    mover = s if s == seat else -1
+                if (s == seat) != seat_moving:
+                    seat_moving = s == seat
                     handovers += 1
                     if turns > 0 and handovers >= turns:
                         break
