@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 11:
-# `balance bench --game G --policy greedy --quick`, this 2-core machine; Overtime varies 55-85 s with the load).
+# `balance bench --game G --policy greedy --quick`, this 2-core machine; Overtime 53-80 CPU-s from one run to the next).
 COLD_COMPILE_SECONDS: dict[str, float] = {
     "overtime": 70,
     "youre-fired": 29,
