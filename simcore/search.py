@@ -32,7 +32,11 @@ so a game added later gets it with no code:
   mean), and greedy's own pick stands unless that option beats it on the
   same worlds by more than `confidence` standard errors of the paired
   differences (so the search's noise cannot make it weaker than greedy); the
-  search stops early once the most visited option cannot be overtaken.
+  search stops early once the most visited option cannot be overtaken, and,
+  with `futility` F > 0, after F iterations as soon as no new option is due
+  and every option tried has shared at least two worlds with greedy's pick
+  and is not ahead of it on them (it could not replace greedy's pick yet,
+  and most decisions are of that kind: the iterations go to the others).
 
 `oracle` is the same search without `determinise`, and with a copy of the
 game's own chance stream: it sees the real deck order and hands and the
@@ -49,7 +53,9 @@ import numpy as np
 
 from . import rng as R
 
-from .slots import P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_HORIZON, P_ITERATIONS, P_ROLLOUT_KIND, P_TURNS, P_WIDEN, P_WORLDS
+from .slots import (
+    P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_FUTILITY, P_HORIZON, P_ITERATIONS, P_ROLLOUT_KIND, P_TURNS, P_WIDEN, P_WORLDS,
+)
 
 
 def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
@@ -69,6 +75,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         widen = params[P_WIDEN]
         z = params[P_CONFIDENCE]
         turns = np.int64(params[P_TURNS])
+        futility = np.int64(params[P_FUTILITY])
         base = R.next_u64(rng, R.POLICY)
         width = max(buf.shape[0], n)
         # node 0 is the root, 1 + i the root's option i; below them at most one
@@ -111,7 +118,26 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                 if b1 - b2 > iters - it:
                     break
             # the root: the next option in greedy's order while widening allows, else UCB1
-            if tried == 0 or (tried < n and (widen <= 0.0 or tried < 1.0 + widen * np.sqrt(it))):
+            widening = tried == 0 or (tried < n and (widen <= 0.0 or tried < 1.0 + widen * np.sqrt(it)))
+            # futility: after `futility` iterations, with no new option due, stop when no option
+            # tried is ahead of greedy's pick on the worlds both played (it could not replace it)
+            if futility > 0 and it >= futility and not widening and visits[1 + g] >= 2:
+                ahead = False
+                for t in range(1, tried):
+                    q = order[t]
+                    k = min(visits[1 + q], visits[1 + g])
+                    if k < 2:  # one shared world tells too little
+                        ahead = True
+                        break
+                    d = 0.0
+                    for j in range(k):
+                        d += rootv[q, j] - rootv[g, j]
+                    if d > 0.0:
+                        ahead = True
+                        break
+                if not ahead:
+                    break
+            if widening:
                 if tried == ordered:
                     # greedy's pick among the options not ordered yet (on the real state:
                     # greedy reads only what the seat sees)

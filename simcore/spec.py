@@ -13,7 +13,7 @@ from typing import Any, Callable, NamedTuple
 from .files import data_root, shown
 from .params import Param  # noqa: F401  (declared here for the games: spec.Param)
 from .slots import (EXPERT, GREEDY, LOOKAHEAD, ORACLE, P_CONFIDENCE, P_DEPTH, P_EPSILON, P_EXPLORATION, P_HORIZON,
-                    P_ITERATIONS, P_ROLLOUT_KIND, P_ROLLOUTS, P_TURNS, P_WIDEN, P_WORLDS, RANDOM)
+                    P_FUTILITY, P_ITERATIONS, P_ROLLOUT_KIND, P_ROLLOUTS, P_TURNS, P_WIDEN, P_WORLDS, RANDOM)
 
 DATA_DIR = data_root()  # the installed game data (simcore.files)
 
@@ -230,6 +230,7 @@ def common_policies(
     expert_widen: float = 0.5,
     expert_confidence: float = 0.5,
     expert_turns: int = 0,
+    expert_futility: int = 0,
     oracle: bool = False,
     expert_refused: str = "",
 ) -> tuple[PolicySpec, ...]:
@@ -261,6 +262,9 @@ def common_policies(
         PolicyParam("confidence", P_CONFIDENCE, expert_confidence,
                     "standard errors (paired, same worlds) by which the chosen option must beat greedy's pick "
                     "to replace it (0: no test)", 0, 10),
+        PolicyParam("futility", P_FUTILITY, expert_futility,
+                    "after this many iterations, stop as soon as no option tried is ahead of greedy's pick on the "
+                    "worlds both played and no new option is due (0: use every iteration)", 0, 100_000),
         PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1,
                     "policy of the other seats and the rollouts: 0 random, 1 greedy", 0, 1),
     ) + greedy_params

@@ -65,6 +65,16 @@ def test_the_budget_is_a_policy_parameter():
 
 
 
+def test_futility_stops_the_search_early_only_after_its_iterations():
+    # futility F: from iteration F on, stop once nothing tried is ahead of greedy's pick; F at or
+    # above the budget can never fire (the same games as 0), and a small F does stop searches
+    base = run(TOY, [resolve_policy(TOY, "expert", {"futility": 0}), "greedy"], np.arange(400))
+    never = run(TOY, [resolve_policy(TOY, "expert", {"futility": 10_000}), "greedy"], np.arange(400))
+    early = run(TOY, [resolve_policy(TOY, "expert", {"futility": 2}), "greedy"], np.arange(400))
+    assert np.array_equal(base.game_out, never.game_out) and np.array_equal(base.seat_out, never.seat_out)
+    assert not np.array_equal(base.game_out, early.game_out)
+
+
 def test_turns_judges_at_the_hand_over_of_the_move():
     # race to 21 alternates strictly, one decision a turn: the k-th hand-over of the move comes
     # k decisions after the root's, so `turns` k (with a horizon that never binds) judges the same
