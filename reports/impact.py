@@ -20,28 +20,22 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import charts, context, fmt
-from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p
+from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p, lift_comparison
 
 CHANGE_ORDER = ("remove_all", "remove_one", "add_one", "down", "flipped", "up")
 SERIES = {"remove_all": ("all copies removed", charts.BAD), "remove_one": ("one copy removed", "#dd6b20"),
           "add_one": ("one copy added", charts.GOOD), "down": ("one step down", "#805ad5"),
           "up": ("one step up", charts.BAR), "flipped": ("switch flipped", charts.BAR)}
 MAX_ROWS = 25  # factors in one tornado
-LIFT_WORDS = ("Lift is an association, not an effect: the win rate of the seat-games where the card was played minus "
-              "that of the other seat-games of the same games, those where it was never drawn included (a positive "
-              "lift means the card is played more often by winners, a negative one more often by losers; cards "
-              "played when already winning, or by whoever holds more cards, look strong). The effect columns are "
-              "what removing or adding copies does, measured on the same seeds.")
-LIFT_WORDS_REACHED = ("Lift is an association, not an effect: among the seat-games where the card was drawn, the win "
-                      "rate when played minus the win rate when not played (a positive lift means the card is played "
-                      "more often by winners, a negative one more often by losers; cards played when already winning "
-                      "look strong). The effect columns are what removing or adding copies does, measured on the same "
-                      "seeds.")
 
 
 def lift_words(res: dict) -> str:
-    """LIFT_WORDS for the comparison the baseline's lift is (analysis.cards)."""
-    return LIFT_WORDS_REACHED if res.get("lift_comparison") == "reached" else LIFT_WORDS
+    """What the baseline's lift is (the run report's words, reports/views.py), and what the effect columns are."""
+    about = {"cards": {"comparison": res.get("lift_comparison") or "all"}}
+    return (f"Lift ({lift_comparison(about, 'played')}) is an association, not an effect: a positive lift means the "
+            f"card is played more often by winners, a negative one more often by losers (a card played when already "
+            f"winning looks strong). The effect columns are what removing or adding copies does, measured on the "
+            f"same seeds.")
 
 
 def _primary(res: dict) -> str:
