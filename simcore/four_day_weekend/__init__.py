@@ -36,8 +36,11 @@ SPEC = GameSpec(
         # the search judges every option when the move comes back to the player (turns=2: after the
         # other players' turns, which take from its Personal Discard row), over flat greedy rollouts
         # (depth 1: a deeper tree explored this turn's later choices and was weaker), and replaces
-        # greedy's pick at 1.5 paired standard errors (docs/assumptions.md, session 10)
-        expert_iterations=8,
+        # greedy's pick at 1.5 paired standard errors (docs/assumptions.md, session 10); 12 iterations
+        # with futility 2 (stop once nothing tried is ahead of greedy's pick): as strong as 8 without it,
+        # 1.3 times faster (session 12)
+        expert_iterations=12,
+        expert_futility=2,
         expert_horizon=200,
         expert_turns=2,
         expert_depth=1,
