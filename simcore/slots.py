@@ -28,6 +28,6 @@ P_EXPLORATION = 26  # search: UCB1 exploration constant (values are in 0..1)
 P_WORLDS = 27  # search: worlds per decision; a root option's k-th visit plays world k mod W (0: all new)
 P_WIDEN = 28  # search: progressive widening, at most 1 + widen * sqrt(visits) children (0: no limit)
 P_TURNS = 29  # search: judge the state at the turns-th hand-over (the move passing from the seat to another seat, or back; 0: horizon only)
-P_FUTILITY = 30  # search: stop once no option tried beats greedy's pick on the worlds they share, after this many iterations (0: never)
+P_FUTILITY = 30  # search: from this iteration on, stop once every option tried shared 2+ worlds with greedy's pick and is not ahead on them (0: never)
 N_POLICY_PARAMS = 32
 P_CONFIDENCE = N_POLICY_PARAMS - 1  # lookahead and search: z a challenger must beat greedy's pick by
