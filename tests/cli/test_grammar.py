@@ -96,6 +96,7 @@ def test_replay_takes_the_folder_as_an_argument_and_the_old_run_option(tmp_path,
     out = tmp_path / "r"
     made = balance("simulate", "--game", "race21", "-n", 40, "--seed", 3, "--out", out, "--quiet")
     assert made.exit_code == 0, made.output
+    balance("replay", out, "--index", 3)  # the traced loop compiles here if it must ("compiling ..." once)
     new = balance("replay", out, "--index", 3)
     old = balance("replay", "--run", out, "--index", 3)
     assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
