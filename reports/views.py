@@ -614,7 +614,9 @@ def _card_tables(s: dict, about: About | None = None) -> list[Table]:
              f"drawn)")
     note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. {shown}. "
             f"Lift intervals: Newcombe 95%; "
-            f"significance after Holm correction over {c.get('family_size', c['n_cards'])} cards (α = {c['alpha']}). "
+            f"significance: a two-proportion z-test, or Fisher's exact test where a cell of the card's 2x2 table "
+            f"expects fewer than 5 seat-games, after Holm correction over {c.get('family_size', c['n_cards'])} cards "
+            f"(α = {c['alpha']}). "
             + lift_words(s, counter))
     out = [
         Table(f"Cards {counter} more often by winners (top 10 by lift, significant)", cols,
