@@ -274,9 +274,14 @@ def test_look_busy_takes_a_discard_back():
     give(s, 0, event(K.EV_LOOKBUSY))
     do(t, s, op(K.OP_EVENT, 0, 6), rng)
     assert s[K.H_PHASE] == K.PH_LOOKBUSY
+    before = K.card_counts(s)[0, card(3, 3)].copy()
     do(t, s, op(K.OP_LB_TAKE, 0), rng)
     hand = list(s[K.O_HAND:K.O_HAND + s[K.O_HANDN]])
     assert card(3, 3) in hand and s[K.H_DISC_N] == 0
+    # the card table's `taken_from_discard` counts it (a take, not a draw)
+    counts = K.card_counts(s)
+    assert counts[0, card(3, 3), K.CT_TAKEN] == before[K.CT_TAKEN] + 1
+    assert counts[0, card(3, 3), K.CT_DRAWN] == before[K.CT_DRAWN]
     check_zones(s)
 
 
