@@ -35,7 +35,9 @@ A ladder (what `balance ladder` is to write) is
         {"name": "oracle", "bound": true, "value": 1.0, "ci": [...], "n": 300}]}
 
 It matches a run when the game is the same, `players` (when given) is the
-same, and every parameter it lists has the run's value. A policy entry
+same, every parameter it lists has the run's value, and, when both record
+one, the engine that played it is the run's (`engine_hash`: a ladder from
+another build, e.g. before a policy's defaults changed, measured other bots). A policy entry
 matches a seat by `name` and, when it lists `params`, by each of them. A
 "bound" entry (oracle) is an upper bound, never "stronger play".
 """
@@ -363,8 +365,10 @@ def _who(seats: list[SeatPolicy], cooperative: bool) -> str:
                      for i, s in enumerate(seats)) + "."
 
 
-def _matches(ladder: dict, game: str, players, params: dict) -> bool:
+def _matches(ladder: dict, game: str, players, params: dict, engine: str | None = None) -> bool:
     if ladder.get("game") not in (None, game):
+        return False
+    if engine and ladder.get("engine_hash") and ladder["engine_hash"] != engine:
         return False
     if ladder.get("players") is not None and players is not None and int(ladder["players"]) != int(players):
         return False
@@ -386,8 +390,10 @@ def _read(path: Path) -> dict | None:
     return None
 
 
-def find_ladder(run_dir: Path | None, summary: dict, game: str, players, params: dict) -> tuple[dict, str] | None:
-    """The skill ladder for this game and setting, and where it was found (module docstring)."""
+def find_ladder(run_dir: Path | None, summary: dict, game: str, players, params: dict,
+                engine: str | None = None) -> tuple[dict, str] | None:
+    """The skill ladder for this game and setting (and, given `engine`, the run's engine_hash), and where
+    it was found (module docstring)."""
     for key in ("skill_ladder", "ladder"):
         block = summary.get(key)
         if isinstance(block, dict) and _matches({"game": game, **block}, game, players, params):
@@ -406,7 +412,7 @@ def find_ladder(run_dir: Path | None, summary: dict, game: str, players, params:
             continue
         where = "ladder.json in the run folder" if path.parent == run_dir else str(path)
         for block in _blocks(data):
-            if _matches(block, game, players, params):
+            if _matches(block, game, players, params, engine):
                 return block, where
     return None
 
@@ -417,7 +423,7 @@ def _blocks(data: dict) -> list[dict]:
     many = data.get("ladders")
     if not isinstance(many, list):
         return [data]
-    top = {k: data[k] for k in ("game", "players") if k in data}
+    top = {k: data[k] for k in ("game", "players", "engine_hash") if k in data}
     return [{**top, **b} for b in many if isinstance(b, dict)]
 
 

@@ -130,7 +130,8 @@ def build_about(s: dict, manifest: dict, run_dir: Path | None, spec=None, params
         cards=context.card_lists(manifest, spec),
         changes=context.rule_changes(params, spec),
         seats=seats,
-        ladder=context.find_ladder(run_dir, s, game, s.get("players") or cfg.get("players"), params),
+        ladder=context.find_ladder(run_dir, s, game, s.get("players") or cfg.get("players"), params,
+                                   cfg.get("engine_hash")),
         fair=None if s.get("cooperative") else context.fair_share(s),
         game_title=s.get("title") or cfg.get("title") or game,
     )

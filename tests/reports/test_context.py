@@ -289,6 +289,18 @@ def test_ladder_of_another_setting_or_game_is_not_used(tmp_path):
     assert "stronger play may differ" in about and "skill ladder for this game" not in about
 
 
+def test_ladder_of_another_build_of_the_engine_is_not_used(tmp_path):
+    # a ladder played by another build (e.g. before expert's defaults changed) measured other bots
+    run = _greedy_run(tmp_path)
+    engine = json.loads((run / "manifest.json").read_text())["config"]["engine_hash"]
+    (tmp_path / "ladder.json").write_text(json.dumps(_ladder(0.70, engine_hash="0" * 16)))
+    about = text(re.search(r'<p class="about".*?</p>', render_run_report(run, SPEC).read_text(), re.S).group(0))
+    assert "stronger play may differ" in about and "skill ladder for this game" not in about
+    (tmp_path / "ladder.json").write_text(json.dumps(_ladder(0.70, engine_hash=engine)))
+    about = text(re.search(r'<p class="about".*?</p>', render_run_report(run, SPEC).read_text(), re.S).group(0))
+    assert "skill ladder for this game and setting" in about
+
+
 def test_ladder_in_a_sibling_folder_and_in_summary_json(tmp_path):
     summary = {"players": 2, "params": {"target": 21}}
     seats = context.seat_policies([{"name": "greedy", "kind": 1, "params": [0.0]}] * 2, SPEC)
