@@ -1,13 +1,14 @@
 """Null calibration of `--precision` (impact, compare --game): the run stops once every
-variant's widest 95% Wilson interval is narrower than WIDTH (analysis.runs.execute, Tally.widest),
-and the paired differences are then read with analysis.stats.difference_family. A stopping
+variant's widest 95% Wilson interval is narrower than WIDTH (analysis.runs.execute asks its Tally,
+used here as it is), and the paired differences are then read with analysis.stats.difference_family. A stopping
 rule that looks at the data can bend the intervals read after it; this one looks only at each
 side's own spread, so the difference's interval should still cover a true zero about 95% of
 the time. The same harness with optional stopping (stop as soon as the difference looks
 significant) must fail, or the check could not fail."""
 import numpy as np
 
-from analysis.stats import difference_family, wilson
+from analysis.runs import Tally
+from analysis.stats import difference_family
 
 CHUNK = 100
 MAX_GAMES = 4_000
@@ -23,24 +24,25 @@ def _paired_null(rng, n: int, p: float, same: float):
     return x.astype(float), y.astype(float)
 
 
-def _widest(k: float, n: int) -> float:
-    lo, hi = wilson(k, n)
-    return hi - lo
-
-
 def _stopped(x, y, rule):
-    n = CHUNK
-    while n < len(x) and not rule(x[:n], y[:n]):
+    """The first CHUNK-multiple of games at which `rule(tally, x, y)` says stop (each side a variant of a
+    one-seat game in the run's Tally), or all of them."""
+    tally = Tally(2, 1)
+    n = 0
+    while n < len(x):
+        for v, side in enumerate((x, y)):
+            tally.add(v, side[n:n + CHUNK, None, None])  # seat_out: games x seats x columns, `won` first
         n += CHUNK
+        if rule(tally, x[:n], y[:n]):
+            break
     return x[:n], y[:n]
 
 
-def precision_rule(x, y) -> bool:
-    n = len(x)
-    return max(_widest(x.sum(), n), _widest(y.sum(), n)) < WIDTH
+def precision_rule(tally, x, y) -> bool:
+    return all(tally.widest(v) < WIDTH for v in range(2))  # analysis.runs.execute's `precise`, every variant
 
 
-def peeking_rule(x, y) -> bool:
+def peeking_rule(tally, x, y) -> bool:
     return difference_family({"v": (x, y)})[0]["significant"]
 
 
