@@ -20,7 +20,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import charts, context, fmt
-from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p, lift_comparison
+from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, comparison_words, fmt_int, fmt_p
 
 CHANGE_ORDER = ("remove_all", "remove_one", "add_one", "down", "flipped", "up")
 SERIES = {"remove_all": ("all copies removed", charts.BAD), "remove_one": ("one copy removed", "#dd6b20"),
@@ -31,8 +31,7 @@ MAX_ROWS = 25  # factors in one tornado
 
 def lift_words(res: dict) -> str:
     """What the baseline's lift is (the run report's words, reports/views.py), and what the effect columns are."""
-    about = {"cards": {"comparison": res.get("lift_comparison") or "all"}}
-    return (f"Lift ({lift_comparison(about, 'played')}) is an association, not an effect: a positive lift means the "
+    return (f"Lift ({comparison_words(res.get('lift_comparison') or 'all', 'played')}) is an association, not an effect: a positive lift means the "
             f"card is played more often by winners, a negative one more often by losers (a card played when already "
             f"winning looks strong). The effect columns are what removing or adding copies does, measured on the "
             f"same seeds.")

@@ -428,7 +428,11 @@ INVENTED = "Reconstructed card list: these are invented cards standing in for th
 
 def lift_comparison(s: dict, counter: str) -> str:
     """What the lift of this summary compares, in the report's words."""
-    comparison = (s.get("cards") or {}).get("comparison", "all")
+    return comparison_words((s.get("cards") or {}).get("comparison", "all"), counter)
+
+
+def comparison_words(comparison: str, counter: str) -> str:
+    """What a lift of this comparison ("reached", "mixed", "all"; analysis.cards) compares, in words."""
     if comparison == "reached":
         return f"among seat-games where the card was drawn: win rate when {counter} vs not {counter}"
     if comparison == "mixed":
