@@ -35,8 +35,8 @@ so a game added later gets it with no code:
   search stops early once the most visited option cannot be overtaken, and,
   with `futility` F > 0, after F iterations as soon as no new option is due
   and every option tried has shared at least two worlds with greedy's pick
-  and is not ahead of it on them (it could not replace greedy's pick yet,
-  and most decisions are of that kind: the iterations go to the others).
+  and is not ahead of it on them (it could not replace greedy's pick yet;
+  in session 10's Overtime trace greedy's pick stood at 84% of decisions).
 
 `oracle` is the same search without `determinise`, and with a copy of the
 game's own chance stream: it sees the real deck order and hands and the

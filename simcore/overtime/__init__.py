@@ -66,7 +66,7 @@ SPEC = GameSpec(
     # expert: flat greedy rollouts (depth 1) of 40 decisions, as lookahead's, 32 iterations with a wide
     # root (widen 2: a card greedy ranks low is still tried), replacing greedy's pick at 1.5 paired
     # standard errors (docs/assumptions.md, session 10); futility 2: a search stops once nothing tried
-    # is ahead of greedy's pick on two shared worlds (1.8 times faster, as strong: session 12)
+    # is ahead of greedy's pick on two shared worlds (1.7 times faster, as strong: session 12)
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=40, expert_iterations=32,
                              expert_horizon=40, expert_depth=1, expert_widen=2.0, expert_confidence=1.5,
                              expert_futility=2),
