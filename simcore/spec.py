@@ -212,8 +212,8 @@ EXPERT_HELP = (
     "Other seats are modelled as greedy"
 )
 ORACLE_HELP = (
-    "UPPER BOUND, not a player: the expert's search with perfect information (the real deck order, "
-    "hands and coming reshuffles). Best possible with the cards known; no real player reaches it"
+    "UPPER BOUND, not a player: the expert's search with perfect information (the real deck order "
+    "and hands; shuffles still to come are not known). Best possible with the cards known; no real player reaches it"
 )
 
 

@@ -220,3 +220,26 @@ def test_oracle_is_declared_only_where_it_bounds_play(policy):
             assert spec.policy("expert") is not None
         elif spec.policy("oracle") is not None:
             assert spec.cooperative, f"{name}: an oracle among real players is not a bound"
+
+
+def test_oracle_does_not_know_how_the_shuffles_to_come_fall():
+    # oracle sees the real deck and hands, but a shuffle after its decision (a refresh) is drawn
+    # afresh in each of its worlds: the game's own chance stream (what will really fall) must not
+    # move its choice. Before session 13 it read that stream, and this failed.
+    choose = _solo_choose()
+    params = np.array(resolve_policy(SOLO, "oracle").params)
+    buf = np.zeros(SOLO.max_options, np.int64)
+    compared = 0
+    for game, moves in STATES:
+        t, s, opts, n = _solo_state(game, moves)
+        if n < 2:
+            continue
+        for k in range(SEEDS // 4):
+            picks = set()
+            for chance in range(3):
+                rng = R.new_streams(1000 + k, 1)
+                rng[R.CHANCE] = R.new_streams(77 + chance, 5)[R.CHANCE]
+                picks.add(int(choose(t, SOLO.kernels.clone(s), SOLO.kernels.to_move(s), opts, n, ORACLE, params, rng, buf)))
+            assert len(picks) == 1, (game, moves, k, picks)
+            compared += 1
+    assert compared >= 30
