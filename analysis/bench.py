@@ -3,12 +3,16 @@
 Each game is measured in fresh child processes, so that compile time, the
 speed-up over plain Python and peak memory are those of that game alone:
 
+* load: a first process that loads the engine from the user's compile cache,
+  compiling it there if it is not (on a new machine it is not: without this
+  step the "warm" load below was a compile, 54 s for Overtime instead of ~3);
 * warm: the engine loaded from the compile cache (load time), then games/s
   and decisions/s of each policy on one thread and on all threads, and the
   peak resident memory of that process. Each row is measured `repeat` times,
   the rows taking turns (so a slow moment of the machine is spread over all
   of them); a row reports the median and the slowest and fastest sample;
-* cold: the same first batch with an empty compile cache (compile time);
+* cold: the same first batch with an empty compile cache (compile time, and
+  the peak resident memory of a process that compiles);
 * nojit: the same rules with `NUMBA_DISABLE_JIT=1` on a small sample, one
   thread: the speed-up is (jitted games/s on one thread) / (plain Python games/s).
 
@@ -66,7 +70,10 @@ def first_batch_for(policy: str) -> int:
     return 4 if policy in SEARCH_POLICIES else FIRST_BATCH
 
 
-def _batch(spec, policy: str, n: int, players: int, seed: int = 1) -> dict:
+def _batch(spec, policy: str, n: int, players: int, seed: int = 1, found: dict | None = None) -> dict:
+    """Games 0..n-1 of `seed`; `found`: record under the policy's name whether its
+    loop was in the compile cache before the batch (None where that cannot be told)."""
+    from cli.first_run import is_warm
     from simcore.batch import Engine, resolve_policy
     from simcore.params import resolve
 
@@ -74,6 +81,8 @@ def _batch(spec, policy: str, n: int, players: int, seed: int = 1) -> dict:
     data = spec.load_data(params)
     tables, n_cards = data.tables, len(data.card_names)
     engine = Engine(spec, [resolve_policy(spec, policy)])
+    if found is not None:
+        found[policy] = is_warm(engine)
     t0 = time.perf_counter()
     res = engine.run(tables, players, seed, np.arange(n, dtype=np.int64), n_cards)
     dt = time.perf_counter() - t0
@@ -102,12 +111,13 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
     spec = importlib.import_module(module).SPEC
     players = spec.default_players
     out: dict = {"game": game, "players": players, "mode": mode, "rows": []}
-    if mode == "cold" or mode == "warm":
+    if mode in ("cold", "warm", "load"):
         t0 = time.perf_counter()
         out["first_batch_by_policy"] = {}
+        out["in_cache_before"] = {}
         for pol in policies:
             t1 = time.perf_counter()
-            _batch(spec, pol, first_batch_for(pol), players)
+            _batch(spec, pol, first_batch_for(pol), players, found=out["in_cache_before"])
             out["first_batch_by_policy"][pol] = time.perf_counter() - t1
         out["first_batch_seconds"] = time.perf_counter() - t0
     if mode == "warm":
@@ -153,16 +163,20 @@ def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_
     loop in turn (a loop is compiled per set of policy kinds, and random and
     greedy share one), also given per policy."""
     policies, refused = available(game, with_baseline(list(policies)))
+    _spawn(game, "load", n, policies, {})  # so that the warm process finds every loop in the cache
     warm = _spawn(game, "warm", n, policies, {}, repeat)
     result = {"game": game, "players": warm["players"], "rows": warm["rows"],
               "warm_load_seconds": warm["first_batch_seconds"], "peak_rss_mb": warm["peak_rss_mb"],
-              "cold_compile_seconds": None, "cold_compile_by_policy": None, "nojit_games": nojit_games,
+              "warm_in_cache": warm["in_cache_before"],
+              "cold_compile_seconds": None, "cold_compile_by_policy": None, "cold_peak_rss_mb": None,
+              "nojit_games": nojit_games,
               "refused": refused}
     if cold:
         with tempfile.TemporaryDirectory(prefix="balance-bench-cache-") as cache:
             c = _spawn(game, "cold", n, policies, {"BALANCE_NUMBA_CACHE": cache})
         result["cold_compile_seconds"] = c["first_batch_seconds"]
         result["cold_compile_by_policy"] = c.get("first_batch_by_policy")
+        result["cold_peak_rss_mb"] = c["peak_rss_mb"]
     if nojit_games > 0 and any(p not in SEARCH_POLICIES for p in policies):
         plain = _spawn(game, "nojit", nojit_games, policies, {"NUMBA_DISABLE_JIT": "1"})
         for row in result["rows"]:

@@ -863,7 +863,7 @@ def bench(
                 "1M games (s)", "× no JIT"):
         t.add_column(col, justify="right")
     costs = Table(title="per game: compile and memory")
-    for col in ("game", "compile, cold cache (s)", "load, warm cache (s)", "peak RSS (MB)"):
+    for col in ("game", "compile, cold cache (s)", "load, warm cache (s)", "peak RSS warm (MB)", "peak RSS cold (MB)"):
         costs.add_column(col, justify="right")
     from .first_run import bench_line
 
@@ -884,7 +884,8 @@ def bench(
             for pol, why in (r.get("refused") or {}).items():
                 t.add_row(name, str(r["players"]), pol, "", "not available", "", "", "", "", "")
             cold_s = f"{r['cold_compile_seconds']:.1f}" if r["cold_compile_seconds"] is not None else "(skipped)"
-            costs.add_row(name, cold_s, f"{r['warm_load_seconds']:.2f}", f"{r['peak_rss_mb']:,.0f}")
+            cold_mb = f"{r['cold_peak_rss_mb']:,.0f}" if r["cold_peak_rss_mb"] is not None else "(skipped)"
+            costs.add_row(name, cold_s, f"{r['warm_load_seconds']:.2f}", f"{r['peak_rss_mb']:,.0f}", cold_mb)
     out.print(t)
     out.print(costs)
     if json_out is not None:

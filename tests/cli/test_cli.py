@@ -167,3 +167,16 @@ def test_check_passes_a_sound_game_and_stops_at_a_planted_bug(tmp_path):
     assert r.exit_code == 1 and "Stopped by --check after decision" in r.output
     r = balance("replay", "--game", "race21", "--index", 0, "--check")
     assert r.exit_code == 0 and "every invariant held" in r.output
+
+
+def test_bench_s_warm_load_is_a_load_even_on_an_empty_cache(tmp_path, monkeypatch):
+    # a new machine's compile cache is empty: the warm process must still find every loop in it
+    # (before session 13 it compiled them, and "load, warm cache" showed the compile time)
+    monkeypatch.setenv("BALANCE_NUMBA_CACHE", str(tmp_path / "cache"))
+    r = balance("bench", "--game", "race21", "-n", 200, "--policy", "greedy", "--nojit-games", 0,
+                "--json", tmp_path / "b.json")
+    assert r.exit_code == 0, r.output
+    (game,) = json.loads((tmp_path / "b.json").read_text())["results"]
+    assert game["warm_in_cache"] and all(v is True for v in game["warm_in_cache"].values()), game["warm_in_cache"]
+    assert game["cold_peak_rss_mb"] > 10 and game["cold_compile_seconds"] > 0
+    assert "peak RSS cold" in r.output
