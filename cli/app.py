@@ -238,16 +238,23 @@ def _user_params(spec, sets, params_file, level):
     return user_params(spec, sets, params_file, extra)
 
 
-def _say_compile(spec, seats, engine=None, traced: bool = False, checked: bool = False) -> None:
-    """Before the games: a status line when the engine compiles (a cold cache), nothing when it is ready
-    (`traced`: the replay loop; `checked`: the loop that checks invariants, --check)."""
+def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool = False, say: bool = True) -> None:
+    """Before the games: when the engine's loop is not in the compile cache, say so (unless not `say`: --quiet)
+    and compile it in a child process; nothing when it is ready (`traced`: the replay loop, compiled here;
+    `checked`: the loop that checks invariants, --check)."""
     from simcore.batch import Engine
+    from simcore.precompile import in_child
 
     from .first_run import status
 
-    line = status(spec, engine if engine is not None else Engine(spec, seats), traced, checked).line
-    if line:
-        err.print(line, markup=False, highlight=False, soft_wrap=True)
+    engine = engine if engine is not None else Engine(spec, seats)
+    st = status(spec, engine, traced, checked)
+    if st.line and say:
+        err.print(st.line, markup=False, highlight=False, soft_wrap=True)
+    if st.warm is False and not traced:
+        # compiled in a child process: this one loads the loop from the cache and does not keep
+        # the compiler's memory through its games (simcore/precompile.py)
+        in_child(spec, engine, checked)
 
 
 def _command_line() -> str:
@@ -399,8 +406,7 @@ def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, pre
         executor = DaskExecutor(config, scheduler, workers)
     else:
         prepared = runs.Prepared(spec, config)
-        if not quiet:
-            _say_compile(spec, config.policies, prepared.engine, checked=config.check)
+        _first_compile(spec, config.policies, prepared.engine, checked=config.check, say=not quiet)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
         task = bar.add_task(f"{spec.name}", total=n_games * len(config.variants))
@@ -647,8 +653,7 @@ def tune(
     user = _user_params(spec, set_, params, level)
     targets = [parse_target(t) for t in target]
     points = grid(spec, vary)
-    if not quiet:
-        _say_compile(spec, seats)
+    _first_compile(spec, seats, say=not quiet)
     with err.status(f"tuning {spec.name}: {len(points)} grid points") if not quiet else contextlib.nullcontext():
         result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep,
                           n_skill=skill_games, n_fresh=fresh, margin=margin)
@@ -749,7 +754,7 @@ def replay(
         rule_params = resolve(spec, _user_params(spec, set_, params, level))
     engine = Engine(spec, seats)
     data = spec.load_data(rule_params)  # the run's own cards: the transcript decodes with them
-    _say_compile(spec, seats, engine, traced=True)
+    _first_compile(spec, seats, engine, traced=True)
     events, game_row, seat_rows = engine.replay(data.tables, n_players, seed, index, check=check)
     out.print(f"[bold]{spec.title}[/bold] — game {index} of seed {seed}, {n_players} player(s), "
               f"policies {', '.join(s.name for s in seats)}", highlight=False)
@@ -795,8 +800,7 @@ def campaign(
     seats = _policies(spec, policy, policy_param)
     user = _user_params(spec, set_, params, None)
     n = n_old if n_old is not None else n
-    if not quiet:
-        _say_compile(spec, seats)
+    _first_compile(spec, seats, say=not quiet)
     result = run_campaign(spec, user, n_players, seats, seed, n, max_attempts)
     from analysis.runs import new_run_dir
 

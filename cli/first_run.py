@@ -14,6 +14,9 @@ bytecode and this closure (the game's kernels, the policy kinds), which is
 how numba itself finds it; the index is void when the source file changed. Anything unexpected (a changed runner, NUMBA_DISABLE_JIT)
 gives `None`: unknown, and nothing is printed.
 
+A cold loop is then compiled in a child process (`simcore/precompile.py`): the run
+loads it from the cache as a warm run does and does not hold the compiler's memory.
+
 The estimate is data, not a literal at each call site: `COLD_COMPILE_SECONDS`,
 per game, from docs/benchmarks.md (session 11: the greedy loop's first batch
 on an empty cache, CPU seconds of the compiling process on this 2-core

@@ -98,3 +98,35 @@ def test_replay_checks_the_traced_loop_and_says_when_it_compiles(tmp_path, monke
     r = balance("replay", "--game", "race21", "--index", 3)
     assert r.exit_code == 0, r.output
     assert seen == [True] and "compiling (test)" in r.stderr
+
+
+def test_a_cold_loop_is_compiled_in_a_child_process_and_loaded_here(tmp_path, monkeypatch):
+    # a real empty cache: the child compiles the loop into it; this process then finds it there and
+    # loads it (it compiled nothing itself), and plays the same games
+    import simcore.batch as batch
+    import simcore.jit as jit
+    from simcore.precompile import in_child
+
+    spec, engine = warm_engine()
+    data = spec.load_data(resolve(spec, {}))
+    want = engine.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
+    monkeypatch.setenv("BALANCE_NUMBA_CACHE", str(tmp_path))
+    monkeypatch.setattr(jit, "CACHE_ROOT", tmp_path)
+    monkeypatch.setattr(batch, "_RUNNERS", {})
+    cold = Engine(spec, engine.seats)
+    assert first_run.is_warm(cold) is False
+    assert in_child(spec, cold)
+    found = first_run._dispatchers(cold._runner())
+    assert found and all(not d.overloads for d in found)  # nothing compiled in this process
+    assert first_run.is_warm(cold) is True
+    got = cold.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
+    assert np.array_equal(got.game_out, want.game_out) and np.array_equal(got.seat_out, want.seat_out)
+    assert any(tmp_path.rglob("*.nbi"))
+
+
+def test_no_child_without_the_jit(monkeypatch):
+    from simcore.precompile import in_child
+
+    spec, engine = warm_engine()
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    assert in_child(spec, engine) is False
