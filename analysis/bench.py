@@ -73,8 +73,8 @@ def first_batch_for(policy: str) -> int:
 def _batch(spec, policy: str, n: int, players: int, seed: int = 1, found: dict | None = None) -> dict:
     """Games 0..n-1 of `seed`; `found`: record under the policy's name whether its
     loop was in the compile cache before the batch (None where that cannot be told)."""
-    from cli.first_run import is_warm
     from simcore.batch import Engine, resolve_policy
+    from simcore.precompile import is_warm
     from simcore.params import resolve
 
     params = resolve(spec, {})

@@ -7,7 +7,7 @@ long that takes, or that the engine is ready:
 
     compiling the Overtime engine (greedy): first run on this machine, about 70 s
 
-Cold or warm is read from numba's own cache index, without compiling or
+Cold or warm is read from numba's own cache index (`simcore.precompile.is_warm`), without compiling or
 loading anything: the game loop (`run_range`, which holds `play`, and `choose` over the
 run's policy kinds) is warm when its index file holds an entry for this machine, this
 bytecode and this closure (the game's kernels, the policy kinds), which is
@@ -26,6 +26,8 @@ compile more code (`SEARCH_FACTOR`, a rough allowance, said as such).
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from simcore.precompile import is_warm
 
 # Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 11:
 # `balance bench --game G --policy greedy --quick`, this 2-core machine; Overtime 53-80 CPU-s from one run to the next).
@@ -57,47 +59,6 @@ def about(seconds: float) -> str:
     if seconds < 90:
         return f"about {int(round(seconds / 10.0) * 10) or 10} s"
     return f"about {max(2, round(seconds / 60))} minutes"
-
-
-def _dispatchers(runner, traced: bool = False, checked: bool = False) -> list:
-    """The loop's dispatchers whose cache entries say warm or cold: `run_range`
-    (what `run_games` runs in each thread; `run_range_checked` under --check,
-    `play_traced` for a replay; each holds the game loop `play`, inlined) and
-    `choose` (the policies of the run's kinds)."""
-    name = "play_traced" if traced else "run_range_checked" if checked else "run_range"
-    top = getattr(runner, name, None)
-    out = [top] if hasattr(top, "_cache") else []
-    choose = getattr(runner, "choose", None)
-    if hasattr(choose, "_cache"):
-        out.append(choose)
-    return out
-
-
-def _cached(d) -> bool:
-    """An entry of this dispatcher (its bytecode and closure: game kernels, policy
-    kinds) for this machine is in numba's index (any argument types: a game's
-    tables have one type)."""
-    if d.overloads:  # compiled (or loaded) in this process already
-        return True
-    cache = d._cache
-    key = cache._index_key((), d.targetctx.codegen())
-    return any(k[1:] == key[1:] for k in cache._cache_file._load_index())
-
-
-def is_warm(engine, traced: bool = False, checked: bool = False) -> bool | None:
-    """Is the compiled loop of this engine (its game and policy kinds) in numba's cache?
-    (`traced`: the replay loop.) None when it cannot be told (no JIT, a runner of another shape)."""
-    try:
-        import numba
-
-        if numba.config.DISABLE_JIT:
-            return None
-        found = _dispatchers(engine._runner(), traced, checked)
-        if not found or not all(hasattr(d._cache, "_index_key") for d in found):
-            return None
-        return all(_cached(d) for d in found)
-    except Exception:  # noqa: BLE001  never fail a run over a status line
-        return None
 
 
 def title_of(spec) -> str:

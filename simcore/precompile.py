@@ -1,5 +1,6 @@
-"""Compile a game's loop in a child process, so that a cold first command does
-not carry the compiler's memory through its games.
+"""Is a game's loop in the compile cache (`is_warm`), and compiling it in a child
+process (`in_child`), so that a cold first command does not carry the
+compiler's memory through its games.
 
 Numba keeps what it compiled (LLVM modules, the loop's library: several
 hundred MB for Overtime) for the life of the process; a run that compiles and
@@ -19,6 +20,47 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+
+
+def _dispatchers(runner, traced: bool = False, checked: bool = False) -> list:
+    """The loop's dispatchers whose cache entries say warm or cold: `run_range`
+    (what `run_games` runs in each thread; `run_range_checked` under --check,
+    `play_traced` for a replay; each holds the game loop `play`, inlined) and
+    `choose` (the policies of the run's kinds)."""
+    name = "play_traced" if traced else "run_range_checked" if checked else "run_range"
+    top = getattr(runner, name, None)
+    out = [top] if hasattr(top, "_cache") else []
+    choose = getattr(runner, "choose", None)
+    if hasattr(choose, "_cache"):
+        out.append(choose)
+    return out
+
+
+def _cached(d) -> bool:
+    """An entry of this dispatcher (its bytecode and closure: game kernels, policy
+    kinds) for this machine is in numba's index (any argument types: a game's
+    tables have one type)."""
+    if d.overloads:  # compiled (or loaded) in this process already
+        return True
+    cache = d._cache
+    key = cache._index_key((), d.targetctx.codegen())
+    return any(k[1:] == key[1:] for k in cache._cache_file._load_index())
+
+
+def is_warm(engine, traced: bool = False, checked: bool = False) -> bool | None:
+    """Is the compiled loop of this engine (its game and policy kinds) in numba's cache?
+    (`traced`: the replay loop.) None when it cannot be told (no JIT, a runner of another shape)."""
+    try:
+        import numba
+
+        if numba.config.DISABLE_JIT:
+            return None
+        found = _dispatchers(engine._runner(), traced, checked)
+        if not found or not all(hasattr(d._cache, "_index_key") for d in found):
+            return None
+        return all(_cached(d) for d in found)
+    except Exception:  # noqa: BLE001  never fail a run over a status line
+        return None
 
 
 def compile_loop(module: str, kinds: list[int], check: bool) -> None:

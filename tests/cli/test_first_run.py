@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cli import first_run
-from simcore import registry
+from simcore import precompile, registry
 from simcore.batch import Engine, resolve_policy
 from simcore.params import resolve
 from tests.cli.runkit import balance
@@ -29,7 +29,7 @@ def warm_engine(name="race21", policy="greedy"):
 
 def point_at_empty_cache(engine, folder, monkeypatch, traced=False):
     """Make every dispatcher of the engine's loop read its index from an empty folder (a cold cache)."""
-    for d in first_run._dispatchers(engine._runner(), traced):
+    for d in precompile._dispatchers(engine._runner(), traced):
         cache_file = d._cache._cache_file
         monkeypatch.setattr(cache_file, "_index_path", str(folder / "none.nbi"))
         monkeypatch.setattr(d, "overloads", {})
@@ -87,7 +87,7 @@ def test_simulate_on_a_warm_cache_prints_no_compile_line(tmp_path):
 
 def test_replay_checks_the_traced_loop_and_says_when_it_compiles(tmp_path, monkeypatch):
     spec, engine = warm_engine()
-    found = first_run._dispatchers(engine._runner(), traced=True)
+    found = precompile._dispatchers(engine._runner(), traced=True)
     assert found[0] is engine._runner().play_traced  # the replay loop, not run_games
     point_at_empty_cache(engine, tmp_path, monkeypatch, traced=True)
     st = first_run.status(spec, engine, traced=True)
@@ -114,19 +114,17 @@ def test_a_cold_loop_is_compiled_in_a_child_process_and_loaded_here(tmp_path, mo
     monkeypatch.setattr(jit, "CACHE_ROOT", tmp_path)
     monkeypatch.setattr(batch, "_RUNNERS", {})
     cold = Engine(spec, engine.seats)
-    assert first_run.is_warm(cold) is False
+    assert precompile.is_warm(cold) is False
     assert in_child(spec, cold)
-    found = first_run._dispatchers(cold._runner())
+    found = precompile._dispatchers(cold._runner())
     assert found and all(not d.overloads for d in found)  # nothing compiled in this process
-    assert first_run.is_warm(cold) is True
+    assert precompile.is_warm(cold) is True
     got = cold.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
     assert np.array_equal(got.game_out, want.game_out) and np.array_equal(got.seat_out, want.seat_out)
     assert any(tmp_path.rglob("*.nbi"))
 
 
 def test_no_child_without_the_jit(monkeypatch):
-    from simcore.precompile import in_child
-
     spec, engine = warm_engine()
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
-    assert in_child(spec, engine) is False
+    assert precompile.in_child(spec, engine) is False
