@@ -219,10 +219,14 @@ def vs_first(s: dict) -> dict:
         if not v["n_games"] or not base["n_games"]:
             continue
         d = two_proportions(base["wins"], base["n_games"], v["wins"], v["n_games"])
-        rows[v["name"]] = {"diff": d["diff"], "ci": d["ci"], "p": d["p"], "n": v["n_games"], "length": None}
+        rows[v["name"]] = {"diff": d["diff"], "ci": d["ci"], "p": d["p"], "n": v["n_games"], "length": None,
+                           "test": d["test"]}
     for r, rej in zip(rows.values(), holm([r["p"] for r in rows.values()], ALPHA)):
         r["significant"] = bool(rej)
-    return {"baseline": base["name"], "paired": False, "method": "two proportions (Newcombe), not paired",
+    exact = any(r["test"] == "exact" for r in rows.values())
+    method = ("two proportions, not paired: Newcombe interval; p by the pooled z-test"
+              + (", or Fisher's exact test where a 2x2 cell expects fewer than 5 games" if exact else ""))
+    return {"baseline": base["name"], "paired": False, "method": method,
             "rows": rows, "alpha": ALPHA, "correction": "Holm"}
 
 

@@ -289,3 +289,16 @@ def test_an_impact_ranked_by_length_says_its_unit():
 
     assert _primary({"primary": "length", "primary_rate": False, "primary_unit": "turns"}) == "length (turns)"
     assert _primary({"primary": "win rate", "primary_rate": True, "primary_unit": None}) == "win rate"
+
+
+def test_unpaired_sweep_rows_name_the_test_that_gave_their_p():
+    # small groups get Fisher's exact test (analysis.stats.two_proportions): the method says so
+    from reports.sweep import vs_first
+
+    def sweep(*counts):
+        return {"variants": [{"name": f"v{i}", "wins": k, "n_games": n} for i, (k, n) in enumerate(counts)]}
+
+    small = vs_first(sweep((1, 40), (4, 40)))
+    assert small["rows"]["v1"]["test"] == "exact" and "Fisher's exact test" in small["method"]
+    big = vs_first(sweep((400, 1000), (450, 1000)))
+    assert big["rows"]["v1"]["test"] == "z" and "Fisher" not in big["method"] and "z-test" in big["method"]
