@@ -511,7 +511,7 @@ def points_table(s: dict, ax: list[Axis], cmp: dict, settings: PointSettings | N
         row += [f"{fmt_num(L['median'])} {fmt_ci(L['median_ci'])}", f"{fmt_num(L['mean'])} {fmt_ci(L['mean_ci'])}",
                 ] + ([fmt_int(v.get("capped"))] if any_cap else []) + [fmt_int(v["n_games"])]
         rows.append(row)
-    how = ("paired game by game on the same deals" if cmp["paired"] else "two proportions, not paired")
+    how = "paired game by game on the same deals" if cmp["paired"] else cmp["method"]
     adjusted = ("; its interval is at 1 − α/m, so the verdict is read from the interval shown"
                 if cmp["correction"] == "Bonferroni" else "")
     note = (f"'vs first': win rate minus the first point's ({cmp['baseline']}), {how}; verdict after "
