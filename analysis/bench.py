@@ -5,7 +5,7 @@ speed-up over plain Python and peak memory are those of that game alone:
 
 * load: a first process that loads the engine from the user's compile cache,
   compiling it there if it is not (on a new machine it is not: without this
-  step the "warm" load below was a compile, 54 s for Overtime instead of ~3);
+  step the "warm" load below was a compile: 54 s for Overtime, against 0.5 s);
 * warm: the engine loaded from the compile cache (load time), then games/s
   and decisions/s of each policy on one thread and on all threads, and the
   peak resident memory of that process. Each row is measured `repeat` times,
