@@ -5,7 +5,7 @@ Before the progress bar, `simulate`, `sweep`, `compare --game`, `bench` and
 `simcore.jit.CACHE_ROOT` is cold for this engine and policy set) and about how
 long that takes, or that the engine is ready:
 
-    compiling the Overtime engine (greedy): first run on this machine, about 70 s
+    compiling the Overtime engine (greedy): first run on this machine, about 60 s
 
 Cold or warm is read from numba's own cache index (`simcore.precompile.is_warm`), without compiling or
 loading anything: the game loop (`run_range`, which holds `play`, and `choose` over the
@@ -18,9 +18,9 @@ A cold loop is then compiled in a child process (`simcore/precompile.py`): the r
 loads it from the cache as a warm run does and does not hold the compiler's memory.
 
 The estimate is data, not a literal at each call site: `COLD_COMPILE_SECONDS`,
-per game, from docs/benchmarks.md (session 11: the greedy loop's first batch
-on an empty cache, CPU seconds of the compiling process on this 2-core
-machine; numba compiles on one thread). Lookahead and the search policies
+per game, from docs/benchmarks.md (session 13: the greedy loop's first batch
+on an empty cache, seconds of the compiling process on a 2-core machine;
+numba compiles on one thread). Lookahead and the search policies
 compile more code (`SEARCH_FACTOR`, a rough allowance, said as such).
 """
 from __future__ import annotations
@@ -29,14 +29,15 @@ from dataclasses import dataclass
 
 from simcore.precompile import is_warm
 
-# Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 11:
-# `balance bench --game G --policy greedy --quick`, this 2-core machine; Overtime 53-80 CPU-s from one run to the next).
+# Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 13:
+# `balance bench --game G --policy greedy --quick`, a 2-core machine; Overtime 49.5-57.2 s in four runs,
+# 53-80 CPU-s on session 11's machine), rounded up.
 COLD_COMPILE_SECONDS: dict[str, float] = {
-    "overtime": 70,
-    "youre-fired": 29,
-    "four-day-weekend": 37,
-    "sickdays-party": 27,
-    "sickdays-solo": 22,
+    "overtime": 55,
+    "youre-fired": 25,
+    "four-day-weekend": 25,
+    "sickdays-party": 22,
+    "sickdays-solo": 20,
 }
 DEFAULT_SECONDS = 120.0  # a game not measured yet (a new game, a fixture)
 SEARCH_FACTOR = 1.5  # lookahead / expert / oracle compile their search code too (not measured per game)
