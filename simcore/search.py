@@ -34,9 +34,10 @@ so a game added later gets it with no code:
   differences (so the search's noise cannot make it weaker than greedy); the
   search stops early once the most visited option cannot be overtaken, and,
   with `futility` F > 0, after F iterations as soon as no new option is due
-  and every option tried has shared at least two worlds with greedy's pick
-  and is not ahead of it on them (it could not replace greedy's pick yet;
-  in session 10's Overtime trace greedy's pick stood at 84% of decisions).
+  and every option tried has shared at least min(F, 2) worlds with greedy's
+  pick and is not ahead of it on them (it could not replace greedy's pick yet;
+  in session 10's Overtime trace greedy's pick stood at 84% of decisions):
+  F = 1 is the quick form, one shared world each (Four Day Weekend's).
 
 `oracle` is the same search without `determinise`: every world is the real
 state (deck order, hands, removed cards), and what chance does after the
@@ -124,12 +125,12 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             widening = tried == 0 or (tried < n and (widen <= 0.0 or tried < 1.0 + widen * np.sqrt(it)))
             # futility: after `futility` iterations, with no new option due, stop when no option
             # tried is ahead of greedy's pick on the worlds both played (it could not replace it)
-            if futility > 0 and it >= futility and not widening and visits[1 + g] >= 2:
+            if futility > 0 and it >= futility and not widening and visits[1 + g] >= min(futility, 2):
                 ahead = False
                 for t in range(1, tried):
                     q = order[t]
                     k = min(visits[1 + q], visits[1 + g])
-                    if k < 2:  # one shared world tells too little
+                    if k < min(futility, 2):  # not enough shared worlds yet (F = 1: one is enough)
                         ahead = True
                         break
                     d = 0.0

@@ -264,7 +264,8 @@ def common_policies(
                     "to replace it (0: no test)", 0, 10),
         PolicyParam("futility", P_FUTILITY, expert_futility,
                     "from this iteration on, stop as soon as no new option is due and every option tried has played "
-                    "two or more of greedy's pick's worlds without being ahead of it on them (0: use every iteration)", 0, 100_000),
+                    "two or more of greedy's pick's worlds (1: one) without being ahead of it on them (0: use every "
+                    "iteration)", 0, 100_000),
         PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1,
                     "policy of the other seats and the rollouts: 0 random, 1 greedy", 0, 1),
     ) + greedy_params

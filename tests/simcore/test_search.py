@@ -73,6 +73,9 @@ def test_futility_stops_the_search_early_only_after_its_iterations():
     early = run(TOY, [resolve_policy(TOY, "expert", {"futility": 2}), "greedy"], np.arange(400))
     assert np.array_equal(base.game_out, never.game_out) and np.array_equal(base.seat_out, never.seat_out)
     assert not np.array_equal(base.game_out, early.game_out)
+    # F = 1, the quick form: one shared world is enough, so it stops where F = 2 plays on
+    quick = run(TOY, [resolve_policy(TOY, "expert", {"futility": 1}), "greedy"], np.arange(400))
+    assert not np.array_equal(quick.game_out, early.game_out)
 
 
 def test_turns_judges_at_the_hand_over_of_the_move():
