@@ -254,7 +254,9 @@ def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool
     if st.warm is False and not traced:
         # compiled in a child process: this one loads the loop from the cache and does not keep
         # the compiler's memory through its games (simcore/precompile.py)
-        in_child(spec, engine, checked)
+        if in_child(spec, engine, checked) is False and say:
+            err.print("(the compile in a child process failed: compiling in this one, which keeps its memory)",
+                      markup=False, highlight=False, soft_wrap=True)
 
 
 def _command_line() -> str:

@@ -78,14 +78,15 @@ def compile_loop(module: str, kinds: list[int], check: bool) -> None:
     engine.run(data.tables, spec.default_players, 1, np.arange(1, dtype=np.int64), len(data.card_names), check=check)
 
 
-def in_child(spec, engine, check: bool = False) -> bool:
-    """Compile `engine`'s loop in a child process (see the module docstring); True when it did.
-    Only for a registered game without a user policy file (a child cannot rebuild those from a name)."""
+def in_child(spec, engine, check: bool = False) -> bool | None:
+    """Compile `engine`'s loop in a child process (see the module docstring): True when it did, False
+    when the child failed (the run then compiles the loop itself), None when not tried: only a
+    registered game without a user policy file is (a child cannot rebuild those from a name)."""
     from . import registry
 
     module = registry.GAMES.get(spec.name)
     if module is None or engine.user_ref is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1":
-        return False
+        return None
     kinds = ",".join(str(k) for k in sorted(engine.kinds))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     try:

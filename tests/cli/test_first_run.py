@@ -127,4 +127,16 @@ def test_a_cold_loop_is_compiled_in_a_child_process_and_loaded_here(tmp_path, mo
 def test_no_child_without_the_jit(monkeypatch):
     spec, engine = warm_engine()
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    assert precompile.in_child(spec, engine) is None
+
+
+def test_a_failed_child_is_said_and_the_run_compiles_itself(tmp_path, monkeypatch):
+    import subprocess
+
+    spec, engine = warm_engine()
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 1, "", "boom"))
     assert precompile.in_child(spec, engine) is False
+    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False: first_run.Status(False, "compiling (test)"))
+    r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
+    assert r.exit_code == 0, r.output
+    assert "compile in a child process failed" in r.stderr and (tmp_path / "a" / "report.html").exists()
