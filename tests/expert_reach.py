@@ -3,6 +3,7 @@
     python -m tests.expert_reach solo [--levels 1,4,6,11] [-n 300] [--seed 7] [--policies greedy,lookahead,expert,oracle]
     python -m tests.expert_reach seats --game overtime [-n 400] [--seed 7]
     python -m tests.expert_reach speed --game G [-n 200]
+    (seats and speed: --policy-param k=v, repeatable, sets the challenger's / expert's parameters)
 
 `solo`: Sick Days solo win rate per level and policy on the same deals (game
 indices 0..n-1 of one seed), each with its 95% Wilson interval, and the paired
@@ -58,11 +59,12 @@ def _setup(game: str, over: dict):
 
 
 def play(game: str, seats: list[str], n: int, seed: int, over: dict | None = None, players: int | None = None,
-         first: int = 0):
+         first: int = 0, pp: dict | None = None):
+    """`pp`: parameters of every seat that is not greedy (the challenger)."""
     from simcore.batch import Engine, resolve_policy
 
     spec, tables, n_cards = _setup(game, over or {})
-    e = Engine(spec, [resolve_policy(spec, p) for p in seats])
+    e = Engine(spec, [resolve_policy(spec, p, None if p == "greedy" else pp) for p in seats])
     p = players or spec.default_players
     return e.run(tables, p, seed, np.arange(first, first + n, dtype=np.int64), n_cards)
 
@@ -83,7 +85,7 @@ def solo(levels: list[int], policies: list[str], n: int, seed: int) -> None:
                   flush=True)
 
 
-def seats(game: str, n: int, seed: int, challengers: list[str]) -> None:
+def seats(game: str, n: int, seed: int, challengers: list[str], pp: dict | None = None) -> None:
     from simcore import registry
 
     spec = registry.get(game)
@@ -103,7 +105,7 @@ def seats(game: str, n: int, seed: int, challengers: list[str]) -> None:
         for s in range(P):
             pols = ["greedy"] * P
             pols[s] = ch
-            r = play(game, pols, per, seed, first=s * per)
+            r = play(game, pols, per, seed, first=s * per, pp=pp)
             won.append(r.seat_out[:, s, 0])
         w = np.concatenate(won)
         p, lo, hi = wilson(w.sum(), len(w))
@@ -114,13 +116,13 @@ def seats(game: str, n: int, seed: int, challengers: list[str]) -> None:
         np.save(f"/tmp/expert_reach_{game}_{ch}_{seed}_{n}.npy", w)
 
 
-def speed(game: str, n: int, seed: int, policy: str = "expert") -> None:
+def speed(game: str, n: int, seed: int, policy: str = "expert", pp: dict | None = None) -> None:
     from simcore import registry
 
     spec = registry.get(game)
-    play(game, [policy], 2, seed)  # compile or load
+    play(game, [policy], 2, seed, pp=pp)  # compile or load
     t, c = time.time(), time.process_time()
-    r = play(game, [policy], n, seed)
+    r = play(game, [policy], n, seed, pp=pp)
     wall, cpu = time.time() - t, time.process_time() - c
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"{game} {spec.default_players}p all seats {policy}: {n / wall:.1f} games/s wall, "
@@ -137,13 +139,15 @@ def main(argv=None) -> int:
     ap.add_argument("--challengers", default="expert,lookahead")
     ap.add_argument("-n", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--policy-param", action="append", default=[], metavar="K=V")
     a = ap.parse_args(argv)
+    pp = {k: float(v) for k, v in (x.split("=", 1) for x in a.policy_param)} or None
     if a.what == "solo":
         solo([int(x) for x in a.levels.split(",")], a.policies.split(","), a.n, a.seed)
     elif a.what == "seats":
-        seats(a.game, a.n, a.seed, a.challengers.split(","))
+        seats(a.game, a.n, a.seed, a.challengers.split(","), pp)
     else:
-        speed(a.game, a.n, a.seed)
+        speed(a.game, a.n, a.seed, pp=pp)
     return 0
 
 
