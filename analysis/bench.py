@@ -3,9 +3,10 @@
 Each game is measured in fresh child processes, so that compile time, the
 speed-up over plain Python and peak memory are those of that game alone:
 
-* load: a first process that loads the engine from the user's compile cache,
-  compiling it there if it is not (on a new machine it is not: without this
-  step the "warm" load below was a compile: 54 s for Overtime, against 0.5 s);
+* first, each policy's loop is compiled into the user's compile cache where it
+  is not there yet, in a child process (`simcore.precompile.in_child`, as a
+  cold first run does): on a new machine it is not, and without this step the
+  "warm" load below was a compile (54 s for Overtime, against 0.5 s);
 * warm: the engine loaded from the compile cache (load time), then games/s
   and decisions/s of each policy on one thread and on all threads, and the
   peak resident memory of that process. Each row is measured `repeat` times,
@@ -21,7 +22,6 @@ speed-up over plain Python and peak memory are those of that game alone:
 from __future__ import annotations
 
 import json
-import os
 import resource
 import statistics
 import subprocess
@@ -111,7 +111,7 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
     spec = importlib.import_module(module).SPEC
     players = spec.default_players
     out: dict = {"game": game, "players": players, "mode": mode, "rows": []}
-    if mode in ("cold", "warm", "load"):
+    if mode in ("cold", "warm"):
         t0 = time.perf_counter()
         out["first_batch_by_policy"] = {}
         out["in_cache_before"] = {}
@@ -141,9 +141,9 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
 
 def _spawn(game: str, mode: str, n: int, policies: list[str], env_extra: dict, repeat: int = 1) -> dict:
     from simcore import registry
+    from simcore.precompile import child_env
 
-    # the child imports what this process can (a game registered from elsewhere, too)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **env_extra}
+    env = child_env(env_extra)
     cmd = [sys.executable, "-m", "analysis.bench", game, registry.GAMES[game], mode, str(n), ",".join(policies), str(repeat)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0:
@@ -162,8 +162,14 @@ def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_
     is not timed without the JIT. The cold compile is that of every policy's
     loop in turn (a loop is compiled per set of policy kinds, and random and
     greedy share one), also given per policy."""
+    from simcore import registry
+    from simcore.batch import Engine, resolve_policy
+    from simcore.precompile import in_child
+
     policies, refused = available(game, with_baseline(list(policies)))
-    _spawn(game, "load", n, policies, {})  # so that the warm process finds every loop in the cache
+    spec = registry.get(game)
+    for pol in policies:  # so that the warm process finds every loop in the cache (a child loads it if it is)
+        in_child(spec, Engine(spec, [resolve_policy(spec, pol)]))
     warm = _spawn(game, "warm", n, policies, {}, repeat)
     result = {"game": game, "players": warm["players"], "rows": warm["rows"],
               "warm_load_seconds": warm["first_batch_seconds"], "peak_rss_mb": warm["peak_rss_mb"],

@@ -63,6 +63,12 @@ def is_warm(engine, traced: bool = False, checked: bool = False) -> bool | None:
         return None
 
 
+def child_env(extra: dict | None = None) -> dict:
+    """The environment of a child Python process that imports what this one can (a game
+    registered from elsewhere too), plus `extra`."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **(extra or {})}
+
+
 def compile_loop(module: str, kinds: list[int], check: bool) -> None:
     """Build and call the loop of `module`'s game for these policy kinds (one game of greedy seats)."""
     import importlib
@@ -88,10 +94,9 @@ def in_child(spec, engine, check: bool = False) -> bool | None:
     if module is None or engine.user_ref is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return None
     kinds = ",".join(str(k) for k in sorted(engine.kinds))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     try:
         done = subprocess.run([sys.executable, "-m", "simcore.precompile", module, kinds, str(int(check))],
-                              env=env, capture_output=True, text=True)
+                              env=child_env(), capture_output=True, text=True)
     except OSError:
         return False
     return done.returncode == 0
