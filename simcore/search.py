@@ -80,6 +80,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         z = params[P_CONFIDENCE]
         turns = np.int64(params[P_TURNS])
         futility = np.int64(params[P_FUTILITY])
+        shared = min(futility, 2)  # worlds an option must share with greedy's pick before futility judges it
         base = R.next_u64(rng, R.POLICY)
         width = max(buf.shape[0], n)
         # node 0 is the root, 1 + i the root's option i; below them at most one
@@ -125,12 +126,12 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             widening = tried == 0 or (tried < n and (widen <= 0.0 or tried < 1.0 + widen * np.sqrt(it)))
             # futility: after `futility` iterations, with no new option due, stop when no option
             # tried is ahead of greedy's pick on the worlds both played (it could not replace it)
-            if futility > 0 and it >= futility and not widening and visits[1 + g] >= min(futility, 2):
+            if futility > 0 and it >= futility and not widening and visits[1 + g] >= shared:
                 ahead = False
                 for t in range(1, tried):
                     q = order[t]
                     k = min(visits[1 + q], visits[1 + g])
-                    if k < min(futility, 2):  # not enough shared worlds yet (F = 1: one is enough)
+                    if k < shared:  # not enough shared worlds yet (F = 1: one is enough)
                         ahead = True
                         break
                     d = 0.0
