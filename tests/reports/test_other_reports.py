@@ -302,4 +302,3 @@ def test_unpaired_sweep_rows_name_the_test_that_gave_their_p():
     assert small["rows"]["v1"]["test"] == "exact" and "Fisher's exact test" in small["method"]
     big = vs_first(sweep((400, 1000), (450, 1000)))
     assert big["rows"]["v1"]["test"] == "z" and "Fisher" not in big["method"] and "z-test" in big["method"]
-

@@ -123,9 +123,13 @@ def _solo_state(game_index, moves):
     return t, s, opts, n
 
 
-def _decide(choose, t, s, opts, n, kind, policy, seed):
+def _decide(choose, t, s, opts, n, kind, policy, seed, chance=None):
+    """The policy's choice with the policy streams of `seed`; `chance`: another seed for the
+    game's own chance stream (what the shuffles to come will really draw)."""
     params = np.array(resolve_policy(SOLO, policy).params)
     rng = R.new_streams(seed, 1)
+    if chance is not None:
+        rng[R.CHANCE] = R.new_streams(chance, 5)[R.CHANCE]
     buf = np.zeros(SOLO.max_options, np.int64)
     return choose(t, s, SOLO.kernels.to_move(s), opts, n, kind, params, rng, buf)
 
@@ -230,19 +234,13 @@ def test_oracle_does_not_know_how_the_shuffles_to_come_fall():
     # afresh in each of its worlds: the game's own chance stream (what will really fall) must not
     # move its choice. Before session 13 it read that stream, and this failed.
     choose = _solo_choose()
-    params = np.array(resolve_policy(SOLO, "oracle").params)
-    buf = np.zeros(SOLO.max_options, np.int64)
     compared = 0
     for game, moves in STATES:
         t, s, opts, n = _solo_state(game, moves)
         if n < 2:
             continue
         for k in range(SEEDS // 4):
-            picks = set()
-            for chance in range(3):
-                rng = R.new_streams(1000 + k, 1)
-                rng[R.CHANCE] = R.new_streams(77 + chance, 5)[R.CHANCE]
-                picks.add(int(choose(t, SOLO.kernels.clone(s), SOLO.kernels.to_move(s), opts, n, ORACLE, params, rng, buf)))
+            picks = {int(_decide(choose, t, s, opts, n, ORACLE, "oracle", 1000 + k, chance=77 + c)) for c in range(3)}
             assert len(picks) == 1, (game, moves, k, picks)
             compared += 1
     assert compared >= 30
