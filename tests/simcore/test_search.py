@@ -174,6 +174,14 @@ STATES = [(3, 0), (11, 4), (25, 9), (40, 14), (57, 20)]  # (game index, random m
 SEEDS = 48  # policy streams per state
 
 
+def _decisions():
+    """(game index, moves, tables, state, options, n) of each of STATES with a choice to make."""
+    for game, moves in STATES:
+        t, s, opts, n = _solo_state(game, moves)
+        if n >= 2:
+            yield game, moves, t, s, opts, n
+
+
 def _choices(choose, kind, policy, t, s, opts, n):
     return np.array([_decide(choose, t, s, opts, n, kind, policy, 1000 + k) for k in range(SEEDS)])
 
@@ -191,10 +199,7 @@ def test_expert_chooses_alike_on_states_that_differ_only_in_what_it_cannot_see()
     # the hidden order, so single choices can differ; their distribution cannot)
     choose = _solo_choose()
     tested = 0
-    for game, moves in STATES:
-        t, s, opts, n = _solo_state(game, moves)
-        if n < 2:
-            continue
+    for game, moves, t, s, opts, n in _decisions():
         a = _choices(choose, EXPERT, "expert", t, s, opts, n)
         b = _choices(choose, EXPERT, "expert", t, _redrawn(t, s, game), opts, n)
         assert ((a >= 0) & (a < n)).all() and ((b >= 0) & (b < n)).all()
@@ -208,10 +213,7 @@ def test_the_hidden_information_test_can_fail_oracle_reads_the_deck():
     # the same comparison for oracle, which is told the deck order: it tells the states apart
     choose = _solo_choose()
     ps = []
-    for game, moves in STATES:
-        t, s, opts, n = _solo_state(game, moves)
-        if n < 2:
-            continue
+    for game, moves, t, s, opts, n in _decisions():
         a = _choices(choose, ORACLE, "oracle", t, s, opts, n)
         b = _choices(choose, ORACLE, "oracle", t, _redrawn(t, s, game), opts, n)
         assert ((a >= 0) & (a < n)).all() and ((b >= 0) & (b < n)).all()
@@ -235,10 +237,7 @@ def test_oracle_does_not_know_how_the_shuffles_to_come_fall():
     # move its choice. Before session 13 it read that stream, and this failed.
     choose = _solo_choose()
     compared = 0
-    for game, moves in STATES:
-        t, s, opts, n = _solo_state(game, moves)
-        if n < 2:
-            continue
+    for game, moves, t, s, opts, n in _decisions():
         for k in range(SEEDS // 4):
             picks = {int(_decide(choose, t, s, opts, n, ORACLE, "oracle", 1000 + k, chance=77 + c)) for c in range(3)}
             assert len(picks) == 1, (game, moves, k, picks)
