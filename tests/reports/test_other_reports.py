@@ -302,3 +302,22 @@ def test_unpaired_sweep_rows_name_the_test_that_gave_their_p():
     assert small["rows"]["v1"]["test"] == "exact" and "Fisher's exact test" in small["method"]
     big = vs_first(sweep((400, 1000), (450, 1000)))
     assert big["rows"]["v1"]["test"] == "z" and "Fisher" not in big["method"] and "z-test" in big["method"]
+
+
+def test_an_unpaired_sweep_report_says_its_method_and_correction(sweep_2d, tmp_path):
+    # a sweep whose points do not share their deals (no paired block in summary.json) is compared
+    # point by point as two proportions; the rendered words and the table's note say so
+    import shutil
+
+    from reports import render_sweep_report
+
+    run = tmp_path / "run"
+    shutil.copytree(sweep_2d.parent, run)
+    summary = json.loads((run / "summary.json").read_text())
+    summary.pop("paired_vs_first")
+    html = render_sweep_report(run, SPEC, summary).read_text()
+    assert "paired game by game" not in html
+    assert "(unpaired, Holm-corrected over 5 comparisons, α = 0.05)" in html
+    # every synthetic point wins all its games, so the losses' cells expect fewer than 5: Fisher's exact test
+    assert ("two proportions, not paired: Newcombe interval; p by the pooled z-test, or Fisher&#39;s exact test "
+            "where a 2x2 cell expects fewer than 5 games; verdict after Holm correction over the 5 points") in html
