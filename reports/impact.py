@@ -20,7 +20,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import charts, context, fmt
-from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, comparison_words, fmt_int, fmt_p
+from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p, lift_is_association
 
 CHANGE_ORDER = ("remove_all", "remove_one", "add_one", "down", "flipped", "up")
 SERIES = {"remove_all": ("all copies removed", charts.BAD), "remove_one": ("one copy removed", "#dd6b20"),
@@ -31,10 +31,8 @@ MAX_ROWS = 25  # factors in one tornado
 
 def lift_words(res: dict) -> str:
     """What the baseline's lift is (the run report's words, reports/views.py), and what the effect columns are."""
-    return (f"Lift ({comparison_words(res.get('lift_comparison') or 'all', 'played')}) is an association, not an effect: a positive lift means the "
-            f"card is played more often by winners, a negative one more often by losers (a card played when already "
-            f"winning looks strong). The effect columns are what removing or adding copies does, measured on the "
-            f"same seeds.")
+    return (f"{lift_is_association(res.get('lift_comparison') or 'all', 'played')}. The effect columns are what "
+            f"removing or adding copies does, measured on the same seeds.")
 
 
 def _primary(res: dict) -> str:

@@ -426,11 +426,6 @@ def _ladder_chart(s: dict) -> Chart | None:
 INVENTED = "Reconstructed card list: these are invented cards standing in for the printed ones. "
 
 
-def lift_comparison(s: dict, counter: str) -> str:
-    """What the lift of this summary compares, in the report's words."""
-    return comparison_words((s.get("cards") or {}).get("comparison", "all"), counter)
-
-
 def comparison_words(comparison: str, counter: str) -> str:
     """What a lift of this comparison ("reached", "mixed", "all"; analysis.cards) compares, in words."""
     if comparison == "reached":
@@ -443,6 +438,13 @@ def comparison_words(comparison: str, counter: str) -> str:
             f"game declares no hand counters)")
 
 
+def lift_is_association(comparison: str, counter: str) -> str:
+    """The sentence every report opens its lift note with (run, sweep and impact reports)."""
+    return (f"Lift ({comparison_words(comparison, counter)}) is an association, not an effect: a positive lift "
+            f"means the card is {counter} more often by winners, a negative one more often by losers (a card "
+            f"{counter} when already winning looks strong)")
+
+
 def lift_words(s: dict, counter: str) -> str:
     """What lift is, in words a designer reads right, and where the effect is measured."""
     game = s.get("game") or "G"
@@ -450,9 +452,7 @@ def lift_words(s: dict, counter: str) -> str:
     drawn = ("seat-games where the card was never drawn (never reached the seat's hand) are left out, so holding "
              "more cards does not make a card look strong" if comparison == "reached" else
              "the seat-games without it include those where it was never drawn")
-    return (f"Lift ({lift_comparison(s, counter)}) is an association, not an effect: a positive lift means the "
-            f"card is {counter} more often by winners, a negative one more often by losers (a card {counter} when "
-            f"already winning looks strong); {drawn}. "
+    return (f"{lift_is_association(comparison, counter)}; {drawn}. "
             f"What removing or adding the card does is measured by `balance impact --game {game} --cards all` "
             f"(the same seeds played with its copies changed).")
 
