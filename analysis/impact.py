@@ -102,16 +102,27 @@ def pick_cards(spec: GameSpec, params: dict, text: str | None) -> list[cardfile.
         return kinds
     by_name = {k.name: k for k in kinds}
     lower = {k.name.lower(): k for k in kinds}
-    out = []
-    for raw in [x.strip() for x in text.split(",") if x.strip()]:
+
+    def find(raw: str) -> cardfile.Kind:
         k = by_name.get(raw) or lower.get(raw.lower())
         if k is None:
             raise BalanceError(f"--cards: {spec.name} has no card '{raw}'; allowed: all, none, or card names "
                                f"(comma-separated): {', '.join(by_name)}")
-        if k not in out:
-            out.append(k)
+        return k
+
+    return _named(text, find, f"--cards: no card named; allowed: all, none, or card names: {', '.join(by_name)}")
+
+
+def _named(text: str, find, none_named: str) -> list:
+    """The comma-separated names of `text`, each looked up by `find` (which refuses an unknown one), in
+    the order given, each once; `none_named` is the refusal when the text names nothing."""
+    out = []
+    for raw in [x.strip() for x in text.split(",") if x.strip()]:
+        x = find(raw)
+        if x not in out:
+            out.append(x)
     if not out:
-        raise BalanceError(f"--cards: no card named; allowed: all, none, or card names: {', '.join(by_name)}")
+        raise BalanceError(none_named)
     return out
 
 
@@ -124,19 +135,17 @@ def pick_rules(spec: GameSpec, text: str | None) -> list[str]:
     if text is None:
         return []
     allowed = steppable(spec)
-    out = []
-    for raw in [x.strip() for x in text.split(",") if x.strip()]:
+
+    def find(raw: str) -> str:
         p = spec.param(raw)
         if p is None:
             raise BalanceError(f"--rules: {spec.name} has no parameter '{raw}'; allowed: {', '.join(allowed)}")
         if p.kind not in RULE_KINDS:
             raise BalanceError(f"--rules: {raw} is a {p.kind} parameter, not a number or a switch, so it has no step; "
                                f"allowed: {', '.join(allowed)}")
-        if raw not in out:
-            out.append(raw)
-    if not out:
-        raise BalanceError(f"--rules: no parameter named; allowed: {', '.join(allowed)}")
-    return out
+        return raw
+
+    return _named(text, find, f"--rules: no parameter named; allowed: {', '.join(allowed)}")
 
 
 def _round(x: float) -> float:
