@@ -439,7 +439,7 @@ def comparison_words(comparison: str, counter: str) -> str:
 
 
 def lift_is_association(comparison: str, counter: str) -> str:
-    """The sentence every report opens its lift note with (run, sweep and impact reports)."""
+    """The sentence the run report's and the impact report's lift notes open with."""
     return (f"Lift ({comparison_words(comparison, counter)}) is an association, not an effect: a positive lift "
             f"means the card is {counter} more often by winners, a negative one more often by losers (a card "
             f"{counter} when already winning looks strong)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -307,10 +308,6 @@ def test_unpaired_sweep_rows_name_the_test_that_gave_their_p():
 def test_an_unpaired_sweep_report_says_its_method_and_correction(sweep_2d, tmp_path):
     # a sweep whose points do not share their deals (no paired block in summary.json) is compared
     # point by point as two proportions; the rendered words and the table's note say so
-    import shutil
-
-    from reports import render_sweep_report
-
     run = tmp_path / "run"
     shutil.copytree(sweep_2d.parent, run)
     summary = json.loads((run / "summary.json").read_text())
