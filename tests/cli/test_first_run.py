@@ -140,3 +140,45 @@ def test_a_failed_child_is_said_and_the_run_compiles_itself(tmp_path, monkeypatc
     r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
     assert r.exit_code == 0, r.output
     assert "compile in a child process failed" in r.stderr and (tmp_path / "a" / "report.html").exists()
+
+
+def test_a_compile_on_a_small_budget_is_cut_across_children_that_each_make_progress(tmp_path, monkeypatch):
+    # a budget of 0 MB, which no compile fits in: every child compiles one kernel, caches it and stops (SPENT); the next
+    # loads it and goes on, until one builds the loop. The games are those of the loop compiled in one go.
+    import subprocess
+
+    import simcore.batch as batch
+    import simcore.jit as jit
+
+    spec, engine = warm_engine()
+    data = spec.load_data(resolve(spec, {}))
+    want = engine.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
+    monkeypatch.setenv("BALANCE_NUMBA_CACHE", str(tmp_path))
+    monkeypatch.setattr(jit, "CACHE_ROOT", tmp_path)
+    monkeypatch.setattr(batch, "_RUNNERS", {})
+    codes = []
+    plain = subprocess.run
+
+    def run(*a, **k):
+        done = plain(*a, **k)
+        codes.append(done.returncode)
+        return done
+
+    monkeypatch.setattr(subprocess, "run", run)
+    cold = Engine(spec, engine.seats)
+    assert precompile.in_child(spec, cold, budget_mb=0)
+    assert len(codes) > 2 and codes[-1] == 0 and set(codes[:-1]) == {precompile.SPENT}, codes
+    assert precompile.is_warm(cold) is True
+    got = cold.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
+    assert np.array_equal(got.game_out, want.game_out) and np.array_equal(got.seat_out, want.seat_out)
+
+
+def test_children_that_never_finish_are_given_up_and_the_run_compiles_itself(monkeypatch):
+    import subprocess
+
+    spec, engine = warm_engine()
+    calls = []
+    monkeypatch.setattr(subprocess, "run",
+                        lambda *a, **k: calls.append(a) or subprocess.CompletedProcess(a, precompile.SPENT, "", ""))
+    assert precompile.in_child(spec, engine) is False
+    assert len(calls) == precompile.MAX_CHILDREN
