@@ -398,8 +398,6 @@ def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, pre
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from analysis import runs
-    from analysis.summary import write_summary
-    from reports import render_run_report
 
     executor, prepared = None, None
     if scheduler or workers:
@@ -424,6 +422,11 @@ def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, pre
         finally:
             if executor is not None:
                 executor.close()
+    # imported after the games, not before: a cold first run's compile children run while this process waits,
+    # and the report's libraries (matplotlib, jinja2) would be held through them for nothing
+    from analysis.summary import write_summary
+    from reports import render_run_report
+
     summary = json.loads(write_summary(run_dir, spec, margin).read_text())
     render_run_report(run_dir, spec)
     return summary

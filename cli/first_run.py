@@ -14,8 +14,8 @@ bytecode and this closure (the game's kernels, the policy kinds), which is
 how numba itself finds it; the index is void when the source file changed. Anything unexpected (a changed runner, NUMBA_DISABLE_JIT)
 gives `None`: unknown, and nothing is printed.
 
-A cold loop is then compiled in a child process (`simcore/precompile.py`): the run
-loads it from the cache as a warm run does and does not hold the compiler's memory.
+A cold loop is then compiled in child processes on a memory budget (`simcore/precompile.py`):
+the run loads it from the cache as a warm run does and does not hold the compiler's memory.
 
 The estimate is data, not a literal at each call site: `COLD_COMPILE_SECONDS`,
 per game, from docs/benchmarks.md (session 13: the greedy loop's first batch
@@ -31,7 +31,8 @@ from simcore.precompile import is_warm
 
 # Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 13:
 # `balance bench --game G --policy greedy --quick`, a 2-core machine; Overtime 49.5-57.2 s in four runs,
-# 53-80 CPU-s on session 11's machine), rounded up.
+# 53-80 CPU-s on session 11's machine), rounded up. Session 15, compiled in budgeted children as a first
+# run does: 50.4 / 20.5 / 23.3 / 21.6 / 17.1 s, within these.
 COLD_COMPILE_SECONDS: dict[str, float] = {
     "overtime": 55,
     "youre-fired": 25,

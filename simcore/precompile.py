@@ -23,8 +23,11 @@ peak is BUDGET_MB above where it started it starts no new one and exits
 with SPENT; the next child loads what is cached (cheaply: no typing,
 lowering or optimising) and goes on, until one builds the loop itself. Every
 child compiles at least one kernel, so each makes progress. Overtime's
-greedy loop: four children peaking at 310-407 MB, 51 s in all, against one
-child at 591 MB in 47 s (session 15).
+greedy loop (`balance bench`, session 15): 50.4 s and a largest process of
+399 MB, against 48.6 s and 579 MB in one child; the README's first command
+(1M games): every process at most 410 MB (warm: 408), all of them together
+536 MB at worst (this process waits at 136 MB while a child compiles),
+against 755 MB with one child.
 
     python -m simcore.precompile MODULE KINDS CHECK [BUDGET_MB|none]    (KINDS: e.g. 0,1,4; CHECK: 0 or 1)
 """
