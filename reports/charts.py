@@ -431,7 +431,9 @@ def diff_forest(labels: Sequence[str], diffs: Sequence[float], lows: Sequence[fl
         ax.set_xlim(lo_all - pad, hi_all + pad)
         ax.set_xlabel(xlabel)
         ax.grid(axis="x", color="#e4e7eb", lw=0.8)
-        ax.set_title(title, loc="left")
+        # at the figure's left, above the row labels: at the axes' left a long title ran past the figure's
+        # right edge and was cut off ("... B − A relative to A" in the compare report, session 15)
+        fig.suptitle(title, x=0.01, ha="left", fontsize=RC["axes.titlesize"])
 
     return _draw(build, height=max(1.6, 0.36 * len(labels) + 1.2))
 
