@@ -26,8 +26,8 @@ child compiles at least one kernel, so each makes progress. Overtime's
 greedy loop (`balance bench`, session 15): 50.4 s and a largest process of
 399 MB, against 48.6 s and 579 MB in one child; the README's first command
 (1M games): every process at most 410 MB (warm: 408), all of them together
-536 MB at worst (this process waits at 136 MB while a child compiles),
-against 755 MB with one child.
+465 MB at worst, shared pages counted once (warm: 413; this process waits at
+136 MB while a child compiles), against 683 MB with one child.
 
     python -m simcore.precompile MODULE KINDS CHECK [BUDGET_MB|none]    (KINDS: e.g. 0,1,4; CHECK: 0 or 1)
 """

@@ -100,12 +100,11 @@ def test_replay_checks_the_traced_loop_and_says_when_it_compiles(tmp_path, monke
     assert seen == [True] and "compiling (test)" in r.stderr
 
 
-def test_a_cold_loop_is_compiled_in_a_child_process_and_loaded_here(tmp_path, monkeypatch):
-    # a real empty cache: the child compiles the loop into it; this process then finds it there and
-    # loads it (it compiled nothing itself), and plays the same games
+def cold_engine(tmp_path, monkeypatch):
+    """The toy game's greedy engine on a real empty cache (tmp_path), and a check that it plays the same
+    40 games as the engine compiled in this process."""
     import simcore.batch as batch
     import simcore.jit as jit
-    from simcore.precompile import in_child
 
     spec, engine = warm_engine()
     data = spec.load_data(resolve(spec, {}))
@@ -114,13 +113,24 @@ def test_a_cold_loop_is_compiled_in_a_child_process_and_loaded_here(tmp_path, mo
     monkeypatch.setattr(jit, "CACHE_ROOT", tmp_path)
     monkeypatch.setattr(batch, "_RUNNERS", {})
     cold = Engine(spec, engine.seats)
+
+    def plays_the_same_games() -> bool:
+        got = cold.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
+        return np.array_equal(got.game_out, want.game_out) and np.array_equal(got.seat_out, want.seat_out)
+
+    return spec, cold, plays_the_same_games
+
+
+def test_a_cold_loop_is_compiled_in_a_child_process_and_loaded_here(tmp_path, monkeypatch):
+    # a real empty cache: the child compiles the loop into it; this process then finds it there and
+    # loads it (it compiled nothing itself), and plays the same games
+    spec, cold, plays_the_same_games = cold_engine(tmp_path, monkeypatch)
     assert precompile.is_warm(cold) is False
-    assert in_child(spec, cold)
+    assert precompile.in_child(spec, cold)
     found = precompile._dispatchers(cold._runner())
     assert found and all(not d.overloads for d in found)  # nothing compiled in this process
     assert precompile.is_warm(cold) is True
-    got = cold.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
-    assert np.array_equal(got.game_out, want.game_out) and np.array_equal(got.seat_out, want.seat_out)
+    assert plays_the_same_games()
     assert any(tmp_path.rglob("*.nbi"))
 
 
@@ -143,19 +153,12 @@ def test_a_failed_child_is_said_and_the_run_compiles_itself(tmp_path, monkeypatc
 
 
 def test_a_compile_on_a_small_budget_is_cut_across_children_that_each_make_progress(tmp_path, monkeypatch):
-    # a budget of 0 MB, which no compile fits in: every child compiles one kernel, caches it and stops (SPENT); the next
-    # loads it and goes on, until one builds the loop. The games are those of the loop compiled in one go.
+    # a budget of 0 MB, which no compile fits in: every child compiles one kernel, caches it and stops
+    # (SPENT); the next loads it and goes on, until one builds the loop. The games are those of the loop
+    # compiled in one go.
     import subprocess
 
-    import simcore.batch as batch
-    import simcore.jit as jit
-
-    spec, engine = warm_engine()
-    data = spec.load_data(resolve(spec, {}))
-    want = engine.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
-    monkeypatch.setenv("BALANCE_NUMBA_CACHE", str(tmp_path))
-    monkeypatch.setattr(jit, "CACHE_ROOT", tmp_path)
-    monkeypatch.setattr(batch, "_RUNNERS", {})
+    spec, cold, plays_the_same_games = cold_engine(tmp_path, monkeypatch)
     codes = []
     plain = subprocess.run
 
@@ -165,12 +168,10 @@ def test_a_compile_on_a_small_budget_is_cut_across_children_that_each_make_progr
         return done
 
     monkeypatch.setattr(subprocess, "run", run)
-    cold = Engine(spec, engine.seats)
     assert precompile.in_child(spec, cold, budget_mb=0)
     assert len(codes) > 2 and codes[-1] == 0 and set(codes[:-1]) == {precompile.SPENT}, codes
     assert precompile.is_warm(cold) is True
-    got = cold.run(data.tables, spec.default_players, 5, np.arange(40), len(data.card_names))
-    assert np.array_equal(got.game_out, want.game_out) and np.array_equal(got.seat_out, want.seat_out)
+    assert plays_the_same_games()
 
 
 def test_children_that_never_finish_are_given_up_and_the_run_compiles_itself(monkeypatch):
