@@ -14,8 +14,8 @@ exits. If the child fails for any reason the parent compiles the loop itself,
 as before: nothing changes but the memory.
 
 One child that compiles the whole loop still peaks far above a warm run (591
-MB for Overtime's greedy loop against 203 MB loading it, and 424 MB for the
-warm 1,000,000-game run): every kernel it compiled stays in memory while the
+MB for Overtime's greedy loop against 203 MB loading it, and 408 MB for the
+warm 1,000,000-game run, session 15): every kernel it compiled stays in memory while the
 ones that call it link it in. So the compile is cut across several children,
 each on a memory budget (`BUDGET_MB`): a child compiles kernels (callees
 first, as numba types the loop) and writes each to the cache, and once its
@@ -106,7 +106,7 @@ def compile_loop(module: str, kinds: list[int], check: bool) -> None:
 
 def in_child(spec, engine, check: bool = False, budget_mb: float | None = BUDGET_MB) -> bool | None:
     """Compile `engine`'s loop in child processes (see the module docstring), each on a memory budget
-    of `budget_mb` (None: one child compiles it all; 0: each child compiles one kernel): True when they
+    of `budget_mb` (None: one child compiles it all; 0: each child about one kernel): True when they
     did, False when a child failed (the run then compiles the loop itself), None when not tried: only a
     registered game without a user policy file is (a child cannot rebuild those from a name)."""
     from . import registry
