@@ -240,8 +240,8 @@ def _user_params(spec, sets, params_file, level):
 
 def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool = False, say: bool = True) -> None:
     """Before the games: when the engine's loop is not in the compile cache, say so (unless not `say`: --quiet)
-    and compile it in a child process; nothing when it is ready (`traced`: the replay loop, compiled here;
-    `checked`: the loop that checks invariants, --check)."""
+    and compile it in child processes; nothing when it is ready (`traced`: the replay loop; `checked`: the
+    loop that checks invariants, --check)."""
     from simcore.batch import Engine
     from simcore.precompile import in_child
 
@@ -251,10 +251,10 @@ def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool
     st = status(spec, engine, traced, checked)
     if st.line and say:
         err.print(st.line, markup=False, highlight=False, soft_wrap=True)
-    if st.warm is False and not traced:
-        # compiled in a child process: this one loads the loop from the cache and does not keep
+    if st.warm is False:
+        # compiled in child processes: this one loads the loop from the cache and does not keep
         # the compiler's memory through its games (simcore/precompile.py)
-        if in_child(spec, engine, checked) is False and say:
+        if in_child(spec, engine, checked, traced=traced) is False and say:
             err.print("(the compile in a child process failed: compiling in this one, which keeps its memory)",
                       markup=False, highlight=False, soft_wrap=True)
 

@@ -29,7 +29,8 @@ greedy loop (`balance bench`, session 15): 50.4 s and a largest process of
 465 MB at worst, shared pages counted once (warm: 413; this process waits at
 136 MB while a child compiles), against 683 MB with one child.
 
-    python -m simcore.precompile MODULE KINDS CHECK [BUDGET_MB|none]    (KINDS: e.g. 0,1,4; CHECK: 0 or 1)
+    python -m simcore.precompile MODULE KINDS CHECK [BUDGET_MB|none [TRACED]]
+    (KINDS: e.g. 0,1,4; CHECK, TRACED: 0 or 1; TRACED: the replay loop)
 """
 from __future__ import annotations
 
@@ -89,8 +90,9 @@ def child_env(extra: dict | None = None) -> dict:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **(extra or {})}
 
 
-def compile_loop(module: str, kinds: list[int], check: bool) -> None:
-    """Build and call the loop of `module`'s game for these policy kinds (one game of greedy seats)."""
+def compile_loop(module: str, kinds: list[int], check: bool, traced: bool = False) -> None:
+    """Build and call the loop of `module`'s game for these policy kinds (one game of greedy seats);
+    `traced`: the replay loop (`play_traced`, one game with its event trace)."""
     import importlib
 
     import numpy as np
@@ -101,14 +103,20 @@ def compile_loop(module: str, kinds: list[int], check: bool) -> None:
     spec = importlib.import_module(module).SPEC
     data = spec.load_data(resolve(spec, {}))
     engine = Engine(spec, [resolve_policy(spec, "greedy")], kinds=kinds)
-    engine.run(data.tables, spec.default_players, 1, np.arange(1, dtype=np.int64), len(data.card_names), check=check)
+    if traced:
+        engine.replay(data.tables, spec.default_players, 1, 0, check=check)
+    else:
+        engine.run(data.tables, spec.default_players, 1, np.arange(1, dtype=np.int64), len(data.card_names),
+                   check=check)
 
 
-def in_child(spec, engine, check: bool = False, budget_mb: float | None = BUDGET_MB) -> bool | None:
-    """Compile `engine`'s loop in child processes (see the module docstring), each on a memory budget
-    of `budget_mb` (None: one child compiles it all; 0: each child about one kernel): True when they
-    did, False when a child failed (the run then compiles the loop itself), None when not tried: only a
-    registered game without a user policy file is (a child cannot rebuild those from a name)."""
+def in_child(spec, engine, check: bool = False, budget_mb: float | None = BUDGET_MB,
+             traced: bool = False) -> bool | None:
+    """Compile `engine`'s loop (`traced`: its replay loop) in child processes (see the module docstring),
+    each on a memory budget of `budget_mb` (None: one child compiles it all; 0: each child about one
+    kernel): True when they did, False when a child failed (the run then compiles the loop itself), None
+    when not tried: only a registered game without a user policy file is (a child cannot rebuild those
+    from a name)."""
     from . import registry
 
     module = registry.GAMES.get(spec.name)
@@ -116,7 +124,7 @@ def in_child(spec, engine, check: bool = False, budget_mb: float | None = BUDGET
         return None
     kinds = ",".join(str(k) for k in sorted(engine.kinds))
     cmd = [sys.executable, "-m", "simcore.precompile", module, kinds, str(int(check)),
-           "none" if budget_mb is None else str(budget_mb)]
+           "none" if budget_mb is None else str(budget_mb), str(int(traced))]
     for _ in range(MAX_CHILDREN):
         try:
             done = subprocess.run(cmd, env=child_env(), capture_output=True, text=True)
@@ -177,9 +185,10 @@ def _compile_on_budget(budget_mb: float) -> dict | None:
 def main(argv: list[str]) -> int:
     module, kinds, check = argv[:3]
     budget = argv[3] if len(argv) > 3 else "none"
+    traced = len(argv) > 4 and argv[4] == "1"
     counts = None if budget == "none" else _compile_on_budget(float(budget))
     try:
-        compile_loop(module, [int(k) for k in kinds.split(",")], check == "1")
+        compile_loop(module, [int(k) for k in kinds.split(",")], check == "1", traced)
     except Exception:
         if counts is not None and counts["refused"]:
             return SPENT  # what was compiled is in the cache; the next child goes on from there

@@ -134,6 +134,21 @@ def test_a_cold_loop_is_compiled_in_a_child_process_and_loaded_here(tmp_path, mo
     assert any(tmp_path.rglob("*.nbi"))
 
 
+def test_a_cold_replay_loop_is_compiled_in_a_child_process_too(tmp_path, monkeypatch):
+    # `balance replay` on a cold cache: the traced loop compiles in the children, this process loads it
+    # and replays the same game as the loop compiled here
+    spec, engine = warm_engine()
+    data = spec.load_data(resolve(spec, {}))
+    want = engine.replay(data.tables, spec.default_players, 5, 3)
+    spec, cold, _ = cold_engine(tmp_path, monkeypatch)
+    assert precompile.is_warm(cold, traced=True) is False
+    assert precompile.in_child(spec, cold, traced=True)
+    assert not cold._runner().play_traced.overloads  # nothing compiled in this process
+    assert precompile.is_warm(cold, traced=True) is True
+    got = cold.replay(data.tables, spec.default_players, 5, 3)
+    assert all(np.array_equal(a, b) for a, b in zip(got, want))
+
+
 def test_no_child_without_the_jit(monkeypatch):
     spec, engine = warm_engine()
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
