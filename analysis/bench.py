@@ -17,6 +17,9 @@ speed-up over plain Python and peak memory are those of that game alone:
   (`simcore.precompile.in_child`), then the same first batch loaded from the
   cache; compile time is the whole, and the peak resident memory is that of
   the largest of those processes (the one that runs the games included);
+  `compiled_in_child` per policy says which it was (True; False: the children
+  failed and the batch compiled in the process; None: not tried, a game not
+  in the registry);
 * nojit: the same rules with `NUMBA_DISABLE_JIT=1` on a small sample, one
   thread: the speed-up is (jitted games/s on one thread) / (plain Python games/s).
 

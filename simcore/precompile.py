@@ -13,8 +13,8 @@ it from there, as a warm run does, and the child's memory is returned when it
 exits. If the child fails for any reason the parent compiles the loop itself,
 as before: nothing changes but the memory.
 
-One child that compiles the whole loop still peaks far above a warm run (591
-MB for Overtime's greedy loop against 203 MB loading it, and 408 MB for the
+One child that compiles the whole loop still peaks far above a warm run (578
+MB for Overtime's greedy loop against 198 MB loading it, and 408 MB for the
 warm 1,000,000-game run, session 15): every kernel it compiled stays in memory while the
 ones that call it link it in. So the compile is cut across several children,
 each on a memory budget (`BUDGET_MB`): a child compiles kernels (callees
