@@ -87,7 +87,24 @@ class Runner(NamedTuple):
     run_range_checked: Any  # the same with the game's invariant check after every step (--check)
 
 
-PIECES_PER_THREAD = 8  # a batch is cut in pieces that threads take in turn (an uneven game mix evens out)
+PIECES_PER_THREAD = 4  # a thread's first piece is 1/4 of its share of what is left; pieces shrink from there
+SMALLEST_PIECE = 256  # ... to 1/256 of a thread's share of the batch (at least one game)
+
+
+def pieces(n: int, threads: int) -> list[tuple[int, int]]:
+    """Games 1..n-1 cut into pieces that shrink as the batch goes (guided
+    scheduling): each is 1 / (threads x PIECES_PER_THREAD) of the games left,
+    but at least 1 / (threads x SMALLEST_PIECE) of the batch, so the threads
+    end within a small piece of each other while a batch of fast games is
+    still a few hundred calls. (Game 0 plays first, alone: `run_in_threads`.)"""
+    least = max(1, n // (threads * SMALLEST_PIECE))
+    out = []
+    lo = 1
+    while lo < n:
+        size = max(least, -(-(n - lo) // (threads * PIECES_PER_THREAD)))
+        out.append((lo, min(n, lo + size)))
+        lo += size
+    return out
 
 
 def run_in_threads(run_range, n: int, slots: int, head: tuple, tail: tuple) -> None:
@@ -103,28 +120,29 @@ def run_in_threads(run_range, n: int, slots: int, head: tuple, tail: tuple) -> N
     threads = max(1, min(slots, numba.get_num_threads(), n))
     if numba.config.DISABLE_JIT:
         threads = 1  # plain Python holds the GIL: threads would only interleave
-    size = max(1, -(-n // (threads * PIECES_PER_THREAD)))
-    if threads == 1 or n <= size:
+    if threads == 1:
+        size = max(1, -(-n // PIECES_PER_THREAD))
         for lo in range(0, n, size):
             run_range(*head, lo, min(n, lo + size), 0, *tail)
         return
-    # The first piece plays here, alone: the kernel is compiled (or loaded from the cache) before any
-    # other thread calls it, so no two threads ever meet a dispatcher's first call.
-    run_range(*head, 0, size, 0, *tail)
+    # Game 0 plays here, alone: the kernel is compiled (or loaded from the cache) before any other
+    # thread calls it, so no two threads ever meet a dispatcher's first call. (Until session 16 this
+    # first piece was 1/16 of the batch, played while the other thread waited: ~6% of a run's wall.)
+    run_range(*head, 0, 1, 0, *tail)
     import queue
     from concurrent.futures import ThreadPoolExecutor
 
-    pieces: queue.SimpleQueue = queue.SimpleQueue()
-    for lo in range(size, n, size):
-        pieces.put(lo)
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    for piece in pieces(n, threads):
+        todo.put(piece)
 
     def worker(t: int) -> None:
         while True:
             try:
-                lo = pieces.get_nowait()
+                lo, hi = todo.get_nowait()
             except queue.Empty:
                 return
-            run_range(*head, lo, min(n, lo + size), t, *tail)
+            run_range(*head, lo, hi, t, *tail)
 
     with ThreadPoolExecutor(threads, thread_name_prefix="balance-games") as pool:
         for f in [pool.submit(worker, t) for t in range(threads)]:
