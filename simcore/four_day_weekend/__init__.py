@@ -36,11 +36,12 @@ SPEC = GameSpec(
         # the search judges every option when the move comes back to the player (turns=2: after the
         # other players' turns, which take from its Personal Discard row), over flat greedy rollouts
         # (depth 1: a deeper tree explored this turn's later choices and was weaker), and replaces
-        # greedy's pick at 1.5 paired standard errors (docs/assumptions.md, session 10); 16 iterations
+        # greedy's pick at 1.5 paired standard errors (docs/assumptions.md, session 10); 12 iterations
         # with futility 1 (stop once nothing tried is ahead of greedy's pick on the worlds it shared, one
-        # or more): stronger than session 12's 12 iterations with futility 2 (+2.6 points on fresh deals)
-        # and 1.3 times faster (session 13)
-        expert_iterations=16,
+        # or more): the budget that plays 100 games/s with every seat expert on 2 cores (session 16: 107;
+        # 16 iterations 95.5, and 2.1 points stronger as one seat among greedy on fresh deals, so
+        # `--policy-param iterations=16` is the stronger, slower expert)
+        expert_iterations=12,
         expert_futility=1,
         expert_horizon=200,
         expert_turns=2,
