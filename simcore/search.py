@@ -31,7 +31,13 @@ so a game added later gets it with no code:
 * the decision is the root option with the most visits (ties: the higher
   mean), and greedy's own pick stands unless that option beats it on the
   same worlds by more than `confidence` standard errors of the paired
-  differences (so the search's noise cannot make it weaker than greedy); the
+  differences (so the search's noise cannot make it weaker than greedy).
+  Those worlds also chose it (the most visited of several options is ahead
+  partly on noise), so with `recheck` R > 0 a challenger that passes is
+  played against greedy's pick on R fresh worlds (none of which chose it:
+  no selection bias) and replaces it only if it leads there too by
+  `confidence` standard errors (Sick Days solo, fresh deals: see
+  simcore/sickdays_solo). The
   search stops early once the most visited option cannot be overtaken, and,
   with `futility` F > 0, after F iterations as soon as no new option is due
   and every option tried has shared at least min(F, 2) worlds with greedy's
@@ -58,7 +64,8 @@ import numpy as np
 from . import rng as R
 
 from .slots import (
-    P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_FUTILITY, P_HORIZON, P_ITERATIONS, P_ROLLOUT_KIND, P_TURNS, P_WIDEN, P_WORLDS,
+    P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_FUTILITY, P_HORIZON, P_ITERATIONS, P_RECHECK, P_ROLLOUT_KIND, P_TURNS,
+    P_WIDEN, P_WORLDS,
 )
 
 
@@ -80,6 +87,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         z = params[P_CONFIDENCE]
         turns = np.int64(params[P_TURNS])
         futility = np.int64(params[P_FUTILITY])
+        recheck = np.int64(params[P_RECHECK])
         shared = min(futility, 2)  # worlds an option must share with greedy's pick before futility judges it
         base = R.next_u64(rng, R.POLICY)
         width = max(buf.shape[0], n)
@@ -297,6 +305,46 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             sd = d.std() * np.sqrt(k / (k - 1.0))
             if d.mean() <= z * sd / np.sqrt(k):
                 return g
+            if recheck > 0:
+                # the lead re-tested on fresh worlds (iters + j: none played yet), which did not
+                # choose the pick and so carry no selection bias: greedy plays on from each option
+                dv = np.zeros(recheck)
+                for j in range(recheck):
+                    for side in range(2):
+                        i = pick if side == 0 else g
+                        for jj in range(R.N_STREAMS):
+                            r2[jj] = R.mix64(base + np.uint64((iters + j) * 7919 + jj))
+                        w = clone(state)
+                        if perfect == 0:
+                            determinise(tables, w, seat, r2)
+                        step_call(tables, w, options[i], r2, notrace)
+                        steps = 1
+                        seat_moving = True
+                        handovers = 0
+                        while steps < horizon:
+                            s = to_move(w)
+                            if s < 0:
+                                break
+                            if (s == seat) != seat_moving:
+                                seat_moving = s == seat
+                                handovers += 1
+                                if turns > 0 and handovers >= turns:
+                                    break
+                            m = legal_call(tables, w, obuf)
+                            if m == 0:
+                                break
+                            jm = 0 if m == 1 else simple_choice(tables, w, s, obuf, m, rk, params, r2)
+                            step_call(tables, w, obuf[jm], r2, notrace)
+                            steps += 1
+                        v = value(tables, w, seat)
+                        dv[j] += v if side == 0 else -v
+                if recheck < 2:
+                    if dv[0] <= 0.0:
+                        return g
+                else:
+                    sdr = dv.std() * np.sqrt(recheck / (recheck - 1.0))
+                    if dv.mean() <= z * sdr / np.sqrt(recheck):
+                        return g
         return pick
 
     return jit(search)

@@ -3,7 +3,8 @@
     python -m tests.expert_reach solo [--levels 1,4,6,11] [-n 300] [--seed 7] [--policies greedy,lookahead,expert,oracle]
     python -m tests.expert_reach seats --game overtime [-n 400] [--seed 7]
     python -m tests.expert_reach speed --game G [-n 200]
-    (seats and speed: --policy-param k=v, repeatable, sets the challenger's / expert's parameters)
+    (--policy-param k=v, repeatable, sets the parameters of solo's expert and oracle, of seats'
+    challenger, of speed's expert)
 
 `solo`: Sick Days solo win rate per level and policy on the same deals (game
 indices 0..n-1 of one seed), each with its 95% Wilson interval, and the paired
@@ -69,12 +70,13 @@ def play(game: str, seats: list[str], n: int, seed: int, over: dict | None = Non
     return e.run(tables, p, seed, np.arange(first, first + n, dtype=np.int64), n_cards)
 
 
-def solo(levels: list[int], policies: list[str], n: int, seed: int) -> None:
+def solo(levels: list[int], policies: list[str], n: int, seed: int, pp: dict | None = None) -> None:
     for level in levels:
         wins = {}
         for pol in policies:
             t = time.time()
-            r = play("sickdays-solo", [pol], n, seed, {"level": level}, players=1)
+            r = play("sickdays-solo", [pol], n, seed, {"level": level}, players=1,
+                     pp=pp if pol in ("expert", "oracle") else None)
             wins[pol] = r.seat_out[:, 0, 0]
             p, lo, hi = wilson(wins[pol].sum(), n)
             print(f"level {level:2d} {pol:9s} win {p:6.1%} [{lo:6.1%}, {hi:6.1%}] n={n} seed={seed} "
@@ -143,7 +145,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     pp = {k: float(v) for k, v in (x.split("=", 1) for x in a.policy_param)} or None
     if a.what == "solo":
-        solo([int(x) for x in a.levels.split(",")], a.policies.split(","), a.n, a.seed)
+        solo([int(x) for x in a.levels.split(",")], a.policies.split(","), a.n, a.seed, pp)
     elif a.what == "seats":
         seats(a.game, a.n, a.seed, a.challengers.split(","), pp)
     else:

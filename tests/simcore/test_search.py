@@ -243,3 +243,14 @@ def test_oracle_does_not_know_how_the_shuffles_to_come_fall():
             assert len(picks) == 1, (game, moves, k, picks)
             compared += 1
     assert compared >= 30
+
+
+
+def test_recheck_is_off_at_zero_and_changes_games_when_on():
+    # recheck R: a challenger that passed the confidence test is re-tested against greedy's pick on
+    # R fresh worlds; at 0 the same games as the search without it, on it changes games
+    base = run(TOY, ["expert", "greedy"], np.arange(400))
+    off = run(TOY, [resolve_policy(TOY, "expert", {"recheck": 0}), "greedy"], np.arange(400))
+    on = run(TOY, [resolve_policy(TOY, "expert", {"recheck": 8}), "greedy"], np.arange(400))
+    assert np.array_equal(base.game_out, off.game_out) and np.array_equal(base.seat_out, off.seat_out)
+    assert not np.array_equal(base.game_out, on.game_out)
