@@ -72,6 +72,29 @@ from .slots import (
 def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
     """The search kernel for one game's kernels; `jit(f)` compiles it beside them."""
 
+    def play_on(tables, w, seat, steps, horizon, turns, seat_moving, handovers, rk, params, r2, obuf, notrace):
+        """The rollout: the rollout policy plays every seat on from world `w` (`steps` decisions from
+        the root made) until `horizon`, the game's end or the `turns`-th hand-over of the move
+        between `seat` and the others (`seat_moving`, `handovers`: so far); `value` judges it."""
+        while steps < horizon:
+            s = to_move(w)
+            if s < 0:
+                break
+            if (s == seat) != seat_moving:
+                seat_moving = s == seat
+                handovers += 1
+                if turns > 0 and handovers >= turns:
+                    break
+            m = legal_call(tables, w, obuf)
+            if m == 0:
+                break
+            j = 0 if m == 1 else simple_choice(tables, w, s, obuf, m, rk, params, r2)
+            step_call(tables, w, obuf[j], r2, notrace)
+            steps += 1
+        return value(tables, w, seat)
+
+    play_on = jit(play_on)
+
     def search(tables, state, seat, options, n, params, rng, buf, perfect):
         """The index (0..n-1) of the option the search takes; `perfect` != 0: oracle."""
         g = greedy_call(tables, state, seat, options, n, params, rng)
@@ -196,19 +219,23 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             in_tree = plen < max_depth
             seat_moving = True  # the last move was the seat's own
             handovers = 0  # times the move passed from the seat to another seat or back
-            while steps < horizon:
+            stopped = False  # the game ended, no move, or the `turns`-th hand-over: judged here
+            while in_tree and steps < horizon:
                 s = to_move(w)
                 if s < 0:
+                    stopped = True
                     break
                 if (s == seat) != seat_moving:
                     seat_moving = s == seat
                     handovers += 1
                     if turns > 0 and handovers >= turns:
+                        stopped = True
                         break
                 m = legal_call(tables, w, obuf)
                 if m == 0:
+                    stopped = True
                     break
-                if not in_tree or s != seat or m == 1:
+                if s != seat or m == 1:
                     j = 0 if m == 1 else simple_choice(tables, w, s, obuf, m, rk, params, r2)
                     step_call(tables, w, obuf[j], r2, notrace)
                     steps += 1
@@ -276,7 +303,11 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                     in_tree = False
                 step_call(tables, w, obuf[best], r2, notrace)
                 steps += 1
-            v = value(tables, w, seat)
+            if stopped:
+                v = value(tables, w, seat)
+            else:  # below the tree (or at the horizon): the rollout plays on
+                v = play_on(tables, w, seat, steps, horizon, turns, seat_moving, handovers, rk, params, r2, obuf,
+                            notrace)
             rootv[i, visits[1 + i]] = v
             visits[0] += 1
             for q in range(plen):
@@ -318,25 +349,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                         if perfect == 0:
                             determinise(tables, w, seat, r2)
                         step_call(tables, w, options[i], r2, notrace)
-                        steps = 1
-                        seat_moving = True
-                        handovers = 0
-                        while steps < horizon:
-                            s = to_move(w)
-                            if s < 0:
-                                break
-                            if (s == seat) != seat_moving:
-                                seat_moving = s == seat
-                                handovers += 1
-                                if turns > 0 and handovers >= turns:
-                                    break
-                            m = legal_call(tables, w, obuf)
-                            if m == 0:
-                                break
-                            jm = 0 if m == 1 else simple_choice(tables, w, s, obuf, m, rk, params, r2)
-                            step_call(tables, w, obuf[jm], r2, notrace)
-                            steps += 1
-                        v = value(tables, w, seat)
+                        v = play_on(tables, w, seat, 1, horizon, turns, True, 0, rk, params, r2, obuf, notrace)
                         dv[j] += v if side == 0 else -v
                 if recheck < 2:
                     if dv[0] <= 0.0:
