@@ -29,25 +29,18 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
     from simcore.overtime import constants as C
     from simcore.overtime.state import remaining_tasks, view
     from simcore.params import resolve
+    from tests.by_hand import play_by_hand
 
     spec = registry.get("overtime")
     t = spec.load_data(resolve(spec, {})).tables
     k = spec.kernels
     gp = np.array(resolve_policy(spec, "greedy").params)
     kinds, inst_kind = t[1], t[3]
-    notrace = np.zeros(0, np.int32)
-    opts = np.zeros(spec.max_options, np.int64)
     xs, ys = [], []
     for gi in range(n_games):
-        rng = R.new_streams(seed, gi)
-        S = k.new_game(t, np.int64(players), rng, notrace)
         seen = []
-        for _ in range(spec.max_decisions):
-            if k.to_move(S) < 0:
-                break
-            n = k.legal(t, S, opts)
-            if n == 0:
-                break
+
+        def look(S, rng):
             if R.uniform(rng, R.POLICY) < rate:
                 s = view(S)
                 left = [remaining_tasks(t, S[0], p) for p in range(players)]
@@ -59,8 +52,8 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
                                      len(hand), sum(kinds[h, C.KF_WORK] for h in hand),
                                      sum(1 for h in hand if kinds[h, C.KF_IS_REACTION]), kinds[e, C.KF_P],
                                      kinds[e, C.KF_D], t[0][C.R_ROUNDS] + 1 - s.g[C.G_ROUND], s.ps[p, C.P_N_ASSIGN]]))
-            j = 0 if n == 1 else k.greedy(t, S, k.to_move(S), opts, n, gp, rng)
-            k.step(t, S, opts[j], rng, notrace)
+
+        S = play_by_hand(spec, t, players, seed, gi, lambda S, seat, o, n, rng: k.greedy(t, S, seat, o, n, gp, rng), look)
         s = view(S)
         for p, x in seen:
             xs.append(x)

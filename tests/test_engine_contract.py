@@ -153,20 +153,10 @@ def _direct_counts(spec, tables, players, seed, index):
     card_counts(state), seats x cards x counter kinds."""
     from simcore import rng as R
 
-    k = spec.kernels
-    rng = R.new_streams(seed, index)
-    notrace = np.zeros(0, np.int32)
-    state = k.new_game(tables, np.int64(players), rng, notrace)
-    options = np.zeros(spec.max_options, np.int64)
-    for _ in range(spec.max_decisions):
-        if k.to_move(state) < 0:
-            break
-        n = k.legal(tables, state, options)
-        if n == 0:
-            break
-        j = 0 if n == 1 else R.randint(rng, R.POLICY, n)
-        k.step(tables, state, options[j], rng, notrace)
-    return np.asarray(k.card_counts(state))
+    from tests.by_hand import play_by_hand
+
+    state = play_by_hand(spec, tables, players, seed, index, lambda s, seat, o, n, rng: R.randint(rng, R.POLICY, n))
+    return np.asarray(spec.kernels.card_counts(state))
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -1,0 +1,27 @@
+"""Play one game outside the runner's loop, kernel by kernel (tests and fitting tools)."""
+import numpy as np
+
+from simcore import rng as R
+
+
+def play_by_hand(spec, tables, players: int, seed: int, index: int, choose, look=None):
+    """Game `index` of `seed`: `choose(state, seat, options, n, rng)` gives the index of each
+    decision's option (a single legal option plays without asking), `look(state, rng)`, if given,
+    sees the state before every decision. Returns the final state."""
+    k = spec.kernels
+    rng = R.new_streams(seed, index)
+    notrace = np.zeros(0, np.int32)
+    state = k.new_game(tables, np.int64(players), rng, notrace)
+    options = np.zeros(spec.max_options, np.int64)
+    for _ in range(spec.max_decisions):
+        seat = k.to_move(state)
+        if seat < 0:
+            break
+        n = k.legal(tables, state, options)
+        if n == 0:
+            break
+        if look is not None:
+            look(state, rng)
+        j = 0 if n == 1 else choose(state, seat, options, n, rng)
+        k.step(tables, state, options[j], rng, notrace)
+    return state
