@@ -64,7 +64,8 @@ def sentences(r: dict) -> list[str]:
         head = f"At {lv}: " if lv else ""
         bits = "; ".join(f"{e['label']} {fmt.pct(e['value'])} {fmt.ci_pct(e['ci'])}" + (" (upper bound)" if e.get("bound") else "")
                          for e in lad["policies"] if e.get("value") is not None)
-        out.append(f"{head}{lad['metric']}: {bits}.")
+        metric = lad["metric"] if head else lad["metric"][:1].upper() + lad["metric"][1:]  # a sentence of its own
+        out.append(f"{head}{metric}: {bits}.")
         sk = lad.get("skill")
         if sk:
             big = sk["ci"][0] is not None and (sk["ci"][0] > 0 or sk["ci"][1] < 0)
