@@ -254,3 +254,25 @@ def test_recheck_is_off_at_zero_and_changes_games_when_on():
     on = run(TOY, [resolve_policy(TOY, "expert", {"recheck": 8}), "greedy"], np.arange(400))
     assert np.array_equal(base.game_out, off.game_out) and np.array_equal(base.seat_out, off.seat_out)
     assert not np.array_equal(base.game_out, on.game_out)
+
+
+def test_recheck_can_only_keep_greedys_pick():
+    # recheck R only vetoes: with it the choice is the one the search makes without it, or greedy's
+    # own pick (the search at 1 iteration returns greedy's pick, from the same policy stream)
+    choose = _solo_choose()
+
+    def pick(t, s, opts, n, seed, **over):
+        params = np.array(resolve_policy(SOLO, "expert", {"iterations": 16, **over}).params)
+        buf = np.zeros(SOLO.max_options, np.int64)
+        return int(choose(t, s, SOLO.kernels.to_move(s), opts, n, EXPERT, params, R.new_streams(seed, 1), buf))
+
+    left = vetoed = 0
+    for game, moves, t, s, opts, n in _decisions():
+        for k in range(SEEDS // 2):
+            g = pick(t, s, opts, n, 2000 + k, iterations=1)
+            without = pick(t, s, opts, n, 2000 + k, recheck=0)
+            with_it = pick(t, s, opts, n, 2000 + k, recheck=16)
+            assert with_it in (without, g), (game, moves, k, g, without, with_it)
+            left += without != g
+            vetoed += with_it != without
+    assert left >= 3 and vetoed >= 1  # recheck had departures to judge, and vetoed some (54 and 23 here)
