@@ -8,7 +8,9 @@ seat (1 won, 0.1 no one won, 0 another seat won: `value`'s own end values). A
 logistic regression with those fractional targets gives the chance-weighted end
 value; the coefficients printed are the ones `value` uses. The held-out games
 (`--test-seed`) give the cross-entropy and correlation of the fit and of the
-value it replaced (session 16: 0.4234 / 0.369 against 0.4632 / 0.290).
+value it replaced (session 16: 0.4234 / 0.369 against 0.4632 / 0.290). The terms are
+`value_terms`, the engine's own, so the fit and `value` cannot drift apart; paste the printed
+coefficients into VALUE_WEIGHTS.
 """
 from __future__ import annotations
 
@@ -17,17 +19,14 @@ import argparse
 import numpy as np
 from scipy.optimize import minimize
 
-TERMS = ("1", "tasks left", "fewest tasks left of another seat", "snooze", "snooze above 6", "hand size",
-         "tasks of the hand's Work", "reactions in hand", "employee Productiveness", "employee Determination",
-         "rounds left", "assignments held")
-
 
 def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tuple[np.ndarray, np.ndarray]:
     from simcore import registry
     from simcore import rng as R
     from simcore.batch import resolve_policy
     from simcore.overtime import constants as C
-    from simcore.overtime.state import remaining_tasks, view
+    from simcore.overtime.engine import value_terms
+    from simcore.overtime.state import view
     from simcore.params import resolve
     from tests.by_hand import play_by_hand
 
@@ -35,23 +34,13 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
     t = spec.load_data(resolve(spec, {})).tables
     k = spec.kernels
     gp = np.array(resolve_policy(spec, "greedy").params)
-    kinds, inst_kind = t[1], t[3]
     xs, ys = [], []
     for gi in range(n_games):
         seen = []
 
         def look(S, rng):
             if R.uniform(rng, R.POLICY) < rate:
-                s = view(S)
-                left = [remaining_tasks(t, S[0], p) for p in range(players)]
-                for p in range(players):
-                    hand = [inst_kind[s.hand[p, i]] for i in range(s.ps[p, C.P_HAND_N])]
-                    e = inst_kind[s.ps[p, C.P_EMP]]
-                    sn = s.ps[p, C.P_SNOOZE]
-                    seen.append((p, [1, left[p], min(left[q] for q in range(players) if q != p), sn, max(0, sn - 6),
-                                     len(hand), sum(kinds[h, C.KF_WORK] for h in hand),
-                                     sum(1 for h in hand if kinds[h, C.KF_IS_REACTION]), kinds[e, C.KF_P],
-                                     kinds[e, C.KF_D], t[0][C.R_ROUNDS] + 1 - s.g[C.G_ROUND], s.ps[p, C.P_N_ASSIGN]]))
+                seen.extend((p, value_terms(t, S[0], p)) for p in range(players))
 
         S = play_by_hand(spec, t, players, seed, gi, lambda S, seat, o, n, rng: k.greedy(t, S, seat, o, n, gp, rng), look)
         s = view(S)
@@ -75,6 +64,8 @@ def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def main(argv=None) -> int:
+    from simcore.overtime.engine import VALUE_TERMS
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("-n", type=int, default=6000)
@@ -83,11 +74,12 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     x, y = sample(a.seed, a.n)
     xt, yt = sample(a.test_seed, a.test_n)
+
     w = fit(x, y)
     p = 1 / (1 + np.exp(-(xt @ w)))
     old = np.clip(0.4 + 0.04 * (xt[:, 2] - xt[:, 1]) - 0.01 * xt[:, 3], 0.02, 0.9)  # the value before session 16
     print(f"{len(y)} seat-states from {a.n} games (seed {a.seed}); held out {len(yt)} from {a.test_n} (seed {a.test_seed})")
-    for term, c in zip(TERMS, w):
+    for term, c in zip(VALUE_TERMS, w):
         print(f"  {c:+.4f}  {term}")
     print(f"held out: cross-entropy {cross_entropy(p, yt):.4f}, correlation {np.corrcoef(p, yt)[0, 1]:.3f}; "
           f"the old value {cross_entropy(old, yt):.4f}, {np.corrcoef(old, yt)[0, 1]:.3f}")

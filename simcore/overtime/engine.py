@@ -797,15 +797,22 @@ def determinise(t, S, seat, rng):
         d += 1
 
 
+# `value`'s terms (`value_terms`) and their weights in the logit: a logistic regression of the end a seat can
+# expect (1 won, 0.1 no one won, 0 another seat won), fitted on greedy self-play by `python -m
+# tests.fit_overtime_value` (seed 11, 6,000 4-player games, 8% of the decisions; held out: cross-entropy
+# 0.4234 against the old hand-set value's 0.4632). Until session 16 the value was 0.4 + 0.04 (fewest tasks
+# left of another seat - tasks left) - 0.01 snooze, which left employees, the hand and assignments held out,
+# so the search needed 40-decision rollouts.
+VALUE_TERMS = ("1", "tasks left", "fewest tasks left of another seat", "snooze", "snooze above 6", "hand size",
+               "tasks of the hand's Work", "reactions in hand", "employee Productiveness", "employee Determination",
+               "rounds left", "assignments held")
+VALUE_WEIGHTS = (-5.9149, -0.1462, 0.0710, -0.1000, 0.1237, -0.0575, 0.0132, 0.1513, 0.6581, 0.6658, 0.2215,
+                 -0.2818)
+
+
 @jit
-def value(t, S, seat):
-    s = S[0]
-    if s.g[G_PHASE] == PH_OVER:
-        if s.ps[seat, P_WON] != 0:
-            return 1.0
-        if s.g[G_END] == END_ROUNDS_OUT:
-            return 0.1  # "it's important that no one else wins"
-        return 0.0
+def value_terms(t, s, seat):
+    """The terms of `value` for `seat` in record `s` (VALUE_TERMS), as a tuple."""
     n = s.g[G_NP]
     mine = remaining_tasks(t, s, seat)
     best = 1 << 30
@@ -814,11 +821,6 @@ def value(t, S, seat):
             r = remaining_tasks(t, s, q)
             if r < best:
                 best = r
-    # the end to expect (1 won, 0.1 no one won, 0 another seat won), a logistic regression fitted on
-    # greedy self-play by `python -m tests.fit_overtime_value` (seed 11, 6,000 4-player games, 8% of
-    # the decisions; held out: cross-entropy 0.4234 against the old hand-set value's 0.4632). Until
-    # session 16: 0.4 + 0.04 (fewest tasks left of another seat - tasks left) - 0.01 snooze, which left
-    # employees, the hand and assignments held out, so the search needed 40-decision rollouts
     kinds = t[1]
     sn = s.ps[seat, P_SNOOZE]
     hn = s.ps[seat, P_HAND_N]
@@ -830,7 +832,21 @@ def value(t, S, seat):
         if kinds[k, KF_IS_REACTION]:
             hr += 1
     e = emp_kind(t, s, seat)
-    z = (-5.9149 - 0.1462 * mine + 0.0710 * best - 0.1000 * sn + 0.1237 * max(0, sn - 6) - 0.0575 * hn
-         + 0.0132 * hw + 0.1513 * hr + 0.6581 * kinds[e, KF_P] + 0.6658 * kinds[e, KF_D]
-         + 0.2215 * (t[0][R_ROUNDS] + 1 - s.g[G_ROUND]) - 0.2818 * s.ps[seat, P_N_ASSIGN])
+    return (1, mine, best, sn, max(0, sn - 6), hn, hw, hr, kinds[e, KF_P], kinds[e, KF_D],
+            t[0][R_ROUNDS] + 1 - s.g[G_ROUND], s.ps[seat, P_N_ASSIGN])
+
+
+@jit
+def value(t, S, seat):
+    s = S[0]
+    if s.g[G_PHASE] == PH_OVER:
+        if s.ps[seat, P_WON] != 0:
+            return 1.0
+        if s.g[G_END] == END_ROUNDS_OUT:
+            return 0.1  # "it's important that no one else wins"
+        return 0.0
+    x = value_terms(t, s, seat)
+    w = VALUE_WEIGHTS
+    z = (w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5] + w[6] * x[6]
+         + w[7] * x[7] + w[8] * x[8] + w[9] * x[9] + w[10] * x[10] + w[11] * x[11])
     return 1.0 / (1.0 + np.exp(-z))
