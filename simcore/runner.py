@@ -40,7 +40,7 @@ import numpy as np
 
 from . import rng as R
 from .jit import njit_cached
-from .search import make_search
+from .search import leads, make_search, world_streams
 from .trace import emit
 
 # Policy kinds and the slots of a seat's parameter vector: simcore/slots.py.
@@ -264,8 +264,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
         vals = np.zeros((n, rollouts))
         for i in range(n):
             for r in range(rollouts):
-                for j in range(R.N_STREAMS):
-                    r2[j] = R.mix64(base + np.uint64(r * 7919 + j))
+                world_streams(r2, base, r)
                 s2 = clone(state)
                 determinise(tables, s2, seat, r2)
                 step_call(tables, s2, options[i], r2, notrace)
@@ -278,9 +277,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                 best_v = m
                 best = i
         if best != g:
-            d = vals[best] - vals[g]
-            sd = d.std() * np.sqrt(rollouts / max(1, rollouts - 1))
-            if d.mean() <= z * sd / np.sqrt(rollouts):
+            if not leads(vals[best] - vals[g], z):
                 best = g
         return best
 

@@ -62,11 +62,29 @@ iteration budget); nothing is allocated per node.
 import numpy as np
 
 from . import rng as R
+from .jit import jit
 
 from .slots import (
     P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_FUTILITY, P_HORIZON, P_ITERATIONS, P_RECHECK, P_ROLLOUT_KIND, P_TURNS,
     P_WIDEN, P_WORLDS,
 )
+
+
+@jit
+def world_streams(r2, base, k):
+    """The streams of world k of a decision whose one policy draw was `base` (lookahead's rollout k,
+    the search's k-th visit of an option, recheck's fresh worlds): the same k, the same deal."""
+    for j in range(R.N_STREAMS):
+        r2[j] = R.mix64(base + np.uint64(k * 7919 + j))
+
+
+@jit
+def leads(d, z):
+    """Do the paired differences `d` (challenger - greedy's pick, one per world) lead by more than `z`
+    standard errors of their mean? (One world: is it ahead at all.)"""
+    k = d.shape[0]
+    sd = d.std() * np.sqrt(k / max(1, k - 1))
+    return d.mean() > z * sd / np.sqrt(k)
 
 
 def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
@@ -207,8 +225,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             # the world: option i's k-th visit plays world k (mod `worlds`), so that the
             # options are compared on the same deals
             wi = visits[node] % worlds if worlds > 0 else visits[node]
-            for j in range(R.N_STREAMS):
-                r2[j] = R.mix64(base + np.uint64(wi * 7919 + j))
+            world_streams(r2, base, wi)
             w = clone(state)
             if perfect == 0:
                 determinise(tables, w, seat, r2)
@@ -332,9 +349,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         if pick != g and z > 0.0:
             if k < 2:
                 return g
-            d = rootv[pick, :k] - rootv[g, :k]
-            sd = d.std() * np.sqrt(k / (k - 1.0))
-            if d.mean() <= z * sd / np.sqrt(k):
+            if not leads(rootv[pick, :k] - rootv[g, :k], z):
                 return g
             if recheck > 0:
                 # the lead re-tested on fresh worlds (iters + j: none played yet), which did not
@@ -343,21 +358,15 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                 for j in range(recheck):
                     for side in range(2):
                         i = pick if side == 0 else g
-                        for jj in range(R.N_STREAMS):
-                            r2[jj] = R.mix64(base + np.uint64((iters + j) * 7919 + jj))
+                        world_streams(r2, base, iters + j)
                         w = clone(state)
                         if perfect == 0:
                             determinise(tables, w, seat, r2)
                         step_call(tables, w, options[i], r2, notrace)
                         v = play_on(tables, w, seat, 1, horizon, turns, True, 0, rk, params, r2, obuf, notrace)
                         dv[j] += v if side == 0 else -v
-                if recheck < 2:
-                    if dv[0] <= 0.0:
-                        return g
-                else:
-                    sdr = dv.std() * np.sqrt(recheck / (recheck - 1.0))
-                    if dv.mean() <= z * sdr / np.sqrt(recheck):
-                        return g
+                if not leads(dv, z):
+                    return g
         return pick
 
     return jit(search)
