@@ -67,8 +67,8 @@ SPEC = GameSpec(
     # card greedy ranks low is still tried), replacing greedy's pick at 1.5 paired standard errors
     # (docs/assumptions.md, session 10); futility 1: a search stops once nothing tried is ahead of
     # greedy's pick on the worlds it shared with it. Session 16: with `value` fitted on greedy
-    # self-play, this is stronger than the old 40-decision rollouts with futility 2 (+2.5 points on
-    # fresh deals) and 2.6 times faster (105 games/s with every seat expert on 2 cores)
+    # self-play, this is stronger than the old 40-decision rollouts with futility 2 (+2.8 points
+    # [+1.0, +4.6] on fresh deals) and 2.6 times faster (104 games/s with every seat expert on 2 cores)
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=40, expert_iterations=32,
                              expert_horizon=20, expert_depth=1, expert_widen=2.0, expert_confidence=1.5,
                              expert_futility=1),
