@@ -17,7 +17,8 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from scipy.optimize import minimize
+
+from tests.fit_value import cross_entropy, fit, predict
 
 
 def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tuple[np.ndarray, np.ndarray]:
@@ -50,19 +51,6 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
     return np.array(xs, float), np.array(ys)
 
 
-def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
-    p = np.clip(p, 1e-9, 1 - 1e-9)
-    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
-
-
-def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    def loss(w):
-        p = 1 / (1 + np.exp(-(x @ w)))
-        return cross_entropy(p, y), x.T @ (p - y) / len(y)
-
-    return minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B").x
-
-
 def main(argv=None) -> int:
     from simcore.overtime.engine import VALUE_TERMS
 
@@ -76,7 +64,7 @@ def main(argv=None) -> int:
     xt, yt = sample(a.test_seed, a.test_n)
 
     w = fit(x, y)
-    p = 1 / (1 + np.exp(-(xt @ w)))
+    p = predict(xt, w)
     old = np.clip(0.4 + 0.04 * (xt[:, 2] - xt[:, 1]) - 0.01 * xt[:, 3], 0.02, 0.9)  # the value before session 16
     print(f"{len(y)} seat-states from {a.n} games (seed {a.seed}); held out {len(yt)} from {a.test_n} (seed {a.test_seed})")
     for term, c in zip(VALUE_TERMS, w):

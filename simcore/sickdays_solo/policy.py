@@ -24,7 +24,7 @@ from .kernels import (
     END_ALL_HAPPY, H_AUT_CARD, H_BD_C, H_BD_R, H_DISC_N, H_KEPT, H_NP, H_OVER,
     H_PHASE, H_READY, H_ROWS, H_USED, HAND_CAP, NCOL, NSUITS, NWORK, O_DISC, O_HAND, O_HANDN,
     O_HAPPY, O_HEIGHT, O_ZONE, OP_AUT_PLACE, OP_CB_RETURN, OP_DISCARD, OP_EVENT, OP_LB_TAKE, OP_NOTE, OP_PLAY, OP_PLAY_BDAY, OP_REFRESH, OP_WC_NOTE, PH_TURN, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, line_count,
-    o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, H_NY_R, H_VAL_R, H_VAL_W, missing,
+    o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, H_NY_R, H_VAL_R, H_VAL_W, missing, C_LEVEL, H_DECK_N, H_HAND,
 )
 
 GREEDY_DEFAULTS = (
@@ -689,11 +689,11 @@ def greedy(tables, s, seat, options, n, params, rng):
 
 
 @jit
-def worker_progress(s, w):
-    """Best real count of w on a line that can still reach three (0..2)."""
+def viable_best(s, w):
+    """Best real count of worker w on a line that can still reach three (0..2); -1: no line can."""
     rows = s[H_ROWS]
     w2 = rows + NCOL
-    best = 0
+    best = -1
     for kind in range(3):
         if kind == 0:
             b = o_rowcnt(s) + w * rows
@@ -705,35 +705,81 @@ def worker_progress(s, w):
             k = s[b + i]
             if k <= best:
                 continue
-            if kind == 0:
-                r, c = i, 0
-            elif kind == 1:
-                r, c = i - 6, 0
-            else:
-                r, c = i, 0
-            wild = wild_on_line(s, w, kind, r, c)
-            n, g1, g2 = line_open(s, w, kind, r, c, -1)
+            r = i - 6 if kind == 1 else i
+            wild = wild_on_line(s, w, kind, r, 0)
+            n, g1, g2 = line_open(s, w, kind, r, 0, -1)
             if k + wild + n >= 3:
                 best = k
+                if best >= 2:
+                    return best
     return best
+
+
+# The terms of `value` (value_terms), fitted by `python -m tests.fit_solo_value`: a logistic
+# regression of a win (greedy playing on) on these terms plus one intercept per level.
+VALUE_TERMS = (
+    "happy workers / kept",
+    "unhappy workers with two cards on a line that can still reach three / kept",
+    "... with one card / kept (those with none yet on such a line are the rest: no term)",
+    "workers no line can make happy any more / kept",
+    "cards still needed / (deck + hand + 1)",
+    "deck cards / 10",
+    "open calendar cells / cells",
+    "ready pizzas (at most 5)",
+    "hand cards / hand size",
+)
+N_LEVELS = 11
+VALUE_WEIGHTS = (-0.6006, -1.3565, -0.8163, -108.2765, -13.0251, 0.3434, 1.2649, 0.1283, -0.2754)
+LEVEL_BIAS = (3.8905, 3.6058, 3.3243, 2.9706, 2.4557, 4.3521, 3.4184, 2.7979, 2.1242, 1.6544, 1.4665)
+
+
+@jit
+def value_terms(s):
+    """The terms of `value` (VALUE_TERMS) in state `s`, as a tuple (the team's: every seat alike)."""
+    kept = max(1, s[H_KEPT])
+    happy = 0
+    two = 0
+    one = 0
+    dead = 0
+    need = 0
+    for w in range(NSUITS):
+        h = s[O_HAPPY + w]
+        if h == 1:
+            happy += 1
+        elif h == 0:
+            b = viable_best(s, w)
+            if b < 0:
+                dead += 1
+            else:
+                need += 3 - b
+                if b == 2:
+                    two += 1
+                elif b == 1:
+                    one += 1
+    hand = 0
+    for p in range(s[H_NP]):
+        hand += s[O_HANDN + p]
+    rows = s[H_ROWS]
+    open_cells = 0
+    for c in range(NCOL):
+        open_cells += max(0, rows - s[O_HEIGHT + c])
+    return (happy / kept, two / kept, one / kept, dead / kept,
+            need / (s[H_DECK_N] + hand + 1.0), s[H_DECK_N] / 10.0, open_cells / max(1.0, rows * NCOL),
+            min(s[H_READY], 5) * 1.0, hand / max(1.0, s[H_HAND] * s[H_NP]))
 
 
 @jit
 def value(tables, s, seat):
-    """1 win, 0 loss; otherwise in (0, 0.5): progress on lines that can still
-    be completed (happy = 3, else the best viable line's real count), plus a
-    little for ready pizzas. (Tried: adding deck size and hand quality made
-    short-horizon lookahead weaker.)"""
+    """1 win; a loss 0..0.02 (one card short above ten short: rollouts that all lose still tell the
+    options apart); otherwise the chance of a win with greedy playing on, fitted (VALUE_TERMS,
+    `python -m tests.fit_solo_value`)."""
     if s[H_OVER] != 0:
         if s[H_OVER] == END_ALL_HAPPY:
             return 1.0
-        # a loss one card short is better than one ten short: rollouts that all
-        # lose still tell the options apart
-        return 0.2 * (1.0 - missing(s) / (3.0 * s[H_KEPT]))
-    total = 0
-    for w in range(NSUITS):
-        if s[O_HAPPY + w] == 1:
-            total += 3
-        elif s[O_HAPPY + w] == 0:
-            total += worker_progress(s, w)
-    return 0.04 + 0.4 * total / (3.0 * s[H_KEPT]) + 0.01 * min(s[H_READY], 5)
+        return 0.02 * (1.0 - missing(s) / (3.0 * s[H_KEPT]))
+    x = value_terms(s)
+    w = VALUE_WEIGHTS
+    z = LEVEL_BIAS[tables[0][C_LEVEL] - 1]
+    z += (w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5] + w[6] * x[6]
+          + w[7] * x[7] + w[8] * x[8])
+    return 1.0 / (1.0 + np.exp(-z))

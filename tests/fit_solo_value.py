@@ -1,0 +1,88 @@
+"""Fit Sick Days solo's `value` (simcore/sickdays_solo/policy.py) from greedy play (run by hand):
+
+    python -m tests.fit_solo_value [--seed 11] [-n 1500] [--test-seed 12] [--test-n 500]
+
+Plays `n` solo greedy games at every level 1-11, samples 10% of the decisions and, at each, the
+terms of `value` (`value_terms`, the policy's own, so the fit and `value` cannot drift apart); the
+target is whether the game was won. A logistic regression on the terms plus one intercept per
+level gives the chance of a win with greedy playing on, which is what the search's rollouts
+would find if they played to the end. Paste the printed weights into VALUE_WEIGHTS and
+LEVEL_BIAS. The held-out games (`--test-seed`) give the fit's cross-entropy and correlation, and
+the correlation of the value it replaced.
+"""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from tests.fit_value import cross_entropy, fit, predict
+
+
+def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.ndarray]:
+    from simcore import registry
+    from simcore import rng as R
+    from simcore.batch import resolve_policy
+    from simcore.params import resolve
+    from simcore.sickdays_solo.kernels import END_ALL_HAPPY, H_OVER
+    from simcore.sickdays_solo.policy import N_LEVELS, value_terms
+    from tests.by_hand import play_by_hand
+
+    spec = registry.get("sickdays-solo")
+    k = spec.kernels
+    gp = np.array(resolve_policy(spec, "greedy").params)
+    xs, ys = [], []
+    for level in range(1, N_LEVELS + 1):
+        t = spec.load_data(resolve(spec, {"level": level})).tables
+        onehot = tuple(1.0 if q == level else 0.0 for q in range(1, N_LEVELS + 1))
+        for gi in range(n_games):
+            seen = []
+
+            def look(s, rng):
+                if R.uniform(rng, R.POLICY) < rate:
+                    seen.append(onehot + tuple(value_terms(s)))
+
+            s = play_by_hand(spec, t, 1, seed, gi, lambda s, seat, o, n, rng: k.greedy(t, s, seat, o, n, gp, rng), look)
+            xs.extend(seen)
+            ys.extend([1.0 if s[H_OVER] == END_ALL_HAPPY else 0.0] * len(seen))
+    return np.array(xs, float), np.array(ys)
+
+
+def old_value(x: np.ndarray) -> np.ndarray:
+    """The value before session 17 from the same terms: 0.04 + 0.4 x progress share + 0.01 x pizzas."""
+    from simcore.sickdays_solo.policy import N_LEVELS
+
+    t = x[:, N_LEVELS:]
+    return 0.04 + 0.4 * (t[:, 0] + (2 * t[:, 1] + t[:, 2]) / 3) + 0.01 * t[:, 7]
+
+
+def main(argv=None) -> int:
+    from simcore.sickdays_solo.policy import N_LEVELS, VALUE_TERMS
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("-n", type=int, default=1500)
+    ap.add_argument("--test-seed", type=int, default=12)
+    ap.add_argument("--test-n", type=int, default=500)
+    a = ap.parse_args(argv)
+    x, y = sample(a.seed, a.n)
+    xt, yt = sample(a.test_seed, a.test_n)
+
+    w = fit(x, y)
+    p = predict(xt, w)
+    print(f"{len(y)} states from {a.n} games a level (seed {a.seed}); held out {len(yt)} from {a.test_n} (seed {a.test_seed})")
+    print("VALUE_WEIGHTS = (" + ", ".join(f"{c:.4f}" for c in w[N_LEVELS:]) + ")")
+    print("LEVEL_BIAS = (" + ", ".join(f"{c:.4f}" for c in w[:N_LEVELS]) + ")")
+    for term, c in zip(VALUE_TERMS, w[N_LEVELS:]):
+        print(f"  {c:+.4f}  {term}")
+    # the old value given the same chance: the per-level intercepts and one slope, fitted
+    xo, xto = (np.column_stack([v[:, :N_LEVELS], old_value(v)]) for v in (x, xt))
+    po = predict(xto, fit(xo, y))
+    print(f"held out: cross-entropy {cross_entropy(p, yt):.4f}, correlation {np.corrcoef(p, yt)[0, 1]:.3f}; "
+          f"the old value (per-level intercepts and a slope fitted) {cross_entropy(po, yt):.4f}, "
+          f"{np.corrcoef(po, yt)[0, 1]:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,24 @@
+"""What the value-fitting scripts share (tests/fit_overtime_value.py, tests/fit_solo_value.py): a
+logistic regression with fractional targets and its cross-entropy."""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize
+
+
+def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The weights w of p = 1 / (1 + exp(-x @ w)) that minimise the cross-entropy to targets y in [0, 1]."""
+    def loss(w):
+        p = 1 / (1 + np.exp(-(x @ w)))
+        return cross_entropy(p, y), x.T @ (p - y) / len(y)
+
+    return minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B").x
+
+
+def predict(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-(x @ w)))

@@ -1,0 +1,57 @@
+"""`value`, the search's judge of a solo state (fitted on greedy play: tests/fit_solo_value.py)."""
+import numpy as np
+
+from simcore.sickdays_solo import kernels as K
+from simcore.sickdays_solo import policy as P
+from sickdays_solo.helpers import card, empty_hand, fill, fresh, put, tables_for
+
+T5 = tables_for(level=5, removed_cards=0)  # 10 workers, 8 weeks, no automa; every card at hand
+
+
+def others(exclude=(0,)):
+    return [c for c in range(K.NWORK) if c // 7 not in exclude][::-1]
+
+
+def test_a_win_is_one_and_a_loss_is_below_a_live_game():
+    s, _ = fresh(T5)
+    live = P.value(T5, s, 0)
+    assert 0.02 < live < 1.0
+    s[K.H_OVER] = K.END_ALL_HAPPY
+    assert P.value(T5, s, 0) == 1.0
+    s[K.H_OVER] = K.END_NO_ACTION
+    assert 0.0 <= P.value(T5, s, 0) <= 0.02 < live
+
+
+def test_two_cards_on_a_line_are_worth_more_than_two_workers_with_one():
+    """The same cards spent (the hand put back in the deck first): worker 0 with two on a week
+    that can still be finished, against workers 0 and 1 with one each (the old value, a count of
+    progress, scored them alike)."""
+    vs = []
+    for second in (card(0, 2), card(1, 2)):
+        s, _ = fresh(T5)
+        empty_hand(s, 0)
+        assert P.viable_best(s, 0) == 0
+        put(s, card(0, 1), 0)  # Monday, week 1
+        put(s, second, 1)  # Tuesday, week 1
+        vs.append(P.value(T5, s, 0))
+    assert P.viable_best(s, 0) == 1 and P.viable_best(s, 1) == 1
+    assert vs[0] > vs[1]
+
+
+def test_workers_no_line_can_make_happy_sink_it():
+    """Five of the seven days full of notes: no week and no diagonal has three open days, so no
+    unhappy worker can be made happy (the old value, progress only, did not move)."""
+    s, _ = fresh(T5)
+    v0 = P.value(T5, s, 0)
+    f = others(exclude=())
+    for col in range(5):
+        fill(s, col, s[K.H_ROWS], f)
+    assert all(P.viable_best(s, w) == -1 for w in range(K.NSUITS) if s[K.O_HAPPY + w] == 0)
+    assert P.value(T5, s, 0) < 0.5 * v0
+
+
+def test_a_harder_level_lowers_the_same_state():
+    t1, t4 = tables_for(level=1, removed_cards=0), tables_for(level=4, removed_cards=0)
+    s, _ = fresh(t4)
+    assert P.value(t4, s, 0) < P.value(t1, s, 0)
+    assert np.isfinite(P.value(t1, s, 0))
