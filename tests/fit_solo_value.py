@@ -8,7 +8,8 @@ target is whether the game was won. A logistic regression on the terms plus one 
 level gives the chance of a win with greedy playing on, which is what the search's rollouts
 would find if they played to the end. Paste the printed weights into VALUE_WEIGHTS and
 LEVEL_BIAS. The held-out games (`--test-seed`) give the fit's cross-entropy and correlation, and
-the correlation of the value it replaced.
+the correlation of the value it replaced, on the states that can still be won (the states a worker
+no line can save dooms are graded as losses, not fitted).
 """
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ import numpy as np
 from tests.fit_value import cross_entropy, fit, predict
 
 
-def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.ndarray]:
+def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(terms, wins) of the sampled states that can still be won, and how many states a worker no
+    line can save had doomed, with how many of those were won (none, or `value` is wrong to call
+    them lost)."""
     from simcore import registry
     from simcore import rng as R
     from simcore.batch import resolve_policy
@@ -32,20 +36,29 @@ def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.
     k = spec.kernels
     gp = np.array(resolve_policy(spec, "greedy").params)
     xs, ys = [], []
+    doomed = doomed_won = 0
     for level in range(1, N_LEVELS + 1):
         t = spec.load_data(resolve(spec, {"level": level})).tables
         onehot = tuple(1.0 if q == level else 0.0 for q in range(1, N_LEVELS + 1))
         for gi in range(n_games):
             seen = []
+            dead = [0]
 
             def look(s, rng):
                 if R.uniform(rng, R.POLICY) < rate:
-                    seen.append(onehot + tuple(value_terms(s)))
+                    x, d = value_terms(s)
+                    if d:
+                        dead[0] += 1
+                    else:
+                        seen.append(onehot + tuple(x))
 
             s = play_by_hand(spec, t, 1, seed, gi, lambda s, seat, o, n, rng: k.greedy(t, s, seat, o, n, gp, rng), look)
+            won = s[H_OVER] == END_ALL_HAPPY
             xs.extend(seen)
-            ys.extend([1.0 if s[H_OVER] == END_ALL_HAPPY else 0.0] * len(seen))
-    return np.array(xs, float), np.array(ys)
+            ys.extend([1.0 if won else 0.0] * len(seen))
+            doomed += dead[0]
+            doomed_won += dead[0] if won else 0
+    return np.array(xs, float), np.array(ys), doomed, doomed_won
 
 
 def old_value(x: np.ndarray) -> np.ndarray:
@@ -53,7 +66,7 @@ def old_value(x: np.ndarray) -> np.ndarray:
     from simcore.sickdays_solo.policy import N_LEVELS
 
     t = x[:, N_LEVELS:]
-    return 0.04 + 0.4 * (t[:, 0] + (2 * t[:, 1] + t[:, 2]) / 3) + 0.01 * t[:, 7]
+    return 0.04 + 0.4 * (t[:, 0] + (2 * t[:, 1] + t[:, 2]) / 3) + 0.01 * t[:, 6]
 
 
 def main(argv=None) -> int:
@@ -65,12 +78,13 @@ def main(argv=None) -> int:
     ap.add_argument("--test-seed", type=int, default=12)
     ap.add_argument("--test-n", type=int, default=500)
     a = ap.parse_args(argv)
-    x, y = sample(a.seed, a.n)
-    xt, yt = sample(a.test_seed, a.test_n)
+    x, y, doomed, doomed_won = sample(a.seed, a.n)
+    xt, yt, _, _ = sample(a.test_seed, a.test_n)
 
     w = fit(x, y)
     p = predict(xt, w)
-    print(f"{len(y)} states from {a.n} games a level (seed {a.seed}); held out {len(yt)} from {a.test_n} (seed {a.test_seed})")
+    print(f"{len(y)} states from {a.n} games a level (seed {a.seed}); held out {len(yt)} from {a.test_n} (seed {a.test_seed}); "
+          f"left out {doomed} states a worker no line can save had doomed, {doomed_won} of them in games won")
     print("VALUE_WEIGHTS = (" + ", ".join(f"{c:.4f}" for c in w[N_LEVELS:]) + ")")
     print("LEVEL_BIAS = (" + ", ".join(f"{c:.4f}" for c in w[:N_LEVELS]) + ")")
     for term, c in zip(VALUE_TERMS, w[N_LEVELS:]):

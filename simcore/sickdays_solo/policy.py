@@ -716,12 +716,12 @@ def viable_best(s, w):
 
 
 # The terms of `value` (value_terms), fitted by `python -m tests.fit_solo_value`: a logistic
-# regression of a win (greedy playing on) on these terms plus one intercept per level.
+# regression of a win (greedy playing on) on these terms plus one intercept per level, on the
+# states where every unhappy worker still has a line that can reach three (the others are lost).
 VALUE_TERMS = (
     "happy workers / kept",
     "unhappy workers with two cards on a line that can still reach three / kept",
     "... with one card / kept (those with none yet on such a line are the rest: no term)",
-    "workers no line can make happy any more / kept",
     "cards still needed / (deck + hand + 1)",
     "deck cards / 10",
     "open calendar cells / cells",
@@ -729,13 +729,14 @@ VALUE_TERMS = (
     "hand cards / hand size",
 )
 N_LEVELS = 11
-VALUE_WEIGHTS = (-0.6006, -1.3565, -0.8163, -108.2765, -13.0251, 0.3434, 1.2649, 0.1283, -0.2754)
-LEVEL_BIAS = (3.8905, 3.6058, 3.3243, 2.9706, 2.4557, 4.3521, 3.4184, 2.7979, 2.1242, 1.6544, 1.4665)
+VALUE_WEIGHTS = (-0.5985, -1.3554, -0.8126, -13.0394, 0.3437, 1.2702, 0.1285, -0.2742)
+LEVEL_BIAS = (3.8874, 3.6025, 3.3206, 2.9672, 2.4522, 4.3463, 3.4139, 2.7924, 2.1190, 1.6486, 1.4617)
 
 
 @jit
 def value_terms(s):
-    """The terms of `value` (VALUE_TERMS) in state `s`, as a tuple (the team's: every seat alike)."""
+    """(the terms of `value` (VALUE_TERMS) in state `s`, the number of unhappy workers no line can
+    make happy any more: a game that cannot be won)."""
     kept = max(1, s[H_KEPT])
     happy = 0
     two = 0
@@ -763,23 +764,24 @@ def value_terms(s):
     open_cells = 0
     for c in range(NCOL):
         open_cells += max(0, rows - s[O_HEIGHT + c])
-    return (happy / kept, two / kept, one / kept, dead / kept,
-            need / (s[H_DECK_N] + hand + 1.0), s[H_DECK_N] / 10.0, open_cells / max(1.0, rows * NCOL),
-            min(s[H_READY], 5) * 1.0, hand / max(1.0, s[H_HAND] * s[H_NP]))
+    return (happy / kept, two / kept, one / kept, need / (s[H_DECK_N] + hand + 1.0), s[H_DECK_N] / 10.0,
+            open_cells / max(1.0, rows * NCOL), min(s[H_READY], 5) * 1.0,
+            hand / max(1.0, s[H_HAND] * s[H_NP])), dead
 
 
 @jit
 def value(tables, s, seat):
-    """1 win; a loss 0..0.02 (one card short above ten short: rollouts that all lose still tell the
-    options apart); otherwise the chance of a win with greedy playing on, fitted (VALUE_TERMS,
-    `python -m tests.fit_solo_value`)."""
-    if s[H_OVER] != 0:
-        if s[H_OVER] == END_ALL_HAPPY:
-            return 1.0
-        return 0.02 * (1.0 - missing(s) / (3.0 * s[H_KEPT]))
-    x = value_terms(s)
-    w = VALUE_WEIGHTS
-    z = LEVEL_BIAS[tables[0][C_LEVEL] - 1]
-    z += (w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5] + w[6] * x[6]
-          + w[7] * x[7] + w[8] * x[8])
-    return 1.0 / (1.0 + np.exp(-z))
+    """1 win; a loss, or a game a worker no line can save any more dooms, 0..0.02 (one card short
+    above ten short: rollouts that all lose still tell the options apart); otherwise the chance of
+    a win with greedy playing on, fitted (VALUE_TERMS, `python -m tests.fit_solo_value`)."""
+    if s[H_OVER] == END_ALL_HAPPY:
+        return 1.0
+    if s[H_OVER] == 0:
+        x, dead = value_terms(s)
+        if dead == 0:
+            w = VALUE_WEIGHTS
+            z = LEVEL_BIAS[tables[0][C_LEVEL] - 1]
+            z += (w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5]
+                  + w[6] * x[6] + w[7] * x[7])
+            return 1.0 / (1.0 + np.exp(-z))
+    return 0.02 * (1.0 - missing(s) / (3.0 * s[H_KEPT]))
