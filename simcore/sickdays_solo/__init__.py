@@ -148,7 +148,8 @@ SPEC = GameSpec(
     # over the options tried, confidence 1.5) helped L4 as much but cost L1 2-4 points (seed 7).
     # Session 17: `value` fitted (policy.VALUE_TERMS, tests/fit_solo_value.py) at these same defaults:
     # paired against the old value, L3 +2.0, L4 +3.2, L5 +3.2 points (L1 -0.3, L2 -0.9, not significant);
-    # oracle - expert +0.3 / +2.5 / +1.4 / +3.0 / +2.5 at L1-5, each interval below 5 (docs/assumptions.md).
+    # oracle - expert +0.3 / +2.5 / +1.4 / +3.0 / +2.5 at L1-5 (first fit; the final eight-term fit with
+    # doomed games graded as losses within +-0.5 of it, docs/assumptions.md).
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000, expert_iterations=48,
                              expert_recheck=16, oracle=True),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
