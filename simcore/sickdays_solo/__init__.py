@@ -146,10 +146,9 @@ SPEC = GameSpec(
     # per decision, where 64 iterations (the same CPU) gave L4 77.0, L5 72.9 (seed 2026). Oracle - expert
     # then -0.3..+6.8 / +1.1..+9.7 points (L4 above 5). Stricter confidence tests (Sidak / Bonferroni
     # over the options tried, confidence 1.5) helped L4 as much but cost L1 2-4 points (seed 7).
-    # Session 17: `value` fitted (policy.VALUE_TERMS, tests/fit_solo_value.py) at these same defaults:
-    # paired against the old value, L3 +2.0, L4 +3.2, L5 +3.2 points (L1 -0.3, L2 -0.9, not significant);
-    # oracle - expert +0.3 / +2.5 / +1.4 / +3.0 / +2.5 at L1-5 (first fit; the final eight-term fit with
-    # doomed games graded as losses within +-0.5 of it, docs/assumptions.md).
+    # Session 17: `value` fitted (policy.VALUE_TERMS, tests/fit_solo_value.py) at these same defaults,
+    # fresh seeds 2026+99 paired against the old value: L3 +1.8, L4 +3.5 points (L1, L2, L5 n.s.);
+    # oracle - expert +0.2 / +2.4 / +1.5 / +2.8 / +3.2 at L1-5 (docs/assumptions.md).
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000, expert_iterations=48,
                              expert_recheck=16, oracle=True),
     kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, P.value,
