@@ -32,6 +32,32 @@ def make_bench(K, choose):
     new_game, to_move, legal, step = K.new_game, K.to_move, K.legal, K.step
     clone, determinise, value, greedy = K.clone, K.determinise, K.value, K.greedy
 
+    def advance(tables, s, rng, buf, params, horizon, target, kind):
+        """Play up to `horizon` decisions (kind 0 random, 1 greedy); with `target` >= 0, stop before the
+        first decision with a choice once `target` were made. Returns (decisions, stopped there)."""
+        notrace = np.zeros(0, np.int32)
+        k = 0
+        while k < horizon:
+            q = to_move(s)
+            if q < 0:
+                break
+            m = legal(tables, s, buf)
+            if m == 0:
+                break
+            if 0 <= target <= k and m > 1:
+                return k, True
+            if m == 1:
+                j = 0
+            elif kind == 0:
+                j = R.randint(rng, R.POLICY, m)
+            else:
+                j = greedy(tables, s, q, buf, m, params, rng)
+            step(tables, s, buf[j], rng, notrace)
+            k += 1
+        return k, False
+
+    advance = numba.njit(advance)
+
     def bench(tables, players, n_states, reps, what, horizon, params, max_options):
         """what: 0 only make the states, 1 clone, 2 clone + determinise, 3 value,
         4 clone + determinise + a random rollout, 5 the same with greedy, 6 one
@@ -47,22 +73,7 @@ def make_bench(K, choose):
         for g in range(n_states):
             R.seed_streams(rng, 7, g)
             s = new_game(tables, players, rng, notrace)
-            k = 0
-            target = 5 + (g * 13) % 25
-            ok = False
-            while True:
-                seat = to_move(s)
-                if seat < 0:
-                    break
-                m = legal(tables, s, buf)
-                if m == 0:
-                    break
-                if k >= target and m > 1:
-                    ok = True
-                    break
-                j = 0 if m == 1 else greedy(tables, s, seat, buf, m, params, rng)
-                step(tables, s, buf[j], rng, notrace)
-                k += 1
+            _, ok = advance(tables, s, rng, buf, params, 1 << 30, 5 + (g * 13) % 25, 1)
             if not ok:
                 continue
             seat = to_move(s)
@@ -71,8 +82,8 @@ def make_bench(K, choose):
                 if what == 0:
                     continue
                 calls += 1
+                R.seed_streams(r2, 11 + r, g)
                 if what == 6:
-                    R.seed_streams(r2, 11 + r, g)
                     acc += choose(tables, s, seat, opts, m, EXPERT, params, r2, buf)
                     continue
                 if what == 3:
@@ -81,25 +92,11 @@ def make_bench(K, choose):
                 w = clone(s)
                 if what == 1:
                     continue
-                R.seed_streams(r2, 11 + r, g)
                 determinise(tables, w, seat, r2)
                 if what == 2:
                     continue
-                for h in range(horizon):
-                    q = to_move(w)
-                    if q < 0:
-                        break
-                    m = legal(tables, w, buf)
-                    if m == 0:
-                        break
-                    if m == 1:
-                        j = 0
-                    elif what == 4:
-                        j = R.randint(r2, R.POLICY, m)
-                    else:
-                        j = greedy(tables, w, q, buf, m, params, r2)
-                    step(tables, w, buf[j], r2, notrace)
-                    steps += 1
+                k, _ = advance(tables, w, r2, buf, params, horizon, -1, 0 if what == 4 else 1)
+                steps += k
                 acc += value(tables, w, seat)
         return calls, steps, acc
 
