@@ -111,7 +111,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             steps += 1
         return value(tables, w, seat)
 
-    play_on = jit(play_on)
+    play_on = jit(play_on, refs=False)  # it allocates nothing: no reference counts per rollout
 
     def search(tables, state, seat, options, n, params, rng, buf, perfect):
         """The index (0..n-1) of the option the search takes; `perfect` != 0: oracle."""

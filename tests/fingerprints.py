@@ -3,8 +3,10 @@
     python -m tests.fingerprints [--game G ...] [--json out.json] [--compare old.json]
 
 For every game: `random`, `greedy` and `lookahead` at the smallest, default
-and largest player count (lookahead on fewer games: it is slow), the sha256
-of game_out, seat_out and card_stats of games 0..n-1 of seed 2026. A change
+and largest player count (lookahead on fewer games: it is slow), and `expert`
+(and `oracle` where the game has it) at the default player count, every seat
+playing it: the sha256 of game_out, seat_out and card_stats of games 0..n-1
+of seed 2026. A change
 that must not change results (a refactor, a speed-up) leaves every line the
 same; `--compare` says which differ.
 """
@@ -17,7 +19,8 @@ import sys
 
 import numpy as np
 
-GAMES_PER_POLICY = {"random": 400, "greedy": 400, "lookahead": 6}
+GAMES_PER_POLICY = {"random": 400, "greedy": 400, "lookahead": 6, "expert": 100, "oracle": 100}
+DEFAULT_COUNT_ONLY = ("expert", "oracle")  # the searches: slow, and their code is the same at every count
 SEED = 2026
 
 
@@ -38,10 +41,11 @@ def fingerprints(name: str) -> dict[str, str]:
     counts = sorted({spec.min_players, spec.default_players, spec.max_players})
     out = {}
     for policy, n in GAMES_PER_POLICY.items():
-        if spec.policy(policy) is None:
+        pol = spec.policy(policy)
+        if pol is None or pol.refused:
             continue
         engine = Engine(spec, [resolve_policy(spec, policy)])
-        for players in counts:
+        for players in ([spec.default_players] if policy in DEFAULT_COUNT_ONLY else counts):
             res = engine.run(tables, players, SEED, np.arange(n, dtype=np.int64), n_cards)
             h = hashlib.sha256()
             for arr in (res.game_out, res.seat_out, res.card_stats):

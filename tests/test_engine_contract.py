@@ -239,3 +239,53 @@ def test_the_check_above_finds_a_way_into_the_hand_left_uncounted(name, way_in):
                                                                  np.arange(300, dtype=np.int64), n_cards)
     k = spec.card_counters.index("played")
     assert (r.card_stats[:, k, 0] > r.hand_stats[:, k, 0]).any()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_clone_plays_on_as_the_original(name):
+    """`clone(state)` is the whole game (the search plays every iteration on one): played on with
+    the same chance and the same choices it ends as the original does, with the same card counters,
+    and it passes the game's invariant check after every step (a clone may leave out room the game
+    does not use, never a part of the game)."""
+    from simcore import rng as R
+
+    spec, data, tables, n_cards = _setup(name)
+    k = spec.kernels
+    params = np.array(resolve_policy(spec, "greedy").params)
+    notrace = np.zeros(0, np.int32)
+    options = np.zeros(spec.max_options, np.int64)
+    columns = 2 + len(spec.game_columns), 2 + len(spec.seat_columns)
+
+    def play_on(state, rng, check):
+        for _ in range(spec.max_decisions):
+            seat = k.to_move(state)
+            if seat < 0:
+                break
+            n = k.legal(tables, state, options)
+            if n == 0:
+                break
+            j = 0 if n == 1 else k.greedy(tables, state, seat, options, n, params, rng)
+            k.step(tables, state, options[j], rng, notrace)
+            if check:
+                assert k.check(tables, state) == 0
+        game_row, seat_rows = np.zeros(columns[0]), np.zeros((players, columns[1]))
+        k.outcome(tables, state, game_row, seat_rows)
+        return game_row, seat_rows, np.asarray(k.card_counts(state))
+
+    players = spec.max_players
+    for game, at in enumerate((0, 6, 25)):
+        rng = R.new_streams(17, game)
+        state = k.new_game(tables, np.int64(players), rng, notrace)
+        for _ in range(at):  # greedy plays `at` decisions, then the game is cloned
+            if k.to_move(state) < 0:
+                break
+            n = k.legal(tables, state, options)
+            j = 0 if n == 1 else k.greedy(tables, state, k.to_move(state), options, n, params, rng)
+            k.step(tables, state, options[j], rng, notrace)
+        copy = k.clone(state)
+        assert k.check(tables, copy) == 0
+        rng2 = rng.copy()
+        ended = play_on(state, rng, False)
+        again = play_on(copy, rng2, True)
+        for a, b in zip(ended, again):
+            assert np.array_equal(a, b, equal_nan=True)

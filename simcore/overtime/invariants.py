@@ -124,7 +124,7 @@ def check(t, S):
         for f in range(NPS):
             if s.ps[p, f] < 0:
                 return INV_RANGE
-        for k in range(K):
+        for k in range(K if p < n else 0):  # (a clone copies the counters of the seats in play only)
             for c in range(N_CC):
                 if s.cc[p, k, c] < 0:
                     return INV_RANGE
@@ -233,8 +233,8 @@ def check(t, S):
     if cnt != 0 or h != np.uint64(0):
         return INV_DISCARD_COUNTS
 
-    # 7. held-card counters per seat and kind
-    for p in range(PMAX):
+    # 7. held-card counters per seat and kind (seats beyond n hold nothing: checked in 1.)
+    for p in range(n):
         cnt = 0
         h = np.uint64(0)
         for j in range(s.ps[p, P_HAND_N]):

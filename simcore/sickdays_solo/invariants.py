@@ -79,7 +79,7 @@ def check(tables, s):
     # 1. values in range
     if P < 1 or P > K.MAXP or s[K.H_CUR] < 0 or s[K.H_CUR] >= P or ph < K.PH_TURN or ph > K.PH_COFFEE:
         return INV_RANGE
-    if rows < 1 or rows > K.MAX_ROWS or s.shape[0] < K.o_d2(s) + K.NSUITS * (rows + K.NCOL):
+    if rows < 1 or rows > K.MAX_ROWS or s.shape[0] != K.state_size(rows, P):
         return INV_RANGE
     if ph == K.PH_COFFEE and (s[K.H_CB_SEAT] < 0 or s[K.H_CB_SEAT] >= P):
         return INV_RANGE
@@ -125,8 +125,9 @@ def check(tables, s):
               K.H_HAPPY_N):
         if s[f] < 0:
             return INV_RANGE
+    oc = K.o_cnt(s)
     for i in range(P * K.NCARDS * K.N_CT):
-        if s[K.O_CNT + i] < 0:
+        if s[oc + i] < 0:
             return INV_RANGE
 
     # 2./3. every card in one place
@@ -323,7 +324,7 @@ def check(tables, s):
     discarded = 0
     for p in range(P):
         for card in range(K.NCARDS):
-            b = K.O_CNT + (p * K.NCARDS + card) * K.N_CT
+            b = K.o_cnt(s) + (p * K.NCARDS + card) * K.N_CT
             noted += s[b + K.CT_NOTED]
             discarded += s[b + K.CT_DISCARDED]
             if card < K.NWORK:

@@ -15,6 +15,7 @@ import numpy as np
 from simcore import rng as R
 from simcore import zones
 from simcore.jit import jit
+from simcore.scratch import stack_i64
 from simcore.spec import Column, game_index, seat_index
 from simcore.trace import emit
 
@@ -182,13 +183,27 @@ O_DECK = O_HAND + MAXP * HAND_CAP
 O_DISC = O_DECK + NCARDS
 O_REM = O_DISC + NCARDS
 O_ZONE = O_REM + NCARDS
-O_CNT = O_ZONE + NCARDS
-O_GRID = O_CNT + MAXP * NCARDS * N_CT
+O_GRID = O_ZONE + NCARDS
+# then, sized by the calendar's rows: cell kinds, row fill, per worker the real counts on
+# each row and diagonal (o_kind .. o_d2); last, the card counters of the seats in the game
+# (o_cnt), which no decision reads, for the seats in play only: every iteration of the search
+# clones the state, and six seats' counters were three quarters of a one-seat game's state
 
 
 @jit
-def state_size(rows):
-    return O_GRID + 2 * rows * NCOL + rows + NSUITS * rows + 2 * NSUITS * (rows + NCOL)
+def grid_size(rows):
+    return 2 * rows * NCOL + rows + NSUITS * rows + 2 * NSUITS * (rows + NCOL)
+
+
+@jit
+def state_size(rows, n_players):
+    return O_GRID + grid_size(rows) + n_players * NCARDS * N_CT
+
+
+@jit
+def o_cnt(s):
+    """Card counters: seat p, card, kind at o_cnt(s) + (p * NCARDS + card) * N_CT + kind."""
+    return O_GRID + grid_size(s[H_ROWS])
 
 
 @jit
@@ -274,7 +289,7 @@ def hand_add(s, seat, card):
 
 @jit
 def cnt_add(s, seat, card, kind):
-    s[O_CNT + (seat * NCARDS + card) * N_CT + kind] += 1
+    s[o_cnt(s) + (seat * NCARDS + card) * N_CT + kind] += 1
 
 
 @jit
@@ -477,7 +492,7 @@ def has_note_spot(tables, s):
 def new_game(tables, n_players, rng, trace):
     cfg = tables[0]
     rows = cfg[C_ROWS]
-    s = np.zeros(state_size(rows), np.int64)
+    s = np.zeros(state_size(rows, n_players), np.int64)
     s[H_NP] = n_players
     s[H_ROWS] = rows
     s[H_HAND] = cfg[C_HAND]
@@ -856,7 +871,7 @@ def outcome(tables, s, game_row, seat_rows):
         notes = 0
         discards = 0
         for card in range(NCARDS):
-            b = O_CNT + (p * NCARDS + card) * N_CT
+            b = o_cnt(s) + (p * NCARDS + card) * N_CT
             plays += s[b + CT_PLAYED]
             notes += s[b + CT_NOTED]
             discards += s[b + CT_DISCARDED]
@@ -876,7 +891,7 @@ def card_counts(s):
     out = np.zeros((np_, NCARDS, N_CT), np.int64)
     for p in range(np_):
         for card in range(NCARDS):
-            b = O_CNT + (p * NCARDS + card) * N_CT
+            b = o_cnt(s) + (p * NCARDS + card) * N_CT
             for k in range(N_CT):
                 out[p, card, k] = s[b + k]
         for i in range(s[O_HANDN + p]):
@@ -884,10 +899,10 @@ def card_counts(s):
     return out
 
 
-@jit(refs=True)
+@jit
 def determinise(tables, s, seat, rng):
     """Redraw what `seat` cannot see: deck order, removed cards, other hands."""
-    pool = np.empty(NCARDS, np.int64)
+    pool = stack_i64(NCARDS)
     n = zones.gather(pool, 0, s[O_DECK:O_DECK + NCARDS], s[H_DECK_N])
     n = zones.gather(pool, n, s[O_REM:O_REM + NCARDS], s[H_REM_N])
     for p in range(s[H_NP]):

@@ -17,6 +17,7 @@ import numpy as np
 
 from simcore.jit import jit
 from simcore.runner import P_GAME
+from simcore.scratch import stack_f64
 from simcore.spec import PolicyParam, policy_index
 
 from .kernels import (
@@ -529,7 +530,7 @@ def _col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     return u
 
 
-@jit(refs=True)
+@jit
 def greedy(tables, s, seat, options, n, params, rng):
     best = 0
     best_v = -1e300
@@ -555,7 +556,13 @@ def greedy(tables, s, seat, options, n, params, rng):
     rfill = brow - rows  # o_rowfill
     lo, hi = _stc_masks(s)
     wp = (params[W.w_happy], params[W.w_two], params[W.w_one], params[W.w_gap])
-    memo = np.full(M_SIZE, np.nan)
+    ws = params[W.w_scaffold]
+    note_bound_ok = params[W.w_block] >= 0.0 and np.isfinite(ws) and np.isfinite(params[W.w_one]) \
+        and np.isfinite(params[W.w_row_full]) and np.isfinite(params[W.w_note_cost])
+    ub_fill = max(0.0, max(ws * 0.0, ws * (0.25 * params[W.w_one])))  # a note's scaffold, at most
+    memo = stack_f64(M_SIZE)  # on the stack: no allocation, no reference counting per call
+    for j in range(M_SIZE):
+        memo[j] = np.nan
     for i in range(n):
         op = options[i]
         kind = op // 10000
@@ -647,6 +654,21 @@ def greedy(tables, s, seat, options, n, params, rng):
         elif kind == OP_NOTE or kind == OP_EVENT:
             c = op % 100
             r = s[O_HEIGHT + c]
+            if kind == OP_NOTE and note_bound_ok:
+                # a note in a column no hand card of an unhappy worker belongs to: its scaffold is
+                # 0, w_scaffold x 0 or w_scaffold x 0.25 w_one (the largest is `ub_fill`) and its
+                # block penalty >= 0 (w_block >= 0), so its score is <= the bound below (float
+                # rounding is monotone); if that cannot beat best_v, neither can the note
+                own = False
+                for i2 in range(hn):
+                    card2 = s[hb + i2]
+                    if card2 < NWORK and card2 % 7 == c and s[O_HAPPY + card2 // 7] == 0:
+                        own = True
+                        break
+                if not own:
+                    rb = params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
+                    if (ub_fill + rb) - params[W.w_note_cost] <= best_v:
+                        continue
             card = s[hb + a]
             e = card - NWORK
             if kind == OP_EVENT and (e == EV_NEWYEARS or e == EV_VALENTINE):

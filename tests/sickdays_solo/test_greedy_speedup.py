@@ -30,6 +30,9 @@ def plain_greedy(s, seat, options, n, params):
     (11, 7, 3, None),
     (4, 7, 1, {"w_block": 0.3, "w_gap": 0.7, "w_keep": 0.9, "w_scaffold": 0.33}),
     (9, 7, 2, {"w_block": -0.7, "w_keep": -0.2, "w_happy": -3.0, "w_one": -0.5}),
+    # the notes' upper bound with other signs: a negative scaffold weight or note cost, a big row bonus
+    (5, 7, 1, {"w_scaffold": -0.6, "w_one": 1.3, "w_note_cost": -0.4, "w_row_full": 2.5}),
+    (3, 0, 2, {"w_scaffold": 3.0, "w_one": -1.0, "w_note_cost": 0.0, "w_discard_happy": -1.0}),
 ])
 def test_greedy_matches_plain_argmax(level, events, players, overrides):
     t = tables_for(level=level, events=events)
