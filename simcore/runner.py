@@ -223,7 +223,9 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
             return greedy_call(tables, state, seat, options, n, params, rng)
         return R.randint(rng, R.POLICY, n)
 
-    simple_choice = _jit(simple_choice, refs=False)
+    # inlined where it is called (the rollouts' every decision): a call passes every array of the
+    # tables and the state field by field, and greedy_call is a call of its own
+    simple_choice = _jit(simple_choice, refs=False, force=True)
 
     def playout(tables, state, seat, params, rng, buf):
         """Play on from a determinised clone; judge the end (or horizon) state."""

@@ -9,8 +9,10 @@ calling kernel's stack (LLVM's alloca in its entry block, so a call in a loop
 takes no more stack), with no owner to count. It lives until the kernel that
 wrote the call returns: never return it or keep it in a state.
 
-The size must be a constant (a literal or a module constant); the contents
-start undefined, as `np.empty`'s. With NUMBA_DISABLE_JIT=1 it is `np.empty`.
+The size must be a constant numba sees when compiling: a literal or a name in
+the calling kernel's own module (`K.NAME`, another module's attribute, is
+typed as a plain integer and refused); the contents start undefined, as
+`np.empty`'s. With NUMBA_DISABLE_JIT=1 it is `np.empty`.
 """
 import numpy as np
 
@@ -31,7 +33,10 @@ def _stack_array(dtype_name):
         from numba.np.arrayobj import make_array, populate_array
 
         if not isinstance(n, types.IntegerLiteral) or n.literal_value < 1:
-            return None  # a constant size of at least one element, known when compiling
+            from numba.core.errors import TypingError
+
+            raise TypingError(f"stack_{dtype_name}: the size must be a constant of at least 1 known when "
+                              f"compiling (a literal or a name in the kernel's own module, not module.NAME), got {n}")
         size = int(n.literal_value)
         dtype = getattr(types, dtype_name)
         arrty = types.Array(dtype, 1, "C")

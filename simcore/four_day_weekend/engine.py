@@ -19,6 +19,7 @@ import numpy as np
 from .. import rng as R
 from .. import zones
 from ..jit import jit
+from ..scratch import stack_f64
 from ..trace import emit
 from . import constants as K
 from .constants import G, S
@@ -792,7 +793,10 @@ def determinise(tables, s, seat, rng):
         a[a[K.O_OWNER] + a[d0 + i]] = -1
 
 
-@jit(refs=True)
+N_TYPES = K.N_TYPES  # (a name of this module: a scratch array's size must be a constant numba can see)
+
+
+@jit
 def hand_potential(tables, a, p):
     """Rough points the hand is worth to its holder, for judging unfinished
     states: Necessities the active set can take at their (doubled) points,
@@ -815,7 +819,9 @@ def hand_potential(tables, a, p):
     seen_excuse = False
     seen_activity = act >= 0
     seen_bonus = ai >= 0 and set_at(a, p, ai, K.S_BONUS) >= 0
-    best = np.zeros(K.N_TYPES)
+    best = stack_f64(N_TYPES)  # on the stack: value calls this per seat per search iteration
+    for t in range(N_TYPES):
+        best[t] = 0.0
     for j in range(hand_n(a, p)):
         c = card_of(tables, hand_at(a, p, j))
         kind = cards[c, K.C_KIND]

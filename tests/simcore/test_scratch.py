@@ -1,0 +1,58 @@
+"""Scratch arrays on the stack (simcore/scratch.py): usable in a kernel without
+reference counting, one array per call however often it is called, a clear
+error for a size numba cannot see when compiling."""
+import numpy as np
+import pytest
+
+from simcore.jit import jit
+from simcore.scratch import stack_f64, stack_i64
+
+SIZE = 5
+
+
+def _sums(x):
+    """x's values in SIZE buckets (i mod SIZE), through a stack scratch array; and their count."""
+    f = stack_f64(SIZE)
+    k = stack_i64(SIZE)
+    for j in range(SIZE):
+        f[j] = 0.0
+        k[j] = 0
+    for i in range(x.shape[0]):
+        f[i % SIZE] += x[i]
+        k[i % SIZE] += 1
+    t = 0.0
+    for j in range(SIZE):
+        t += f[j] * (j + 1) + k[j]
+    return t
+
+
+sums = jit(_sums)  # refless, as every kernel that does not ask for reference counting
+
+
+@jit
+def _many(x, times):
+    t = 0.0
+    for _ in range(times):
+        t += sums(x)
+    return t
+
+
+def test_a_stack_scratch_array_in_a_refless_kernel():
+    x = np.arange(12.0)
+    expect = sum(x[i] * (i % SIZE + 1) for i in range(12)) + 12
+    assert sums(x) == expect
+    # a million calls in a loop: each one's array is its own stack slot, freed on return
+    assert _many(x, 1_000_000) == expect * 1_000_000
+
+
+def test_a_size_not_known_when_compiling_is_refused_by_name():
+    from numba.core.errors import TypingError
+
+    @jit
+    def bad(n):
+        a = stack_f64(n)
+        a[0] = 1.0
+        return a[0]
+
+    with pytest.raises(TypingError, match="stack_float64: the size must be a constant"):
+        bad(3)
