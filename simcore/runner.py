@@ -286,7 +286,11 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     lookahead = _jit(lookahead) if LOOKAHEAD in ks else no_search
 
     if EXPERT in ks or ORACLE in ks:
-        search = make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, _jit)
+        # the rollouts call the game's own kernels (Kernels.rollouts_inline), or the wrappers
+        direct = kernels.rollouts_inline
+        search = make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, _jit,
+                             legal if direct else legal_call, step if direct else step_call,
+                             greedy if direct else greedy_call)
 
         def expert(tables, state, seat, options, n, params, rng, buf):
             return search(tables, state, seat, options, n, params, rng, buf, 0)

@@ -65,7 +65,7 @@ from . import rng as R
 from .jit import jit
 
 from .slots import (
-    P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_FUTILITY, P_HORIZON, P_ITERATIONS, P_RECHECK, P_ROLLOUT_KIND, P_TURNS,
+    GREEDY, P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_FUTILITY, P_HORIZON, P_ITERATIONS, P_RECHECK, P_ROLLOUT_KIND, P_TURNS,
     P_WIDEN, P_WORLDS,
 )
 
@@ -87,8 +87,12 @@ def leads(d, z):
     return d.mean() > z * sd / np.sqrt(k)
 
 
-def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit):
-    """The search kernel for one game's kernels; `jit(f)` compiles it beside them."""
+def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit,
+                legal, step, greedy):
+    """The search kernel for one game's kernels; `jit(f)` compiles it beside them. `legal`, `step`
+    and `greedy` are the game's own kernels, which the rollout calls directly (where a game
+    compiles them to be inlined, they are inlined there); everywhere else the search calls them
+    through the runner's wrappers (`legal_call`...), so each is inlined in one more place only."""
 
     def play_on(tables, w, seat, steps, horizon, turns, seat_moving, handovers, rk, params, r2, obuf, notrace):
         """The rollout: the rollout policy plays every seat on from world `w` (`steps` decisions from
@@ -103,11 +107,16 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                 handovers += 1
                 if turns > 0 and handovers >= turns:
                     break
-            m = legal_call(tables, w, obuf)
+            m = legal(tables, w, obuf)
             if m == 0:
                 break
-            j = 0 if m == 1 else simple_choice(tables, w, s, obuf, m, rk, params, r2)
-            step_call(tables, w, obuf[j], r2, notrace)
+            if m == 1:
+                j = 0
+            elif rk == GREEDY:  # simple_choice's two cases, with the game's greedy called directly
+                j = greedy(tables, w, s, obuf, m, params, r2)
+            else:
+                j = R.randint(r2, R.POLICY, m)
+            step(tables, w, obuf[j], r2, notrace)
             steps += 1
         return value(tables, w, seat)
 

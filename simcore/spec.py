@@ -52,6 +52,14 @@ class Kernels(NamedTuple):
     greedy: Any
     card_counts: Any
     check: Any = None
+    # The search's rollouts call legal, step and greedy directly: a call passes every array of the
+    # tables and the state field by field, which in a game of many cheap decisions is much of a
+    # rollout's time (Four Day Weekend: expert 1.36x faster). Where a game compiles them to be
+    # inlined (`jit(force=True)`) that is one more copy of each in the search's compile (Four Day
+    # Weekend's cold compile 57 -> 76 s); False calls them through the runner's wrappers (Overtime:
+    # its step and greedy read effects, and inlined once more they took its search's cold compile
+    # from 133 to 200 s for 1% speed).
+    rollouts_inline: bool = True
 
 
 def cards_param(default_file: Path) -> Param:

@@ -73,7 +73,7 @@ SPEC = GameSpec(
                              expert_horizon=20, expert_depth=1, expert_widen=2.0, expert_confidence=1.5,
                              expert_futility=1),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check),
+                    check=check, rollouts_inline=False),  # (the compile cost: simcore.spec.Kernels)
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,

@@ -711,26 +711,55 @@ def greedy(tables, s, seat, options, n, params, rng):
 
 
 @jit
+def _open_at_least(s, m, kind, r, rows, need):
+    """Do `need` or more cells of the line of `kind` through (r, 0) lie open for a worker whose
+    cards of the columns in mask m are still to come (line_open(s, w, kind, r, 0, -1)'s count)?"""
+    if need <= 0:
+        return True
+    n = 0
+    bd_r = s[H_BD_R]
+    bd_c = s[H_BD_C]
+    for c2 in range(NCOL):
+        if (m >> c2) & 1 == 0:
+            continue
+        r2 = r if kind == 0 else (r + c2 if kind == 1 else r - c2)
+        if r2 < 0 or r2 >= rows:
+            continue
+        if r2 >= s[O_HEIGHT + c2] or (bd_c == c2 and bd_r == r2):
+            n += 1
+            if n >= need:
+                return True
+    return False
+
+
+@jit
 def viable_best(s, w):
-    """Best real count of worker w on a line that can still reach three (0..2); -1: no line can."""
+    """Best real count of worker w on a line that can still reach three (0..2); -1: no line can.
+
+    Every line in turn, as the reference in tests/sickdays_solo/test_value.py, but a line is only
+    asked whether it has the open cells it needs, from a mask of the columns whose card of w is
+    still to come."""
     rows = s[H_ROWS]
     w2 = rows + NCOL
+    m = 0
+    for c in range(NCOL):
+        if still_to_come(s, w, c):
+            m |= 1 << c
+    brow = o_rowcnt(s)
     best = -1
     for kind in range(3):
         if kind == 0:
-            b = o_rowcnt(s) + w * rows
-            m = rows
+            b = brow + w * rows
+            lines = rows
         else:
-            b = (o_d1(s) if kind == 1 else o_d2(s)) + w * w2
-            m = w2
-        for i in range(m):
+            b = brow + NSUITS * rows + (kind - 1) * NSUITS * w2 + w * w2
+            lines = w2
+        for i in range(lines):
             k = s[b + i]
             if k <= best:
                 continue
             r = i - 6 if kind == 1 else i
-            wild = wild_on_line(s, w, kind, r, 0)
-            n, g1, g2 = line_open(s, w, kind, r, 0, -1)
-            if k + wild + n >= 3:
+            if _open_at_least(s, m, kind, r, rows, 3 - k - wild_on_line(s, w, kind, r, 0)):
                 best = k
                 if best >= 2:
                     return best

@@ -56,3 +56,49 @@ def test_a_harder_level_lowers_the_same_state():
     s, _ = fresh(t4)
     assert P.value(t4, s, 0) < P.value(t1, s, 0)
     assert np.isfinite(P.value(t1, s, 0))
+
+
+def _viable_best_reference(s, w):
+    """viable_best as first written: every line in turn, its full open count from line_open."""
+    rows = s[K.H_ROWS]
+    w2 = rows + K.NCOL
+    best = -1
+    for kind in range(3):
+        base = (K.o_rowcnt(s), K.o_d1(s), K.o_d2(s))[kind] + w * (rows if kind == 0 else w2)
+        for i in range(rows if kind == 0 else w2):
+            k = s[base + i]
+            if k <= best:
+                continue
+            r = i - 6 if kind == 1 else i
+            n, _, _ = P.line_open(s, w, kind, r, 0, -1)
+            if k + K.wild_on_line(s, w, kind, r, 0) + n >= 3:
+                best = k
+    return min(best, 2)
+
+
+def test_viable_best_equals_trying_every_line():
+    """The fast viable_best (lines tried from two cards down, open cells counted from a mask) gives
+    the reference's answer for every unhappy worker of states reached by greedy and random play,
+    with events (wilds, the Birthday cell) and the automa."""
+    from simcore import rng as R
+    from simcore.batch import resolve_policy
+    from simcore.sickdays_solo import SPEC
+    from simcore.trace import no_trace
+
+    params = np.array(resolve_policy(SPEC, "greedy").params)
+    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    checked = 0
+    for level, events in ((1, 7), (4, 0), (8, 7), (11, 3)):
+        t = tables_for(level=level, events=events)
+        for game in range(6):
+            rng = R.new_streams(500 + level, game)
+            s = K.new_game(t, np.int64(1), rng, no_trace())
+            while K.to_move(s) >= 0:
+                for w in range(K.NSUITS):
+                    if s[K.O_HAPPY + w] == 0:
+                        assert P.viable_best(s, w) == _viable_best_reference(s, w)
+                        checked += 1
+                n = K.legal(t, s, out)
+                j = P.greedy(t, s, 0, out, n, params, rng) if game % 2 == 0 else R.randint(rng, R.POLICY, n)
+                K.step(t, s, out[j], rng, no_trace())
+    assert checked > 2000
