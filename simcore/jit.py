@@ -201,6 +201,24 @@ def jit(fn=None, *, parallel: bool = False, refs: bool = False, inline: bool = F
     return wrap(fn) if fn is not None else wrap
 
 
+def inlined_copy(kernel):
+    """`kernel` compiled to be inlined where it is called (as `jit(force=True)`), for one hot call
+    site of a kernel that is not inlined elsewhere (the search's rollout calls the game's
+    `greedy`): a copy of its function under its own name, so that its cache entry is its own
+    (numba keys a cache entry on the function, not on the options it was compiled with). A kernel
+    already compiled to be inlined is returned as it is; so is a plain function (no JIT)."""
+    f = getattr(kernel, "py_func", None)
+    if f is None or kernel.targetoptions.get("forceinline"):
+        return kernel
+    import types
+
+    g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    g.__qualname__ = f"{f.__qualname__}__inlined"
+    g.__module__ = f.__module__
+    g.__doc__ = f.__doc__
+    return jit(g, force=True)
+
+
 def intrinsic(py):
     """An operation written in LLVM IR (numba's `@intrinsic`, e.g. a popcount), for
     kernels to call; `py` is the same operation in plain Python, used when

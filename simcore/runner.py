@@ -39,7 +39,7 @@ import numba
 import numpy as np
 
 from . import rng as R
-from .jit import njit_cached
+from .jit import inlined_copy, njit_cached
 from .search import leads, make_search, world_streams
 from .trace import emit
 
@@ -290,7 +290,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
         direct = kernels.rollouts_inline
         search = make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, _jit,
                              legal if direct else legal_call, step if direct else step_call,
-                             greedy if direct else greedy_call)
+                             inlined_copy(greedy) if direct else greedy_call)
 
         def expert(tables, state, seat, options, n, params, rng, buf):
             return search(tables, state, seat, options, n, params, rng, buf, 0)

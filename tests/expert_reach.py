@@ -3,6 +3,7 @@
     python -m tests.expert_reach solo [--levels 1,4,6,11] [-n 300] [--seed 7] [--policies greedy,lookahead,expert,oracle]
     python -m tests.expert_reach seats --game overtime [-n 400] [--seed 7]
     python -m tests.expert_reach speed --game G [-n 200]
+    python -m tests.expert_reach budget --game G [--levels 1,4] [-n 1000] [--seed 7] --policy-param k=v ...
     (--policy-param k=v, repeatable, sets the parameters of solo's expert and oracle, of seats'
     challenger, of speed's expert)
 
@@ -20,6 +21,12 @@ interval, its fair share (1 / players), and the paired difference to greedy.
 `speed`: games/s of all seats playing expert, on every core, from wall time
 and from process CPU time (games per CPU-second x cores: what the cores give
 when the machine is shared).
+
+`budget`: a change of the search's defaults (the --policy-param values) judged
+on the same deals against the defaults: Sick Days solo per level, expert and
+oracle (which shares the search's parameters) with and without the change,
+the paired differences and oracle - expert for both; a competitive game as
+`seats` does it, one seat of each expert among greedy seats, paired.
 """
 from __future__ import annotations
 
@@ -132,9 +139,53 @@ def speed(game: str, n: int, seed: int, policy: str = "expert", pp: dict | None 
           f"{r.game_out[:, 1].mean():.1f} decisions/game, n={n}", flush=True)
 
 
+def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
+    """Expert (and oracle where there is one) with the changed parameters `pp` against the defaults."""
+    from simcore import registry
+
+    spec = registry.get(game)
+    if spec.name != "sickdays-solo":
+        P = spec.default_players
+        per = max(1, n // P)
+        won = {}
+        for label, params in (("default", None), ("changed", pp)):
+            w = []
+            for s in range(P):
+                pols = ["greedy"] * P
+                pols[s] = "expert"
+                w.append(play(game, pols, per, seed, first=s * per, pp=params).seat_out[:, s, 0])
+            won[label] = np.concatenate(w)
+            p, lo, hi = wilson(won[label].sum(), len(won[label]))
+            print(f"{game} {P}p one expert seat among greedy, {label}: win {p:.1%} [{lo:.1%}, {hi:.1%}] "
+                  f"n={len(won[label])} seed={seed}", flush=True)
+        m, lo, hi = paired(won["changed"], won["default"])
+        print(f"{game} changed - default {m * 100:+.1f} points [{lo * 100:+.1f}, {hi * 100:+.1f}] (paired) {pp}",
+              flush=True)
+        return
+    for level in levels:
+        won = {}
+        for pol in ("expert", "oracle"):
+            for label, params in (("default", None), ("changed", pp)):
+                r = play(game, [pol], n, seed, {"level": level}, players=1, pp=params)
+                won[pol, label] = r.seat_out[:, 0, 0]
+        for label in ("default", "changed"):
+            e, o = won["expert", label], won["oracle", label]
+            p, lo, hi = wilson(e.sum(), n)
+            m, mlo, mhi = paired(o, e)
+            print(f"level {level:2d} {label:8s} expert {p:6.1%} [{lo:6.1%}, {hi:6.1%}] oracle {o.mean():6.1%} "
+                  f"oracle - expert {m * 100:+.1f} [{mlo * 100:+.1f}, {mhi * 100:+.1f}] n={n} seed={seed}", flush=True)
+        m, lo, hi = paired(won["expert", "changed"], won["expert", "default"])
+        mo, olo, ohi = paired(won["oracle", "changed"], won["oracle", "default"])
+        print(f"level {level:2d} changed - default: expert {m * 100:+.1f} [{lo * 100:+.1f}, {hi * 100:+.1f}], "
+              f"oracle {mo * 100:+.1f} [{olo * 100:+.1f}, {ohi * 100:+.1f}] (paired) {pp}", flush=True)
+        np.save(f"/tmp/expert_budget_L{level}_{seed}_{n}.npy",
+                np.stack([won[k] for k in (("expert", "default"), ("expert", "changed"), ("oracle", "default"),
+                                             ("oracle", "changed"))]))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("solo", "seats", "speed"))
+    ap.add_argument("what", choices=("solo", "seats", "speed", "budget"))
     ap.add_argument("--game", default="sickdays-solo")
     ap.add_argument("--levels", default="1,2,3,4,5")
     ap.add_argument("--policies", default="greedy,lookahead,expert,oracle")
@@ -148,6 +199,8 @@ def main(argv=None) -> int:
         solo([int(x) for x in a.levels.split(",")], a.policies.split(","), a.n, a.seed, pp)
     elif a.what == "seats":
         seats(a.game, a.n, a.seed, a.challengers.split(","), pp)
+    elif a.what == "budget":
+        budget(a.game, [int(x) for x in a.levels.split(",")], a.n, a.seed, pp or {})
     else:
         speed(a.game, a.n, a.seed, pp=pp)
     return 0
