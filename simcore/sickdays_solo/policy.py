@@ -557,7 +557,8 @@ def greedy(tables, s, seat, options, n, params, rng):
     lo, hi = _stc_masks(s)
     wp = (params[W.w_happy], params[W.w_two], params[W.w_one], params[W.w_gap])
     ws = params[W.w_scaffold]
-    note_bound_ok = params[W.w_block] >= 0.0 and np.isfinite(ws) and np.isfinite(params[W.w_one]) \
+    block_nonneg = params[W.w_block] >= 0.0  # every block penalty is >= 0 (False for nan)
+    note_bound_ok = block_nonneg and np.isfinite(ws) and np.isfinite(params[W.w_one]) \
         and np.isfinite(params[W.w_row_full]) and np.isfinite(params[W.w_note_cost])
     ub_fill = max(0.0, max(ws * 0.0, ws * (0.25 * params[W.w_one])))  # a note's scaffold, at most
     memo = stack_f64(M_SIZE)  # on the stack: no allocation, no reference counting per call
@@ -586,6 +587,9 @@ def greedy(tables, s, seat, options, n, params, rng):
                 else:
                     sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
                         - params[W.w_waste]
+            rb = params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
+            if block_nonneg and sc + rb <= best_v:
+                continue  # its block penalty is >= 0: sc - pen + rb <= sc + rb (rounding is monotone)
             # block(s, r, c, w, params)
             if exact:
                 u = memo[M_BLOCK + c]
@@ -606,10 +610,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                 pen = 0.0 if units == 0 or q == 0.0 else np.float64(units) * q
             else:
                 pen = _block_seq(s, r, c, w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
-            sc -= pen
-            # row_bonus(s, r, params)
-            sc += params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
-            v = sc
+            v = sc - pen + rb  # (rb: row_bonus(s, r, params))
         elif kind == OP_DISCARD:
             card = s[hb + a]
             if card >= NWORK:
