@@ -1,4 +1,4 @@
-"""Scratch arrays on the stack, for kernels called per decision or per option.
+"""Scratch arrays on the stack, and block copies, for kernels called per decision or per option.
 
 `np.empty` in a kernel is a heap allocation through numba's runtime, and a
 kernel that allocates must run with reference counting (simcore/jit.py),
@@ -13,6 +13,10 @@ The size must be a constant numba sees when compiling: a literal or a name in
 the calling kernel's own module (`K.NAME`, another module's attribute, is
 typed as a plain integer and refused); the contents start undefined, as
 `np.empty`'s. With NUMBA_DISABLE_JIT=1 it is `np.empty`.
+
+`copy_head(dst, src, n)` copies the first n elements of one C-contiguous
+array into another as one memcpy (a clone that copies only the part of a
+state the game uses: Overtime's).
 """
 import numpy as np
 
@@ -58,3 +62,31 @@ def _stack_array(dtype_name):
 
 stack_f64 = intrinsic(_stack_f64_py)(_stack_array("float64"))
 stack_i64 = intrinsic(_stack_i64_py)(_stack_array("int64"))
+
+
+def _copy_head_py(dst, src, n):
+    dst.reshape(-1)[:n] = src.reshape(-1)[:n]
+
+
+@intrinsic(_copy_head_py)
+def copy_head(typingctx, dst, src, n):
+    """The first n elements of src, in memory order, into dst: two C-contiguous arrays of one
+    dtype (any number of dimensions), as one memcpy (numba's slice assignment is an element loop,
+    about a third of memcpy's speed on Overtime's clone). n must not pass either array's size."""
+    from numba.core import cgutils, types
+    from numba.np.arrayobj import make_array
+
+    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.dtype == src.dtype
+            and dst.layout == "C" and src.layout == "C" and isinstance(n, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        d = make_array(sig.args[0])(context, builder, args[0])
+        s = make_array(sig.args[1])(context, builder, args[1])
+        item = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
+        nbytes = builder.mul(context.cast(builder, args[2], sig.args[2], types.intp),
+                             context.get_constant(types.intp, item))
+        cgutils.raw_memcpy(builder, d.data, s.data, nbytes, 1)
+        return context.get_dummy_value()
+
+    return types.void(dst, src, n), codegen

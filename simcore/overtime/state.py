@@ -22,6 +22,7 @@ from simcore import rng as R
 from simcore import zones
 from simcore.jit import jit
 from simcore.records import RecordView, record_dtype
+from simcore.scratch import copy_head
 from simcore.trace import emit
 
 from .constants import (
@@ -98,23 +99,23 @@ def clone(S):
     c = C[0]
     n = s.g[G_NINST]
     k = s.g[G_NKINDS]
-    p = s.g[G_NP]
-    c.g[:] = s.g
-    c.zone[:n] = s.zone[:n]
-    c.owner[:n] = s.owner[:n]
-    c.link[:n] = s.link[:n]
-    c.tasks[:n] = s.tasks[:n]
-    c.deck[:n] = s.deck[:n]
-    c.abil[:n] = s.abil[:n]
-    c.tok_on[:n] = s.tok_on[:n]
-    c.tok_n[:n] = s.tok_n[:n]
-    c.hand[:] = s.hand
-    c.ps[:] = s.ps
-    c.cc[:p, :k] = s.cc[:p, :k]
-    c.pile[:] = s.pile
-    c.evq[:] = s.evq
-    c.dk[:k] = s.dk[:k]
-    c.rem[:] = s.rem
+    copy_head(c.g, s.g, s.g.size)  # (one memcpy each: a slice assignment is an element loop)
+    copy_head(c.zone, s.zone, n)
+    copy_head(c.owner, s.owner, n)
+    copy_head(c.link, s.link, n)
+    copy_head(c.tasks, s.tasks, n)
+    copy_head(c.deck, s.deck, n)
+    copy_head(c.abil, s.abil, n)
+    copy_head(c.tok_on, s.tok_on, n)
+    copy_head(c.tok_n, s.tok_n, n)
+    copy_head(c.hand, s.hand, s.hand.size)
+    copy_head(c.ps, s.ps, s.ps.size)
+    for p in range(s.g[G_NP]):
+        copy_head(c.cc[p], s.cc[p], k * s.cc.shape[2])
+    copy_head(c.pile, s.pile, s.pile.size)
+    copy_head(c.evq, s.evq, s.evq.size)
+    copy_head(c.dk, s.dk, k)
+    copy_head(c.rem, s.rem, s.rem.size)
     return C
 
 

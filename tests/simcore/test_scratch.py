@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from simcore.jit import jit
-from simcore.scratch import stack_f64, stack_i64
+from simcore.scratch import copy_head, stack_f64, stack_i64
 
 SIZE = 5
 
@@ -56,3 +56,19 @@ def test_a_size_not_known_when_compiling_is_refused_by_name():
 
     with pytest.raises(TypingError, match="stack_float64: the size must be a constant"):
         bad(3)
+
+
+@jit
+def _heads(dst2, src2, dst1, src1, n2, n1):
+    copy_head(dst2, src2, n2)
+    copy_head(dst1, src1, n1)
+
+
+def test_copy_head_copies_the_first_elements_in_memory_order():
+    src2 = np.arange(24, dtype=np.int64).reshape(4, 6)
+    dst2 = np.full((4, 6), -1, np.int64)
+    src1 = np.arange(10.0)
+    dst1 = np.full(10, -1.0)
+    _heads(dst2, src2, dst1, src1, 9, 3)
+    assert dst2.ravel().tolist() == list(range(9)) + [-1] * 15
+    assert dst1.tolist() == [0.0, 1.0, 2.0] + [-1.0] * 7
