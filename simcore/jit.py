@@ -216,7 +216,7 @@ def inlined_copy(kernel):
     g.__qualname__ = f"{f.__qualname__}__inlined"
     g.__module__ = f.__module__
     g.__doc__ = f.__doc__
-    return jit(g, force=True)
+    return jit(g, force=True, refs=bool(kernel.targetoptions.get("_nrt", False)))  # (an allocating kernel keeps its counts)
 
 
 def intrinsic(py):

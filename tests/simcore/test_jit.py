@@ -60,3 +60,21 @@ def test_a_kernel_called_with_constants_compiles_once(tmp_path, monkeypatch):
     monkeypatch.setattr(J, "CACHE_ROOT", tmp_path)  # a fresh compile, never a cache load
     assert _callee_versions(J.jit) == 1
     assert _callee_versions(numba.njit) == 3
+
+
+def test_an_inlined_copy_keeps_the_kernels_compile_options():
+    """inlined_copy (the search's rollout greedy) forces inlining and keeps everything else: a
+    kernel that allocates keeps its reference counting (You're Fired!'s greedy would not compile
+    without it), and one already inlined is itself."""
+    from simcore import registry
+    from simcore.jit import inlined_copy
+
+    for name in registry.names():
+        greedy = registry.get(name).kernels.greedy
+        copy = inlined_copy(greedy)
+        if greedy.targetoptions.get("forceinline"):
+            assert copy is greedy
+            continue
+        assert copy is not greedy and copy.targetoptions["forceinline"]
+        assert copy.targetoptions.get("_nrt") == greedy.targetoptions.get("_nrt"), name
+        assert copy.py_func.__code__ is greedy.py_func.__code__
