@@ -21,7 +21,8 @@ The estimate is data, not a literal at each call site: `COLD_COMPILE_SECONDS`,
 per game, from docs/benchmarks.md (session 13: the greedy loop's first batch
 on an empty cache, seconds of the compiling process on a 2-core machine;
 numba compiles on one thread). Lookahead and the search policies
-compile more code (`SEARCH_FACTOR`, a rough allowance, said as such).
+compile more code: `SEARCH_COMPILE_SECONDS` per game (session 20, the loop
+with `expert`), else `SEARCH_FACTOR` times the greedy loop's, a rough allowance.
 """
 from __future__ import annotations
 
@@ -41,7 +42,16 @@ COLD_COMPILE_SECONDS: dict[str, float] = {
     "sickdays-solo": 20,
 }
 DEFAULT_SECONDS = 120.0  # a game not measured yet (a new game, a fixture)
-SEARCH_FACTOR = 1.5  # lookahead / expert / oracle compile their search code too (not measured per game)
+# Cold compile of the loop with `expert` (random, greedy and the search), seconds, session 20
+# (`python -m tests.expert_reach speed --game G -n 20` on an empty cache, wall, 2-core AMD EPYC, one
+# process; docs/benchmarks.md), rounded up: Four Day Weekend's rollouts inline its kernels (76 s).
+SEARCH_COMPILE_SECONDS: dict[str, float] = {
+    "overtime": 135,
+    "four-day-weekend": 80,
+    "youre-fired": 45,
+    "sickdays-solo": 35,
+}
+SEARCH_FACTOR = 1.5  # a game whose search loop was not measured: its greedy loop's time, times this
 
 
 @dataclass(frozen=True)
@@ -52,8 +62,9 @@ class Status:
 
 def estimate_seconds(game: str, policy_names=()) -> float:
     base = COLD_COMPILE_SECONDS.get(game, DEFAULT_SECONDS)
-    search = any(n in ("lookahead", "expert", "oracle") for n in policy_names)
-    return base * (SEARCH_FACTOR if search else 1.0)
+    if not any(n in ("lookahead", "expert", "oracle") for n in policy_names):
+        return base
+    return SEARCH_COMPILE_SECONDS.get(game, base * SEARCH_FACTOR)
 
 
 def about(seconds: float) -> str:
