@@ -8,7 +8,8 @@ for a game loop written once and handed each game's kernels. So:
 * each game's kernels are cached in a folder named after a hash of the core
   kernel sources (`KERNEL_FILES`) and of that game's own package: any edit to the
   engine gives a fresh cache, never a stale one, and editing one game does
-  not recompile the others;
+  not recompile the others; a kernel outside the engine (a test fixture, a
+  measuring script) is keyed on the whole engine, as it may call any game;
 * every dispatcher gets a stable uuid (module, name, that hash), so the loop
   built for a game is found in the cache by the next process;
 * kernels run without numba's reference counting unless they ask for it
@@ -80,10 +81,13 @@ def source_key(module: str) -> str:
         return f"{parts[1]}-{CORE_HASH}-{_hash_files((_HERE / parts[1]).rglob('*.py'))}"
     if parts[0] == "simcore":
         return f"core-{CORE_HASH}"
+    # a kernel outside the engine (a test fixture, a measuring script) may call any game's kernels,
+    # and numba would not notice an edit there: keyed on the whole engine, it compiles again
+    # (a benchmark's loop around solo's greedy once kept timing the greedy it first compiled)
     mod = sys.modules.get(module)
     file = getattr(mod, "__file__", None)
     extra = _hash_files([Path(file)]) if file else "nofile"
-    return f"{parts[-1]}-{CORE_HASH}-{extra}"
+    return f"{parts[-1]}-{SOURCE_HASH}-{extra}"
 
 
 def stable_uuid(dispatcher, key: str):

@@ -78,3 +78,13 @@ def test_an_inlined_copy_keeps_the_kernels_compile_options():
         assert copy is not greedy and copy.targetoptions["forceinline"]
         assert copy.targetoptions.get("_nrt") == greedy.targetoptions.get("_nrt"), name
         assert copy.py_func.__code__ is greedy.py_func.__code__
+
+
+def test_a_kernel_outside_the_engine_is_keyed_on_the_whole_engine():
+    """A script's or fixture's kernel may call any game's kernels: its cache key moves with every
+    engine file (a game's kernels only with the core and their own package)."""
+    from simcore.jit import CORE_HASH, SOURCE_HASH, source_key
+
+    assert SOURCE_HASH in source_key("some_measuring_script")
+    game = source_key("simcore.sickdays_solo.policy")
+    assert CORE_HASH in game and SOURCE_HASH not in game

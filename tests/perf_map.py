@@ -1,0 +1,61 @@
+"""Run a module under `perf record` with numba's compiled functions named (a measuring tool, by hand):
+
+    BALANCE_NUMBA_CACHE=$(mktemp -d) perf record -e cpu-clock -F 2000 -o perf.data \\
+        python -m tests.perf_map tests.expert_reach speed --game sickdays-solo -n 1000
+    perf report -i perf.data --no-children --sort symbol --time START,END
+
+perf sees a kernel's machine code as an anonymous address; at exit this writes
+/tmp/perf-PID.map (perf's format for code made at run time: start, size, name)
+with every function of every library numba compiled in this process, so
+`perf report` names them. A library loaded from the compile cache holds no
+module to read names from: run on an empty BALANCE_NUMBA_CACHE, as above, and
+report only the run's last seconds (`--time`, from `perf script -F time`), not
+the compile. A function force-inlined into another (`jit(force=True)`) is
+counted in its caller. Cycle counters are not needed (cpu-clock samples).
+"""
+from __future__ import annotations
+
+import atexit
+import gc
+import os
+import runpy
+import sys
+
+
+def write_map() -> int:
+    from numba.core.registry import CPUDispatcher
+
+    named: dict[int, str] = {}
+    for d in [o for o in gc.get_objects() if isinstance(o, CPUDispatcher)]:
+        for cres in list(d.overloads.values()):
+            lib = cres.library
+            try:
+                functions = lib._final_module.functions
+            except Exception:  # a library loaded from the cache: no module
+                continue
+            for fn in functions:
+                if fn.is_declaration:
+                    continue
+                try:
+                    at = lib.get_pointer_to_function(fn.name)
+                except Exception:
+                    continue
+                if at:
+                    named[at] = fn.name
+    starts = sorted(named)
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
+        for i, at in enumerate(starts):
+            size = min((starts[i + 1] - at) if i + 1 < len(starts) else 4096, 1 << 20)
+            fh.write(f"{at:x} {size:x} {named[at]}\n")
+    return len(starts)
+
+
+def main() -> None:
+    atexit.register(lambda: print(f"perf map: {write_map()} functions", file=sys.stderr))
+    sys.argv = sys.argv[1:]
+    sys.path.insert(0, os.getcwd())
+    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()
