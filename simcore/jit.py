@@ -68,7 +68,7 @@ def _hash_files(paths) -> str:
 # The core files that hold kernels (or what kernels compile in). Editing the
 # Python-only core (batch, params, spec, registry) does not recompile games;
 # tests/simcore/test_jit.py checks that every core file with a kernel is listed.
-KERNEL_FILES = ("jit.py", "rng.py", "runner.py", "scratch.py", "search.py", "slots.py", "trace.py", "zones.py")
+KERNEL_FILES = ("bits.py", "jit.py", "rng.py", "runner.py", "scratch.py", "search.py", "slots.py", "trace.py", "zones.py")
 CORE_HASH = _hash_files(_HERE / f for f in KERNEL_FILES)
 SOURCE_HASH = _hash_files(_HERE.rglob("*.py"))  # the whole engine, for provenance
 

@@ -16,8 +16,10 @@ counted in its caller. Cycle counters are not needed (cpu-clock samples).
 from __future__ import annotations
 
 import atexit
+import ctypes
 import gc
 import os
+import re
 import runpy
 import sys
 
@@ -43,10 +45,15 @@ def write_map() -> int:
                 if at:
                     named[at] = fn.name
     starts = sorted(named)
+    dump = os.environ.get("PERF_DUMP", "")
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
         for i, at in enumerate(starts):
             size = min((starts[i + 1] - at) if i + 1 < len(starts) else 4096, 1 << 20)
             fh.write(f"{at:x} {size:x} {named[at]}\n")
+            if dump and re.search(dump, named[at]):  # the code itself, for objdump
+                os.makedirs("/tmp/perf-dump", exist_ok=True)
+                with open(f"/tmp/perf-dump/{at:x}.bin", "wb") as out:
+                    out.write(ctypes.string_at(at, min(size, 1 << 16)))
     return len(starts)
 
 

@@ -26,12 +26,11 @@ The flow of a game, in engine terms:
     win), the end check, and a new schedule.
 """
 import numpy as np
-from llvmlite import ir as _ir
-from numba.core import types as _nt
 
 from simcore import rng as R
 from simcore import zones
-from simcore.jit import intrinsic, jit
+from simcore.bits import lowbit, popcount
+from simcore.jit import jit
 from simcore.spec import Column, game_index, seat_index
 from simcore.trace import emit
 
@@ -281,32 +280,6 @@ def has_cards(s, seat):
 # A set of cards is two int64 words: bit c of `lo` for cards 0..63, bit c - 64
 # of `hi` for cards 64..76. Scanning a set's bits from `lo` to `hi`, low bit
 # first, visits its cards in card-id order, the order of a scan of all cards.
-def _popcount_py(x):
-    return (int(x) & 0xFFFFFFFFFFFFFFFF).bit_count()
-
-
-def _lowbit_py(x):
-    x = int(x) & 0xFFFFFFFFFFFFFFFF
-    return (x & -x).bit_length() - 1
-
-
-@intrinsic(_popcount_py)
-def popcount(typingctx, x):
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(args[0])
-
-    return _nt.int64(_nt.int64), codegen
-
-
-@intrinsic(_lowbit_py)
-def lowbit(typingctx, x):
-    """Index of the lowest set bit (x != 0)."""
-    def codegen(context, builder, sig, args):
-        return builder.cttz(args[0], _ir.Constant(_ir.IntType(1), 0))
-
-    return _nt.int64(_nt.int64), codegen
-
-
 def _bits(cards):
     m = 0
     for c in cards:

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from simcore.bits import lowbit
 from simcore.jit import jit
 from simcore.runner import P_GAME
 from simcore.scratch import stack_f64
@@ -393,35 +394,35 @@ def _play_value(s, w, r, c, wp, m, rows, w2, brow, bd1, bd2, wilds):
         if k >= 3 or (k == 2 and wild == 1):
             return wp[0]
         need = 3 - k - wild
-        # line_open(s, w, kind, r, c, c)
+        # line_open(s, w, kind, r, c, c): the columns of m, low bit first
         n = 0
         g1 = 1 << 30
         g2 = 1 << 30
-        if m != 0:
-            for c2 in range(NCOL):
-                if (m >> c2) & 1 == 0:
-                    continue
-                if kind == 0:
-                    r2 = r
-                elif kind == 1:
-                    r2 = r + (c2 - c)
-                else:
-                    r2 = r - (c2 - c)
-                if r2 < 0 or r2 >= rows:
-                    continue
-                h = s[O_HEIGHT + c2]
-                if r2 >= h:
-                    gap = r2 - h
-                elif bd_c == c2 and bd_r == r2:
-                    gap = 0
-                else:
-                    continue
-                n += 1
-                if gap < g1:
-                    g2 = g1
-                    g1 = gap
-                elif gap < g2:
-                    g2 = gap
+        mm = m
+        while mm != 0:
+            c2 = lowbit(mm)
+            mm &= mm - 1
+            if kind == 0:
+                r2 = r
+            elif kind == 1:
+                r2 = r + (c2 - c)
+            else:
+                r2 = r - (c2 - c)
+            if r2 < 0 or r2 >= rows:
+                continue
+            h = s[O_HEIGHT + c2]
+            if r2 >= h:
+                gap = r2 - h
+            elif bd_c == c2 and bd_r == r2:
+                gap = 0
+            else:
+                continue
+            n += 1
+            if gap < g1:
+                g2 = g1
+                g1 = gap
+            elif gap < g2:
+                g2 = gap
         if n >= need:
             gap = g1 if need == 1 else g1 + g2
             v = (wp[1] if k + wild >= 2 else wp[2]) - wp[3] * gap
@@ -561,6 +562,12 @@ def greedy(tables, s, seat, options, n, params, rng):
     note_bound_ok = block_nonneg and np.isfinite(ws) and np.isfinite(params[W.w_one]) \
         and np.isfinite(params[W.w_row_full]) and np.isfinite(params[W.w_note_cost])
     ub_fill = max(0.0, max(ws * 0.0, ws * (0.25 * params[W.w_one])))  # a note's scaffold, at most
+    own_cols = 0  # the columns of the hand cards of unhappy workers (for the note bound)
+    if note_bound_ok:
+        for i2 in range(hn):
+            card2 = s[hb + i2]
+            if card2 < NWORK and s[O_HAPPY + card2 // 7] == 0:
+                own_cols |= 1 << (card2 % 7)
     memo = stack_f64(M_SIZE)  # on the stack: no allocation, no reference counting per call
     for j in range(M_SIZE):
         memo[j] = np.nan
@@ -660,13 +667,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                 # 0, w_scaffold x 0 or w_scaffold x 0.25 w_one (the largest is `ub_fill`) and its
                 # block penalty >= 0 (w_block >= 0), so its score is <= the bound below (float
                 # rounding is monotone); if that cannot beat best_v, neither can the note
-                own = False
-                for i2 in range(hn):
-                    card2 = s[hb + i2]
-                    if card2 < NWORK and card2 % 7 == c and s[O_HAPPY + card2 // 7] == 0:
-                        own = True
-                        break
-                if not own:
+                if (own_cols >> c) & 1 == 0:
                     rb = params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
                     if (ub_fill + rb) - params[W.w_note_cost] <= best_v:
                         continue
@@ -720,9 +721,10 @@ def _open_at_least(s, m, kind, r, rows, need):
     n = 0
     bd_r = s[H_BD_R]
     bd_c = s[H_BD_C]
-    for c2 in range(NCOL):
-        if (m >> c2) & 1 == 0:
-            continue
+    mm = m
+    while mm != 0:  # the columns of m, low bit first
+        c2 = lowbit(mm)
+        mm &= mm - 1
         r2 = r if kind == 0 else (r + c2 if kind == 1 else r - c2)
         if r2 < 0 or r2 >= rows:
             continue
