@@ -354,18 +354,19 @@ def note_ok(tables, s, r, c):
     """A Doctor's note may not touch another note orthogonally (diagonally too
     with note_diagonal_adjacency)."""
     rows = s[H_ROWS]
-    k = o_kind(s)
-    diag = tables[0][C_NOTE_DIAG] != 0
-    for dr in range(-1, 2):
-        for dc in range(-1, 2):
-            if dr == 0 and dc == 0:
-                continue
-            if dr != 0 and dc != 0 and not diag:
-                continue
-            r2 = r + dr
-            c2 = c + dc
-            if 0 <= r2 < rows and 0 <= c2 < NCOL and s[k + r2 * NCOL + c2] == K_NOTE:
-                return False
+    at = o_kind(s) + r * NCOL + c  # the cell's index in the kind grid (row-major)
+    up = r + 1 < rows
+    down = r > 0
+    left = c > 0
+    right = c + 1 < NCOL
+    if (down and s[at - NCOL] == K_NOTE) or (up and s[at + NCOL] == K_NOTE) \
+            or (left and s[at - 1] == K_NOTE) or (right and s[at + 1] == K_NOTE):
+        return False
+    if tables[0][C_NOTE_DIAG] != 0:
+        if down and ((left and s[at - NCOL - 1] == K_NOTE) or (right and s[at - NCOL + 1] == K_NOTE)):
+            return False
+        if up and ((left and s[at + NCOL - 1] == K_NOTE) or (right and s[at + NCOL + 1] == K_NOTE)):
+            return False
     return True
 
 

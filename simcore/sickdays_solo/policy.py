@@ -374,6 +374,16 @@ def _mask(lo, hi, w):
     return (hi >> (7 * (w - 5))) & 127
 
 
+SPREAD = 1 | 1 << 7 | 1 << 14 | 1 << 21 | 1 << 28  # bit c of each of five workers' 7-bit masks
+
+
+@jit
+def _col_workers(lo, hi, c):
+    """The workers whose card of column c is still to come (and who are not happy), as bits 7w:
+    scanned low bit first (lowbit(x) // 7) they come in ascending order."""
+    return ((lo >> c) & SPREAD) | (((hi >> c) & SPREAD) << 35)
+
+
 @jit
 def _play_value(s, w, r, c, wp, m, rows, w2, brow, bd1, bd2, wilds):
     """`play_value(s, w, r, c, params)`, given w's still-to-come mask m and
@@ -473,13 +483,15 @@ def _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wild
                 if g > best:
                     best = g
         if best == 0.0:
-            for w in range(NSUITS):
-                if (_mask(lo, hi, w) >> c) & 1:  # not yet happy, its card of column c still to come
-                    a = s[brow + w * rows + r + 1] + s[bd1 + w * w2 + r - c + 7] + s[bd2 + w * w2 + r + c + 1]
-                    b = s[brow + w * rows + r] + s[bd1 + w * w2 + r - c + 6] + s[bd2 + w * w2 + r + c]
-                    if a > b:
-                        best = 0.25 * params[W.w_one]
-                        break
+            ws = _col_workers(lo, hi, c)  # not yet happy, its card of column c still to come
+            while ws != 0:
+                w = lowbit(ws) // 7
+                ws &= ws - 1
+                a = s[brow + w * rows + r + 1] + s[bd1 + w * w2 + r - c + 7] + s[bd2 + w * w2 + r + c + 1]
+                b = s[brow + w * rows + r] + s[bd1 + w * w2 + r - c + 6] + s[bd2 + w * w2 + r + c]
+                if a > b:
+                    best = 0.25 * params[W.w_one]
+                    break
         v = params[W.w_scaffold] * best
     memo[M_SCAF + c] = v
     return v
@@ -505,9 +517,12 @@ def _block_exact(params):
 def _block_seq(s, r, c, self_w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     """`block(s, r, c, self_w, params)`, summed in its order."""
     pen = 0.0
-    for w in range(NSUITS):
-        if w == self_w or (_mask(lo, hi, w) >> c) & 1 == 0:
-            continue  # (happy workers have no bits)
+    ws = _col_workers(lo, hi, c)  # (happy workers have no bits)
+    while ws != 0:
+        w = lowbit(ws) // 7
+        ws &= ws - 1
+        if w == self_w:
+            continue
         pen = worker_block(pen, s, w, r, c, rows, w2, brow, bd1, bd2, wilds, params)
     return pen
 
@@ -517,17 +532,19 @@ def _col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     """block(s, r, c, -1, params) in units of w_block / 4: per worker and line
     through (r, c), 4 for a two-card line and 1 for a one-card line."""
     u = 0
-    for w in range(NSUITS):
-        if (_mask(lo, hi, w) >> c) & 1:
-            k0 = s[brow + w * rows + r]
-            k1 = s[bd1 + w * w2 + r - c + 6]
-            k2 = s[bd2 + w * w2 + r + c]
-            if wilds:
-                k0 += wild_on_line(s, w, 0, r, c)
-                k1 += wild_on_line(s, w, 1, r, c)
-                k2 += wild_on_line(s, w, 2, r, c)
-            u += (4 if k0 >= 2 else (1 if k0 == 1 else 0)) + (4 if k1 >= 2 else (1 if k1 == 1 else 0)) \
-                + (4 if k2 >= 2 else (1 if k2 == 1 else 0))
+    ws = _col_workers(lo, hi, c)
+    while ws != 0:
+        w = lowbit(ws) // 7
+        ws &= ws - 1
+        k0 = s[brow + w * rows + r]
+        k1 = s[bd1 + w * w2 + r - c + 6]
+        k2 = s[bd2 + w * w2 + r + c]
+        if wilds:
+            k0 += wild_on_line(s, w, 0, r, c)
+            k1 += wild_on_line(s, w, 1, r, c)
+            k2 += wild_on_line(s, w, 2, r, c)
+        u += (4 if k0 >= 2 else (1 if k0 == 1 else 0)) + (4 if k1 >= 2 else (1 if k1 == 1 else 0)) \
+            + (4 if k2 >= 2 else (1 if k2 == 1 else 0))
     return u
 
 

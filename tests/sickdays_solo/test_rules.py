@@ -343,3 +343,25 @@ def test_missing_counts_best_line():
     put(s, card(0, 2), 1)  # worker 0: two in a row -> 1 missing
     put(s, card(1, 4), 3)  # worker 1: one card -> 2 missing
     assert K.missing(s) == 1 + 2 + 3 * 4
+
+
+def test_note_ok_reads_the_eight_neighbours_as_the_rule_says():
+    # note_ok against the rule written out cell by cell: random grids of notes, every cell, both
+    # adjacency settings (a note touching another orthogonally, or diagonally with the option, is refused)
+    t_diag = tables_for(level=5, removed_cards=0, note_diagonal_adjacency=True)
+    gen = np.random.default_rng(5)
+    for trial in range(200):
+        s, _ = fresh(T8)
+        rows = s[K.H_ROWS]
+        k = K.o_kind(s)
+        notes = gen.random((rows, K.NCOL)) < gen.uniform(0.05, 0.4)
+        for r in range(rows):
+            for c in range(K.NCOL):
+                s[k + r * K.NCOL + c] = K.K_NOTE if notes[r, c] else 0
+        for t, diag in ((T8, False), (t_diag, True)):
+            for r in range(rows):
+                for c in range(K.NCOL):
+                    touch = any(notes[r + dr, c + dc] for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                                if (dr, dc) != (0, 0) and (diag or dr == 0 or dc == 0)
+                                and 0 <= r + dr < rows and 0 <= c + dc < K.NCOL)
+                    assert K.note_ok(t, s, r, c) == (not touch), (trial, r, c, diag)

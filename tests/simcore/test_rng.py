@@ -33,3 +33,20 @@ def test_shuffle_is_a_permutation():
     R.shuffle(r, R.DEAL, arr, 50)
     assert sorted(arr.tolist()) == list(range(50))
     assert arr.tolist() != list(range(50))
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.integers(0, 2**63 - 1), st.integers(0, 80))
+def test_shuffle_draws_as_randint_does(seed, n):
+    # shuffle keeps the stream in a register; the swaps and the stream it leaves must be those of
+    # Fisher-Yates with randint (the same games as before: the fingerprints depend on it)
+    a = R.new_streams(seed, 1)
+    b = a.copy()
+    x = np.arange(n) * 3
+    y = x.copy()
+    R.shuffle(a, R.POLICY, x, n)
+    for i in range(n - 1, 0, -1):
+        j = R.randint(b, R.POLICY, i + 1)
+        y[i], y[j] = y[j], y[i]
+    assert x.tolist() == y.tolist()
+    assert a.tolist() == b.tolist()
