@@ -374,6 +374,7 @@ def _mask(lo, hi, w):
     return (hi >> (7 * (w - 5))) & 127
 
 
+assert HAND_CAP * NCOL <= 63  # greedy's hand cards by column fit one int64 (`hcols`)
 SPREAD = 1 | 1 << 7 | 1 << 14 | 1 << 21 | 1 << 28  # bit c of each of five workers' 7-bit masks
 
 
@@ -465,7 +466,7 @@ def _hand_pv(s, memo, hb, i, slot, params, lo, hi, rows, w2, brow, bd1, bd2, wil
 
 
 @jit
-def _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds):
+def _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     """Memoised `scaffold(s, seat, s[O_HEIGHT + c], c, params)`."""
     v = memo[M_SCAF + c]
     if v == v:
@@ -475,13 +476,14 @@ def _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wild
         v = 0.0
     else:
         best = 0.0
-        for i in range(hn):
-            card = s[hb + i]
-            if card < NWORK and card % 7 == c and s[O_HAPPY + card // 7] == 0:
-                g = _hand_pv(s, memo, hb, i, 1, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
-                    - _hand_pv(s, memo, hb, i, 0, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
-                if g > best:
-                    best = g
+        hs = (hcols >> (HAND_CAP * c)) & ((1 << HAND_CAP) - 1)  # hand cards of unhappy workers, column c
+        while hs != 0:
+            i = lowbit(hs)
+            hs &= hs - 1
+            g = _hand_pv(s, memo, hb, i, 1, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
+                - _hand_pv(s, memo, hb, i, 0, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
+            if g > best:
+                best = g
         if best == 0.0:
             ws = _col_workers(lo, hi, c)  # not yet happy, its card of column c still to come
             while ws != 0:
@@ -579,12 +581,11 @@ def greedy(tables, s, seat, options, n, params, rng):
     note_bound_ok = block_nonneg and np.isfinite(ws) and np.isfinite(params[W.w_one]) \
         and np.isfinite(params[W.w_row_full]) and np.isfinite(params[W.w_note_cost])
     ub_fill = max(0.0, max(ws * 0.0, ws * (0.25 * params[W.w_one])))  # a note's scaffold, at most
-    own_cols = 0  # the columns of the hand cards of unhappy workers (for the note bound)
-    if note_bound_ok:
-        for i2 in range(hn):
-            card2 = s[hb + i2]
-            if card2 < NWORK and s[O_HAPPY + card2 // 7] == 0:
-                own_cols |= 1 << (card2 % 7)
+    hcols = 0  # the hand cards of unhappy workers: bit HAND_CAP * (their column) + (hand index)
+    for i2 in range(hn):
+        card2 = s[hb + i2]
+        if card2 < NWORK and s[O_HAPPY + card2 // 7] == 0:
+            hcols |= 1 << (HAND_CAP * (card2 % 7) + i2)
     memo = stack_f64(M_SIZE)  # on the stack: no allocation, no reference counting per call
     for j in range(M_SIZE):
         memo[j] = np.nan
@@ -600,7 +601,7 @@ def greedy(tables, s, seat, options, n, params, rng):
             w = card // 7
             r = s[O_HEIGHT + c]
             if s[O_HAPPY + w] != 0:
-                sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) - 0.1
+                sc = _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) - 0.1
             else:
                 pv = memo[a * PV_SLOTS]
                 if pv != pv:
@@ -609,7 +610,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                 if pv > 0.0:
                     sc = pv
                 else:
-                    sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
+                    sc = _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) \
                         - params[W.w_waste]
             rb = params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
             if block_nonneg and sc + rb <= best_v:
@@ -684,7 +685,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                 # 0, w_scaffold x 0 or w_scaffold x 0.25 w_one (the largest is `ub_fill`) and its
                 # block penalty >= 0 (w_block >= 0), so its score is <= the bound below (float
                 # rounding is monotone); if that cannot beat best_v, neither can the note
-                if (own_cols >> c) & 1 == 0:
+                if (hcols >> (HAND_CAP * c)) & ((1 << HAND_CAP) - 1) == 0:
                     rb = params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
                     if (ub_fill + rb) - params[W.w_note_cost] <= best_v:
                         continue
@@ -693,7 +694,7 @@ def greedy(tables, s, seat, options, n, params, rng):
             if kind == OP_EVENT and (e == EV_NEWYEARS or e == EV_VALENTINE):
                 v = event_score(s, seat, card, c, params)
             else:
-                sc = _scaffold(s, memo, hb, hn, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
+                sc = _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
                 if kind == OP_EVENT:
                     if e == EV_PIZZAPARTY:
                         sc += params[W.w_row_full] * min(s[H_NP], s[H_USED])
