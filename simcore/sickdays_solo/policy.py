@@ -530,23 +530,30 @@ def _block_seq(s, r, c, self_w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
 
 
 @jit
+def _worker_units(s, w, r, c, rows, w2, brow, bd1, bd2, wilds):
+    """Worker w's part of block(s, r, c, ..) in units of w_block / 4: per line through (r, c),
+    4 for a two-card line and 1 for a one-card line."""
+    k0 = s[brow + w * rows + r]
+    k1 = s[bd1 + w * w2 + r - c + 6]
+    k2 = s[bd2 + w * w2 + r + c]
+    if wilds:
+        k0 += wild_on_line(s, w, 0, r, c)
+        k1 += wild_on_line(s, w, 1, r, c)
+        k2 += wild_on_line(s, w, 2, r, c)
+    return (4 if k0 >= 2 else (1 if k0 == 1 else 0)) + (4 if k1 >= 2 else (1 if k1 == 1 else 0)) \
+        + (4 if k2 >= 2 else (1 if k2 == 1 else 0))
+
+
+@jit
 def _col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds):
-    """block(s, r, c, -1, params) in units of w_block / 4: per worker and line
-    through (r, c), 4 for a two-card line and 1 for a one-card line."""
+    """block(s, r, c, -1, params) in units of w_block / 4: `_worker_units` summed over the
+    workers whose card of column c is still to come."""
     u = 0
     ws = _col_workers(lo, hi, c)
     while ws != 0:
         w = lowbit(ws) // 7
         ws &= ws - 1
-        k0 = s[brow + w * rows + r]
-        k1 = s[bd1 + w * w2 + r - c + 6]
-        k2 = s[bd2 + w * w2 + r + c]
-        if wilds:
-            k0 += wild_on_line(s, w, 0, r, c)
-            k1 += wild_on_line(s, w, 1, r, c)
-            k2 += wild_on_line(s, w, 2, r, c)
-        u += (4 if k0 >= 2 else (1 if k0 == 1 else 0)) + (4 if k1 >= 2 else (1 if k1 == 1 else 0)) \
-            + (4 if k2 >= 2 else (1 if k2 == 1 else 0))
+        u += _worker_units(s, w, r, c, rows, w2, brow, bd1, bd2, wilds)
     return u
 
 
@@ -622,16 +629,8 @@ def greedy(tables, s, seat, options, n, params, rng):
                     u = np.float64(_col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds))
                     memo[M_BLOCK + c] = u
                 units = np.int64(u)
-                if (_mask(lo, hi, w) >> c) & 1:  # w's own terms (units as in _col_units)
-                    k0 = s[brow + w * rows + r]
-                    k1 = s[bd1 + w * w2 + r - c + 6]
-                    k2 = s[bd2 + w * w2 + r + c]
-                    if wilds:
-                        k0 += wild_on_line(s, w, 0, r, c)
-                        k1 += wild_on_line(s, w, 1, r, c)
-                        k2 += wild_on_line(s, w, 2, r, c)
-                    units -= (4 if k0 >= 2 else (1 if k0 == 1 else 0)) + (4 if k1 >= 2 else (1 if k1 == 1 else 0)) \
-                        + (4 if k2 >= 2 else (1 if k2 == 1 else 0))
+                if (_mask(lo, hi, w) >> c) & 1:  # w's own terms, counted in _col_units
+                    units -= _worker_units(s, w, r, c, rows, w2, brow, bd1, bd2, wilds)
                 pen = 0.0 if units == 0 or q == 0.0 else np.float64(units) * q
             else:
                 pen = _block_seq(s, r, c, w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
