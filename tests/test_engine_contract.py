@@ -289,3 +289,56 @@ def test_a_clone_plays_on_as_the_original(name):
         again = play_on(copy, rng2, True)
         for a, b in zip(ended, again):
             assert np.array_equal(a, b, equal_nan=True)
+
+
+_WORLD_KNOWN_GAPS = {
+    # known, not fixed: determinise keeps what the deciding seat knows, but a third seat's knowledge
+    # of a hand it redeals (You're Fired!'s `known` counts) is left as in the real game, so that seat
+    # may "know" more copies of a card than the world's hand holds, and its greedy, playing in the
+    # world, acts on what it really knew. At 2 players (the default) there is no third seat; at 3-4 a
+    # rollout can carry that knowledge. Redrawing it changes the search's worlds and its games: a
+    # change to judge on paired games, not made in passing.
+    "youre-fired": "other seats' knowledge of a redealt hand is not redrawn",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=_WORLD_KNOWN_GAPS[g]))
+                                  if g in _WORLD_KNOWN_GAPS else g for g in GAMES])
+def test_a_determinised_world_is_a_state_of_the_game(name):
+    """`determinise` redraws what a seat cannot see; the world it makes must pass the game's own
+    invariant check (its card counters too: a counter left as it was in the real game would tell a
+    policy reading it what the other hands really hold) and stay valid as greedy plays it on."""
+    from simcore import rng as R
+
+    spec, data, tables, n_cards = _setup(name)
+    k = spec.kernels
+    params = np.array(resolve_policy(spec, "greedy").params)
+    notrace = np.zeros(0, np.int32)
+    options = np.zeros(spec.max_options, np.int64)
+    players = spec.max_players
+    for game, at in enumerate((0, 6, 25)):
+        rng = R.new_streams(23, game)
+        state = k.new_game(tables, np.int64(players), rng, notrace)
+        for _ in range(at):
+            if k.to_move(state) < 0:
+                break
+            n = k.legal(tables, state, options)
+            j = 0 if n == 1 else k.greedy(tables, state, k.to_move(state), options, n, params, rng)
+            k.step(tables, state, options[j], rng, notrace)
+        seat = k.to_move(state)
+        if seat < 0:
+            continue
+        for world in range(3):
+            w = k.clone(state)
+            k.determinise(tables, w, seat, R.new_streams(31, world))
+            assert k.check(tables, w) == 0, (game, world, spec.invariant(k.check(tables, w)))
+            for _ in range(40):
+                s = k.to_move(w)
+                if s < 0:
+                    break
+                n = k.legal(tables, w, options)
+                if n == 0:
+                    break
+                j = 0 if n == 1 else k.greedy(tables, w, s, options, n, params, rng)
+                k.step(tables, w, options[j], rng, notrace)
+                assert k.check(tables, w) == 0, (game, world, spec.invariant(k.check(tables, w)))

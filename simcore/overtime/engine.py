@@ -18,7 +18,7 @@ from simcore.scratch import stack_i64
 from simcore.trace import emit
 
 from .constants import (
-    AB_ACTION, AB_REACTION, CC_CANCELLED, CC_PLAYED, END_ASSIGNMENTS_DONE, END_ROUNDS_OUT, EV_ABILITY, EV_CHOOSE,
+    AB_ACTION, AB_REACTION, CC_CANCELLED, CC_HELD, CC_PLAYED, END_ASSIGNMENTS_DONE, END_ROUNDS_OUT, EV_ABILITY, EV_CHOOSE,
     EV_DIE, EV_DISCARD, EV_END, EV_END_ACTIONS, EV_EVENT, EV_EXHAUST, EV_PLAY, EV_REACT, EV_ROUND, EV_SETUP,
     EV_SKIP, EV_TURN, G_ACTED, G_ACTIONS_USED, G_CANCELS, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR,
     G_DECK_N, G_DIE_FAILS, G_END, G_EV_N, G_GIVES, G_IN_TURN, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PASSES, G_PHASE,
@@ -777,6 +777,8 @@ def determinise(t, S, seat, rng):
     for p in range(n):
         if p != seat:
             m = zones.gather(pool, m, s.hand[p], s.ps[p, P_HAND_N])
+            for i in range(s.ps[p, P_HAND_N]):  # the held-card counters follow the redealt hands
+                s.cc[p, t[3][s.hand[p, i]], CC_HELD] -= 1
     zones.redeal(rng, pool, m)
     j = 0
     for p in range(n):
@@ -787,6 +789,7 @@ def determinise(t, S, seat, rng):
                 s.hand[p, i] = c
                 s.zone[c] = Z_HAND
                 s.owner[c] = p
+                s.cc[p, t[3][c], CC_HELD] += 1
     d = 0
     while j < m:
         c = pool[j]

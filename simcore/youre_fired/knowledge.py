@@ -260,6 +260,10 @@ def determinise(tables, S, o, rng):
     for t in range(P):
         for i in range(n_pool[t]):
             if cards[pools[t, i], K.CF_KIND] == K.KIND_CONSULTANT:
+                # the world's deal: t was dealt this identity instead (its counters say so too, or they
+                # would keep the real deal of the cards t's seat cannot see)
+                s.counts[t, pools[t, i], K.K_OWNED] -= 1
+                s.counts[t, ids[j], K.K_OWNED] += 1
                 pools[t, i] = ids[j]
                 j += 1
     while j < n_ids:
