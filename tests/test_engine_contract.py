@@ -241,6 +241,26 @@ def test_the_check_above_finds_a_way_into_the_hand_left_uncounted(name, way_in):
     assert (r.card_stats[:, k, 0] > r.hand_stats[:, k, 0]).any()
 
 
+def _greedy_plays(spec, tables, state, rng, decisions, check=None):
+    """Greedy plays every seat of `state` on, up to `decisions` decisions or the game's end;
+    `check(state)` after every step."""
+    k = spec.kernels
+    params = np.array(resolve_policy(spec, "greedy").params)
+    options = np.zeros(spec.max_options, np.int64)
+    notrace = np.zeros(0, np.int32)
+    for _ in range(decisions):
+        seat = k.to_move(state)
+        if seat < 0:
+            break
+        n = k.legal(tables, state, options)
+        if n == 0:
+            break
+        j = 0 if n == 1 else k.greedy(tables, state, seat, options, n, params, rng)
+        k.step(tables, state, options[j], rng, notrace)
+        if check is not None:
+            check(state)
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_a_clone_plays_on_as_the_original(name):
     """`clone(state)` is the whole game (the search plays every iteration on one): played on with
@@ -251,23 +271,13 @@ def test_a_clone_plays_on_as_the_original(name):
 
     spec, data, tables, n_cards = _setup(name)
     k = spec.kernels
-    params = np.array(resolve_policy(spec, "greedy").params)
-    notrace = np.zeros(0, np.int32)
-    options = np.zeros(spec.max_options, np.int64)
     columns = 2 + len(spec.game_columns), 2 + len(spec.seat_columns)
 
+    def valid(state):
+        assert k.check(tables, state) == 0
+
     def play_on(state, rng, check):
-        for _ in range(spec.max_decisions):
-            seat = k.to_move(state)
-            if seat < 0:
-                break
-            n = k.legal(tables, state, options)
-            if n == 0:
-                break
-            j = 0 if n == 1 else k.greedy(tables, state, seat, options, n, params, rng)
-            k.step(tables, state, options[j], rng, notrace)
-            if check:
-                assert k.check(tables, state) == 0
+        _greedy_plays(spec, tables, state, rng, spec.max_decisions, valid if check else None)
         game_row, seat_rows = np.zeros(columns[0]), np.zeros((players, columns[1]))
         k.outcome(tables, state, game_row, seat_rows)
         return game_row, seat_rows, np.asarray(k.card_counts(state))
@@ -275,13 +285,8 @@ def test_a_clone_plays_on_as_the_original(name):
     players = spec.max_players
     for game, at in enumerate((0, 6, 25)):
         rng = R.new_streams(17, game)
-        state = k.new_game(tables, np.int64(players), rng, notrace)
-        for _ in range(at):  # greedy plays `at` decisions, then the game is cloned
-            if k.to_move(state) < 0:
-                break
-            n = k.legal(tables, state, options)
-            j = 0 if n == 1 else k.greedy(tables, state, k.to_move(state), options, n, params, rng)
-            k.step(tables, state, options[j], rng, notrace)
+        state = k.new_game(tables, np.int64(players), rng, np.zeros(0, np.int32))
+        _greedy_plays(spec, tables, state, rng, at)  # greedy plays `at` decisions, then the game is cloned
         copy = k.clone(state)
         assert k.check(tables, copy) == 0
         rng2 = rng.copy()
@@ -312,33 +317,21 @@ def test_a_determinised_world_is_a_state_of_the_game(name):
 
     spec, data, tables, n_cards = _setup(name)
     k = spec.kernels
-    params = np.array(resolve_policy(spec, "greedy").params)
-    notrace = np.zeros(0, np.int32)
-    options = np.zeros(spec.max_options, np.int64)
     players = spec.max_players
     for game, at in enumerate((0, 6, 25)):
         rng = R.new_streams(23, game)
-        state = k.new_game(tables, np.int64(players), rng, notrace)
-        for _ in range(at):
-            if k.to_move(state) < 0:
-                break
-            n = k.legal(tables, state, options)
-            j = 0 if n == 1 else k.greedy(tables, state, k.to_move(state), options, n, params, rng)
-            k.step(tables, state, options[j], rng, notrace)
+        state = k.new_game(tables, np.int64(players), rng, np.zeros(0, np.int32))
+        _greedy_plays(spec, tables, state, rng, at)
         seat = k.to_move(state)
         if seat < 0:
             continue
         for world in range(3):
             w = k.clone(state)
             k.determinise(tables, w, seat, R.new_streams(31, world))
-            assert k.check(tables, w) == 0, (game, world, spec.invariant(k.check(tables, w)))
-            for _ in range(40):
-                s = k.to_move(w)
-                if s < 0:
-                    break
-                n = k.legal(tables, w, options)
-                if n == 0:
-                    break
-                j = 0 if n == 1 else k.greedy(tables, w, s, options, n, params, rng)
-                k.step(tables, w, options[j], rng, notrace)
-                assert k.check(tables, w) == 0, (game, world, spec.invariant(k.check(tables, w)))
+
+            def valid(state, game=game, world=world):
+                code = k.check(tables, state)
+                assert code == 0, (game, world, spec.invariant(code))
+
+            valid(w)
+            _greedy_plays(spec, tables, w, rng, 40, valid)
