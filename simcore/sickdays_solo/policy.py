@@ -386,6 +386,13 @@ def _col_workers(lo, hi, c):
 
 
 @jit
+def _col_hand(hcols, c):
+    """The hand indexes of column c's cards of unhappy workers, from greedy's `hcols` (bit
+    HAND_CAP * column + hand index)."""
+    return (hcols >> (HAND_CAP * c)) & ((1 << HAND_CAP) - 1)
+
+
+@jit
 def _play_value(s, w, r, c, wp, m, rows, w2, brow, bd1, bd2, wilds):
     """`play_value(s, w, r, c, params)`, given w's still-to-come mask m and
     wp = (w_happy, w_two, w_one, w_gap)."""
@@ -476,7 +483,7 @@ def _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, w
         v = 0.0
     else:
         best = 0.0
-        hs = (hcols >> (HAND_CAP * c)) & ((1 << HAND_CAP) - 1)  # hand cards of unhappy workers, column c
+        hs = _col_hand(hcols, c)
         while hs != 0:
             i = lowbit(hs)
             hs &= hs - 1
@@ -574,13 +581,13 @@ def greedy(tables, s, seat, options, n, params, rng):
     rows = s[H_ROWS]
     w2 = rows + NCOL
     brow = o_rowcnt(s)
-    bd1 = brow + NSUITS * rows
-    bd2 = bd1 + NSUITS * w2
+    bd1 = o_d1(s)
+    bd2 = o_d2(s)
     wilds = s[H_NY_R] >= 0 or (s[H_VAL_R] >= 0 and s[H_VAL_W] == -1)
     exact = _block_exact(params)
     q = 0.25 * params[W.w_block]
     row_full = s[H_USED] > 0
-    rfill = brow - rows  # o_rowfill
+    rfill = o_rowfill(s)
     lo, hi = _stc_masks(s)
     wp = (params[W.w_happy], params[W.w_two], params[W.w_one], params[W.w_gap])
     ws = params[W.w_scaffold]
@@ -684,7 +691,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                 # 0, w_scaffold x 0 or w_scaffold x 0.25 w_one (the largest is `ub_fill`) and its
                 # block penalty >= 0 (w_block >= 0), so its score is <= the bound below (float
                 # rounding is monotone); if that cannot beat best_v, neither can the note
-                if (hcols >> (HAND_CAP * c)) & ((1 << HAND_CAP) - 1) == 0:
+                if _col_hand(hcols, c) == 0:
                     rb = params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
                     if (ub_fill + rb) - params[W.w_note_cost] <= best_v:
                         continue
@@ -765,14 +772,13 @@ def viable_best(s, w):
     for c in range(NCOL):
         if still_to_come(s, w, c):
             m |= 1 << c
-    brow = o_rowcnt(s)
     best = -1
     for kind in range(3):
         if kind == 0:
-            b = brow + w * rows
+            b = o_rowcnt(s) + w * rows
             lines = rows
         else:
-            b = brow + NSUITS * rows + (kind - 1) * NSUITS * w2 + w * w2
+            b = (o_d1(s) if kind == 1 else o_d2(s)) + w * w2
             lines = w2
         for i in range(lines):
             k = s[b + i]
