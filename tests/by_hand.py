@@ -4,16 +4,15 @@ import numpy as np
 from simcore import rng as R
 
 
-def play_by_hand(spec, tables, players: int, seed: int, index: int, choose, look=None):
-    """Game `index` of `seed`: `choose(state, seat, options, n, rng)` gives the index of each
-    decision's option (a single legal option plays without asking), `look(state, rng)`, if given,
-    sees the state before every decision. Returns the final state."""
+def play_on(spec, tables, state, rng, choose, decisions, look=None, after=None):
+    """Play `state` on for up to `decisions` decisions or to its end: `choose(state, seat, options,
+    n, rng)` gives the index of each decision's option (a single legal option plays without asking),
+    `look(state, rng)`, if given, sees the state before every decision and `after(state)` after
+    every step. Returns the state."""
     k = spec.kernels
-    rng = R.new_streams(seed, index)
     notrace = np.zeros(0, np.int32)
-    state = k.new_game(tables, np.int64(players), rng, notrace)
     options = np.zeros(spec.max_options, np.int64)
-    for _ in range(spec.max_decisions):
+    for _ in range(decisions):
         seat = k.to_move(state)
         if seat < 0:
             break
@@ -24,4 +23,13 @@ def play_by_hand(spec, tables, players: int, seed: int, index: int, choose, look
             look(state, rng)
         j = 0 if n == 1 else choose(state, seat, options, n, rng)
         k.step(tables, state, options[j], rng, notrace)
+        if after is not None:
+            after(state)
     return state
+
+
+def play_by_hand(spec, tables, players: int, seed: int, index: int, choose, look=None):
+    """Game `index` of `seed`, played to its end as `play_on` plays. Returns the final state."""
+    rng = R.new_streams(seed, index)
+    state = spec.kernels.new_game(tables, np.int64(players), rng, np.zeros(0, np.int32))
+    return play_on(spec, tables, state, rng, choose, spec.max_decisions, look)

@@ -242,23 +242,13 @@ def test_the_check_above_finds_a_way_into_the_hand_left_uncounted(name, way_in):
 
 
 def _greedy_plays(spec, tables, state, rng, decisions, check=None):
-    """Greedy plays every seat of `state` on, up to `decisions` decisions or the game's end;
-    `check(state)` after every step."""
+    """Greedy plays every seat of `state` on (tests/by_hand.py's loop); `check(state)` after every step."""
+    from tests.by_hand import play_on
+
     k = spec.kernels
     params = np.array(resolve_policy(spec, "greedy").params)
-    options = np.zeros(spec.max_options, np.int64)
-    notrace = np.zeros(0, np.int32)
-    for _ in range(decisions):
-        seat = k.to_move(state)
-        if seat < 0:
-            break
-        n = k.legal(tables, state, options)
-        if n == 0:
-            break
-        j = 0 if n == 1 else k.greedy(tables, state, seat, options, n, params, rng)
-        k.step(tables, state, options[j], rng, notrace)
-        if check is not None:
-            check(state)
+    play_on(spec, tables, state, rng, lambda s, seat, o, n, r: k.greedy(tables, s, seat, o, n, params, r),
+            decisions, after=check)
 
 
 @pytest.mark.parametrize("name", GAMES)
