@@ -27,6 +27,9 @@ on the same deals against the defaults: Sick Days solo per level, expert and
 oracle (which shares the search's parameters) with and without the change,
 the paired differences and oracle - expert for both; a competitive game as
 `seats` does it, one seat of each expert among greedy seats, paired.
+
+`seats` and `budget` also save each line's per-game wins under /tmp
+(expert_reach_*.npy, expert_budget_*.npy), to pool runs of several seeds.
 """
 from __future__ import annotations
 
@@ -94,29 +97,32 @@ def solo(levels: list[int], policies: list[str], n: int, seed: int, pp: dict | N
                   flush=True)
 
 
+def one_seat_wins(game: str, policy: str, n: int, seed: int, pp: dict | None = None) -> np.ndarray:
+    """Wins (0/1 per game) of one `policy` seat among greedy seats, moved through every seat: the
+    seat s plays games s*n/P .. (s+1)*n/P - 1, so any two policies meet the same deals."""
+    from simcore import registry
+
+    P = registry.get(game).default_players
+    per = max(1, n // P)
+    won = []
+    for s in range(P):
+        pols = ["greedy"] * P
+        pols[s] = policy
+        won.append(play(game, pols, per, seed, first=s * per, pp=pp).seat_out[:, s, 0])
+    return np.concatenate(won)
+
+
 def seats(game: str, n: int, seed: int, challengers: list[str], pp: dict | None = None) -> None:
     from simcore import registry
 
-    spec = registry.get(game)
-    P = spec.default_players
-    per = max(1, n // P)
-    base = {}
-    for s in range(P):
-        r = play(game, ["greedy"] * P, per, seed, first=s * per)
-        base[s] = r.seat_out[:, s, 0]
-    g_all = np.concatenate([base[s] for s in range(P)])
+    P = registry.get(game).default_players
+    g_all = one_seat_wins(game, "greedy", n, seed)
     p, lo, hi = wilson(g_all.sum(), len(g_all))
     print(f"{game} {P}p greedy seat (every position): win {p:.1%} [{lo:.1%}, {hi:.1%}] n={len(g_all)}; "
           f"fair share {1 / P:.1%}", flush=True)
     for ch in challengers:
         t = time.time()
-        won = []
-        for s in range(P):
-            pols = ["greedy"] * P
-            pols[s] = ch
-            r = play(game, pols, per, seed, first=s * per, pp=pp)
-            won.append(r.seat_out[:, s, 0])
-        w = np.concatenate(won)
+        w = one_seat_wins(game, ch, n, seed, pp)
         p, lo, hi = wilson(w.sum(), len(w))
         m, mlo, mhi = paired(w, g_all)
         print(f"{game} {P}p one {ch} seat among greedy: win {p:.1%} [{lo:.1%}, {hi:.1%}] n={len(w)} seed={seed}; "
@@ -146,15 +152,9 @@ def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
     spec = registry.get(game)
     if spec.name != "sickdays-solo":
         P = spec.default_players
-        per = max(1, n // P)
         won = {}
         for label, params in (("default", None), ("changed", pp)):
-            w = []
-            for s in range(P):
-                pols = ["greedy"] * P
-                pols[s] = "expert"
-                w.append(play(game, pols, per, seed, first=s * per, pp=params).seat_out[:, s, 0])
-            won[label] = np.concatenate(w)
+            won[label] = one_seat_wins(game, "expert", n, seed, params)
             p, lo, hi = wilson(won[label].sum(), len(won[label]))
             print(f"{game} {P}p one expert seat among greedy, {label}: win {p:.1%} [{lo:.1%}, {hi:.1%}] "
                   f"n={len(won[label])} seed={seed}", flush=True)
