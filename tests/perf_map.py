@@ -12,6 +12,13 @@ module to read names from: run on an empty BALANCE_NUMBA_CACHE, as above, and
 report only the run's last seconds (`--time`, from `perf script -F time`), not
 the compile. A function force-inlined into another (`jit(force=True)`) is
 counted in its caller. Cycle counters are not needed (cpu-clock samples).
+
+With PERF_DUMP=regex it also writes the machine code of every function whose
+name matches to /tmp/perf-dump/START.bin (from its start to the next named
+function, 64 KB at most), so the samples can be put on instructions:
+
+    perf script -i perf.data -F ip,sym --time START,END     # the sampled addresses
+    objdump -D -b binary -mi386:x86-64 -Mintel --adjust-vma=0xSTART /tmp/perf-dump/START.bin
 """
 from __future__ import annotations
 
