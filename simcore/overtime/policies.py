@@ -386,9 +386,17 @@ def greedy(t, S, seat, options, n, params, rng):
         kind = o >> 24
         a = (o >> 12) & 0xFFF
         b = o & 0xFFF
-        v = 0.0
         if kind == O_END:
             continue
+        # the effects an option resolves for the seat (kind k's from `base` on, aimed at A card aa,
+        # player ap or pile entry te) are read at one call site of kind_value, so that greedy holds
+        # one inlined copy of it, not four (a smaller kernel: fewer instruction-cache misses)
+        k = -1
+        base = 0
+        aa = -1
+        ap = -1
+        te = -1
+        v = 0.0
         if kind == O_PLAY:
             k = t[3][s.hand[seat, a]]
             kinds = t[1]
@@ -396,27 +404,41 @@ def greedy(t, S, seat, options, n, params, rng):
                 v = emp_value(t, s, seat, k, w, rem) - emp_value(t, s, seat, emp_kind(t, s, seat), w, rem)
                 # a new employee also moves the tiredness ratings
                 v += w[W.w_level] * (lv - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
+                v -= w[W.w_card]
+                k = -1
             else:
                 tg = kinds[k, KF_TARGET]
-                v = kind_value(t, s, seat, k, 0, seat, b if tg == TG_ASSIGNMENT else -1,
-                               b if tg >= TG_ANOTHER else -1, -1, w, 0, rem)
-                if w[W.rest_spare] != 0:
-                    # a Rest card kept to the end of the game is wasted: spare actions rest
-                    v += w[W.rest_spare] * w[W.w_snooze] * rest_tokens(t, s, k, b if tg >= TG_ANOTHER else -1, seat)
-                v *= p_die(t[0], t[1], lv, k)
-            v -= w[W.w_card]
+                aa = b if tg == TG_ASSIGNMENT else -1
+                ap = b if tg >= TG_ANOTHER else -1
         elif kind == O_ABILITY:
             ek = emp_kind(t, s, seat)
             if t[1][ek, KF_ABIL_TAKE_MASK] != 0:
-                v = hold_value(t, s, seat, b, w, rem)
+                v = hold_value(t, s, seat, b, w, rem) - 0.05
             else:
-                v = kind_value(t, s, seat, ek, MAX_EFF, seat, -1, -1, -1, w, 0, rem)
-            v -= 0.05
+                k = ek
+                base = MAX_EFF
         elif kind == O_REACT:
             k = t[3][s.hand[seat, a]]
-            v = kind_value(t, s, seat, k, 0, seat, -1, -1, b, w, 0, rem) * p_die(t[0], t[1], lv, k) - 0.5 * w[W.w_card]
+            te = b
         elif kind == O_ABILITY_REACT:
-            v = kind_value(t, s, seat, emp_kind(t, s, seat), MAX_EFF, seat, -1, -1, b, w, 0, rem)
+            k = emp_kind(t, s, seat)
+            base = MAX_EFF
+            te = b
+        if k >= 0:
+            x = kind_value(t, s, seat, k, base, seat, aa, ap, te, w, 0, rem)
+            if kind == O_PLAY:
+                v = x
+                if w[W.rest_spare] != 0:
+                    # a Rest card kept to the end of the game is wasted: spare actions rest
+                    v += w[W.rest_spare] * w[W.w_snooze] * rest_tokens(t, s, k, ap, seat)
+                v *= p_die(t[0], t[1], lv, k)
+                v -= w[W.w_card]
+            elif kind == O_ABILITY:
+                v = x - 0.05
+            elif kind == O_REACT:
+                v = x * p_die(t[0], t[1], lv, k) - 0.5 * w[W.w_card]
+            else:
+                v = x
         if v > best_v:
             best_v = v
             best = i
