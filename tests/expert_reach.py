@@ -4,8 +4,9 @@
     python -m tests.expert_reach seats --game overtime [-n 400] [--seed 7]
     python -m tests.expert_reach speed --game G [-n 200]
     python -m tests.expert_reach budget --game G [--levels 1,4] [-n 1000] [--seed 7] --policy-param k=v ...
+    python -m tests.expert_reach cost --game G [--levels 4] [-n 300] [--seed 7] --policy-param k=v ...
     (--policy-param k=v, repeatable, sets the parameters of solo's expert and oracle, of seats'
-    challenger, of speed's expert)
+    challenger, of speed's expert, of the changed expert in budget and cost)
 
 `solo`: Sick Days solo win rate per level and policy on the same deals (game
 indices 0..n-1 of one seed), each with its 95% Wilson interval, and the paired
@@ -28,8 +29,12 @@ oracle (which shares the search's parameters) with and without the change,
 the paired differences and oracle - expert for both; a competitive game as
 `seats` does it, one seat of each expert among greedy seats, paired.
 
+`cost`: what the change saves in search time, paired per decision on the
+same states in one process (expert deciding every decision of greedy games
+both ways): the time ratio, and how often the two decide differently.
+
 `seats` and `budget` also save each line's per-game wins under /tmp
-(expert_reach_*.npy, expert_budget_*.npy), to pool runs of several seeds.
+(expert_reach_*.npy; expert_budget_*.npy: default then changed), to pool runs of several seeds.
 """
 from __future__ import annotations
 
@@ -145,6 +150,54 @@ def speed(game: str, n: int, seed: int, policy: str = "expert", pp: dict | None 
           f"{r.game_out[:, 1].mean():.1f} decisions/game, n={n}", flush=True)
 
 
+def cost(game: str, n: int, seed: int, pp: dict, level: int | None = None) -> None:
+    """The search time a change of expert's parameters saves, on the same states in one process: at every
+    decision with a choice of `n` greedy games, expert decides with the defaults and with `pp` (the same
+    stream, the order of the two alternating), each timed; prints the ratio of the summed times and how
+    often the two chose differently. Paired per decision, so the machine's drift cancels."""
+    from simcore import registry
+    from simcore import rng as R
+    from simcore.batch import Engine, resolve_policy
+    from simcore.slots import EXPERT
+
+    over = {} if level is None else {"level": level}
+    spec, tables, _ = _setup(game, over)
+    P = 1 if spec.name == "sickdays-solo" else spec.default_players
+    k = spec.kernels
+    choose = Engine(spec, [resolve_policy(spec, "expert")] * P)._runner().choose
+    greedy = np.array(resolve_policy(spec, "greedy").params)
+    vec = {"default": np.array(resolve_policy(spec, "expert").params),
+           "changed": np.array(resolve_policy(spec, "expert", pp).params)}
+    notrace = np.zeros(0, np.int32)
+    opts, buf = np.zeros(spec.max_options, np.int64), np.zeros(spec.max_options, np.int64)
+    spent = {"default": 0.0, "changed": 0.0}
+    decisions = differ = 0
+    for gi in range(n):
+        rng = R.new_streams(seed, gi)
+        state = k.new_game(tables, np.int64(P), rng, notrace)
+        for _ in range(spec.max_decisions):
+            seat = k.to_move(state)
+            m = k.legal(tables, state, opts) if seat >= 0 else 0
+            if m == 0:
+                break
+            if m > 1:
+                picks = {}
+                for label in (("default", "changed") if decisions % 2 == 0 else ("changed", "default")):
+                    if decisions == 0:
+                        choose(tables, state, seat, opts, m, EXPERT, vec[label], rng.copy(), buf)  # compile or load
+                    r2 = rng.copy()
+                    t = time.perf_counter()
+                    picks[label] = choose(tables, state, seat, opts, m, EXPERT, vec[label], r2, buf)
+                    spent[label] += time.perf_counter() - t
+                decisions += 1
+                differ += picks["default"] != picks["changed"]
+            j = 0 if m == 1 else k.greedy(tables, state, seat, opts, m, greedy, rng)
+            k.step(tables, state, opts[j], rng, notrace)
+    print(f"{game} expert {pp}: {spent['default'] / spent['changed']:.3f} times as fast as the defaults "
+          f"({spent['default']:.2f} s against {spent['changed']:.2f} s of search) on {decisions} decisions of {n} "
+          f"greedy games (seed {seed}); a different choice at {differ / max(1, decisions):.2%} of them", flush=True)
+
+
 def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
     """Expert (and oracle where there is one) with the changed parameters `pp` against the defaults."""
     from simcore import registry
@@ -161,6 +214,7 @@ def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
         m, lo, hi = paired(won["changed"], won["default"])
         print(f"{game} changed - default {m * 100:+.1f} points [{lo * 100:+.1f}, {hi * 100:+.1f}] (paired) {pp}",
               flush=True)
+        np.save(f"/tmp/expert_budget_{game}_{seed}_{n}.npy", np.stack([won["default"], won["changed"]]))
         return
     for level in levels:
         won = {}
@@ -185,7 +239,7 @@ def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("solo", "seats", "speed", "budget"))
+    ap.add_argument("what", choices=("solo", "seats", "speed", "budget", "cost"))
     ap.add_argument("--game", default="sickdays-solo")
     ap.add_argument("--levels", default="1,2,3,4,5")
     ap.add_argument("--policies", default="greedy,lookahead,expert,oracle")
@@ -201,6 +255,8 @@ def main(argv=None) -> int:
         seats(a.game, a.n, a.seed, a.challengers.split(","), pp)
     elif a.what == "budget":
         budget(a.game, [int(x) for x in a.levels.split(",")], a.n, a.seed, pp or {})
+    elif a.what == "cost":
+        cost(a.game, a.n, a.seed, pp or {}, int(a.levels.split(",")[0]) if a.game == "sickdays-solo" else None)
     else:
         speed(a.game, a.n, a.seed, pp=pp)
     return 0
