@@ -286,19 +286,7 @@ def test_a_clone_plays_on_as_the_original(name):
             assert np.array_equal(a, b, equal_nan=True)
 
 
-_WORLD_KNOWN_GAPS = {
-    # known, not fixed: determinise keeps what the deciding seat knows, but a third seat's knowledge
-    # of a hand it redeals (You're Fired!'s `known` counts) is left as in the real game, so that seat
-    # may "know" more copies of a card than the world's hand holds, and its greedy, playing in the
-    # world, acts on what it really knew. At 2 players (the default) there is no third seat; at 3-4 a
-    # rollout can carry that knowledge. Redrawing it changes the search's worlds and its games: a
-    # change to judge on paired games, not made in passing.
-    "youre-fired": "other seats' knowledge of a redealt hand is not redrawn",
-}
-
-
-@pytest.mark.parametrize("name", [pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=_WORLD_KNOWN_GAPS[g]))
-                                  if g in _WORLD_KNOWN_GAPS else g for g in GAMES])
+@pytest.mark.parametrize("name", GAMES)
 def test_a_determinised_world_is_a_state_of_the_game(name):
     """`determinise` redraws what a seat cannot see; the world it makes must pass the game's own
     invariant check (its card counters too: a counter left as it was in the real game would tell a

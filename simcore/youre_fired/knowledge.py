@@ -279,3 +279,27 @@ def determinise(tables, S, o, rng):
             s.hand[t, row[i]] += 1
         for i in range(n_hand[t], n_pool[t]):
             s.deck[t, i - n_hand[t]] = row[i]
+    # a third seat's knowledge of a redealt hand (3-4 players): what o knows of the hand too stays (public
+    # reveals, which every seat saw); the rest of what q saw, o did not, so q knows that many cards of the
+    # world's hand instead, drawn from it: otherwise q's greedy would play the world on the real hand
+    for t in range(P):
+        if t == o:
+            continue
+        for q in range(P):
+            if q == o or q == t:
+                continue
+            extra = 0
+            for c in range(C):
+                keep = min(s.known[q, t, c], s.known[o, t, c])
+                extra += s.known[q, t, c] - keep
+                s.known[q, t, c] = keep
+            if extra == 0:
+                continue
+            m = 0
+            for c in range(C):  # the world hand's cards q does not know yet
+                for _ in range(s.hand[t, c] - s.known[q, t, c]):
+                    pools[t, m] = c
+                    m += 1
+            zones.redeal(rng, pools[t], m)
+            for i in range(min(extra, m)):
+                s.known[q, t, pools[t, i]] += 1

@@ -383,6 +383,31 @@ def test_greedy_names_a_card_it_saw():
     assert opts[i] == encode(C, 0, AXE, 1, MANAGER, NONE)
 
 
+def test_determinise_redraws_a_third_seats_knowledge_of_a_redealt_hand():
+    # 3 players: seat 1 has seen two cards of seat 2's hand, the Axe (also known to seat 0, as if
+    # revealed to all) and the Fall Guy (seen alone). In seat 0's worlds seat 2's hand is redealt:
+    # seat 1 still knows two of its cards, the Axe and one drawn from the world's hand, not the real one
+    t, s, rng = fresh(3, seed=9)
+    set_seat(s, 2, hand=[AXE, FALL, BEAN, LAWYER], deck=[MANAGER, SPOUSE, REORG, RECRUITER, DOWNSIZER])
+    turn_of(s, 0)
+    s.known[:, 2, :] = 0
+    s.known_top[:, 2] = 0
+    s.known[1, 2, AXE] = s.known[1, 2, FALL] = 1
+    s.known[0, 2, AXE] = 1
+    real = s.known[1, 2].copy()
+    of_seat_0 = s.known[1, 0].copy()
+    differs = 0
+    for k in range(30):
+        s2 = view(clone(s))
+        determinise(t, s2, 0, R.new_streams(k, 3))
+        assert (s2.known[0] == s.known[0]).all()  # the deciding seat's own knowledge is kept
+        assert s2.known[1, 2].sum() == 2 and (s2.known[1, 2] <= s2.hand[2]).all()
+        assert s2.known[1, 2, AXE] == 1  # what seat 0 knows of the hand, seat 1 knows too
+        assert (s2.known[1, 0] == of_seat_0).all()  # seat 0's hand is not redealt: knowledge of it stays
+        differs += not (s2.known[1, 2] == real).all()
+    assert differs >= 20  # the Fall Guy is rarely the card seat 1 knows in a world (1 in 8)
+
+
 def test_determinise_keeps_what_the_seat_knows():
     t, s, rng = fresh(2, seed=9)
     set_seat(s, 0, hand=[SECRETARY, AXE, FALL], deck=[FALL] * 4)
