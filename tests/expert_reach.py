@@ -10,8 +10,8 @@
 
 `solo`: Sick Days solo win rate per level and policy on the same deals (game
 indices 0..n-1 of one seed), each with its 95% Wilson interval, and the paired
-difference oracle - expert with its 95% interval (normal approximation of the
-paired differences).
+difference oracle - expert with its 95% interval (analysis.stats.paired_difference:
+exact McNemar with its Newcombe interval, as `balance` reports paired wins).
 
 `seats`: at the game's default player count, one seat of `expert` (then one
 of `lookahead`) among `greedy` seats, the seat taking every position in turn
@@ -45,20 +45,24 @@ import numba
 import numpy as np
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return p, c - h, c + h
+def wilson(k: float, n: int) -> tuple[float, float, float]:
+    """The rate k / n with its 95% Wilson interval (analysis.stats, checked under a true null)."""
+    from analysis.stats import wilson as interval
+
+    lo, hi = interval(k, n)
+    return k / n, lo, hi
 
 
 def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """Mean of a - b with a 95% interval (normal approximation)."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    m = d.mean()
-    h = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
-    return m, m - h, m + h
+    """Mean of a - b over games paired by index, with its 95% interval: analysis.stats.paired_difference
+    (exact McNemar with its Newcombe interval for 0/1 wins, a paired t interval otherwise), the tests
+    `balance` itself uses, checked under a true null."""
+    from analysis.stats import paired_difference
+
+    r = paired_difference(np.asarray(b, float), np.asarray(a, float))
+    if r["ci"] is None or r["diff"] is None:
+        return float("nan"), float("nan"), float("nan")
+    return r["diff"], r["ci"][0], r["ci"][1]
 
 
 def _setup(game: str, over: dict):
