@@ -404,7 +404,6 @@ def greedy(t, S, seat, options, n, params, rng):
                 v = emp_value(t, s, seat, k, w, rem) - emp_value(t, s, seat, emp_kind(t, s, seat), w, rem)
                 # a new employee also moves the tiredness ratings
                 v += w[W.w_level] * (lv - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
-                v -= w[W.w_card]
                 k = -1
             else:
                 tg = kinds[k, KF_TARGET]
@@ -413,7 +412,7 @@ def greedy(t, S, seat, options, n, params, rng):
         elif kind == O_ABILITY:
             ek = emp_kind(t, s, seat)
             if t[1][ek, KF_ABIL_TAKE_MASK] != 0:
-                v = hold_value(t, s, seat, b, w, rem) - 0.05
+                v = hold_value(t, s, seat, b, w, rem)
             else:
                 k = ek
                 base = MAX_EFF
@@ -425,20 +424,18 @@ def greedy(t, S, seat, options, n, params, rng):
             base = MAX_EFF
             te = b
         if k >= 0:
-            x = kind_value(t, s, seat, k, base, seat, aa, ap, te, w, 0, rem)
+            v = kind_value(t, s, seat, k, base, seat, aa, ap, te, w, 0, rem)
             if kind == O_PLAY:
-                v = x
                 if w[W.rest_spare] != 0:
                     # a Rest card kept to the end of the game is wasted: spare actions rest
                     v += w[W.rest_spare] * w[W.w_snooze] * rest_tokens(t, s, k, ap, seat)
                 v *= p_die(t[0], t[1], lv, k)
-                v -= w[W.w_card]
-            elif kind == O_ABILITY:
-                v = x - 0.05
             elif kind == O_REACT:
-                v = x * p_die(t[0], t[1], lv, k) - 0.5 * w[W.w_card]
-            else:
-                v = x
+                v = v * p_die(t[0], t[1], lv, k) - 0.5 * w[W.w_card]
+        if kind == O_PLAY:
+            v -= w[W.w_card]  # the card spent
+        elif kind == O_ABILITY:
+            v -= 0.05
         if v > best_v:
             best_v = v
             best = i
