@@ -60,9 +60,8 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     from analysis.stats import paired_difference
 
     r = paired_difference(np.asarray(b, float), np.asarray(a, float))
-    if r["ci"] is None or r["diff"] is None:
-        return float("nan"), float("nan"), float("nan")
-    return r["diff"], r["ci"][0], r["ci"][1]
+    nan = float("nan")  # too few games for an estimate or an interval
+    return tuple(nan if x is None else x for x in (r["diff"], *r["ci"]))
 
 
 def _setup(game: str, over: dict):
@@ -156,50 +155,44 @@ def speed(game: str, n: int, seed: int, policy: str = "expert", pp: dict | None 
 
 def cost(game: str, n: int, seed: int, pp: dict, level: int | None = None) -> None:
     """The search time a change of expert's parameters saves, on the same states in one process: at every
-    decision with a choice of `n` greedy games, expert decides with the defaults and with `pp` (the same
-    stream, the order of the two alternating), each timed; prints the ratio of the summed times and how
-    often the two chose differently. Paired per decision, so the machine's drift cancels."""
-    from simcore import registry
-    from simcore import rng as R
+    decision with a choice of `n` greedy games (tests/by_hand.py's loop), expert decides with the defaults
+    and with `pp` (the same stream, the order of the two alternating), each timed; prints the ratio of the
+    summed times and how often the two chose differently. Paired per decision, so the machine's drift
+    cancels."""
     from simcore.batch import Engine, resolve_policy
     from simcore.slots import EXPERT
+    from tests.by_hand import play_by_hand
 
-    over = {} if level is None else {"level": level}
-    spec, tables, _ = _setup(game, over)
+    spec, tables, _ = _setup(game, {} if level is None else {"level": level})
     P = 1 if spec.name == "sickdays-solo" else spec.default_players
     k = spec.kernels
     choose = Engine(spec, [resolve_policy(spec, "expert")] * P)._runner().choose
     greedy = np.array(resolve_policy(spec, "greedy").params)
     vec = {"default": np.array(resolve_policy(spec, "expert").params),
            "changed": np.array(resolve_policy(spec, "expert", pp).params)}
-    notrace = np.zeros(0, np.int32)
-    opts, buf = np.zeros(spec.max_options, np.int64), np.zeros(spec.max_options, np.int64)
+    buf = np.zeros(spec.max_options, np.int64)
     spent = {"default": 0.0, "changed": 0.0}
-    decisions = differ = 0
+    seen = {"decisions": 0, "differ": 0}
+
+    def timed(state, seat, opts, m, rng):
+        picks = {}
+        for label in (("default", "changed") if seen["decisions"] % 2 == 0 else ("changed", "default")):
+            if seen["decisions"] == 0:
+                choose(tables, state, seat, opts, m, EXPERT, vec[label], rng.copy(), buf)  # compile or load
+            r2 = rng.copy()
+            t = time.perf_counter()
+            picks[label] = choose(tables, state, seat, opts, m, EXPERT, vec[label], r2, buf)
+            spent[label] += time.perf_counter() - t
+        seen["decisions"] += 1
+        seen["differ"] += picks["default"] != picks["changed"]
+        return k.greedy(tables, state, seat, opts, m, greedy, rng)  # greedy plays the game on
+
     for gi in range(n):
-        rng = R.new_streams(seed, gi)
-        state = k.new_game(tables, np.int64(P), rng, notrace)
-        for _ in range(spec.max_decisions):
-            seat = k.to_move(state)
-            m = k.legal(tables, state, opts) if seat >= 0 else 0
-            if m == 0:
-                break
-            if m > 1:
-                picks = {}
-                for label in (("default", "changed") if decisions % 2 == 0 else ("changed", "default")):
-                    if decisions == 0:
-                        choose(tables, state, seat, opts, m, EXPERT, vec[label], rng.copy(), buf)  # compile or load
-                    r2 = rng.copy()
-                    t = time.perf_counter()
-                    picks[label] = choose(tables, state, seat, opts, m, EXPERT, vec[label], r2, buf)
-                    spent[label] += time.perf_counter() - t
-                decisions += 1
-                differ += picks["default"] != picks["changed"]
-            j = 0 if m == 1 else k.greedy(tables, state, seat, opts, m, greedy, rng)
-            k.step(tables, state, opts[j], rng, notrace)
+        play_by_hand(spec, tables, P, seed, gi, timed)
+    d = seen["decisions"]
     print(f"{game} expert {pp}: {spent['default'] / spent['changed']:.3f} times as fast as the defaults "
-          f"({spent['default']:.2f} s against {spent['changed']:.2f} s of search) on {decisions} decisions of {n} "
-          f"greedy games (seed {seed}); a different choice at {differ / max(1, decisions):.2%} of them", flush=True)
+          f"({spent['default']:.2f} s against {spent['changed']:.2f} s of search) on {d} decisions of {n} "
+          f"greedy games (seed {seed}); a different choice at {seen['differ'] / max(1, d):.2%} of them", flush=True)
 
 
 def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
