@@ -296,7 +296,7 @@ def determinise(tables, S, o, rng):
             if extra == 0:
                 continue
             m = 0
-            for c in range(C):  # the world hand's cards q does not know yet
+            for c in range(C):  # the world hand's cards q does not know yet (t's pool row, dealt out: scratch)
                 for _ in range(s.hand[t, c] - s.known[q, t, c]):
                     pools[t, m] = c
                     m += 1
