@@ -231,6 +231,9 @@ def plan(spec: GameSpec, user: dict, run_dir: Path, cards: list[cardfile.Kind], 
     skipped: list[dict] = []
     created: list[Path] = []
     if cards:
+        from .store import check_entries
+
+        check_entries(Path(run_dir), "--out", tables=True)  # its cards/ written below: never through a link
         cl, doc = base_cards(spec, base_params)
         with tempfile.TemporaryDirectory(prefix="balance-impact-") as tmpdir:
             for kind in cards:

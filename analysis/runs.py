@@ -37,7 +37,7 @@ from simcore.spec import GameSpec
 from . import store
 from .store import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
 
-CARD_LISTS = "cards"  # card lists a command writes into a new folder before its manifest (balance impact's variants)
+CARD_LISTS = store.CARDS  # card lists the folder holds: its copy of each list it played, an impact folder's variants
 MAX_SEED = 2**64 - 1  # seeds are uint64
 MAX_INDEX = 2**63 - 1  # game indices are int64
 
@@ -253,7 +253,9 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
         raise BalanceError(f"--out: cannot write the run folder {run_dir} ({exc.strerror or exc}); "
                            "allowed: a folder you can write to, on a disk with free space") from None
     locked = False
+    written: list[str] = []
     try:
+        store.check_entries(run_dir, "--out", tables=True)  # no link is followed, for a write or a delete
         store.hold(run_dir, "--out", command)  # before anything else is written
         locked = True
         if (run_dir / MANIFEST).exists():
@@ -263,6 +265,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
             raise BalanceError(f"--out: {run_dir} holds files ({', '.join(others[:3]) or PARTS}) but no {MANIFEST}, "
                                "so it is not a run folder; allowed: a new or empty folder, or a run folder to resume")
         check_writable(run_dir, estimated_bytes(spec, config, n_games))
+        card_files, written = keep_card_lists(run_dir, spec, config, [])
         manifest = {
             "kind": kind,
             "layout": store.LAYOUT,
@@ -282,6 +285,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
                 "engine_hash": engine_hash(spec),
                 "source_hash": SOURCE_HASH,
                 "variants": ident["variants"],
+                "card_files": card_files,
             },
             "n_games": n_games,
             "package_version": package_version(),
@@ -294,6 +298,9 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
             import shutil
 
             shutil.rmtree(run_dir, ignore_errors=True)
+        elif locked and not (run_dir / MANIFEST).exists():  # an impact folder's card lists stay theirs to discard
+            for rel in written:
+                _unlink_quietly(run_dir, rel)
         if locked:
             store.release(run_dir)
         raise
@@ -320,20 +327,106 @@ def _resume(run_dir: Path, spec: GameSpec, config: RunConfig, ident: dict, n_gam
             "use another --out folder")
     check_writable(run_dir, estimated_bytes(spec, config, max(0, n_games - manifest["n_games"])))
     store.prepare(run_dir, manifest, config.players, notice)
+    # a folder written before it kept its card lists gets its copies now (the command's lists have the
+    # folder's content, checked above), and a damaged copy is written again
+    had = manifest["config"].get("card_files")
+    card_files, _ = keep_card_lists(run_dir, spec, config, had if isinstance(had, list) else [], notice)
     changed = {"n_games": max(n_games, manifest["n_games"]), "layout": store.LAYOUT}
     manifest["config"]["engine_hash"] = now
-    if any(manifest.get(k) != v for k, v in changed.items()) or stored != now:
+    copies_changed = card_files != had and (had is not None or card_files)
+    if any(manifest.get(k) != v for k, v in changed.items()) or stored != now or copies_changed:
+        manifest["config"]["card_files"] = card_files
         manifest = store.write_manifest(run_dir, {**manifest, **changed})
     return manifest
 
 
-def _write_json(path: Path, obj) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+# ------------------------------------------------------------------ the folder's own card lists
+def _recorded_sha(variant: dict) -> str | None:
+    """The sha256 (64 hex) of the card list a manifest's variant played, or its
+    16-hex card_list_hash in a folder older than the card_list record; None
+    when the variant plays no card list."""
+    cl = variant.get("card_list") if isinstance(variant, dict) else None
+    if isinstance(cl, dict) and isinstance(cl.get("sha256"), str) and len(cl["sha256"]) == 64:
+        return cl["sha256"]
+    h = variant.get("card_list_hash") if isinstance(variant, dict) else None
+    return h if isinstance(h, str) and h and h != "none" else None
+
+
+def _card_copies(cfg: dict) -> dict[str, str]:
+    """sha256 -> the file in the folder holding that card list (manifest's config.card_files)."""
+    out = {}
+    for e in cfg.get("card_files") or []:
+        if (isinstance(e, dict) and isinstance(e.get("sha256"), str) and isinstance(e.get("file"), str)
+                and e["file"].startswith(CARD_LISTS + "/") and "/" not in e["file"][len(CARD_LISTS) + 1:]):
+            out[e["sha256"]] = e["file"]
+    return out
+
+
+def keep_card_lists(run_dir: Path, spec: GameSpec, config: RunConfig, recorded: list,
+                    notice: store.Notice | None = None) -> tuple[list[dict], list[str]]:
+    """The folder's own copy of every card list its variants play, so that
+    replay (and anything else that plays a run's cards again) never depends on
+    a file outside it: `cards/<first 16 hex of its sha256>.toml`, the bytes that
+    were played. A list the folder already holds (an impact variant's) is
+    recorded where it is. Returns the manifest's `config.card_files` (one
+    {file, sha256, from} per list) and the files this call wrote."""
+    from simcore.files import read_bytes
+
+    run_dir = Path(run_dir)
+    root = run_dir.resolve()
+    valid = _card_copies({"card_files": recorded})
+    have = {e["sha256"]: e for e in recorded if isinstance(e, dict) and e.get("sha256") in valid}
+    written: list[str] = []
+    for v in config.variants:
+        if "cards" not in v.params:  # a game without a cards parameter: its list cannot be replaced by a copy
+            continue
+        cards = spec.load_data(v.params).cards
+        if cards is None:
+            continue
+        sha = cards.sha256
+        try:
+            rel = Path(cards.path).resolve().relative_to(root).as_posix()  # in the folder already
+        except ValueError:
+            rel = None
+        if rel is not None and rel.startswith(CARD_LISTS + "/") and "/" not in rel[len(CARD_LISTS) + 1:]:
+            have.setdefault(sha, {"file": rel, "sha256": sha, "from": rel})
+            continue
+        name = have[sha]["file"] if sha in have else f"{CARD_LISTS}/{sha[:16]}.toml"
+        try:
+            _, digest = store.sha256_entry(run_dir, name, store.MAX_CARD_BYTES)
+        except FileNotFoundError:
+            digest = None
+        if digest == sha:
+            have.setdefault(sha, {"file": name, "sha256": sha, "from": cards.file})
+            continue
+        if digest is not None and notice:
+            notice(f"repaired: {name}: damaged (its sha256 differs from manifest.json's); written again from {cards.file}")
+        data = read_bytes(Path(cards.path), "--set cards: ", "a card file in its game's format")
+        if hashlib.sha256(data).hexdigest() != sha:
+            raise BalanceError(f"--set cards: {cards.file} changed while the run was starting (its sha256 is no "
+                               f"longer {sha[:12]}...); run the command again")
+        try:
+            store.replace_entry(run_dir, name, data, create=True)
+        except OSError as exc:
+            raise BalanceError(f"--out: cannot write {run_dir / name} ({exc.strerror or exc}); allowed: a folder you "
+                               "can write to, on a disk with free space") from None
+        written.append(name)
+        have[sha] = {"file": name, "sha256": sha, "from": cards.file}
+    return sorted(have.values(), key=lambda e: e["file"]), written
+
+
+def _unlink_quietly(run_dir: Path, rel: str) -> None:
     try:
-        tmp.write_text(json.dumps(obj, indent=2, sort_keys=False))
-        os.replace(tmp, path)
+        store._remove_at(Path(run_dir), tuple(rel.split("/")[:-1]), rel.split("/")[-1], False)
+    except (OSError, BalanceError):
+        pass
+
+
+def _write_json(path: Path, obj) -> None:
+    """A result file of a run folder, replaced atomically, never through a link."""
+    try:
+        store.replace_entry(path.parent, path.name, json.dumps(obj, indent=2, sort_keys=False).encode("utf-8"))
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); "
                            "free some space and run the same command again") from None
 
@@ -348,6 +441,8 @@ def locked(run_dir: Path, role: str, command: str = ""):
     """The folder's lock for a command that writes into a run folder without
     playing (`balance report`): refused while another process writes it."""
     held = store.holds(run_dir)
+    if not held:
+        store.check_entries(Path(run_dir), role, tables=True)  # it writes: no link is followed
     store.hold(run_dir, role, command)
     try:
         yield
@@ -414,19 +509,78 @@ def replay_policies(run_dir: Path, manifest: dict, config: "RunConfig", given: l
     return [replace(p, name=mine) if p.kind == USER else p for p in config.policies]
 
 
+def _held_list(cfg: dict, variant: dict) -> str | None:
+    """The file in the folder holding the card list a variant played: its copy
+    (config.card_files), or an impact variant's own `cards/...` file; None when
+    the folder holds none (a folder written before it kept copies)."""
+    want = _recorded_sha(variant)
+    if want:
+        held = next((f for sha, f in _card_copies(cfg).items() if sha.startswith(want)), None)
+        if held is not None:
+            return held
+    own = (variant.get("varied") or {}).get("file")
+    if isinstance(own, str) and own.startswith(CARD_LISTS + "/") and "/" not in own[len(CARD_LISTS) + 1:]:
+        return own
+    return None
+
+
 def config_from_manifest(manifest: dict, run_dir: Path | None = None) -> RunConfig:
-    """The run's configuration; with `run_dir`, a card list the folder holds (an
-    impact variant's `cards/...` file) is read from this folder, wherever it was played."""
+    """The run's configuration; with `run_dir`, each variant plays the card list
+    the folder holds (its copy, or an impact variant's `cards/...` file) from
+    this folder, wherever it was played. `played_data` checks it."""
     cfg = manifest["config"]
     pols = [SeatPolicy(p["name"], p["kind"], tuple(p["params"])) for p in cfg["policies"]]
     variants = []
     for v in cfg["variants"]:
-        params, own = dict(v["params"]), (v.get("varied") or {}).get("file")
-        if run_dir is not None and isinstance(own, str) and own.startswith(CARD_LISTS + "/"):
-            params["cards"] = str(Path(run_dir) / own)
+        params = dict(v["params"])
+        held = _held_list(cfg, v) if run_dir is not None and "cards" in params else None
+        if held is not None:
+            params["cards"] = str(Path(run_dir) / held)
         variants.append(Variant(v["name"], params, v.get("varied", {})))
     return RunConfig(cfg["game"], cfg["mode"], cfg["players"], pols, cfg["seed"], variants, cfg["chunk_size"],
                      cfg.get("check", False))
+
+
+def played_data(spec: GameSpec, run_dir: Path, manifest: dict, config: RunConfig, index: int, role: str = "FOLDER"):
+    """The GameData variant `index` of a run folder played (config from
+    `config_from_manifest(manifest, run_dir)`): its card list read from the
+    folder's copy, or, in a folder written before it kept one, from the file
+    the manifest names; refused, naming the file, when that is not the list the
+    run played (its sha256 differs from manifest.json's)."""
+    run_dir = Path(run_dir)
+    cfg = manifest["config"]
+    v = cfg["variants"][index]
+    want = _recorded_sha(v)
+    params = config.variants[index].params
+    held = _held_list(cfg, v) if "cards" in params else None
+    if held is not None and want:
+        try:
+            _, got = store.sha256_entry(run_dir, held, store.MAX_CARD_BYTES, role)
+        except FileNotFoundError:
+            raise BalanceError(f"{role}: {run_dir / held}: missing (the card list the run played); restore the "
+                               "folder from a copy, or run the command that made it again into a new --out folder") from None
+        except OSError as exc:
+            raise BalanceError(f"{role}: {run_dir / held}: cannot be read ({exc.strerror or exc})") from None
+        if not got.startswith(want):
+            raise BalanceError(f"{role}: {run_dir / held}: damaged or edited (its sha256 {got[:12]}... is not manifest.json's "
+                               f"{want[:12]}...: not the card list the run played); restore the folder from a copy, or run "
+                               "the command that made it again into a new --out folder")
+    try:
+        data = spec.load_data(params)
+    except BalanceError as exc:
+        raise BalanceError(f"{role}: cannot read the card list {run_dir} played ({exc})") from None
+    got = data.cards.sha256 if data.cards is not None else None
+    if want and got and not got.startswith(want):
+        shown = data.cards.file
+        if held is not None:
+            raise BalanceError(f"{role}: {run_dir / held}: changed while it was read (its sha256 is not manifest.json's "
+                               f"{want[:12]}...); run the command again")
+        again = (f"or replay it as it is now with --game {cfg['game']} --set cards={shown}" if params.get("cards")
+                 else "or replay with --game to play the list as it is now")
+        raise BalanceError(f"{role}: {shown}: not the card list {run_dir} played (its sha256 is {got[:12]}..., manifest.json "
+                           f"records {want[:12]}...: edited since the run, and this folder, written before run folders kept "
+                           f"their own copy, holds none); put back the file the run played, {again}")
+    return data
 
 
 def chunks(n_games: int, chunk_size: int) -> list[tuple[int, int, int]]:

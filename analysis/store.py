@@ -58,6 +58,7 @@ PARTS = "parts"
 STAGING = "_staging"  # under parts/: pyarrow and polars skip names starting with "_" or "."
 CHUNK_LOG = "chunks.jsonl"
 LOCK = ".lock"
+MANIFEST = "manifest.json"
 LAYOUT = 2  # manifest["layout"]: parts in table folders, committed by records
 
 _PART_NAME = re.compile(r"^v(\d{4,})-i(\d{12,})-n(\d{9,})\.parquet$")
@@ -103,6 +104,259 @@ def _fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# ---------------------------------------------------------------- the folder's own entries
+# A run folder is shared between people, so nothing in it is trusted to be what its name says:
+# no link is ever followed below the folder (every file is opened from its folder's descriptor
+# with O_NOFOLLOW, every folder with O_DIRECTORY|O_NOFOLLOW), a file read is a regular file
+# (a named pipe or a device is refused before it can block or never end) read with a cap per
+# kind, and a writer (and `balance report`) refuses a folder holding a link or a special file
+# anywhere among its own entries before it writes or deletes anything (`check_entries`). The
+# folder itself may be a link: it is the one path the user gave.
+CARDS = "cards"  # card lists the folder holds: copies of the lists it played, an impact folder's variants
+RESULTS = ("summary.json", "stopping.json", "impact.json", "ladder.json", "comparison.json")
+MAX_MANIFEST_BYTES = 256 * 2**20  # a 10,000-point sweep's manifest is ~20 MB
+MAX_LOG_BYTES = 2**30  # chunks.jsonl: ~700 bytes a chunk, so room for over a million chunks
+MAX_RESULT_BYTES = 2**30  # summary.json and the like: a 10,000-point sweep's summary is a few hundred MB
+MAX_CARD_BYTES = 4 * 2**20  # a card list (simcore.files.MAX_FILE_BYTES)
+ENTRY_HELP = ("allowed: a run folder holding only its own files and folders, never a link or a special file "
+              "(replace it by a copy of what it points to, or use another folder)")
+
+
+def file_cap(rel: str) -> int | None:
+    """The most bytes balance reads of a file of the folder (None: never read)."""
+    if rel == MANIFEST:
+        return MAX_MANIFEST_BYTES
+    if rel == CHUNK_LOG:
+        return MAX_LOG_BYTES
+    if rel in RESULTS:
+        return MAX_RESULT_BYTES
+    if rel.startswith(CARDS + "/"):
+        return MAX_CARD_BYTES
+    return None
+
+
+class EntryRefused(BalanceError):
+    """An entry of a run folder that is not what balance may read or write
+    there (a link, a special file, too large): `rel` names it, `what` says why."""
+
+    def __init__(self, text: str, rel: str, what: str):
+        super().__init__(text)
+        self.rel = rel
+        self.what = what
+
+
+def _mode_words(mode: int) -> str:
+    import stat
+
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a regular file" if stat.S_ISREG(mode) else "a special file"
+
+
+def _link_words(path: Path) -> str:
+    try:
+        return f"a symbolic link (to {os.readlink(path)}), never followed in a run folder"
+    except OSError:
+        return "a symbolic link, never followed in a run folder"
+
+
+def refuse_entry(run_dir: Path, rel: str, what: str, role: str = "", how: str = ENTRY_HELP) -> EntryRefused:
+    where = f"{role}: " if role else ""
+    return EntryRefused(f"{where}{Path(run_dir) / rel}: {what}; {how}", rel, what)
+
+
+def _describe(run_dir: Path, rel: str, want: str) -> str:
+    """What an entry is, when it is not `want` ("a folder" or "a regular file")."""
+    path = Path(run_dir) / rel
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:
+        return f"cannot be opened ({exc.strerror or exc})"
+    words = _mode_words(mode)
+    if words == "a symbolic link":
+        return _link_words(path)
+    return f"{words}, not {want}"
+
+
+def _dir_fd(run_dir: Path, names, role: str = "", create: bool = False) -> int:
+    """A descriptor of the folder run_dir/names..., reached without following a
+    link below run_dir (each one created when `create`); the caller closes it."""
+    fd = os.open(run_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    done: list[str] = []
+    try:
+        for name in names:
+            done.append(name)
+            if create:
+                try:
+                    os.mkdir(name, 0o755, dir_fd=fd)
+                except FileExistsError:
+                    pass
+            try:
+                nfd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    rel = "/".join(done)
+                    raise refuse_entry(run_dir, rel, _describe(run_dir, rel, "a folder"), role) from None
+                raise
+            os.close(fd)
+            fd = nfd
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def open_entry(run_dir: Path, rel: str, flags: int, role: str = "", mode: int = 0o644) -> int:
+    """A descriptor of the regular file run_dir/rel (a path with "/"), no link
+    followed at any step below run_dir, never blocking on a named pipe; an
+    EntryRefused naming it when it is a link, a folder or a special file.
+    FileNotFoundError (and other OSErrors) as os.open raises them."""
+    import stat
+
+    *folders, name = rel.split("/")
+    dfd = _dir_fd(run_dir, folders, role)
+    try:
+        try:
+            fd = os.open(name, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode, dir_fd=dfd)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.ENODEV, errno.EOPNOTSUPP):
+                raise refuse_entry(run_dir, rel, _describe(run_dir, rel, "a regular file"), role) from None
+            raise
+    finally:
+        os.close(dfd)
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise refuse_entry(run_dir, rel, f"{_mode_words(st.st_mode)}, not a regular file", role)
+    return fd
+
+
+def read_entry(run_dir: Path, rel: str, role: str = "", cap: int | None = None, how: str = ENTRY_HELP) -> bytes:
+    """The content of the regular file run_dir/rel, at most `cap` bytes (its
+    kind's, `file_cap`); an EntryRefused naming it otherwise. FileNotFoundError
+    when it is not there."""
+    cap = cap if cap is not None else (file_cap(rel) or MAX_RESULT_BYTES)
+    fd = open_entry(run_dir, rel, os.O_RDONLY, role)
+    with os.fdopen(fd, "rb") as fh:
+        size = os.fstat(fd).st_size
+        if size > cap:
+            raise refuse_entry(run_dir, rel, f"{size:,} bytes, larger than the {_mb(cap)} allowed for it", role, how)
+        data = fh.read(cap + 1)
+    if len(data) > cap:
+        raise refuse_entry(run_dir, rel, f"larger than the {_mb(cap)} allowed for it", role, how)
+    return data
+
+
+def _mb(n: int) -> str:
+    if n >= 2**30 and n % 2**30 == 0:
+        return f"{n // 2**30:,} GB"
+    return f"{n // 2**20:,} MB" if n >= 2**20 and n % 2**20 == 0 else f"{n:,} bytes"
+
+
+def sha256_entry(run_dir: Path, rel: str, limit: int, role: str = "") -> tuple[int, str]:
+    """(bytes, sha256) of the regular file run_dir/rel, reading at most limit + 1 bytes."""
+    fd = open_entry(run_dir, rel, os.O_RDONLY, role)
+    h, n = hashlib.sha256(), 0
+    with os.fdopen(fd, "rb") as fh:
+        while n <= limit:
+            block = fh.read(min(1 << 20, limit + 1 - n))
+            if not block:
+                break
+            h.update(block)
+            n += len(block)
+    return n, h.hexdigest()
+
+
+def replace_entry(run_dir: Path, rel: str, data: bytes, role: str = "--out", create: bool = False) -> None:
+    """Replace run_dir/rel with `data` atomically and durably (a new temporary
+    file beside it, fsync, rename, fsync of the folder), no link followed;
+    OSError as raised (the callers word it). `create`: make its folders."""
+    *folders, name = rel.split("/")
+    dfd = _dir_fd(run_dir, folders, role, create=create)
+    tmp = f".{name}.{os.getpid()}.tmp"
+    try:
+        try:
+            os.unlink(tmp, dir_fd=dfd)  # left by a killed process of the same pid (a link is removed, never followed)
+        except FileNotFoundError:
+            pass
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dfd)
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)  # replaces a link itself, never what it points to
+        _fsync_fd(dfd)
+    except OSError:
+        try:
+            os.unlink(tmp, dir_fd=dfd)
+        except OSError:
+            pass
+        raise
+    finally:
+        os.close(dfd)
+
+
+def _fsync_fd(fd: int) -> None:
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot fsync a folder; the rename is still atomic
+        pass
+
+
+def check_entries(run_dir: Path, role: str = "", tables: bool = False) -> None:
+    """Refuse a folder holding a link or a special file among its own entries:
+    its top level, parts/ and parts/_staging/, cards/ and, with `tables`, the
+    table folders (a writer, which deletes there); a file balance reads over its
+    kind's cap; parts/ or cards/ not a folder. One line naming the entry.
+    Folders of the user's own inside it are neither read nor written."""
+    run_dir = Path(run_dir)
+
+    def entries(rel: str):
+        try:
+            with os.scandir(run_dir / rel if rel else run_dir) as it:
+                return list(it)
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    def look(e, rel: str, folder: bool | None = None) -> None:
+        """folder True: must be a folder; False: must be a regular file; None: either."""
+        if e.is_symlink():
+            raise refuse_entry(run_dir, rel, _link_words(run_dir / rel), role)
+        is_dir = e.is_dir(follow_symlinks=False)
+        if folder is True and not is_dir:
+            raise refuse_entry(run_dir, rel, _describe(run_dir, rel, "a folder"), role)
+        if is_dir:
+            if folder is False:
+                raise refuse_entry(run_dir, rel, "a folder, not a file", role)
+            return
+        if not e.is_file(follow_symlinks=False):
+            raise refuse_entry(run_dir, rel, _describe(run_dir, rel, "a regular file"), role)
+        cap = file_cap(rel)
+        if cap is not None:
+            size = e.stat(follow_symlinks=False).st_size
+            if size > cap:
+                raise refuse_entry(run_dir, rel, f"{size:,} bytes, larger than the {_mb(cap)} allowed for it", role)
+
+    files = (MANIFEST, CHUNK_LOG, LOCK) + RESULTS
+    for e in entries(""):
+        look(e, e.name, True if e.name in (PARTS, CARDS) else False if e.name in files else None)
+    for e in entries(PARTS):
+        look(e, f"{PARTS}/{e.name}", True if e.name in TABLES + (STAGING,) else None)
+    for sub in (f"{PARTS}/{STAGING}", CARDS) + (tuple(f"{PARTS}/{k}" for k in TABLES) if tables else ()):
+        for e in entries(sub):
+            look(e, f"{sub}/{e.name}")
 
 
 # ---------------------------------------------------------------- test hook: faults
@@ -156,8 +410,8 @@ class FolderLock:
     def __init__(self, run_dir: Path, role: str, command: str = ""):
         self.path = Path(run_dir) / LOCK
         while True:
-            try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:  # never through a link: a linked .lock would be overwritten wherever it points
+                fd = open_entry(Path(run_dir), LOCK, os.O_RDWR | os.O_CREAT, role)
             except OSError as exc:
                 raise BalanceError(f"{role}: cannot create the lock file {self.path} ({exc.strerror or exc}); "
                                    "allowed: a folder you can write to") from None
@@ -176,7 +430,7 @@ class FolderLock:
                                    "file system with file locks (a local disk, NFS v4)") from None
             # a writer that is letting go unlinks the file it locked: lock the file at the path
             try:
-                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+                same = os.lstat(self.path).st_ino == os.fstat(fd).st_ino
             except FileNotFoundError:
                 same = False
             if same:
@@ -192,7 +446,7 @@ class FolderLock:
 
     def release(self) -> None:
         try:
-            if os.stat(self.path).st_ino == os.fstat(self.fd).st_ino:
+            if os.lstat(self.path).st_ino == os.fstat(self.fd).st_ino:
                 os.unlink(self.path)
         except OSError:
             pass
@@ -219,8 +473,6 @@ def holds(run_dir: Path) -> bool:
 
 
 # ---------------------------------------------------------------- the manifest
-MANIFEST = "manifest.json"
-MAX_MANIFEST_BYTES = 256 * 2**20  # a 10,000-point sweep's manifest is ~20 MB
 
 
 def manifest_checksum(manifest: dict) -> str:
@@ -232,25 +484,18 @@ def write_manifest(run_dir: Path, manifest: dict) -> dict:
     manifest goes through here: an edited manifest is then recognised)."""
     manifest = {k: v for k, v in manifest.items() if k != "checksum"}
     manifest["checksum"] = manifest_checksum(manifest)
-    path = Path(run_dir) / MANIFEST
-    _replace_file(path, json.dumps(manifest, indent=2), "allowed: a folder you can write to, on a disk with free space")
+    _replace_file(Path(run_dir), MANIFEST, json.dumps(manifest, indent=2),
+                  "allowed: a folder you can write to, on a disk with free space")
     return manifest
 
 
-def _replace_file(path: Path, text: str, how: str) -> None:
-    """Replace `path` with `text` atomically and durably (a temporary file,
-    fsync, rename, fsync of the folder), or a BalanceError ending with `how`."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def _replace_file(run_dir: Path, rel: str, text: str, how: str) -> None:
+    """Replace run_dir/rel with `text` atomically and durably, no link followed
+    (replace_entry), or a BalanceError ending with `how`."""
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        replace_entry(run_dir, rel, text.encode("utf-8"))
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); {how}") from None
+        raise BalanceError(f"--out: cannot write {Path(run_dir) / rel} ({exc.strerror or exc}); {how}") from None
 
 
 _HOW = ("restore manifest.json from a copy of the folder, or run the command again into a new --out folder")
@@ -297,9 +542,13 @@ def read_manifest(run_dir: Path, role: str = "", required: bool = True) -> dict:
     file and what is wrong otherwise; {} when absent and not required."""
     path = Path(run_dir) / MANIFEST
     where = f"{role}: " if role else ""
+    check_entries(Path(run_dir), role)  # every command reads the manifest first: no link, no pipe, nothing too large
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_MANIFEST_BYTES + 1)
+        data = read_entry(Path(run_dir), MANIFEST, role, MAX_MANIFEST_BYTES, _HOW)
+    except EntryRefused as exc:
+        if exc.what.startswith("a folder"):
+            raise BalanceError(f"{where}{path}: damaged (a folder, not a file); {_HOW}") from None
+        raise
     except FileNotFoundError:
         if not required:
             return {}
@@ -418,11 +667,12 @@ class Log:
     duplicates: int = 0
 
 
-def read_log(run_dir: Path) -> Log:
+def read_log(run_dir: Path, role: str = "") -> Log:
     path = Path(run_dir) / CHUNK_LOG
     log = Log()
-    try:
-        data = path.read_bytes()
+    try:  # a regular file of at most MAX_LOG_BYTES, never through a link
+        data = read_entry(Path(run_dir), CHUNK_LOG, role, MAX_LOG_BYTES, "restore the folder from a copy, or run the "
+                          "command again into a new --out folder")
     except FileNotFoundError:
         return log
     except OSError as exc:
@@ -460,7 +710,7 @@ def _append_line(run_dir: Path, line: str) -> None:
     path = Path(run_dir) / CHUNK_LOG
     data = (line + "\n").encode()
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = open_entry(Path(run_dir), CHUNK_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, "--out")
         try:
             while data:
                 data = data[os.write(fd, data):]
@@ -474,8 +724,7 @@ def _append_line(run_dir: Path, line: str) -> None:
 
 def _rewrite_log(run_dir: Path, log: Log, keep: list[Record]) -> None:
     lines = log.timing + [r.to_line() for r in keep]
-    path = Path(run_dir) / CHUNK_LOG
-    _replace_file(path, "".join(x + "\n" for x in lines), "free some space and run the same command again")
+    _replace_file(Path(run_dir), CHUNK_LOG, "".join(x + "\n" for x in lines), "free some space and run the same command again")
 
 
 # ---------------------------------------------------------------- what a reader trusts
@@ -586,29 +835,50 @@ def committed(run_dir: Path, manifest: dict | None = None) -> View:
 
 
 def check_part(run_dir: Path, info: PartInfo) -> str | None:
-    """None when the part is the one its record names, else what is wrong."""
-    path = Path(run_dir) / info.file
+    """None when the part is the one its record names, else what is wrong.
+    A part is a regular file reached without a link (open_entry), read no
+    further than the size its record gives."""
     try:
-        size = path.stat().st_size
+        fd = open_entry(Path(run_dir), info.file, os.O_RDONLY)
     except FileNotFoundError:
         return "missing"
+    except EntryRefused as exc:
+        return exc.what if exc.rel == info.file else f"cannot be read ({exc.rel} is {exc.what})"
     except OSError as exc:
         return f"cannot be read ({exc.strerror or exc})"
-    if size != info.bytes:
-        return f"damaged ({size:,} bytes, its record says {info.bytes:,})"
+    h, n = hashlib.sha256(), 0
     try:
-        digest = sha256_file(path)
+        with os.fdopen(fd, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size != info.bytes:
+                return f"damaged ({size:,} bytes, its record says {info.bytes:,})"
+            while n <= info.bytes:
+                block = fh.read(min(1 << 20, info.bytes + 1 - n))
+                if not block:
+                    break
+                h.update(block)
+                n += len(block)
     except OSError as exc:
         return f"cannot be read ({exc.strerror or exc})"
-    if digest != info.sha256:
+    if n != info.bytes:
+        return f"damaged ({n:,} bytes read, its record says {info.bytes:,})"
+    if h.hexdigest() != info.sha256:
         return "damaged (its sha256 differs from its record)"
     return None
 
 
 def _legacy_check(path: Path, kind: str, first: int | None, end: int | None, players: int | None) -> str | None:
     """An old folder's part has no checksum: it must at least be readable Parquet with the right rows."""
+    import stat
+
     import pyarrow.parquet as pq
 
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISREG(mode):
+        return _link_words(path) if stat.S_ISLNK(mode) else f"{_mode_words(mode)}, not a regular file"
     try:
         rows = pq.read_metadata(path).num_rows
     except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
@@ -639,11 +909,44 @@ def verify(view: View, players: int | None = None) -> list[Problem]:
     return out
 
 
-def repair_hint(manifest: dict | None) -> str:
+def on_folder(command: str, run_dir: Path) -> str:
+    """The manifest's command aimed at `run_dir` (its --out replaced, or added):
+    a copied or moved folder is repaired where it is, not where it was made."""
+    import shlex
+
+    try:
+        argv = shlex.split(command)
+    except ValueError:  # not a command line shlex can read: leave it as recorded
+        return command
+    out, found, i = [], False, 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--out" and i + 1 < len(argv):
+            out += [arg, str(run_dir)]
+            found, i = True, i + 2
+            continue
+        if arg.startswith("--out="):
+            out.append(f"--out={run_dir}")
+            found = True
+        else:
+            out.append(arg)
+        i += 1
+    if not found:
+        out += ["--out", str(run_dir)]
+    return shlex.join(out)
+
+
+def repair_hint(manifest: dict | None, run_dir: Path | None = None) -> str:
+    """How to recompute what is damaged: the command that made the folder, on
+    the folder the user gave (`run_dir`), wherever it was made."""
     cmd = str((manifest or {}).get("command") or "").strip()
+    if cmd and run_dir is not None:
+        return (f"run the command that made it again to recompute what is damaged (it is in manifest.json; "
+                f"on this folder: {on_folder(cmd, Path(run_dir))})")
     if cmd:
         return f"run the command that made it again to recompute what is damaged (it is in manifest.json: {cmd})"
-    return "run the same simulate command again to recompute what is damaged"
+    where = f" with --out {run_dir}" if run_dir is not None else ""
+    return f"run the same simulate command again{where} to recompute what is damaged"
 
 
 def refuse(run_dir: Path, problems: list[Problem], manifest: dict | None, role: str = "") -> None:
@@ -651,7 +954,7 @@ def refuse(run_dir: Path, problems: list[Problem], manifest: dict | None, role: 
         return
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     where = f"{role}: " if role else ""
-    raise BalanceError(f"{where}{run_dir}: {problems[0].text}{more}; {repair_hint(manifest)}")
+    raise BalanceError(f"{where}{run_dir}: {problems[0].text}{more}; {repair_hint(manifest, run_dir)}")
 
 
 def check_folder(run_dir: Path, manifest: dict | None, players: int | None = None, role: str = "") -> View:
@@ -680,14 +983,30 @@ def _parquet_bytes(frame: pl.DataFrame, path: Path) -> bytes:
     return buf.getvalue()
 
 
-def _write_durable(path: Path, data: bytes) -> None:
+def _unlink_at(dfd: int, name: str) -> None:
     try:
-        with open(path, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        os.unlink(name, dir_fd=dfd)  # removes a link itself, never what it points to
+    except FileNotFoundError:
+        pass
+
+
+def _write_durable(dfd: int, path: Path, data: bytes) -> None:
+    """A new file `path.name` in the folder `dfd` (never through a link), fsynced."""
+    name = path.name
+    try:
+        _unlink_at(dfd, name)  # left by a killed process of the same pid
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dfd)
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     except OSError as exc:
-        path.unlink(missing_ok=True)
+        try:
+            _unlink_at(dfd, name)
+        except OSError:
+            pass
         raise _write_error(path, exc) from None
 
 
@@ -699,38 +1018,78 @@ def commit_chunk(run_dir: Path, task: tuple[int, int, int, int], frames: dict[st
     name = part_file(v, first, count)
     staging = run_dir / PARTS / STAGING
     fault("begin")
+    fds: dict[str, int] = {}  # parts/_staging and the table folders, each reached without a link
     try:
-        staging.mkdir(parents=True, exist_ok=True)
-        for kind in TABLES:
-            (run_dir / PARTS / kind).mkdir(exist_ok=True)
-    except OSError as exc:
-        raise _write_error(staging, exc) from None
-    staged, infos = {}, {}
-    try:
-        for kind in TABLES:
-            tmp = staging / f"{kind}-{name}.{os.getpid()}.tmp"
-            data = _parquet_bytes(frames[kind], tmp)
-            _write_durable(tmp, data)
-            staged[kind] = tmp
-            infos[kind] = PartInfo(f"{PARTS}/{kind}/{name}", frames[kind].height, len(data),
-                                   hashlib.sha256(data).hexdigest())
-            fault(f"staged:{kind}")
-    except Exception:  # a full disk: drop this chunk's staged parts (a killed process leaves them to `prepare`)
-        for tmp in staged.values():
-            tmp.unlink(missing_ok=True)
-        raise
-    for kind in TABLES:
         try:
-            os.replace(staged[kind], run_dir / infos[kind].file)
+            for sub in (STAGING,) + TABLES:
+                fds[sub] = _dir_fd(run_dir, (PARTS, sub), "--out", create=True)
         except OSError as exc:
-            raise _write_error(run_dir / infos[kind].file, exc) from None
-        fault(f"moved:{kind}")
-    for kind in TABLES:
-        _fsync_dir(run_dir / PARTS / kind)
+            raise _write_error(staging, exc) from None
+        staged, infos = {}, {}
+        try:
+            for kind in TABLES:
+                tmp = staging / f"{kind}-{name}.{os.getpid()}.tmp"
+                data = _parquet_bytes(frames[kind], tmp)
+                _write_durable(fds[STAGING], tmp, data)
+                staged[kind] = tmp.name
+                infos[kind] = PartInfo(f"{PARTS}/{kind}/{name}", frames[kind].height, len(data),
+                                       hashlib.sha256(data).hexdigest())
+                fault(f"staged:{kind}")
+        except Exception:  # a full disk: drop this chunk's staged parts (a killed process leaves them to `prepare`)
+            for tmp in staged.values():
+                _unlink_at(fds[STAGING], tmp)
+            raise
+        for kind in TABLES:
+            try:
+                os.replace(staged[kind], name, src_dir_fd=fds[STAGING], dst_dir_fd=fds[kind])
+            except OSError as exc:
+                raise _write_error(run_dir / infos[kind].file, exc) from None
+            fault(f"moved:{kind}")
+        for kind in TABLES:
+            _fsync_fd(fds[kind])
+    finally:
+        for fd in fds.values():
+            os.close(fd)
     rec = Record(v, c, first, count, round(seconds, 4), infos, config)
     _append_line(run_dir, rec.to_line())
     fault("committed")
     return rec
+
+
+def _entries_at(run_dir: Path, folders: tuple[str, ...]) -> list[tuple[str, bool]]:
+    """(name, is a folder) of each entry of run_dir/folders (none when it is
+    not there); a link among them, or on the way, is refused naming it."""
+    try:
+        dfd = _dir_fd(run_dir, folders, "--out")
+    except FileNotFoundError:
+        return []
+    try:
+        with os.scandir(dfd) as it:
+            found = list(it)
+    finally:
+        os.close(dfd)
+    out = []
+    for e in found:
+        rel = "/".join(folders + (e.name,))
+        if e.is_symlink():
+            raise refuse_entry(run_dir, rel, _link_words(Path(run_dir) / rel), "--out")
+        out.append((e.name, e.is_dir(follow_symlinks=False)))
+    return out
+
+
+def _remove_at(run_dir: Path, folders: tuple[str, ...], name: str, is_dir: bool) -> None:
+    """Delete run_dir/folders/name (a folder with what it holds), from the
+    folder's descriptor: no link is followed, here or below it."""
+    import shutil
+
+    dfd = _dir_fd(run_dir, folders, "--out")
+    try:
+        if is_dir:
+            shutil.rmtree(name, dir_fd=dfd)  # fd-based: it removes links inside, never what they point to
+        else:
+            _unlink_at(dfd, name)
+    finally:
+        os.close(dfd)
 
 
 def _ours(name: str) -> bool:
@@ -745,15 +1104,9 @@ def prepare(run_dir: Path, manifest: dict, players: int, notice: Notice | None =
     committed parts, so a plain read of a table folder is exact."""
     run_dir = Path(run_dir)
     say = notice or (lambda text: None)
-    staging = run_dir / PARTS / STAGING
-    if staging.is_dir():  # parts of chunks that were never moved in
-        for p in staging.iterdir():
-            if p.is_dir() and not p.is_symlink():
-                import shutil
-
-                shutil.rmtree(p)
-            else:
-                p.unlink(missing_ok=True)
+    check_entries(run_dir, "--out", tables=True)  # nothing below is deleted or written through a link
+    for name, is_dir in _entries_at(run_dir, (PARTS, STAGING)):  # parts of chunks that were never moved in
+        _remove_at(run_dir, (PARTS, STAGING), name, is_dir)
     cfg = config_hash(manifest)
     log = read_log(run_dir)
     view = committed(run_dir, {**manifest, "layout": LAYOUT})
@@ -773,19 +1126,16 @@ def prepare(run_dir: Path, manifest: dict, players: int, notice: Notice | None =
         keep += migrate(run_dir, old, keep, cfg, players, manifest, say)
     referenced = {r.parts[k].file for r in keep for k in TABLES}
     for kind in TABLES:
-        folder = run_dir / PARTS / kind
-        if not folder.is_dir():
-            continue
-        for p in folder.iterdir():
-            rel = f"{PARTS}/{kind}/{p.name}"
+        for name, is_dir in _entries_at(run_dir, (PARTS, kind)):
+            rel = f"{PARTS}/{kind}/{name}"
             if rel in referenced:
                 continue
-            if p.is_dir():
+            if is_dir:
                 raise BalanceError(f"--out: {run_dir / rel} is a folder inside a table folder; "
                                    "allowed: only the parts balance writes; move it out of the run folder")
-            if not _ours(p.name):
+            if not _ours(name):
                 say(f"removed {rel}: no commit record names it (not a part of this run)")
-            p.unlink(missing_ok=True)  # ours: a chunk killed before its record
+            _remove_at(run_dir, (PARTS, kind), name, False)  # ours: a chunk killed before its record
 
 
 def migrate(run_dir: Path, old: dict[str, dict[str, Path]], keep: list[Record], cfg: str | None,

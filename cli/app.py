@@ -745,9 +745,15 @@ def replay(
         spec = runs.spec_of(manifest, run)
         if variant >= len(config.variants):
             raise BalanceError(f"--variant: {variant} is not allowed; allowed: 0..{len(config.variants) - 1}")
+        played = runs.variant_games(config.variants[variant], manifest["n_games"])
+        if index >= played:  # a game the run did not play is not one of its games
+            of = f"variant {variant} of {run}" if len(config.variants) > 1 else str(run)
+            raise BalanceError(f"--index: {index} is not a game of {of}, which plays games 0..{played - 1:,}; "
+                               f"allowed: 0..{played - 1}" if played else f"--index: {of} plays no game")
         config.policies = runs.replay_policies(run, manifest, config, policy)  # never a file the folder names
-        n_players, rule_params, seed = config.players, config.variants[variant].params, config.seed
+        n_players, seed = config.players, config.seed
         seats = runs.seat_policies(config, config.variants[variant])  # a seat-rotated variant: its own seating
+        data = runs.played_data(spec, run, manifest, config, variant)  # the folder's own copy of its cards, checked
     else:
         if game is None:
             raise BalanceError("--game: give a game, or a run FOLDER to replay from")
@@ -757,8 +763,8 @@ def replay(
         from simcore.params import resolve
 
         rule_params = resolve(spec, _user_params(spec, set_, params, level))
-    engine = Engine(spec, seats)
-    data = spec.load_data(rule_params)  # the run's own cards: the transcript decodes with them
+        data = spec.load_data(rule_params)
+    engine = Engine(spec, seats)  # the transcript decodes with the cards played
     _first_compile(spec, seats, engine, traced=True)
     events, game_row, seat_rows = engine.replay(data.tables, n_players, seed, index, check=check)
     out.print(f"[bold]{spec.title}[/bold] — game {index} of seed {seed}, {n_players} player(s), "

@@ -71,8 +71,11 @@ def read_bytes(path: Path, role: str, allowed: str) -> bytes:
     if st.st_size > MAX_FILE_BYTES:
         raise BalanceError(f"{role}{where}: {st.st_size:,} bytes is too large; allowed: {allowed} "
                            f"of at most {MAX_FILE_BYTES // 2**20} MB")
-    try:
-        with open(path, "rb") as fh:
+    try:  # opened without blocking and checked again: a file swapped for a pipe after the stat cannot hang us
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise BalanceError(f"{role}{where}: not a regular file; allowed: {allowed}")
             data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise BalanceError(f"{role}{where}: cannot read it ({exc.strerror or exc}); allowed: {allowed}") from None
