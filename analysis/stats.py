@@ -15,7 +15,16 @@ verdict from them (`family`); `margin_verdict` turns an interval and a
 margin into "balanced within the margin" (the interval inside it: an
 equivalence test, TOST at alpha/2 per side), "differs by more than the
 margin", "differs, size unclear" or "not enough games to say".
-Seat balance is one multinomial outcome per game (`WinPatterns`)."""
+No verdict is read from no information: where no pair of games set the two
+sides against each other (every paired difference zero: both sides won or
+lost together in every game, or played alike) a difference says so in
+`no_information` (a reason), and `margin_verdict` answers "not enough
+information to say" with that reason, as it does for any interval of zero
+width. Where every difference is the same, a quantity with known bounds gets
+the exact interval of its bounds (`exact_bound`) instead of one of zero width.
+Seat balance is one multinomial outcome per game (`WinPatterns`), and its one
+verdict is read from the one interval printed for the seat gap
+(`seat_balance`)."""
 from __future__ import annotations
 
 import math
@@ -251,7 +260,9 @@ VERDICT_WORDS = {
     "beyond_margin": "differs by more than the margin",
     "differs_size_unclear": "differs, but not enough games to say whether by more than the margin",
     "inconclusive": "not enough games to say",
+    "no_information": "not enough information to say",  # more games of the same kind would not help: say why
 }
+ZERO_WIDTH_WORDS = "its interval has zero width (every game gave the same value), so the games measured no uncertainty"
 
 
 def z_of(level: float) -> float:
@@ -271,6 +282,23 @@ def clopper_pearson(k: float, n: float, level: float = 0.95) -> tuple[float, flo
     lo = 0.0 if k <= 0 else float(betaincinv(k, n - k + 1, a))
     hi = 1.0 if k >= n else float(betaincinv(k + 1, n - k, 1 - a))
     return (lo, hi)
+
+
+def exact_bound(value: float, n: int, low: float, high: float, level: float = 0.95) -> tuple[list[float], float]:
+    """Interval and p for the mean of a quantity known to lie in [low, high]
+    when all n observations equal `value` (a t interval would have zero width).
+    The share q of outcomes unlike the ones seen is at most 1 - ((1 - level)/2)^(1/n)
+    (Clopper-Pearson for 0 of n), so the mean is within [value - (value - low) q,
+    value + (high - value) q]; p is the smallest 1 - level whose interval excludes 0."""
+    q = 1 - ((1 - level) / 2) ** (1 / n)
+    ci = [value - (value - low) * q, value + (high - value) * q]
+    if value == 0:
+        p = 1.0
+    elif value > 0:  # the lower end reaches 0 only if low < 0
+        p = min(1.0, 2 * (1 - value / (value - low)) ** n) if low < 0 else 0.0
+    else:
+        p = min(1.0, 2 * (1 - value / (value - high)) ** n) if high > 0 else 0.0
+    return ci, float(p)
 
 
 def binomial_half_p(k: int, m: int) -> float:
@@ -357,13 +385,24 @@ def paired_binary(a: int, b: int, c: int, d: int, level: float = 0.95) -> dict:
     b + c discordant pairs, scaled by (b + c)/n), whose exclusion of 0 is the
     exact McNemar test; `p` is the larger of the two p-values, so p <= 1 - level
     exactly when the interval shown excludes 0. `p_mcnemar_exact` is the exact
-    McNemar test alone."""
+    McNemar test alone.
+
+    With no discordant pair (both sides won or lost together in every game)
+    there is no information on the difference: `no_information` says so, and
+    the interval is the exact bound of a difference no larger than the share
+    of discordant pairs (`exact_bound`; Newcombe's would be of zero width)."""
     a, b, c, d = int(a), int(b), int(c), int(d)
     n = a + b + c + d
     if n == 0:
         return {"diff": None, "ci": [None, None], "p": None, "p_mcnemar_exact": None, "n": 0,
                 "discordant": [0, 0], "correlation": None, "method": "paired by game (exact McNemar)"}
     m = b + c
+    if m == 0:
+        ci, _ = exact_bound(0.0, n, -1.0, 1.0, level)
+        return {"diff": 0.0, "ci": ci, "p": 1.0, "p_mcnemar_exact": 1.0, "n": n, "discordant": [0, 0],
+                "correlation": phi_coefficient(a, b, c, d), "method": "paired by game (exact McNemar; exact bound)",
+                "no_information": f"both sides had the same result in every one of the {n:,} pairs (no discordant "
+                                  f"pair), so no pair set one against the other"}
 
     def conditional(z: float) -> tuple[float, float]:
         if m == 0:
@@ -384,8 +423,14 @@ def paired_binary(a: int, b: int, c: int, d: int, level: float = 0.95) -> dict:
             "method": "paired by game (exact McNemar; Newcombe interval)"}
 
 
-def mean_difference(m: Moments, level: float = 0.95) -> dict:
-    """Mean of paired differences (their Moments): t interval at `level`, two-sided t-test."""
+def mean_difference(m: Moments, level: float = 0.95, bounds: tuple[float, float] | None = None) -> dict:
+    """Mean of paired differences (their Moments): t interval at `level`, two-sided t-test.
+
+    Every difference the same (no spread, where a t interval has zero width):
+    with `bounds` (the least and most a difference can be) the exact interval
+    of `exact_bound`; without, the interval stays of zero width, with no p
+    unless the differences are all 0, and `no_information` says why, so that
+    no verdict is read from it (`margin_verdict`)."""
     n = m.n
     if n == 0:
         return {"diff": None, "ci": [None, None], "p": None, "n": 0}
@@ -394,7 +439,15 @@ def mean_difference(m: Moments, level: float = 0.95) -> dict:
         return {"diff": mean, "ci": [None, None], "p": 1.0, "n": 1}
     se = m.sd / math.sqrt(n)
     if se == 0:
-        return {"diff": mean, "ci": [mean, mean], "p": 1.0 if mean == 0 else 0.0, "n": n}
+        out = {"diff": mean, "ci": [mean, mean], "p": 1.0 if mean == 0 else None, "n": n}
+        if bounds is not None:
+            out["ci"], out["p"] = exact_bound(mean, n, bounds[0], bounds[1], level)
+        if mean == 0:
+            out["no_information"] = f"every one of the {n:,} paired differences is 0, so no pair set one side against the other"
+        elif bounds is None:
+            out["no_information"] = (f"every one of the {n:,} paired differences is {mean:+.4g}: with no spread the "
+                                     f"interval has zero width, so the games measured no uncertainty")
+        return out
     q = float(stdtrit(n - 1, 1 - (1 - level) / 2))
     return {"diff": mean, "ci": [mean - q * se, mean + q * se], "p": float(2 * stdtr(n - 1, -abs(mean / se))), "n": n}
 
@@ -408,8 +461,10 @@ def welch(mx: Moments, my: Moments, level: float = 0.95) -> dict:
     vy = my.sd ** 2 / my.n if my.n > 1 else 0.0
     se = math.sqrt(vx + vy)
     out = {"diff": diff, "n_a": mx.n, "n_b": my.n, "method": "Welch"}
-    if se == 0:
-        return {**out, "ci": [diff, diff], "p": 1.0 if diff == 0 else 0.0}
+    if se == 0:  # each side the same in every game: an interval of zero width, no verdict read from it
+        return {**out, "ci": [diff, diff], "p": 1.0 if diff == 0 else None,
+                "no_information": f"each side has one value in every game ({mx.mean:.4g} and {my.mean:.4g}): with no "
+                                  f"spread the interval has zero width, so the games measured no uncertainty"}
     den = (vx * vx / (mx.n - 1) if mx.n > 1 else 0.0) + (vy * vy / (my.n - 1) if my.n > 1 else 0.0)
     df = (vx + vy) ** 2 / den if den > 0 else float(mx.n + my.n - 2)
     q = float(stdtrit(df, 1 - (1 - level) / 2))
@@ -434,22 +489,31 @@ def holm_adjusted(pvalues: list[float]) -> list[float]:
     return out
 
 
-def margin_verdict(estimate, ci, margin: float, significant: bool | None = None, n: int | None = None) -> dict:
-    """One interval and a margin of practical significance -> a verdict.
+def margin_verdict(estimate, ci, margin: float, n: int | None = None, no_information: str | None = None) -> dict:
+    """One interval and a margin of practical significance -> a verdict, read
+    from that interval alone.
 
     within_margin: the whole interval inside (-margin, margin) (an equivalence
     test: TOST at alpha/2 per side when the interval is at 1 - alpha);
     beyond_margin: the whole interval beyond the margin; differs_size_unclear:
-    the interval excludes 0 (or `significant` says the test rejected) but
-    crosses the margin; inconclusive: none of these. `games_to_decide`: about
-    how many games (at the same spread) would make the interval settle it, if
-    the estimate stayed where it is."""
+    the interval excludes 0 but crosses the margin; inconclusive: none of
+    these. no_information: `no_information` gives the reason no game set the
+    two sides against each other, or the interval has zero width; the words
+    say why ("not enough information to say: ..."), `reason` holds it.
+    `games_to_decide`: about how many games (at the same spread) would make
+    the interval settle it, if the estimate stayed where it is."""
     lo, hi = (ci or [None, None])[:2]
     out = {"margin": margin}
+    if no_information is None and lo is not None and hi is not None and estimate is not None and hi - lo <= 0:
+        no_information = ZERO_WIDTH_WORDS
+    if no_information:
+        return {**out, "verdict": "no_information", "significant": False,
+                "words": f"{VERDICT_WORDS['no_information']}: {no_information}", "reason": no_information,
+                "games_to_decide": None}
     if lo is None or hi is None or estimate is None:
         return {**out, "verdict": "inconclusive", "significant": False, "words": VERDICT_WORDS["inconclusive"],
                 "games_to_decide": None}
-    sig = bool(lo > 0 or hi < 0) if significant is None else bool(significant)
+    sig = bool(lo > 0 or hi < 0)
     if -margin < lo and hi < margin:
         code = "within_margin"
     elif lo > margin or hi < -margin:
@@ -507,37 +571,31 @@ class WinPatterns:
         return np.array(keys, dtype=float), np.array([self.counts[k] for k in keys], dtype=np.int64)
 
 
-def _circular_covariance(p: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Covariance of the seat totals when each game's vector is shifted by a
-    uniform random rotation (the null distribution of the permutation test),
-    summed over games: a circulant matrix."""
-    k = p.shape[1]
-    mean_sq = float(w @ (p.mean(axis=1) ** 2))
-    acf = np.array([float(w @ (p * np.roll(p, -lag, axis=1)).mean(axis=1)) - mean_sq for lag in range(k)])
-    idx = (np.arange(k)[None, :] - np.arange(k)[:, None]) % k
-    return acf[idx]
-
-
-def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.02, n_perm: int = 2000,
-                 seed: int = 0, max_patterns: int = 5000) -> dict | None:
+def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.02, what: str = "seat") -> dict | None:
     """Are the seats balanced? From the table of per-game (per-deal) outcome vectors.
 
-    Test: under "every seat is the same" the seat labels of one game can be
-    rotated without changing its probability, so each game's vector is shifted
-    by a uniform random rotation in the null distribution (a permutation test,
-    exact whatever the number of winners per game). The statistic is the
-    quadratic form of the seat totals' deviation from equal shares in the
-    inverse of their covariance under that null (with one winner per game it is
-    Pearson's chi-square goodness-of-fit test on the winner counts). `p` is the
-    Monte Carlo permutation p-value ((1 + #{Q* >= Q}) / (n_perm + 1), valid at
-    any n) when the table has at most `max_patterns` distinct vectors and the
-    p-value is within its resolution (above 10 / (n_perm + 1)), else the
-    chi-square approximation `p_asymptotic` (which then says how far beyond).
+    One verdict, read from one interval, the one printed for the seat gap:
+    every pair of seats' difference within the same games (paired: exact
+    McNemar with its Newcombe interval, or a paired t interval over deals for
+    rotated runs) at 1 - alpha/pairs (Bonferroni), so that all of them hold
+    together with probability 1 - alpha; the gap (best minus worst seat) lies
+    between the largest lower bound of a pair's |difference| and the largest
+    upper bound. The seats differ (`significant`) exactly when that interval
+    excludes 0, i.e. when some pair's interval does; `test.p` is the
+    Bonferroni-adjusted smallest pairwise p (the inversion of the same
+    intervals: p <= alpha exactly when the gap's interval excludes 0), and the
+    margin verdict is read from the same interval.
 
-    Intervals: each seat's rate (Wilson, or a deal-clustered t interval for
-    rotated runs); every pair of seats' difference within the same games
-    (paired: exact McNemar / Newcombe, or a paired t) at 1 - alpha/pairs, so all
-    hold together; the gap (best minus worst seat) bounded by them."""
+    No information: only a game (deal) whose outcome vector is not the same
+    for every seat sets one seat against another (`informative`). With none
+    (every game won or lost by every seat alike; in a rotated run every deal
+    giving each seat the same wins over its replays, as when one policy wins
+    from every seat: the seats' rates are then the fair share by
+    construction) the verdict is "not enough information to say", with the
+    reason, and a rotated run's seat rates get no interval.
+
+    `what` names the things compared in the words ("seat", or "policy" for a
+    rotated run's policies)."""
     p, w = patterns.arrays()
     k, reps = patterns.k, patterns.reps
     n = int(w.sum())
@@ -546,13 +604,28 @@ def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.0
     trials = n * reps
     totals = w @ p
     rates = totals / trials
+    unit = "game" if reps == 1 else "deal"
+    moving = ~np.all(p == p[:, :1], axis=1)  # outcome vectors that set one seat against another
+    informative = int(w[moving].sum())
+    no_info = None
+    if informative == 0:
+        if reps == 1:
+            no_info = (f"in every one of the {n:,} games every {what} had the same result (all won or all lost), "
+                       f"so no game set one {what} against another")
+        else:
+            how = "one policy wins from every seat" if what == "seat" else "the policies play alike"
+            no_info = (f"every one of the {n:,} deals gave every {what} the same wins over its {reps} rotated "
+                       f"replays (as when {how}), so no deal set one {what} against another: each {what}'s "
+                       f"{_pct(rates[0])} is the fair share by construction, not a measurement")
     seats = []
     for s in range(k):
         if reps == 1:
             lo, hi = wilson(totals[s], n)
             ci, method = [lo, hi], "Wilson"
+        elif no_info:
+            ci, method = [None, None], "none: the fair share by construction (every deal alike for every seat)"
         else:
-            ci = mean_difference(Moments.of_counts(p[:, s] / reps, w))["ci"]
+            ci = mean_difference(Moments.of_counts(p[:, s] / reps, w), bounds=(0.0, 1.0))["ci"]
             method = "t interval over deals (each deal's rotated replays are one outcome)"
         seats.append({"seat": s, "value": float(rates[s]), "ci": ci, "n": int(n), "seat_games": int(trials),
                       "wins": int(totals[s]), "ci_method": method})
@@ -567,53 +640,35 @@ def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.0
                 r = paired_binary(int(w[xi & xj].sum()), int(w[xi & ~xj].sum()), int(w[~xi & xj].sum()),
                                   int(w[~xi & ~xj].sum()), level)
             else:
-                r = mean_difference(Moments.of_counts((p[:, j] - p[:, i]) / reps, w), level)
+                r = mean_difference(Moments.of_counts((p[:, j] - p[:, i]) / reps, w), level, bounds=(-1.0, 1.0))
             pairs.append({"seats": [i, j], "diff": r["diff"], "ci": r["ci"], "p": r["p"], "ci_level": level})
-    lows = [max(q["ci"][0], -q["ci"][1]) for q in pairs if q["ci"][0] is not None]
-    highs = [max(q["ci"][1], -q["ci"][0]) for q in pairs if q["ci"][0] is not None]
+    shown = [q for q in pairs if q["ci"][0] is not None]
     best, worst = int(np.argmax(rates)), int(np.argmin(rates))
     gap_value = float(rates[best] - rates[worst])
-    gap_ci = [max(0.0, max(lows)), max(highs)] if lows else [None, None]
-
-    # the test
-    dev = totals - totals.sum() / k
-    cov = _circular_covariance(p, w)
-    vals, vecs = np.linalg.eigh(cov)
-    keep = vals > 1e-9 * max(1.0, float(vals.max(initial=0.0)))
-    df = int(keep.sum())
-
-    def quad(x: np.ndarray) -> np.ndarray:
-        proj = x @ vecs[:, keep]
-        return (proj * proj / vals[keep]).sum(axis=-1)
-
-    q = float(quad(dev)) if df else 0.0
-    p_asym = float(chdtrc(df, q)) if df else 1.0
-    p_perm = None
-    moving = ~np.all(p == p[:, :1], axis=1)  # vectors a rotation changes
-    if df and p.shape[0] <= max_patterns and n_perm > 0:
-        rng = np.random.default_rng(seed)
-        sim = np.tile(w[~moving] @ p[~moving], (n_perm, 1)).astype(float)
-        for row, cnt in zip(p[moving], w[moving]):
-            shifts = rng.multinomial(int(cnt), np.full(k, 1.0 / k), size=n_perm)  # n_perm x k
-            rolled = np.stack([np.roll(row, s) for s in range(k)])  # k x k
-            sim += shifts @ rolled
-        qs = quad(sim - sim.sum(axis=1, keepdims=True) / k)
-        p_perm = float((1 + np.count_nonzero(qs >= q * (1 - 1e-12))) / (n_perm + 1))
-    # the permutation p-value where it can resolve it; beyond its resolution (at most 10 of the
-    # n_perm rotations as extreme), the chi-square approximation says how far beyond
-    p_used = p_perm if p_perm is not None and p_perm > 10 / (n_perm + 1) else p_asym
+    if shown and not no_info:
+        gap_ci = [max(0.0, max(max(q["ci"][0], -q["ci"][1]) for q in shown)),
+                  max(max(q["ci"][1], -q["ci"][0]) for q in shown)]
+        gap_p = min(1.0, n_pairs * min(q["p"] for q in shown))
+    else:
+        gap_ci, gap_p = [None, None], None
+    significant = bool(gap_ci[0] is not None and gap_ci[0] > 0)
+    plural = "policies" if what == "policy" else f"{what}s"
     out = {
         "n": n, "reps": reps, "trials_per_seat": int(trials), "seats": seats,
         "fair_share": float(totals.sum() / (trials * k)),
-        "test": {"name": "permutation test of equal seats, one outcome vector per game"
-                         + (" (deal)" if reps > 1 else ""),
-                 "chi2": q, "df": df, "p_asymptotic": p_asym, "p_permutation": p_perm,
-                 "n_permutations": n_perm if p_perm is not None else 0, "p": p_used},
-        "significant": bool(p_used < alpha),
+        "informative": {"count": informative, "share": informative / n,
+                        "help": f"{unit}s whose outcome is not the same for every {what}: the only ones that set "
+                                f"one {what} against another"},
+        "test": {"name": f"largest paired difference between two {plural}, every pair's interval at "
+                         f"1 - alpha/{n_pairs} (Bonferroni), one outcome vector per {unit}",
+                 "p": gap_p, "family_size": n_pairs, "ci_level": level},
+        "significant": significant,
         "gap": {"value": gap_value, "ci": gap_ci, "best_seat": best, "worst_seat": worst,
-                "ci_method": f"bounded by the {n_pairs} pairwise paired intervals at {level:.4g} (all hold together "
-                             f"with 95% probability)"},
+                "ci_method": f"bounded by the {n_pairs} pairwise paired interval{'s' if n_pairs > 1 else ''} at "
+                             f"{level:.4g} (all hold together with {1 - alpha:.0%} probability); the verdict is "
+                             f"read from this interval"},
         "pairs": pairs,
+        "no_information": no_info,
     }
     if reps == 1:
         winners = p.sum(axis=1)
@@ -621,8 +676,12 @@ def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.0
                          "games_with_shared_wins": int(w[winners >= 2].sum()),
                          "shared_rate": rate(int(w[winners >= 2].sum()), n),
                          "seat_rates_sum": float(totals.sum() / n)}
-    out["verdict"] = margin_verdict(gap_value, gap_ci, margin, significant=out["significant"], n=n)
+    out["verdict"] = margin_verdict(gap_value, gap_ci, margin, n=n, no_information=no_info)
     return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
 
 
 # ---------------------------------------------------------------- families of paired differences (compare, impact)
@@ -671,7 +730,8 @@ def difference_family(pairs: dict, alpha: float = 0.05, margin: float = 0.02) ->
         lo, hi = r["ci"]
         rows.append({"name": name, **r, "ci_level": level, "family_size": m,
                      "significant": bool(lo is not None and (lo > 0 or hi < 0)),
-                     "margin": mg, "margin_verdict": margin_verdict(r["diff"], r["ci"], mg, n=r["n_a"])})
+                     "margin": mg, "margin_verdict": margin_verdict(r["diff"], r["ci"], mg, n=r["n_a"],
+                                                                    no_information=r.get("no_information"))})
     for row, p in zip(rows, holm_adjusted([r["p"] if r["p"] is not None else 1.0 for r in rows])):
         row["p_holm"] = p
     return sorted(rows, key=lambda r: -abs(r["diff"] or 0.0))

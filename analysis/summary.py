@@ -34,13 +34,11 @@ from .distributions import distribution, distribution_counts, histogram, histogr
 from .frames import load_manifest, part_files, scan_parts, windows
 from .metrics import GameMetrics
 from .stats import (
-    Z95,
     Moments,
     WinPatterns,
     family_level,
     margin_verdict,
     mean_difference,
-    normal_p,
     paired_binary,
     rate,
     seat_balance,
@@ -289,13 +287,14 @@ class Block:
 
         kf, nf, ko, no = self.first
         if nf and no:
-            d = mean_difference(self.first_diff)
+            d = mean_difference(self.first_diff, bounds=(-1.0, 1.0))  # a win (0/1) minus a mean of wins
             out["first_player"] = {"first": rate(kf, nf), "others": rate(ko, no),
                                    "advantage": d["diff"], "ci": d["ci"], "p": d["p"], "n": d["n"],
                                    "significant": d["p"] is not None and d["p"] < ALPHA,
                                    "method": "paired within each game: the first mover's win minus the mean of the "
                                              "other seats' (t interval over games)",
-                                   "verdict": margin_verdict(d["diff"], d["ci"], self.margin, n=d["n"])}
+                                   "verdict": margin_verdict(d["diff"], d["ci"], self.margin, n=d["n"],
+                                                             no_information=d.get("no_information"))}
 
         out["length"] = self.length.distribution(self.length_col,
                                                  self.helps.get(self.length_col, "decisions taken by all players"))
@@ -321,10 +320,10 @@ def seat_fields(balance: dict, n: int) -> dict:
     gap, test = balance["gap"], balance["test"]
     out = {"seat_gap": {
         "value": gap["value"], "ci": gap["ci"], "best_seat": gap["best_seat"], "worst_seat": gap["worst_seat"],
-        "test": test["name"], "chi2": test["chi2"], "df": test["df"], "p": test["p"],
-        "p_asymptotic": test["p_asymptotic"], "p_permutation": test["p_permutation"],
-        "n_permutations": test["n_permutations"], "significant": balance["significant"], "n": n,
-        "ci_method": gap["ci_method"], "pairs": balance["pairs"], "verdict": balance["verdict"],
+        "test": test["name"], "p": test["p"], "family_size": test["family_size"], "pair_ci_level": test["ci_level"],
+        "significant": balance["significant"], "n": n, "ci_method": gap["ci_method"], "pairs": balance["pairs"],
+        "informative": balance["informative"], "no_information": balance["no_information"],
+        "verdict": balance["verdict"],
     }}
     k = len(balance["seats"])
     out["seat_fair_share"] = {"value": balance["fair_share"],
@@ -408,25 +407,6 @@ def ladder(games: pl.DataFrame, seats: pl.DataFrame, variants: list[dict], level
 
 
 # ---------------------------------------------------------------- sweeps
-def _paired_result(m: Moments) -> dict:
-    """Mean of the paired differences, normal interval, two-sided z-test."""
-    n = m.n
-    if n == 0:
-        return {"diff": None, "ci": [None, None], "p": None, "n": 0}
-    mean = m.mean
-    se = m.sd / math.sqrt(n) if n > 1 else 0.0
-    if se == 0:
-        p = 1.0 if mean == 0 else 0.0
-    else:
-        p = normal_p(mean / se)
-    return {"diff": mean, "ci": [mean - Z95 * se, mean + Z95 * se], "p": p, "n": n}
-
-
-def _paired_diff(x: np.ndarray, y: np.ndarray) -> dict:
-    """Mean of y - x over paired games, normal interval, two-sided z-test."""
-    return _paired_result(Moments.of(y - x))
-
-
 class _Paired:
     """`paired_vs_first`, window by window: a window holds every variant's
     games of the same game indices, so each pair is complete in one window.
@@ -481,7 +461,8 @@ class _Paired:
                 row[key] = {**r, "p_adjusted": p_adj, "ci_level": level,
                             "significant": bool(p_adj is not None and p_adj <= ALPHA)}
                 if mg is not None:
-                    row[key]["verdict"] = margin_verdict(r["diff"], r["ci"], mg, n=r["n"])
+                    row[key]["verdict"] = margin_verdict(r["diff"], r["ci"], mg, n=r["n"],
+                                                         no_information=r.get("no_information"))
             row["win_rate"]["ci_95"] = w95["ci"]
             row["length_mean"]["margin_kind"] = "relative: the margin times the first point's mean length"
             rows.append(row)
@@ -593,9 +574,8 @@ class _Rotations:
 
     def result(self, policy_names: list[str], margin: float) -> dict:
         seats = seat_balance(self.seat, ALPHA, margin)
-        policies = seat_balance(self.policy, ALPHA, margin)
+        policies = seat_balance(self.policy, ALPHA, margin, what="policy")
         if policies is not None:
-            policies["test"]["name"] = "permutation test of equally strong policies, one outcome vector per deal"
             for row in policies["seats"]:
                 row["policy"] = policy_names[row["seat"]] if row["seat"] < len(policy_names) else "?"
                 row["listed_seat"] = row.pop("seat")
@@ -676,6 +656,12 @@ def verdicts(summary: dict, margin: float) -> dict:
     else:
         seat_item(summary, None)
         first_item(summary, None)
+        pol = (summary.get("seat_rotation") or {}).get("policies")
+        if pol and pol.get("verdict"):  # a seat-rotated run: each policy over every seat, on the same deals
+            g = pol["gap"]
+            items.append(_item("policies", "Are the policies equally strong?",
+                               "policy gap (strongest minus weakest policy's win rate, each over every seat)",
+                               {**g, "p": pol["test"]["p"]}, pol["verdict"], None, n=pol["n"]))
     counts: dict[str, int] = {}
     for it in items:
         counts[it["verdict"]] = counts.get(it["verdict"], 0) + 1

@@ -165,7 +165,7 @@ def measured(s: Sample, alpha: float = 0.05, margin: float = DEFAULT_MARGIN) -> 
         uniq, cnt = np.unique(codes, return_counts=True)
         wp = WinPatterns(s.won.shape[1])
         wp.add(((uniq[:, None] >> np.arange(s.won.shape[1])) & 1), cnt)
-        bal = seat_balance(wp, alpha, margin, n_perm=0)
+        bal = seat_balance(wp, alpha, margin)
         out["seat_gap"] = {"value": bal["gap"]["value"], "ci": bal["gap"]["ci"], "n": n, "p": bal["test"]["p"]}
     else:
         out["seat_gap"] = {"value": 0.0, "ci": [0.0, 0.0], "n": n}

@@ -172,6 +172,55 @@ def seat_rows(s: dict, fair: "context.FairShare | None") -> list[dict]:
     return out
 
 
+def _verdict_clause(v: dict | None, margin) -> str:
+    """A margin verdict as the end of a sentence: 'against the margin of ±2.0 pts: not enough games to say'."""
+    if not v:
+        return ""
+    if v.get("verdict") == "no_information":
+        return f"; {v['words']}"
+    mg = f" of ±{fmt.pts(margin, signed=False)}" if isinstance(margin, (int, float)) else ""
+    return f"; against the margin{mg}: {v['words']}"
+
+
+def seat_gap_sentences(s: dict) -> list[str]:
+    """The seat verdict: the gap, the one interval it is read from, and what that interval says
+    against the margin (one reading: 'significant' is that interval excluding 0). A seat-rotated
+    run says so and gives the policies' own verdict beside it."""
+    gap = s.get("seat_gap") or {}
+    v = gap.get("verdict") or {}
+    margin = v.get("margin", s.get("margin"))
+    out = []
+    rot = s.get("seat_rotation") or {}
+    if rot.get("how"):
+        out.append(f"Seats rotated: {rot['how']} ({fmt_int(rot.get('deals'))} deals).")
+    best, worst = seat_name(gap["best_seat"]), seat_name(gap["worst_seat"])
+    unit = "deal" if rot else "game"
+    pairs = "every pair of seats together" if len(gap.get("pairs") or []) > 1 else f"paired within each {unit}"
+    if v.get("verdict") == "no_information":
+        out.append(f"Are the seats balanced? {v['words'][:1].upper() + v['words'][1:]}.")
+    elif gap.get("significant"):
+        out.append(f"{best} wins {fmt.pts(gap['value'], signed=False)} more than {worst.lower()} "
+                   f"(95% CI {fmt.ci_pts(gap['ci'], signed=False)}; significant, {fmt_p(gap['p'])}, {pairs})"
+                   f"{_verdict_clause(v, margin)}.")
+    else:
+        out.append(f"The seats' win rates do not differ significantly (largest gap "
+                   f"{fmt.pts(gap['value'], signed=False)}, {best} over {worst.lower()}, 95% CI "
+                   f"{fmt.ci_pts(gap['ci'], signed=False)}, {fmt_p(gap['p'])}, {pairs}){_verdict_clause(v, margin)}.")
+    pol = rot.get("policies") or {}
+    if pol.get("seats"):
+        rates = ", ".join(f"{r.get('policy', '?')} {fmt.pct(r['value'])}"
+                          + (f" {fmt.ci_pct(r['ci'])}" if (r.get("ci") or [None])[0] is not None else "")
+                          for r in pol["seats"])
+        pv = pol.get("verdict") or {}
+        if pv.get("verdict") == "no_information":
+            out.append(f"The policies, each over every seat: {rates}; {pv['words']}.")
+        else:
+            pg = pol.get("gap") or {}
+            out.append(f"The policies, each over every seat: {rates}; largest gap {fmt.pts(pg.get('value'), signed=False)} "
+                       f"(95% CI {fmt.ci_pts(pg.get('ci'), signed=False)}){_verdict_clause(pv, margin)}.")
+    return out
+
+
 def summary_sentences(s: dict, about: About | None = None) -> list[str]:
     out = []
     n = s["n_games"]
@@ -205,14 +254,7 @@ def summary_sentences(s: dict, about: About | None = None) -> list[str]:
                 out.append(f"Wins are shared in some games, so the seats' win rates add up to "
                            f"{fmt.pct(fair.seat_rates_sum)}, more than 100%.")
         if rows and gap:
-            best, worst = seat_name(gap["best_seat"]), seat_name(gap["worst_seat"])
-            if gap["significant"]:
-                out.append(f"{best} wins {fmt.pts(gap['value'], signed=False)} more than {worst.lower()} "
-                           f"(95% CI {fmt.ci_pts(gap['ci'], signed=False)}; significant, {fmt_p(gap['p'])}, "
-                           f"{gap.get('test') or 'chi-square over seats'}).")
-            else:
-                out.append(f"The seats' win rates do not differ significantly (largest gap "
-                           f"{fmt.pts(gap['value'], signed=False)}, {best} over {worst.lower()}, {fmt_p(gap['p'])}).")
+            out.extend(seat_gap_sentences(s))
         fp = s.get("first_player")
         if fp:
             verdict = "significant" if fp["significant"] else "not significant"
@@ -490,9 +532,11 @@ def _metrics_table(s: dict) -> Table:
                      "share of games nobody won"])
     if s.get("seat_gap"):
         g = s["seat_gap"]
+        v = g.get("verdict") or {}
         rows.append(["seat gap", fmt.pts(g["value"], signed=False), fmt.ci_pts(g["ci"], signed=False),
-                     fmt_int(g["n"]), f"best minus worst seat; {g.get('test') or 'chi-square'} {fmt_p(g['p'])}, "
-                                      f"{'significant' if g['significant'] else 'not significant'}"])
+                     fmt_int(g["n"]), f"best minus worst seat; {g.get('test') or 'paired seat differences'} "
+                                      f"{fmt_p(g['p'])}, {'significant' if g['significant'] else 'not significant'}"
+                                      + (f"; {v['words']}" if v.get("words") else "")])
     for key, label in (("length", "length"), ("rounds", "rounds")):
         d = s.get(key)
         if d:
@@ -726,9 +770,11 @@ def key_figures(s: dict, about: About | None = None) -> list[KeyFigure]:
     figs.append(KeyFigure(win_label(s), fmt.pct(s["win_rate"]), f"95% CI {fmt.ci_pct(s['win_rate_ci'])}, n = {fmt_int(n)}"))
     if s.get("seat_gap"):
         g = s["seat_gap"]
+        v = g.get("verdict") or {}
+        said = ("not enough information to say" if v.get("verdict") == "no_information" else
+                f"{'significant' if g['significant'] else 'not significant'}, {fmt_p(g['p'])}")
         figs.append(KeyFigure("seat gap", fmt.pts(g["value"], signed=False),
-                              f"95% CI {fmt.ci_pts(g['ci'], signed=False)}; "
-                              f"{'significant' if g['significant'] else 'not significant'}, {fmt_p(g['p'])}, n = {fmt_int(n)}"))
+                              f"95% CI {fmt.ci_pts(g['ci'], signed=False)}; {said}, n = {fmt_int(g.get('n', n))}"))
     L = s["length"]
     figs.append(KeyFigure(f"median {L['column']}", fmt_num(L["median"]),
                           f"95% CI {fmt_ci(L['median_ci'])}, n = {fmt_int(L['n'])}"))

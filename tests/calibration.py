@@ -6,9 +6,14 @@ Each check repeats an experiment whose truth is known and reports the rate at
 which a verdict is wrong (a false positive under a true null) or an interval
 misses the truth, with its 95% Wilson interval and the number of repeats:
 
-- seat test, synthetic: winner vectors drawn with every seat equal (one
-  winner, sometimes none; or shared wins, as in Four Day Weekend), 2-6 seats;
-  the old chi-square over seat-games beside it for comparison;
+- seat verdict, synthetic: winner vectors drawn with every seat equal (one
+  winner, sometimes none; or shared wins, as in Four Day Weekend), 2-6 seats:
+  how often the verdict says the seats differ, and how often the verdict and
+  the printed gap interval disagree (never, by construction: the verdict is
+  read from that interval); the old chi-square over seat-games beside it;
+- seat verdict against its interval on resamples of real games (Overtime, 4
+  players, greedy): resamples of 5,000 games from 100,000, how often the
+  verdict and the printed gap interval disagree;
 - seat test, race to 21 (tests/toygame.py: the first player is drawn from the
   deal, so the seats are equal by construction), 2-4 players; and seat-rotated
   with greedy against random (equal seats, unequal policies: the unrotated test
@@ -72,31 +77,92 @@ def patterns_of(won: np.ndarray) -> WinPatterns:
     return wp
 
 
-def seat_null_synthetic(repeats: int, n: int, seats: int, shared: float = 0.0, seed: int = 0,
-                        n_perm: int = 1000) -> dict:
+def says_differs(b: dict) -> bool:
+    """Does a seat verdict (stats.seat_balance) say the seats differ, in any of its words?"""
+    return bool(b["significant"]) or b["verdict"]["verdict"] in ("beyond_margin", "differs_size_unclear")
+
+
+def interval_excludes_0(b: dict) -> bool:
+    lo = b["gap"]["ci"][0]
+    return lo is not None and lo > 0
+
+
+def seat_null_synthetic(repeats: int, n: int, seats: int, shared: float = 0.0, seed: int = 0, balance=None) -> dict:
+    """Equal seats: how often the seat verdict says they differ (a false positive),
+    how often the printed gap interval excludes 0, and how often the two disagree.
+    `balance`: the seat_balance to check (analysis.stats's unless given)."""
+    balance = balance or seat_balance
     rng = np.random.default_rng([seed, seats, int(shared * 100)])
-    new = old = gap = 0
-    for r in range(repeats):
+    new = old = gap = disagree = 0
+    for _ in range(repeats):
         won = winner_vectors(rng, n, seats, shared)
-        b = seat_balance(patterns_of(won), ALPHA, n_perm=n_perm, seed=r)
-        new += b["significant"]
-        gap += b["gap"]["ci"][0] > 0
+        b = balance(patterns_of(won), ALPHA)
+        new += says_differs(b)
+        gap += interval_excludes_0(b)
+        disagree += says_differs(b) != interval_excludes_0(b)
         old += chi2_equal_rates(list(won.sum(axis=0)), [n] * seats)["p"] < ALPHA
     tag = f"{seats} seats, n={n}" + (f", {shared:.0%} shared wins" if shared else "")
-    return {"seat test (new)": summary_of(new, repeats, f"seat test, synthetic null, {tag}"),
+    return {"seat verdict": summary_of(new, repeats, f"seat verdict says 'differs', synthetic null, {tag}"),
             "gap interval excludes 0": summary_of(gap, repeats, f"seat-gap interval excludes 0, synthetic null, {tag}"),
+            "verdict and interval disagree": summary_of(disagree, repeats, f"seat verdict and its printed interval "
+                                                                             f"disagree, synthetic null, {tag}",
+                                                        nominal=0.0),
             "old chi-square": summary_of(old, repeats, f"old chi-square over seat-games, synthetic null, {tag}")}
 
 
-def seat_power_synthetic(repeats: int, n: int, edge: float, seed: int = 0) -> dict:
-    """Two seats, seat 1 wins with probability 1/2 + edge: how often the test sees it."""
+def seat_power_synthetic(repeats: int, n: int, edge: float, seed: int = 0, balance=None) -> dict:
+    """Two seats, seat 1 wins with probability 1/2 + edge: how often the verdict sees it."""
+    balance = balance or seat_balance
     rng = np.random.default_rng([seed, 99])
     hit = 0
-    for r in range(repeats):
+    for _ in range(repeats):
         s0 = rng.random(n) < 0.5 + edge
         won = np.stack([s0, ~s0], axis=1).astype(np.int64)
-        hit += seat_balance(patterns_of(won), ALPHA, n_perm=500, seed=r)["significant"]
-    return summary_of(hit, repeats, f"seat test power, 2 seats, edge {edge:+.2f}, n={n}", nominal=None)
+        hit += says_differs(balance(patterns_of(won), ALPHA))
+    return summary_of(hit, repeats, f"seat verdict power, 2 seats, edge {edge:+.2f}, n={n}", nominal=None)
+
+
+def seat_power_one_seat(repeats: int, n: int, seats: int, edge: float, seed: int = 0, balance=None) -> dict:
+    """`seats` seats, one winner a game, seat 1 wins with probability 1/seats + edge
+    (the others share the rest equally): how often the verdict sees it."""
+    balance = balance or seat_balance
+    rng = np.random.default_rng([seed, 98, seats])
+    probs = np.full(seats, (1 - (1 / seats + edge)) / (seats - 1))
+    probs[0] = 1 / seats + edge
+    hit = 0
+    for _ in range(repeats):
+        won = np.zeros((n, seats), np.int64)
+        won[np.arange(n), rng.choice(seats, n, p=probs)] = 1
+        hit += says_differs(balance(patterns_of(won), ALPHA))
+    return summary_of(hit, repeats, f"seat verdict power, {seats} seats, seat 1 {edge:+.2f} over 1/{seats}, n={n}",
+                      nominal=None)
+
+
+def seat_verdict_resamples(won: np.ndarray, repeats: int, n: int, seed: int = 0, balance=None,
+                           what: str = "") -> dict:
+    """Resamples (with replacement) of n games from a pool of winner vectors:
+    how often the seat verdict and the gap interval printed beside it disagree
+    (the verdict says 'differs' and the interval holds 0, or the reverse)."""
+    balance = balance or seat_balance
+    rng = np.random.default_rng([seed, 5])
+    disagree = differs = 0
+    for _ in range(repeats):
+        b = balance(patterns_of(won[rng.integers(0, won.shape[0], n)]), ALPHA)
+        disagree += says_differs(b) != interval_excludes_0(b)
+        differs += says_differs(b)
+    out = summary_of(disagree, repeats, f"seat verdict and its printed interval disagree, {what}resamples of {n:,} "
+                                        f"of {won.shape[0]:,} games", nominal=0.0)
+    out["verdict_differs"] = differs
+    return out
+
+
+def overtime_winners(n: int = 100_000, players: int = 4, seed: int = 11) -> np.ndarray:
+    """Winner vectors of n Overtime games, greedy at every seat."""
+    from simcore import registry
+    from simcore.batch import Engine, resolve_policy
+
+    spec = registry.get("overtime")
+    return play_won(spec, Engine(spec, [resolve_policy(spec, "greedy", {})]), {}, players, seed, n)
 
 
 # ---------------------------------------------------------------- real engines
@@ -132,23 +198,24 @@ def play_won(spec, engine, params: dict, players: int, seed: int, n: int) -> np.
     return (res.seat_out[:, :, 0] > 0.5).astype(np.int64)
 
 
-def seat_null_race21(repeats: int, n: int, players: int, seed: int = 0) -> dict:
+def seat_null_race21(repeats: int, n: int, players: int, seed: int = 0, balance=None) -> dict:
     """race to 21 with greedy at every seat: the first player is drawn from the deal, so the seats are equal."""
     from simcore.batch import Engine, resolve_policy
 
+    balance = balance or seat_balance
     spec = toy_spec()
     pol = [resolve_policy(spec, "greedy", {})]
     engine = Engine(spec, pol)
     new = old = 0
     for r in range(repeats):
         won = play_won(spec, engine, {}, players, seed * 100_003 + r, n)
-        new += seat_balance(patterns_of(won), ALPHA, n_perm=1000, seed=r)["significant"]
+        new += says_differs(balance(patterns_of(won), ALPHA))
         old += chi2_equal_rates(list(won.sum(axis=0)), [n] * players)["p"] < ALPHA
-    return {"seat test (new)": summary_of(new, repeats, f"seat test, race to 21, {players} players greedy, n={n}"),
+    return {"seat verdict": summary_of(new, repeats, f"seat verdict, race to 21, {players} players greedy, n={n}"),
             "old chi-square": summary_of(old, repeats, f"old chi-square, race to 21, {players} players, n={n}")}
 
 
-def seat_rotation_race21(repeats: int, n: int, seed: int = 0) -> dict:
+def seat_rotation_race21(repeats: int, n: int, seed: int = 0, balance=None) -> dict:
     """greedy against random, every deal played with the seats rotated: equal
     seats (the null holds for the rotated test), unequal policies (the
     unrotated test must see seat 1's greedy)."""
@@ -156,6 +223,7 @@ def seat_rotation_race21(repeats: int, n: int, seed: int = 0) -> dict:
     from analysis.summary import _Rotations
     from simcore.batch import Engine, resolve_policy
 
+    balance = balance or seat_balance
     spec = toy_spec()
     pols = [resolve_policy(spec, "greedy", {}), resolve_policy(spec, "random", {})]
     cfg = RunConfig("race21", "race", 2, pols, 1, rotated_variants(Variant("base", {}), 2), 1000)
@@ -169,12 +237,12 @@ def seat_rotation_race21(repeats: int, n: int, seed: int = 0) -> dict:
                            for v, w in zip(cfg.variants, wons)])
         acc = _Rotations({v.name: i for i, v in enumerate(cfg.variants)}, 2)
         acc.add(seats)
-        rotated += seat_balance(acc.seat, ALPHA, n_perm=1000, seed=r)["significant"]
+        rotated += says_differs(balance(acc.seat, ALPHA))
         won = wons[0]
-        unrotated += seat_balance(patterns_of(won), ALPHA, n_perm=1000, seed=r)["significant"]
-    return {"rotated (null)": summary_of(rotated, repeats, f"seat test, rotated greedy vs random, race to 21, n={n} deals"),
+        unrotated += says_differs(balance(patterns_of(won), ALPHA))
+    return {"rotated (null)": summary_of(rotated, repeats, f"seat verdict, rotated greedy vs random, race to 21, n={n} deals"),
             "unrotated (policy confounded)": summary_of(unrotated, repeats,
-                                                        f"seat test, unrotated greedy vs random, race to 21, n={n}",
+                                                        f"seat verdict, unrotated greedy vs random, race to 21, n={n}",
                                                         nominal=None)}
 
 
@@ -320,6 +388,8 @@ def main(argv=None) -> int:
         add(seat_null_synthetic(R, 500, seats))
     add(seat_null_synthetic(R, 500, 4, shared=0.1))
     add({"power": seat_power_synthetic(R // 4, 2000, 0.03)})
+    add({"power 4": seat_power_one_seat(R // 4, 5000, 4, 0.02)})
+    add({"resamples": seat_verdict_resamples(overtime_winners(), max(300, R // 4), 5000, what="Overtime 4p greedy, ")})
     for players in (2, 3, 4):
         add(seat_null_race21(R, 1000, players))
     add(seat_rotation_race21(R // 2, 1000))

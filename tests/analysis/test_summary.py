@@ -63,7 +63,8 @@ def test_summary_fields_and_capped_games_are_counted(tmp_path):
     assert seat0["ci"][0] <= 0.6 * 3995 / 4000 <= seat0["ci"][1]
     assert seat0["wins"] + seat1["wins"] == 3995
     gap = s["seat_gap"]
-    assert gap["best_seat"] == 0 and gap["significant"] and gap["p"] < 1e-6 and gap["df"] == 1
+    assert gap["best_seat"] == 0 and gap["significant"] and gap["p"] < 1e-6 and gap["family_size"] == 1
+    assert gap["ci"][0] > 0 and gap["verdict"]["verdict"] == "beyond_margin"  # the verdict is the interval's
     assert abs(gap["value"] - (seat0["value"] - seat1["value"])) < 1e-12
     assert gap["ci"][0] < gap["value"] < gap["ci"][1]
     # length in decisions (the toy game declares no `turns`), quantiles of the data
@@ -198,3 +199,54 @@ def test_first_player_advantage_when_the_game_records_it(tmp_path):
     fp = s["first_player"]
     assert fp["first"]["n"] == 4000 and fp["others"]["n"] == 4000
     assert fp["advantage"] > 0 and fp["ci"][0] > 0 and fp["significant"]
+
+
+def _rotated_frames(n: int, winner_seat) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Two rotations of n deals of race to 21 (policy listed j sits at seat (j + r) mod 2);
+    `winner_seat(deal, r)` says which seat wins replay r of a deal."""
+    games, seats = [], []
+    idx = np.arange(n, dtype=np.int64)
+    for r in (0, 1):
+        v = f"r{r}"
+        w = np.array([winner_seat(i, r) for i in range(n)])
+        games.append(pl.DataFrame({"variant": [v] * n, "game_index": idx, "end_reason": ["reached"] * n,
+                                   "decisions": np.full(n, 10, np.int32), "total": np.full(n, 21, np.int32)}))
+        won = np.zeros((n, 2), np.int8)
+        won[idx, w] = 1
+        pols = ["greedy", "random"] if r == 0 else ["random", "greedy"]
+        seats.append(pl.DataFrame({"variant": [v] * (2 * n), "game_index": np.repeat(idx, 2),
+                                   "seat": np.tile(np.array([0, 1], np.int8), n), "policy": pols * n,
+                                   "won": won.reshape(-1), "score": np.zeros(2 * n, np.float32)}))
+    return pl.concat(games), pl.concat(seats)
+
+
+def _rotated_manifest(n: int) -> dict:
+    from synthetic import manifest
+
+    return manifest(n, 7, [{"name": f"r{r}", "params": {}, "varied": {"seat_rotation": r}} for r in (0, 1)])
+
+
+def test_a_rotated_run_gives_no_verdict_where_no_deal_set_one_side_against_the_other():
+    rng = np.random.default_rng(5)
+    deal_seat = rng.integers(0, 2, 3000)
+    # the policies play alike: the same seat wins both replays of a deal, so each policy wins one of two,
+    # every deal: the policies' 50% is by construction (it was "50.0% [50.0, 50.0], balanced within the margin")
+    g, s = _rotated_frames(3000, lambda i, r: deal_seat[i])
+    out = summarize_frames(g, s, None, _rotated_manifest(3000), SPEC)
+    pol = out["seat_rotation"]["policies"]
+    assert pol["verdict"]["verdict"] == "no_information" and "by construction" in pol["verdict"]["words"]
+    assert all(r["value"] == 0.5 and r["ci"] == [None, None] for r in pol["seats"])
+    item = next(i for i in out["verdicts"]["items"] if i["id"] == "policies")
+    assert item["verdict"] == "no_information" and item["words"].startswith("not enough information to say: ")
+    assert out["seat_gap"]["verdict"]["verdict"] != "no_information"  # the seats were measured
+    # greedy wins every deal from either seat: each seat wins one replay of two, by construction
+    g, s = _rotated_frames(3000, lambda i, r: r)
+    out = summarize_frames(g, s, None, _rotated_manifest(3000), SPEC)
+    gap = out["seat_gap"]
+    assert gap["verdict"]["verdict"] == "no_information" and gap["ci"] == [None, None] and not gap["significant"]
+    assert all(r["ci"] == [None, None] for r in out["win_rate_by_seat"])
+    item = next(i for i in out["verdicts"]["items"] if i["id"] == "seats")
+    assert item["verdict"] == "no_information" and out["verdicts"]["counts"]["no_information"] == 1
+    assert out["seat_rotation"]["policies"]["verdict"]["verdict"] == "beyond_margin"
+    for r in out["seat_rotation"]["policies"]["seats"] + out["seat_rotation"]["seats"]["pairs"]:
+        assert r["ci"][0] is None or r["ci"][1] - r["ci"][0] > 0  # no interval of zero width
