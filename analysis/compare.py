@@ -19,14 +19,17 @@ verdicts that agree with each other.
   Newcombe intervals for rates, Welch for means.
 - Practical significance: every verdict also says, against `margin` (rates:
   absolute points; other metrics: that share of A's value), "balanced within
-  the margin", "differs by more than the margin", "differs, size unclear" or
-  "not enough games to say" (analysis.stats.margin_verdict).
+  the margin", "differs by more than the margin", "differs, size unclear",
+  "not enough games to say", or "not enough information to say" with the
+  reason where no game set A against B (the same result on both sides in
+  every pair: as when both sides play alike) (analysis.stats.margin_verdict).
+- What the pairing bought is measured, never assumed (`pairing_of`): the
+  paired interval of the primary metric against the unpaired one on the same
+  games, and the sentence that says so (`pairing_sentence`).
 - Missing values (NaN: a per-round metric of a round not reached) are left
   out; n counts the games (pairs) where the metric exists.
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import polars as pl
@@ -128,18 +131,59 @@ def _unpaired_row(x: np.ndarray, y: np.ndarray, binary: bool, level: float) -> d
             "n_a": int(x.size), "n_b": int(y.size), "missing": mx + my}
 
 
-def pairing_of(x: np.ndarray, y: np.ndarray) -> dict:
-    """How much the pairing bought on the primary metric: the correlation of A's
-    and B's per-game values, and the paired interval's width as a share of the
-    unpaired one's at the same n (sqrt(var(y - x) / (var(x) + var(y))))."""
+LITTLE_GAIN = 0.9  # a paired interval at least this share of the unpaired width: pairing "removed little of the luck"
+
+
+def pairing_of(x: np.ndarray, y: np.ndarray, basis: str | None = None, level: float = 1 - ALPHA) -> dict:
+    """How much the pairing bought on the primary metric, as measured on these
+    games: the correlation of A's and B's per-game values, and `width_ratio`,
+    the width of the paired interval (the one compare prints) as a share of
+    the unpaired interval the same games would give as independent samples
+    (Newcombe for rates, Welch for means), both at `level`. None where either
+    interval cannot be made (fewer than 2 pairs, no spread, or no pair where A
+    and B differ). `words`: `pairing_sentence` of it."""
     ok = ~(np.isnan(x) | np.isnan(y))
     x, y = x[ok], y[ok]
-    if x.size < 2:
-        return {"correlation": None, "width_ratio": None, "n_pairs": int(x.size)}
-    vx, vy, vd = float(x.var(ddof=1)), float(y.var(ddof=1)), float((y - x).var(ddof=1))
-    corr = float(np.corrcoef(x, y)[0, 1]) if vx > 0 and vy > 0 else None
-    ratio = math.sqrt(vd / (vx + vy)) if vx + vy > 0 else None
-    return {"correlation": corr, "width_ratio": ratio, "n_pairs": int(x.size)}
+    out = {"correlation": None, "width_ratio": None, "n_pairs": int(x.size), "level": level,
+           "how": "paired interval's width / unpaired interval's width, same games, same level"}
+    if x.size >= 2:
+        vx, vy = float(x.var(ddof=1)), float(y.var(ddof=1))
+        out["correlation"] = float(np.corrcoef(x, y)[0, 1]) if vx > 0 and vy > 0 else None
+        binary = is_binary("", np.concatenate([x, y]))
+        paired = paired_difference(x, y, level, binary)
+        unpaired = _unpaired_row(x, y, binary, level)
+        pw, uw = _width(paired), _width(unpaired)
+        if paired.get("no_information"):
+            out["identical"] = True  # A and B alike in every pair: nothing for the pairing to remove
+        elif pw is not None and uw:
+            out["width_ratio"] = pw / uw
+    out["words"] = pairing_sentence(out, basis)
+    return out
+
+
+def _width(r: dict) -> float | None:
+    lo, hi = (r.get("ci") or [None, None])[:2]
+    return None if lo is None or hi is None else float(hi - lo)
+
+
+def pairing_sentence(pairing: dict | None, basis: str | None = None) -> str | None:
+    """What the pairing did here, from its measured width ratio (`pairing_of`):
+    "pairing on the same deals made this interval 3.1x narrower than
+    independent games would", or "... removed little of the luck here
+    (interval 0.97x the unpaired width)". None when nothing was measured."""
+    p = pairing or {}
+    how = f"pairing on the {basis}" if basis else "pairing game by game"
+    if p.get("identical"):
+        return (f"{how} cannot be judged here: A and B had the same result in every one of the "
+                f"{p.get('n_pairs', 0):,} pairs")
+    r = p.get("width_ratio")
+    if r is None:
+        return None
+    if r < LITTLE_GAIN:
+        return f"{how} made this interval {1 / r:.1f}x narrower than independent games would"
+    if r <= 1:
+        return f"{how} removed little of the luck here (interval {r:.2f}x the unpaired width)"
+    return f"{how} removed none of the luck here (interval {r:.2f}x the unpaired width)"
 
 
 def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool, margin: float = DEFAULT_MARGIN,
@@ -168,10 +212,16 @@ def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool, margi
         p_adj = None if r["p"] is None else min(1.0, size * r["p"])
         rel = not binary
         mg = margin * abs(r["a"]) if rel and r["a"] is not None else margin
-        v = margin_verdict(r["diff"], r["ci"], mg, n=r["n_a"])
+        no_info = r.get("no_information")
+        if no_info and paired and binary and r["diff"] == 0:
+            no_info = (f"A and B had the same {name} result in every one of the {r['n']:,} paired games (B changed no "
+                       f"outcome on these deals, as when both sides play alike), so no game measured a difference")
+        v = margin_verdict(r["diff"], r["ci"], mg, n=r["n_a"], no_information=no_info)
         sig = bool(p_adj is not None and p_adj <= alpha)
         if r["diff"] is None:
             words = "no data on one side"
+        elif no_info:
+            words = "no information"
         elif sig:
             words = "B higher" if r["diff"] > 0 else "B lower"
         else:
@@ -249,6 +299,8 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
     for side in (a, b):
         side.pop("card_names")
     result["pairing_basis"] = ("same deals" if same_cards else "same seeds") if result["paired"] else None
+    if result.get("pairing") is not None:
+        result["pairing"]["words"] = pairing_sentence(result["pairing"], result["pairing_basis"])
     result["pairing_words"] = (None if not result["paired"] else
                                f"paired on the same deals (seed {a['seed']}: game i is dealt alike on both sides)"
                                if same_cards else

@@ -145,15 +145,25 @@ def _margin_words(m: dict) -> str:
     return words
 
 
+def pairing_effect(r: dict) -> str | None:
+    """What the pairing did here, measured (analysis.compare.pairing_sentence of the
+    paired against the unpaired interval's width), with the correlation behind it;
+    None when nothing was measured."""
+    from analysis.compare import pairing_sentence
+
+    p = r.get("pairing") or {}
+    words = p.get("words") or pairing_sentence(p, r.get("pairing_basis"))
+    if words and p.get("correlation") is not None and not p.get("identical"):
+        words += f", the {r.get('primary', 'win rate')} of A and B correlating {p['correlation']:.2f} game by game"
+    return words
+
+
 def pairing_words(r: dict) -> str:
     if not r.get("paired"):
         return "unpaired: independent samples (the runs do not share their seed and player count)"
     words = r.get("pairing_words") or f"paired on the same deals (seed {r['a'].get('seed')}, game by game)"
-    p = r.get("pairing") or {}
-    if p.get("correlation") is not None:
-        words += (f"; the {r.get('primary', 'win rate')} of A and B correlate {p['correlation']:.2f} game by game, "
-                  f"so the paired interval is {p['width_ratio']:.2f}× as wide as an unpaired one would be")
-    return words
+    effect = pairing_effect(r)
+    return f"{words}; {effect}" if effect else words
 
 
 def summary_sentences(r: dict) -> list[str]:
@@ -212,10 +222,16 @@ def verdict_sentences(r: dict) -> list[str]:
     names = {"beyond_margin": "Differ by more than the margin", "differs_size_unclear":
              "Differ, but not enough games to say whether by more than the margin", "within_margin":
              "Balanced within the margin (the whole interval inside it: an equivalence test)",
-             "inconclusive": "Not enough games to say"}
-    for code in ("beyond_margin", "differs_size_unclear", "within_margin", "inconclusive"):
+             "inconclusive": "Not enough games to say",
+             "no_information": "Not enough information to say (no game set A against B; more games of the same kind "
+                               "would not help)"}
+    for code in ("beyond_margin", "differs_size_unclear", "within_margin", "inconclusive", "no_information"):
         if groups.get(code):
             out.append(f"{names[code]}: {', '.join(groups[code])}.")
+    for m in ms:
+        reason = (m.get("margin_verdict") or {}).get("reason")
+        if reason:
+            out.append(f"{m['metric']}: {reason[:1].upper() + reason[1:]}.")
     return out
 
 
@@ -324,9 +340,10 @@ def build_compare_report(result: dict, command: str | None = None) -> RunReport:
     figs.append(KeyFigure("other metrics that differ", f"{len(sig)} of {len(ms) - (1 if head else 0)}",
                           f"{r.get('correction', 'Holm')}, intervals at {_level(ms[-1]) if len(ms) > 1 else '–'}"))
     p = r.get("pairing") or {}
-    if p.get("correlation") is not None:
-        figs.append(KeyFigure("pairing correlation", fmt.num(p["correlation"]),
-                              f"interval {fmt.num(p['width_ratio'])}× an unpaired one's width"))
+    if p.get("width_ratio") is not None:
+        corr = f"correlation {fmt.num(p['correlation'])} game by game; " if p.get("correlation") is not None else ""
+        figs.append(KeyFigure("paired interval", f"{fmt.num(p['width_ratio'])}× the unpaired width",
+                              f"{corr}n = {fmt_int(p.get('n_pairs'))} pairs"))
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     warnings = [] if r.get("paired") else ["The two runs do not share their seed (or player count): the comparison "
                                            "is unpaired, so the intervals are wider than a paired run would give."]
@@ -335,8 +352,10 @@ def build_compare_report(result: dict, command: str | None = None) -> RunReport:
         warnings.append(cd.get("words") or "The two sides play different card lists; the card-by-card diff could not "
                                            "be made here.")
     if r.get("paired") and r.get("pairing_basis") == "same seeds":
-        warnings.append("The card lists differ, so game i is not the same deal on both sides: the pairing shares the "
-                        "random streams (same seeds), which still removes much of the luck, but not the deal itself.")
+        effect = pairing_effect(r)
+        warnings.append("The card lists differ, so game i is not the same deal on both sides: the pairing shares only "
+                        "the random streams (same seeds), not the deal itself; "
+                        + (effect if effect else "what it removed of the luck was not measured") + ".")
     return RunReport(
         title=f"{r.get('title') or r.get('game')}: comparison, B against A",
         subtitle=f"{r.get('game')} · A: {_side(r['a'])} · B: {_side(r['b'])} · {how}",

@@ -167,7 +167,8 @@ def test_compare_report(tmp_path):
     assert_order(html)
     assert "Sick Days &lt;solo&gt;" in html  # escaped
     assert "B changes pizzas from 2 to 3." in html
-    assert "The comparison is paired on the same deals (seed 1" in html and "correlate 0.70 game by game" in html
+    assert "The comparison is paired on the same deals (seed 1" in html and "correlating 0.70 game by game" in html
+    assert "pairing on the same deals made this interval 1.8x narrower than independent games would" in html
     assert ("Primary metric, the win rate: A 62.0%, B 66.0%, B − A +4.0\u00a0pts (95% CI [+3.0,\u00a0+5.0]\u00a0pts"
             in html)
     assert "differs by more than the margin" in html  # +3.0 to +5.0 pts is beyond ±2 pts
@@ -176,6 +177,23 @@ def test_compare_report(tmp_path):
     assert "Balance diff: rates" in html and "Balance diff: other metrics" in html and html.count("<svg") == 2
     assert "balance compare a b" in html
     assert_n_everywhere(html)
+
+
+def test_compare_report_pairing_sentences_come_from_the_measured_widths(tmp_path):
+    """'same-seed pairing still removes much of the luck' was printed beside correlations of 0.01-0.09 and
+    intervals 0.95-0.99x the unpaired width: every pairing sentence is now read from the measured ratio."""
+    r = compare_result()
+    r.update(pairing_basis="same seeds", pairing_words="paired on the same seeds (seed 1: ... the card lists differ)",
+             pairing={"correlation": 0.05, "width_ratio": 0.97, "n_pairs": 5000})
+    html = render_compare_report(tmp_path / "s", r).read_text().replace("\u00a0", " ")
+    assert "much of the luck" not in html
+    assert "pairing on the same seeds removed little of the luck here (interval 0.97x the unpaired width)" in html
+    assert "the card lists differ, so game i is not the same deal" in html.lower()
+    r = compare_result()
+    r["pairing"] = {"correlation": 0.88, "width_ratio": 0.32, "n_pairs": 5000}
+    html = render_compare_report(tmp_path / "d", r).read_text().replace("\u00a0", " ")
+    assert "pairing on the same deals made this interval 3.1x narrower than independent games would" in html
+    assert "correlating 0.88 game by game" in html
 
 
 def test_compare_report_unpaired_warns(tmp_path):
