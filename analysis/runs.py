@@ -575,8 +575,8 @@ def played_data(spec: GameSpec, run_dir: Path, manifest: dict, config: RunConfig
         if held is not None:
             raise BalanceError(f"{role}: {run_dir / held}: changed while it was read (its sha256 is not manifest.json's "
                                f"{want[:12]}...); run the command again")
-        again = (f"or replay it as it is now with --game {cfg['game']} --set cards={shown}" if params.get("cards")
-                 else "or replay with --game to play the list as it is now")
+        again = (f"or replay it as it is now with --game {cfg['game']} --set cards={shown} and the run's other settings"
+                 if params.get("cards") else "or replay with --game and the run's settings to play the list as it is now")
         raise BalanceError(f"{role}: {shown}: not the card list {run_dir} played (its sha256 is {got[:12]}..., manifest.json "
                            f"records {want[:12]}...: edited since the run, and this folder, written before run folders kept "
                            f"their own copy, holds none); put back the file the run played, {again}")
