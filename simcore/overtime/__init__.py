@@ -49,7 +49,9 @@ METRICS = (
 SPEC = GameSpec(
     name="overtime",
     title="Overtime",
-    version="2",  # 2: issue 19 (skip at 10+, Lost File, abilities per card, A-card choices, discard_assignment)
+    # 2: issue 19 (skip at 10+, Lost File, abilities per card, A-card choices, discard_assignment); 3: issue 40
+    # item 11 ("the player that has the least amount of A cards" counts the giver: least_assignments_includes_yourself)
+    version="3",
     modes=("standard",),
     min_players=2,
     max_players=6,

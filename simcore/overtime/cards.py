@@ -168,6 +168,10 @@ PARAMS = (
     Param("moved_assignment_keeps_work", "bool", True,
           "a W card whose A card was given or taken before it resolved still goes on that A card (now another "
           "player's); false: it goes on its player's own A card nearest completion"),
+    Param("least_assignments_includes_yourself", "bool", True,
+          "who 'least_assignments' (Work Is Its Own Reward: \"the player that has the least amount of A cards left, "
+          "or is tied for the least\") counts the card's player: when they alone have the fewest, nobody is named "
+          "and no A card is given; false: the other player with the fewest (the card's player never counted)"),
     cards_param(CARDS_FILE),
 )
 
@@ -380,6 +384,7 @@ def compile_tables(p: dict, d: dict) -> tuple:
     rules[C.R_N_KINDS] = K
     rules[C.R_FIRST_ASSIGN_KIND] = n_main_kinds
     rules[C.R_WORK_FOLLOWS] = int(bool(p["moved_assignment_keeps_work"]))
+    rules[C.R_LEAST_YOURSELF] = int(bool(p["least_assignments_includes_yourself"]))
     ts = list(p["time_snooze"])
     for r in range(C.MAX_ROUNDS):
         rules[C.R_TIME0 + r] = ts[min(r, len(ts) - 1)]

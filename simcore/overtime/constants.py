@@ -68,7 +68,11 @@ W_ANY = 2  # chosen by the player
 W_ALL = 3
 W_OTHERS = 4
 W_TARGET_OWNER = 5  # the player of the card reacted to
-W_LEAST_ASSIGNMENTS = 6  # another player with the fewest A cards (ties: the target owner)
+# another player who has the fewest A cards of all, or is tied for them (ties: the target owner, else the first
+# from the actor's left); with least_assignments_includes_yourself (the default) the actor counts too, so when
+# the actor alone has the fewest there is nobody ("the player that has the least amount of A cards left, or
+# is tied for the least": Work Is Its Own Reward)
+W_LEAST_ASSIGNMENTS = 6
 W_CURRENT = 7  # the player whose turn it is
 
 # the chosen target of an action card
@@ -143,7 +147,9 @@ R_FIRST_ASSIGN_KIND = 22
 R_DIE_SIDES = 23
 R_TIME0 = 24  # time_snooze[r - 1] for r = 1..MAX_ROUNDS
 R_WORK_FOLLOWS = R_TIME0 + MAX_ROUNDS  # moved_assignment_keeps_work: a W card goes on its A card after a give/take
-NR = R_WORK_FOLLOWS + 1
+# least_assignments_includes_yourself: who "least_assignments" counts the card's player among those with the fewest
+R_LEAST_YOURSELF = R_WORK_FOLLOWS + 1
+NR = R_LEAST_YOURSELF + 1
 
 # game scalars (state.g)
 G_NP = 0
@@ -277,3 +283,4 @@ EV_SNOOZE_DISCARD = 29
 EV_TOKENS_LOST = 30
 EV_CHOOSE = 31
 EV_A_DISCARD = 32
+EV_NO_RECIPIENT = 33  # a give to the player with the fewest A cards finds the giver alone has the fewest

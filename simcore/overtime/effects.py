@@ -15,8 +15,8 @@ from simcore.trace import emit
 
 from .constants import (
     CC_CANCELLED, CC_TAKEN, EF_MASK, EF_N, EF_OP, EF_WHO, EVQ_CAP, EV_A_DISCARD, EV_CANCEL, EV_COMPLETE, EV_EMPLOYEE,
-    EV_GIVE, EV_RESOLVE, EV_SKIP_SET, EV_SNOOZE_DISCARD, EV_TAKE_DISCARD, EV_TOKENS, EV_TOKENS_LOST, EV_WORK,
-    EV_WORK_LOST, G_CANCELS, G_COMPLETIONS, G_CUR, G_DISCARDS, G_EV_N, G_GIVES, G_NINST, G_NKINDS, G_NP,
+    EV_GIVE, EV_NO_RECIPIENT, EV_RESOLVE, EV_SKIP_SET, EV_SNOOZE_DISCARD, EV_TAKE_DISCARD, EV_TOKENS, EV_TOKENS_LOST,
+    EV_WORK, EV_WORK_LOST, G_CANCELS, G_COMPLETIONS, G_CUR, G_DISCARDS, G_EV_N, G_GIVES, G_NINST, G_NKINDS, G_NP,
     G_PILES_RESOLVED, G_PILE_N, G_SKIP_NOW, KF_IS_REACTION, KF_TARGET, KF_TYPE, KF_WORK, MAX_EFF, NPF,
     OP_CANCEL, OP_COPY, OP_DISCARD_ASSIGNMENT, OP_DISCARD_SNOOZE, OP_DISCARD_WORK, OP_DRAW, OP_GIVE_ASSIGNMENT,
     OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_TAKE_ASSIGNMENT, OP_TAKE_DISCARD, OP_TOKENS, OP_WORK, OP_WORK_BONUS,
@@ -262,6 +262,10 @@ def apply_one(t, s, rng, trace, op, n, who, mask, actor, card, arg_a, arg_p, te,
             a = choice if held_by(s, choice, actor) else pick_assignment(t, s, actor, False, -1)
             if a >= 0:
                 move_assignment(t, s, a, actor, single, trace)
+        elif who == W_LEAST_ASSIGNMENTS:
+            # the giver alone has the fewest A cards when the card resolves: "the player that has the
+            # least amount of A cards left" is themself, and giving to yourself is no give (state.alone_fewest)
+            emit(trace, EV_NO_RECIPIENT, actor, s.ps[actor, P_N_ASSIGN], 0, 0)
         return attached
     if op == OP_TAKE_ASSIGNMENT:
         if single >= 0 and single != actor:

@@ -37,7 +37,7 @@ from .constants import (
     W_LEAST_ASSIGNMENTS, W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ATTACHED,
 )
 from .effects import choice_slot, work_gained
-from .state import assignment_memo, emp_kind, level, remaining, tired_level
+from .state import alone_fewest, assignment_memo, emp_kind, level, remaining, tired_level
 
 _GREEDY_WEIGHTS = (
     ("w_task", 1.0, "value of one task done on your A cards"),
@@ -116,7 +116,7 @@ def p_die(rules, kinds, lv, k):
 
 
 @jit(force=True)
-def who_player(g, ps, who, actor, arg_p, towner):
+def who_player(rules, g, ps, who, actor, arg_p, towner):
     n = g[G_NP]
     if who == W_SELF:
         return actor
@@ -129,6 +129,8 @@ def who_player(g, ps, who, actor, arg_p, towner):
     if who == W_CURRENT:
         return g[G_CUR]
     if who == W_LEAST_ASSIGNMENTS:
+        if alone_fewest(rules, ps, n, actor):
+            return -1  # the actor alone has the fewest A cards: nobody (effects.single_who)
         m = 1 << 30
         best = -1
         for q in range(n):
@@ -160,33 +162,33 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
         return hurt(rem, me, actor, -gain, w) if actor != me else gain
     if op == OP_SNOOZE:
         v = 0.0
-        q1 = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        q1 = who_player(t[0], s.g, s.ps, who, actor, arg_p, towner)
         for q in range(npl):
             if who == W_ALL or (who == W_OTHERS and q != actor) or q == q1:
                 v += hurt(rem, me, q, snooze_cost(t[0], t[1], t[3][s.ps[q, P_EMP]], s.ps[q, P_SNOOZE], n, w), w)
         return v
     if op == OP_DRAW:
-        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        q = who_player(t[0], s.g, s.ps, who, actor, arg_p, towner)
         return hurt(rem, me, q, -w[W.w_card] * n, w) if q >= 0 else 0.0
     if op == OP_TAKE_DISCARD:
         return hurt(rem, me, actor, -w[W.w_card] * 2.0 * n, w)
     if op == OP_GIVE_ASSIGNMENT:
-        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        q = who_player(t[0], s.g, s.ps, who, actor, arg_p, towner)
         if q < 0 or q == actor or s.ps[actor, P_N_ASSIGN] == 0:
             return 0.0
         return hurt(rem, me, actor, -w[W.w_give], w) + hurt(rem, me, q, w[W.w_give], w)
     if op == OP_TAKE_ASSIGNMENT:
-        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        q = who_player(t[0], s.g, s.ps, who, actor, arg_p, towner)
         if q < 0 or q == actor or s.ps[q, P_N_ASSIGN] == 0:
             return 0.0
         return hurt(rem, me, actor, w[W.w_give] * 0.8, w) + hurt(rem, me, q, -w[W.w_give] * 0.8, w)
     if op == OP_SKIP_TURN:
-        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        q = who_player(t[0], s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
             return 0.0
         return hurt(rem, me, q, w[W.w_skip], w)
     if op == OP_DISCARD_WORK:
-        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        q = who_player(t[0], s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
             return 0.0
         best = 0
@@ -196,12 +198,12 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
                 best = max(best, work_gained(t, s, x))
         return hurt(rem, me, q, w[W.w_task] * best, w)
     if op == OP_DISCARD_ASSIGNMENT:
-        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        q = who_player(t[0], s.g, s.ps, who, actor, arg_p, towner)
         if q < 0 or s.ps[q, P_N_ASSIGN] == 0:
             return 0.0
         return hurt(rem, me, q, -w[W.w_give], w)
     if op == OP_DISCARD_SNOOZE:
-        q = who_player(s.g, s.ps, who, actor, arg_p, towner)
+        q = who_player(t[0], s.g, s.ps, who, actor, arg_p, towner)
         if q < 0:
             return 0.0
         return hurt(rem, me, q, snooze_cost(t[0], t[1], t[3][s.ps[q, P_EMP]], s.ps[q, P_SNOOZE], -s.ps[q, P_SNOOZE], w), w)

@@ -29,8 +29,8 @@ from .constants import (
     AB_PASSIVE, CC_DRAWN, CC_HELD, EF_N, EF_OP, EVQ_CAP, EV_DRAW, EV_RESHUFFLE, EV_SNOOZE, G_DECK_N, G_NINST,
     G_NKINDS, G_NP, G_RESHUFFLES, HAND_CAP, KF_ABIL, KF_P, KF_SHIFT, KF_TASKS, MAX_EFF, NG, NINST_MAX,
     NKINDS_MAX, NPF, NPS, NREM, N_CC, OP_SNOOZE_SHIELD, PILE_CAP, PMAX, P_EMP, P_HAND_N, P_N_ASSIGN, P_SNOOZE,
-    REM_NEAREST, REM_VALID, R_A0, R_DIE1, R_J0, R_N_INST, R_N_KINDS, R_PEN1, R_PEN2, R_T1, R_T2, R_T3, Z_ASSIGN,
-    Z_DECK, Z_DISCARD, Z_HAND,
+    REM_NEAREST, REM_VALID, R_A0, R_DIE1, R_J0, R_LEAST_YOURSELF, R_N_INST, R_N_KINDS, R_PEN1, R_PEN2, R_T1, R_T2,
+    R_T3, Z_ASSIGN, Z_DECK, Z_DISCARD, Z_HAND,
 )
 
 STATE_DTYPE = record_dtype([
@@ -362,9 +362,28 @@ def leader_other(t, s, p):
     return best
 
 
+@jit(force=True)
+def alone_fewest(rules, ps, n, p):
+    """p has fewer A cards than every other player, and the rules count p among those with the
+    fewest (`least_assignments_includes_yourself`): then "the player that has the least amount
+    of A cards left, or is tied for the least" is p alone, and nobody else qualifies. Shared by
+    the effect (`least_assignments_other`) and greedy's reading of it (policies.who_player)."""
+    if rules[R_LEAST_YOURSELF] == 0:
+        return False
+    for q in range(n):
+        if q != p and ps[q, P_N_ASSIGN] <= ps[p, P_N_ASSIGN]:
+            return False
+    return True
+
+
 @jit
 def least_assignments_other(t, s, p, prefer):
+    """Who `least_assignments` names for p: another player with the fewest A cards (ties: `prefer`,
+    the player of the card reacted to, else the first from p's left); -1 when p alone has the
+    fewest and the rules count p (`alone_fewest`)."""
     n = s.g[G_NP]
+    if alone_fewest(t[0], s.ps, n, p):
+        return -1
     m = 1 << 30
     for q in range(n):
         if q != p and s.ps[q, P_N_ASSIGN] < m:

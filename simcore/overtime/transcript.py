@@ -61,6 +61,8 @@ def decode_trace(events, data, n_players: int) -> list[str]:
             out.append(f"  {pl(a)} discards all {b} snooze tokens.")
         elif code == C.EV_GIVE:
             out.append(f"  {pl(a)} gives {card(c)} ({d} tasks done) to {pl(b)}.")
+        elif code == C.EV_NO_RECIPIENT:
+            out.append(f"  {pl(a)} alone has the fewest A cards ({b}): no one to give one to.")
         elif code == C.EV_DRAW:
             out.append(f"  {pl(a)} draws {b} card(s) ({c} in hand).")
         elif code == C.EV_DISCARD:
