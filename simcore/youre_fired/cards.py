@@ -37,11 +37,21 @@ PARAMS = (
     Param("boss_reveal_on_redraw", "bool", False,
           "the same Boss reveal on every 3-card redraw after a reshuffle"),
     Param("teams", "bool", False, "4 players: the team variant (seats 1+3 against 2+4)"),
-    Param("replace_fired", "bool", True, "a card fired from a hand is replaced at once by a draw"),
+    Param("replace_fired", "bool", True, "a player whose card is fired draws one at once to replace it"),
+    Param("replace_fired_hand_only", "bool", False,
+          "with replace_fired: only a card fired out of a hand is replaced, not the Fall Guy firing himself nor a "
+          "card fired from a break room (rulebook: \"When one of your employees is fired\", wherever it was)"),
     Param("failed_firing_reshuffle", "bool", True,
           "a failed attempt to fire a Boss makes its owner reshuffle hand, break room and deck and draw anew"),
     Param("spouse_revives_boss_in_teams", "bool", False,
-          "team variant: the Boss's Spouse may bring back a fired Boss (rulebook: no)"),
+          "team variant: the Boss's Spouse may bring back a fired Boss (rulebook: no), spouse_boss_revivals times"),
+    Param("spouse_boss_revivals", "int", 1,
+          "with spouse_revives_boss_in_teams: how many times in a game each team may bring back a Boss",
+          1, 8),
+    Param("team_pass_boss", "bool", True,
+          "team variant: a Boss in the hand of a player who reshuffles is passed to the partner with the rest "
+          "(rulebook: \"pass all of the employees in their hand\"; the Boss is one); false: it stays and is "
+          "shuffled into its holder's deck"),
     Param("team_boss_after_success", "int", K.BOSS_TO_DECK,
           "team variant: a Boss whose play fired the target's Boss goes 0 to its owner's break room (back only "
           "with a reshuffle of it), 1 shuffled into its owner's deck, 2 back to its owner's hand",
@@ -52,8 +62,9 @@ PARAMS = (
           "1 the game ends (teams_deadlock) with no winner, 2 it ends and that team wins",
           0, 2, choices=(K.DEADLOCK_PLAY_ON, K.DEADLOCK_NO_WINNER, K.DEADLOCK_ACTING_TEAM_WINS)),
     Param("no_progress_turns", "int", 200,
-          "the game ends (no_progress) with no winner after this many turns in a row in which no card was fired "
-          "by an opponent, no Boss was lost and no attempt on a Boss failed; 0 = never",
+          "the game ends (no_progress) with no winner after this many turns in a row in which the unemployment "
+          "lines never held more cards than they once had (a card brought back and fired again is no progress), "
+          "no player went out and no attempt on a Boss failed; 0 = never",
           0, K.MAX_TURNS),
     cards_param(CARDS_FILE),
 )
@@ -189,6 +200,9 @@ def compile_tables(rows: list[dict], params: dict) -> tuple:
     rules[K.R_TEAM_BOSS_AFTER] = p["team_boss_after_success"]
     rules[K.R_TEAM_DEADLOCK] = p["team_deadlock"]
     rules[K.R_NO_PROGRESS_TURNS] = p["no_progress_turns"]
+    rules[K.R_REPLACE_HAND_ONLY] = int(p["replace_fired_hand_only"])
+    rules[K.R_TEAM_PASS_BOSS] = int(p["team_pass_boss"])
+    rules[K.R_SPOUSE_BOSS_REVIVALS] = p["spouse_boss_revivals"]
     # with fewer consultants than the seats need, new_game deals what there is
     return (cards, rules)
 

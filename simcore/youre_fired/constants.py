@@ -61,7 +61,10 @@ R_N_CONSULTANTS = 12  # consultants in the pool
 R_TEAM_BOSS_AFTER = 13  # teams: where a Boss goes after a Boss play that fired its target's (BOSS_TO_*)
 R_TEAM_DEADLOCK = 14  # teams: only one team can still play and no opposing Boss is reachable (DEADLOCK_*)
 R_NO_PROGRESS_TURNS = 15  # turns in a row without progress that end the game (0: never)
-R_WIDTH = 16
+R_REPLACE_HAND_ONLY = 16  # 1: only a card fired out of a hand is replaced (rulebook: every fired employee)
+R_TEAM_PASS_BOSS = 17  # 1: teams, a Boss in a reshuffling hand is passed with the rest (rulebook: it is an employee)
+R_SPOUSE_BOSS_REVIVALS = 18  # with R_SPOUSE_BOSS_TEAMS: Boss revivals each team may make in a game
+R_WIDTH = 19
 
 # team_boss_after_success
 BOSS_TO_BREAK_ROOM = 0
@@ -95,9 +98,10 @@ G_FAILED_BLUFFS = 18
 G_NCARDS = 19
 G_REDIRECT_CARD = 20  # pending redirect: card that would be fired, and whose card fired it
 G_PENDING_BY = 21
-G_PROGRESS = 22  # progress count (opponent fires, Bosses lost, failed firings) when last seen
+G_PROGRESS = 22  # engine.progress when last seen (cards out of play at most, failed firings, players out)
 G_PROGRESS_TURN = 23  # the turn in which it last changed
-G_WIDTH = 24
+G_UNEMP_MAX = 24  # the most cards the unemployment lines have held together at the end of a turn
+G_WIDTH = 25
 
 # ---- per-seat scalars ----
 S_ALIVE = 0
@@ -111,7 +115,8 @@ S_BOSS_HITS = 7
 S_RESHUFFLES = 8  # failed-firing reshuffles this seat got
 S_TURNS = 9
 S_OUT_ORDER = 10  # 0 still in; k = k-th player out
-S_WIDTH = 11
+S_BOSS_REVIVALS = 11  # Bosses this seat brought back with a Spouse (spouse_revives_boss_in_teams)
+S_WIDTH = 12
 
 # ---- phases ----
 PH_PLAY = 0
@@ -172,7 +177,7 @@ EV_PEEK = 17  # actor, target, n
 EV_BOSS_FIRED = 18  # seat, by
 EV_ELIMINATED = 19  # seat, cause
 EV_GAME_OVER = 20  # winner (seat or team), end reason, teams flag
-EV_PASS = 21  # seat, partner, n
+EV_PASS = 21  # seat, partner, n, Bosses among them
 EV_SKIP = 22  # seat
 EV_FIRE_BREAK = 23  # actor, target, card
 EV_FIRE_SELF = 24  # seat, card

@@ -18,7 +18,7 @@ from ..trace import emit
 from . import constants as K
 from .constants import GAME_COL, SEAT_COL
 from .knowledge import (break_becomes_hidden, forget_hand, hand_size, on_draw, pass_hand_knowledge,
-                        public_enter_hand, public_leave, reveal_hand_to)
+                        public_enter_hand, public_leave, public_still_in_hand, reveal_hand_to)
 from .state import empty_state
 
 
@@ -122,7 +122,9 @@ def break_into_deck(s, t, rng):
 @jit(refs=True)
 def full_reshuffle(rules, s, t, rng, trace):
     """Hand, break room and deck together, then a new hand. In teams the hand
-    (all but the Boss) goes to the partner first."""
+    goes to the partner first: "they must pass all of the employees in their
+    hand to their partner", a Boss held among them (`team_pass_boss`: the Boss
+    is one of the "three employees" of the starting hand; false, it stays)."""
     C = s.g[K.G_NCARDS]
     boss = rules[K.R_BOSS_ID]
     if s.g[K.G_TEAMS] == 1:
@@ -130,7 +132,7 @@ def full_reshuffle(rules, s, t, rng, trace):
         passed = np.zeros(C, np.int64)
         n = 0
         for c in range(C):
-            if c != boss and s.hand[t, c] > 0:
+            if (c != boss or rules[K.R_TEAM_PASS_BOSS] == 1) and s.hand[t, c] > 0:
                 passed[c] = s.hand[t, c]
                 n += passed[c]
         pass_hand_knowledge(s, t, partner, passed)
@@ -138,7 +140,7 @@ def full_reshuffle(rules, s, t, rng, trace):
             s.hand[partner, c] += passed[c]
             s.hand[t, c] -= passed[c]
             s.counts[partner, c, K.K_RECEIVED] += passed[c]
-        emit(trace, K.EV_PASS, t, partner, n, 0)
+        emit(trace, K.EV_PASS, t, partner, n, passed[boss])
     break_becomes_hidden(s, t)
     for c in range(C):
         for _ in range(s.hand[t, c] + s.brk[t, c]):
@@ -162,10 +164,19 @@ def game_over(s, winner, reason, trace):
 
 
 @jit
+def team_bosses_out(rules, s, t):
+    """Team variant: the Bosses of t's team in its unemployment lines (fired,
+    or played and lost). With `team_pass_boss` a Boss moves between partners,
+    so its owner is whoever holds it; the team has two."""
+    boss = rules[K.R_BOSS_ID]
+    return s.unemp[t, boss] + s.unemp[(t + 2) % 4, boss]
+
+
+@jit
 def boss_falls(rules, s, t, cause, rng, trace):
     """t's Boss is out: already moved to its zone by the caller (unemployment
     line when fired, break room when played). 2-4 free-for-all: t is out and
-    everyone left reshuffles; teams: t goes on without a Boss."""
+    everyone left reshuffles; teams: t goes on, passing the rest of its hand."""
     boss = rules[K.R_BOSS_ID]
     if cause == K.CAUSE_FIRED:
         s.g[K.G_BOSSES_FIRED] += 1
@@ -175,14 +186,14 @@ def boss_falls(rules, s, t, cause, rng, trace):
         s.g[K.G_FAILED_BLUFFS] += 1
     reason = K.END_BOSS_FIRED + cause
     if s.g[K.G_TEAMS] == 1:
-        if s.brk[t, boss] > 0:  # a played Boss is lost like a fired one
+        if cause != K.CAUSE_FIRED and s.brk[t, boss] > 0:  # a played Boss is lost like a fired one
             s.brk[t, boss] -= 1
             s.unemp[t, boss] += 1
         s.seat[t, K.S_BOSS_LOST] = 1
         s.counts[t, boss, K.K_FIRED] += 1
         emit(trace, K.EV_ELIMINATED, t, cause, 1, 0)
-        partner = (t + 2) % 4
-        if s.seat[partner, K.S_BOSS_LOST] == 1:
+        # "The game ends when both Bosses from either team have been fired."
+        if team_bosses_out(rules, s, t) >= 2:
             game_over(s, 1 - (t % 2), K.END_TEAMS, trace)
             return
         full_reshuffle(rules, s, t, rng, trace)
@@ -262,6 +273,14 @@ def fire_from_hand(cards, rules, s, t, c, by, rng, trace):
 
 
 @jit
+def replace_anywhere(rules):
+    """"When one of your employees is fired you will immediately draw to replace
+    it": also the Fall Guy firing himself and a card fired from a break room,
+    unless `replace_fired_hand_only` (a card fired out of a hand is always replaced)."""
+    return rules[K.R_REPLACE_FIRED] == 1 and rules[K.R_REPLACE_HAND_ONLY] == 0
+
+
+@jit
 def find_reactive(cards, s, t, op, trig_a, trig_b, exclude):
     """A card in t's hand with opcode op and one of the triggers, or -1."""
     for c in range(s.g[K.G_NCARDS]):
@@ -305,14 +324,19 @@ def start_turn(rules, s, first, rng, trace):
 
 @jit
 def progress(s):
-    """What moves a game towards its end: cards fired by an opponent (from a
-    hand or a break room, a redirect included), Bosses lost, failed attempts
-    on a Boss. A Fall Guy firing himself and a Spouse bringing a card back are
-    not progress (together they can cycle for ever)."""
-    n = s.g[K.G_BOSSES_FIRED] + s.g[K.G_FORCED_OUT] + s.g[K.G_FAILED_BLUFFS] + s.g[K.G_FAILED_FIRINGS]
+    """What moves a game towards its end, as a count that never goes down: the
+    most cards the unemployment lines have held together (a card fired, a Boss
+    lost), failed attempts on a Boss, players out. A card a Spouse brings back
+    and that is fired again only returns the lines to a count they had held, so
+    a cycle of revivals and firings (a revived Boss fired again, the Fall Guy
+    brought back to fire himself again) is no progress."""
+    u = 0
     for p in range(s.g[K.G_NP]):
-        n += s.seat[p, K.S_CARDS_FIRED]
-    return n
+        for c in range(s.g[K.G_NCARDS]):
+            u += s.unemp[p, c]
+    if u > s.g[K.G_UNEMP_MAX]:
+        s.g[K.G_UNEMP_MAX] = u
+    return s.g[K.G_UNEMP_MAX] + s.g[K.G_FAILED_FIRINGS] + s.g[K.G_ELIMS]
 
 
 @jit
@@ -329,8 +353,8 @@ def deadlocked_team(rules, s):
     if acting != 1 and acting != 2:
         return -1
     x = 0 if acting == 1 else 1
-    for p in range(4):
-        if p % 2 != x and s.seat[p, K.S_BOSS_LOST] == 0:
+    for p in range(4):  # a lost Boss is in an unemployment line; a passed one in the partner's zones
+        if p % 2 != x:
             if s.hand[p, boss] > 0:
                 return -1
             for i in range(s.deck_n[p]):
@@ -344,8 +368,8 @@ def end_turn(rules, s, rng, trace):
     if s.g[K.G_OVER] == 1:
         return
     # the no-progress guard (no_progress_turns): a game whose seats can only
-    # cycle cards (a Spouse bringing back the Fall Guy that reshuffles her) ends
-    # for that reason instead of running into the turn cap
+    # cycle cards (a Spouse bringing back the Fall Guy that reshuffles her, or a
+    # card that is fired again) ends for that reason instead of running into the turn cap
     m = progress(s)
     if m != s.g[K.G_PROGRESS]:
         s.g[K.G_PROGRESS] = m
@@ -446,12 +470,23 @@ def put(out, n, code):
 
 
 @jit
+def boss_in_play(rules, teams, seat, brk, unemp, t):
+    """Could a Boss be in t's hand or deck, judging by public zones only? With
+    `team_pass_boss` either partner may hold either of the team's two."""
+    boss = rules[K.R_BOSS_ID]
+    if teams and rules[K.R_TEAM_PASS_BOSS] == 1:
+        u = (t + 2) % 4
+        return unemp[t, boss] + brk[t, boss] + unemp[u, boss] + brk[u, boss] < 2
+    return seat[t, K.S_BOSS_LOST] == 0 and brk[t, boss] == 0
+
+
+@jit
 def publicly_possible(cards, rules, teams, seat, brk, unemp, t, c):
     """Could c be in t's hand, judging by public zones only? (Naming a card
     that everyone can see cannot be there is never offered.)"""
     boss = rules[K.R_BOSS_ID]
     if c == boss:
-        return seat[t, K.S_BOSS_LOST] == 0 and brk[t, boss] == 0
+        return boss_in_play(rules, teams, seat, brk, unemp, t)
     if teams:
         return True  # passed hands mix the companies
     if cards[c, K.CF_KIND] == K.KIND_COMPANY:
@@ -460,6 +495,19 @@ def publicly_possible(cards, rules, teams, seat, brk, unemp, t, c):
         if brk[u, c] + unemp[u, c] > 0:
             return False
     return True
+
+
+@jit
+def spouse_may_revive_boss(rules, s, a):
+    """Only with `spouse_revives_boss_in_teams` (the team rules: "The Boss's Spouse
+    cannot bring back the Boss"; in the other modes a fired Boss ends the game or
+    the player), and `spouse_boss_revivals` times a game for each team: without
+    a bound a revived Boss, fired again at once (everyone saw it come back),
+    reshuffles the Spouse into a small deck, and the two cycle to the turn cap."""
+    if s.g[K.G_TEAMS] != 1 or rules[K.R_SPOUSE_BOSS_TEAMS] != 1:
+        return False
+    done = s.seat[a, K.S_BOSS_REVIVALS] + s.seat[(a + 2) % 4, K.S_BOSS_REVIVALS]
+    return done < rules[K.R_SPOUSE_BOSS_REVIVALS]
 
 
 @jit
@@ -500,9 +548,9 @@ def legal(tables, S, out):
     for c in range(C):
         if s.hand[a, c] == 0:
             continue
-        if c == boss:
+        if c == boss:  # an attempt on any opponent whose Boss is not lost (a team's Bosses pass between partners)
             for t in range(P):
-                if (opp >> t) & 1 and s.seat[t, K.S_BOSS_LOST] == 0:
+                if (opp >> t) & 1 and (s.seat[t, K.S_BOSS_LOST] == 0 or (teams and rules[K.R_TEAM_PASS_BOSS] == 1)):
                     n = put(out, n, encode(C, 0, c, t, C, C))
             continue
         n = put(out, n, encode(C, 1, c, 0, C, C))  # straight to the break room
@@ -527,7 +575,7 @@ def legal(tables, S, out):
             n = put(out, n, encode(C, 0, c, 0, C, C))
         elif op == K.OP_REVIVE:
             for x in range(C):
-                if s.unemp[a, x] > 0 and (x != boss or (teams and rules[K.R_SPOUSE_BOSS_TEAMS] == 1)):
+                if s.unemp[a, x] > 0 and (x != boss or spouse_may_revive_boss(rules, s, a)):
                     n = put(out, n, encode(C, 0, c, 0, x, C))
         elif op == K.OP_SWAP:
             for x in range(C):
@@ -633,6 +681,8 @@ def resolve(cards, rules, s, rng, trace):
             s.seat[t, K.S_CARDS_FIRED] += 1
             s.seat[a, K.S_FIRED_OTHERS] += 1
             emit(trace, K.EV_FIRE_BREAK, a, t, x, 0)
+            if replace_anywhere(rules):
+                draw_one(s, t, trace)
         return False
     if op == K.OP_REVEAL_HAND:
         reveal_hand_to(cards, s, a, t)
@@ -652,6 +702,7 @@ def resolve(cards, rules, s, rng, trace):
             s.counts[a, x, K.K_RECEIVED] += 1
             if x == boss:
                 s.seat[a, K.S_BOSS_LOST] = 0
+                s.seat[a, K.S_BOSS_REVIVALS] += 1
             public_enter_hand(s, a, x)
             emit(trace, K.EV_REVIVE, a, x, 0, 0)
         return False
@@ -696,7 +747,7 @@ def step(tables, S, option, rng, trace):
     a = s.g[K.G_CUR]
     if ph == K.PH_PLAY:
         mode, c, t, x, y = decode(C, option)
-        forced = 1 if (c == boss and hand_size(s.hand, a) == 1) else 0
+        forced = 1 if (c == boss and hand_size(s.hand, a) == s.hand[a, boss]) else 0  # nothing else in hand
         s.hand[a, c] -= 1
         s.counts[a, c, K.K_PLAYED] += 1
         public_leave(cards, s, a, c)
@@ -718,6 +769,8 @@ def step(tables, S, option, rng, trace):
             s.unemp[a, c] += 1
             s.counts[a, c, K.K_FIRED] += 1
             emit(trace, K.EV_FIRE_SELF, a, c, 0, 0)
+            if replace_anywhere(rules):  # "immediately": before his effect shuffles the break room in
+                draw_one(s, a, trace)
         elif op != K.OP_SWAP:
             s.brk[a, c] += 1
         if op == K.OP_BOSS:
@@ -776,6 +829,7 @@ def step(tables, S, option, rng, trace):
         s.counts[t, r, K.K_PLAYED] += 1
         s.seat[t, K.S_CARDS_FIRED] += 1
         public_leave(cards, s, t, r)
+        public_still_in_hand(s, t, victim)  # the redirect shows the card it saved was there
         emit(trace, K.EV_REDIRECT, t, r, victim, 0)
         if rules[K.R_REPLACE_FIRED] == 1:
             draw_one(s, t, trace)

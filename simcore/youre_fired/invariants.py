@@ -34,7 +34,10 @@ INVARIANTS = (
         "cards not conserved: the hands, decks, break rooms, unemployment lines and removed consultants "
         "hold fewer copies of a card than the card list has"
     ),
-    "a player's Boss is not exactly once among that player's own cards",
+    (
+        "a player's Boss is not exactly once among that player's own cards (team variant where a passed hand "
+        "carries the Boss: a team's two Bosses are not among its two players' cards)"
+    ),
     (
         "card counters disagree: the cards dealt to the players (plus removed consultants) are not the "
         "card list, or a player's unemployment line holds more of a card than was fired from them"
@@ -116,13 +119,18 @@ def check(tables, S):
     if short:
         return INV_CONSERVED
 
-    # 4. each player's one Boss stays among their own cards (passes to a partner keep it)
-    for t in range(P):
-        nb = s.hand[t, boss] + s.brk[t, boss] + s.unemp[t, boss]
-        for i in range(s.deck_n[t]):
-            if s.deck[t, i] == boss:
-                nb += 1
-        if nb != cards[boss, K.CF_COUNT]:
+    # 4. each player's one Boss stays among their own cards; with team_pass_boss
+    # a passed hand carries it to the partner: each team's two stay in the team
+    passes = s.g[K.G_TEAMS] == 1 and rules[K.R_TEAM_PASS_BOSS] == 1
+    for team in range(2 if passes else P):
+        nb = 0
+        for t in range(P):
+            if t == team or (passes and t == team + 2):
+                nb += s.hand[t, boss] + s.brk[t, boss] + s.unemp[t, boss]
+                for i in range(s.deck_n[t]):
+                    if s.deck[t, i] == boss:
+                        nb += 1
+        if nb != cards[boss, K.CF_COUNT] * (2 if passes else 1):
             return INV_BOSS
 
     # 5. counters kept beside the zones

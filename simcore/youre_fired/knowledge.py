@@ -6,6 +6,7 @@ policy for seat o reads known[o], known_top[o] and belief[o] and public zones.
 """
 import numpy as np
 
+from .. import rng as R
 from .. import zones
 from ..jit import jit
 from . import constants as K
@@ -36,6 +37,14 @@ def public_enter_hand(s, t, c):
         if o != t:
             s.known[o, t, c] += 1
             s.belief[o, t, c] += 1.0
+
+
+@jit
+def public_still_in_hand(s, t, c):
+    """Everyone saw that t holds c (a reactive card saved it from being fired)."""
+    for o in range(s.g[K.G_NP]):
+        if o != t and s.known[o, t, c] == 0:
+            s.known[o, t, c] = 1
 
 
 @jit
@@ -129,6 +138,25 @@ def hand_size(hand, t):
 
 
 @jit
+def boss_passes(rules, s):
+    """Team variant with `team_pass_boss`: a Boss goes to the partner with a
+    passed hand, so where a team's Bosses are is hidden like any card's."""
+    return s.g[K.G_TEAMS] == 1 and rules[K.R_TEAM_PASS_BOSS] == 1
+
+
+@jit
+def bosses_hidden(rules, s, o, t):
+    """How many Bosses seat o expects among t's hidden cards (hand and deck).
+    A Boss that never leaves its owner is there unless it is lost or in the
+    break room; one that passes between partners is followed like any card
+    (`belief`: public plays and fires, a share of each passed hand)."""
+    if boss_passes(rules, s):
+        return s.belief[o, t, rules[K.R_BOSS_ID]]
+    boss = rules[K.R_BOSS_ID]
+    return 0.0 if (s.seat[t, K.S_BOSS_LOST] == 1 or s.brk[t, boss] > 0) else 1.0
+
+
+@jit
 def prob_in_hand(cards, rules, s, o, t, c):
     """How likely seat o thinks card c is in t's hand, from what o has seen."""
     if s.known[o, t, c] > 0:
@@ -150,7 +178,7 @@ def prob_in_hand(cards, rules, s, o, t, c):
     mine = 0.0
     for x in range(C):
         if x == boss:
-            b = 0.0 if (s.seat[t, K.S_BOSS_LOST] == 1 or s.brk[t, boss] > 0) else 1.0
+            b = bosses_hidden(rules, s, o, t)
         else:
             b = s.belief[o, t, x]
         b -= s.known[o, t, x]
@@ -184,7 +212,7 @@ def hand_probs(cards, rules, s, o, t, out):
     total = 0.0
     for x in range(C):
         if x == boss:
-            b = 0.0 if (s.seat[t, K.S_BOSS_LOST] == 1 or s.brk[t, boss] > 0) else 1.0
+            b = bosses_hidden(rules, s, o, t)
         else:
             b = s.belief[o, t, x]
         b -= s.known[o, t, x]
@@ -205,6 +233,79 @@ def hand_probs(cards, rules, s, o, t, out):
             out[x] = 1.0 if q >= 1.0 else 1.0 - (1.0 - q) ** hidden_hand
 
 
+@jit
+def _count_in(row, n, c):
+    k = 0
+    for i in range(n):
+        if row[i] == c:
+            k += 1
+    return k
+
+
+@jit
+def _pick(row, n, c, want, rng):
+    """A random slot of row[:n] holding c (want) or not holding c (not want)."""
+    k = 0
+    for i in range(n):
+        if (row[i] == c) == want:
+            k += 1
+    j = R.randint(rng, R.POLICY, k)
+    for i in range(n):
+        if (row[i] == c) == want:
+            if j == 0:
+                return i
+            j -= 1
+    return -1
+
+
+@jit
+def _bosses_unseen(rules, s, o, t):
+    """Bosses seat o expects among the cards of t it has not seen (its pool)."""
+    boss = rules[K.R_BOSS_ID]
+    top = 0
+    for i in range(s.known_top[o, t]):
+        if s.deck[t, s.deck_n[t] - 1 - i] == boss:
+            top += 1
+    v = bosses_hidden(rules, s, o, t) - s.known[o, t, boss] - top
+    return v if v > 0.0 else 0.0
+
+
+@jit
+def spread_bosses(rules, s, o, pools, n_pool, rng):
+    """Team variant with `team_pass_boss`: which of two opposing partners holds
+    each of their hidden Bosses is hidden too (a passed hand may have carried
+    one). The world puts each of them with one partner or the other as seat o
+    expects (bosses_hidden), trading a hidden card of that partner's back so
+    every hand and deck keeps its size. o's own team needs none: o knows its
+    own cards, so its partner's hidden Bosses are the ones o cannot see."""
+    boss = rules[K.R_BOSS_ID]
+    for t in range(2):
+        u = t + 2
+        if o == t or o == u:
+            continue
+        b_t = _count_in(pools[t], n_pool[t], boss)
+        b = b_t + _count_in(pools[u], n_pool[u], boss)
+        if b == 0:
+            continue
+        e_t = _bosses_unseen(rules, s, o, t)
+        e_u = _bosses_unseen(rules, s, o, u)
+        if e_t + e_u <= 0.0:
+            continue
+        want = 0
+        for _ in range(b):
+            if R.uniform(rng, R.POLICY) * (e_t + e_u) < e_t:
+                want += 1
+        want = max(want, b - n_pool[u])
+        want = min(want, n_pool[t])
+        while b_t != want:
+            src, dst = (u, t) if b_t < want else (t, u)
+            i = _pick(pools[src], n_pool[src], boss, True, rng)
+            j = _pick(pools[dst], n_pool[dst], boss, False, rng)
+            pools[src, i] = pools[dst, j]
+            pools[dst, j] = boss
+            b_t += 1 if dst == t else -1
+
+
 @jit(refs=True)
 def determinise(tables, S, o, rng):
     """Redraw everything seat o cannot see, keeping what o knows.
@@ -217,6 +318,7 @@ def determinise(tables, S, o, rng):
     """
     s = S[0]
     cards = tables[0]
+    rules = tables[1]
     P = s.g[K.G_NP]
     C = s.g[K.G_NCARDS]
     pools = np.full((P, 2 * K.DECK_CAP), -1, np.int64)
@@ -239,13 +341,21 @@ def determinise(tables, S, o, rng):
         for i in range(hidden_deck):
             pools[t, n_pool[t]] = s.deck[t, i]
             n_pool[t] += 1
-    # consultant identities
+    if boss_passes(rules, s):
+        spread_bosses(rules, s, o, pools, n_pool, rng)
+    # consultant identities. Who was dealt each one: its holder, except in the team variant, where a
+    # passed hand may have carried it to the partner; o knows the ones it was dealt, wherever they went
+    dealt_to = np.full(C, -1, np.int64)
+    for c in range(C):
+        for t in range(P):
+            if s.counts[t, c, K.K_OWNED] > 0:
+                dealt_to[c] = t
     ids = np.empty(C * 2 + 2 * P * K.DECK_CAP, np.int64)
     n_ids = 0
     for t in range(P):
         for i in range(n_pool[t]):
             c = pools[t, i]
-            if cards[c, K.CF_KIND] == K.KIND_CONSULTANT:
+            if cards[c, K.CF_KIND] == K.KIND_CONSULTANT and dealt_to[c] != o:
                 ids[n_ids] = c
                 n_ids += 1
     n_removed = 0
@@ -259,11 +369,14 @@ def determinise(tables, S, o, rng):
     j = 0
     for t in range(P):
         for i in range(n_pool[t]):
-            if cards[pools[t, i], K.CF_KIND] == K.KIND_CONSULTANT:
-                # the world's deal: t was dealt this identity instead (its counters say so too, or they
-                # would keep the real deal of the cards t's seat cannot see)
-                s.counts[t, pools[t, i], K.K_OWNED] -= 1
-                s.counts[t, ids[j], K.K_OWNED] += 1
+            if cards[pools[t, i], K.CF_KIND] == K.KIND_CONSULTANT and dealt_to[pools[t, i]] != o:
+                # the world's deal: the seat dealt this card was dealt this identity instead (its
+                # counters say so too, or they would keep the real deal of the cards o cannot see)
+                u = dealt_to[pools[t, i]]
+                if u < 0:
+                    u = t
+                s.counts[u, pools[t, i], K.K_OWNED] -= 1
+                s.counts[u, ids[j], K.K_OWNED] += 1
                 pools[t, i] = ids[j]
                 j += 1
     while j < n_ids:

@@ -85,8 +85,9 @@ def protected_boss(cards, probs_t, boss):
 
 
 @jit
-def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_total):
-    """probs[t, c]: chance (to seat a) that c is in t's hand; hands[t]: hand sizes."""
+def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_total, only_bosses):
+    """probs[t, c]: chance (to seat a) that c is in t's hand; hands[t]: hand sizes;
+    only_bosses: a's Bosses in hand (two when a partner passed one)."""
     C = cards.shape[0]
     boss = rules[K.R_BOSS_ID]
     mode, c, t, x, y = decode(C, code)
@@ -97,7 +98,7 @@ def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_t
     hold = params[W.hold_cost] * wc
     if op == K.OP_BOSS:
         p = protected_boss(cards, probs[t], boss)
-        if p >= params[W.boss_play_threshold] or hands[a] == 1:
+        if p >= params[W.boss_play_threshold] or hands[a] == only_bosses:
             return 100.0 * p
         return -100.0 + p
     if op == K.OP_GUESS_FIRE_HAND:
@@ -184,7 +185,8 @@ def greedy(tables, S, seat, options, n, params, rng):
     bv = -1e300
     ties = 0
     for i in range(n):
-        v = play_score(cards, rules, s.known, s.deck_n, seat, options[i], params, probs, hands, brk_total)
+        v = play_score(cards, rules, s.known, s.deck_n, seat, options[i], params, probs, hands, brk_total,
+                       s.hand[seat, boss])
         if v > bv + 1e-9:
             bv = v
             best = i
@@ -208,9 +210,10 @@ def value(tables, S, seat):
         if teams:
             return 1.0 if (seat % 2) == w else 0.0
         return 1.0 if w == seat else 0.0
-    if teams:
-        own = s.seat[seat, K.S_BOSS_LOST] + s.seat[(seat + 2) % 4, K.S_BOSS_LOST]
-        opp = s.seat[(seat + 1) % 4, K.S_BOSS_LOST] + s.seat[(seat + 3) % 4, K.S_BOSS_LOST]
+    if teams:  # Bosses lost by each team (public: its unemployment lines)
+        boss = tables[1][K.R_BOSS_ID]
+        own = s.unemp[seat, boss] + s.unemp[(seat + 2) % 4, boss]
+        opp = s.unemp[(seat + 1) % 4, boss] + s.unemp[(seat + 3) % 4, boss]
         return 0.5 + 0.2 * (opp - own)
     if s.seat[seat, K.S_ALIVE] == 0:
         return 0.0

@@ -81,7 +81,8 @@ def decode_trace(events, data, n_players: int) -> list[str]:
         elif code == K.EV_RESHUFFLE_ALL:
             out.append("Everyone left shuffles hand, deck and break room and draws a new hand.")
         elif code == K.EV_PASS:
-            out.append(f"{seat(a)} passes {c} card(s) to partner {seat(b)}.")
+            among = "" if d == 0 else f", a {boss} among them" if d == 1 else f", {d} {boss}es among them"
+            out.append(f"{seat(a)} passes {c} card(s) to partner {seat(b)}{among}.")
         elif code == K.EV_SKIP:
             out.append(f"{seat(a)} has no cards and cannot play.")
         elif code == K.EV_FIRE_BREAK:
@@ -94,8 +95,8 @@ def decode_trace(events, data, n_players: int) -> list[str]:
                 out.append(f"Every player who can still play is on one team, and no opposing {boss} is in a hand "
                            f"or a deck: that team cannot fire it, the other team cannot play.")
             elif b == K.END_NO_PROGRESS:
-                out.append(f"{data.params['no_progress_turns']} turns in a row without a card fired by an "
-                           f"opponent, a {boss} lost or a failed attempt on one.")
+                out.append(f"{data.params['no_progress_turns']} turns in a row without more cards in the "
+                           f"unemployment lines than ever before, a player out or a failed attempt on a {boss}.")
             if a < 0:
                 out.append(f"Game over ({r}): nobody wins.")
             elif c == 1:

@@ -9,8 +9,11 @@ from simcore.batch import Engine, resolve_policy
 from simcore.youre_fired import SPEC
 
 GOLDEN = Path(__file__).parent / "golden" / "duel_greedy_seed7_game3.txt"
-# issue 19's team game: two successful Boss plays (their Bosses go back into the decks)
+# issue 19's team game (before rules v3 it held two successful Boss plays; now one, its Boss back into the deck)
 GOLDEN_TEAMS = Path(__file__).parent / "golden" / "teams_greedy_seed3_game10.txt"
+# issue 40: a card fired from a break room replaced at once, the Fall Guy replaced, a Manager's redirect
+# and the reshuffling player's hand passed with the Boss in it, a player holding both Bosses of the team
+GOLDEN_BOSS_PASSED = Path(__file__).parent / "golden" / "teams_greedy_seed3_game41.txt"
 
 
 def transcript(players: int = 2, seed: int = 7, index: int = 3, **user) -> str:
@@ -19,13 +22,14 @@ def transcript(players: int = 2, seed: int = 7, index: int = 3, **user) -> str:
     return "\n".join(SPEC.decode_trace(events, data, players)) + "\n"
 
 
-def teams_transcript() -> str:
-    return transcript(4, 3, 10, teams=True)
+def teams_transcript(index: int = 10) -> str:
+    return transcript(4, 3, index, teams=True)
 
 
 def write():
     GOLDEN.write_text(transcript())
     GOLDEN_TEAMS.write_text(teams_transcript())
+    GOLDEN_BOSS_PASSED.write_text(teams_transcript(41))
 
 
 def test_golden_transcript():
@@ -34,6 +38,12 @@ def test_golden_transcript():
 
 def test_golden_team_transcript():
     assert teams_transcript().splitlines() == GOLDEN_TEAMS.read_text().splitlines()
+
+
+def test_golden_team_transcript_with_a_boss_passed():
+    text = teams_transcript(41)
+    assert ", a Boss among them." in text and "is fired from Player 2's break room.\nPlayer 2 draws" in text
+    assert text.splitlines() == GOLDEN_BOSS_PASSED.read_text().splitlines()
 
 
 def test_transcript_ends_with_the_result():

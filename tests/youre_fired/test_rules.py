@@ -11,7 +11,7 @@ from simcore.youre_fired.state import card_totals, clone, view
 from simcore.batch import policy_defaults
 from simcore.youre_fired import SPEC
 from youre_fired.helpers import (AXE, AUDITOR, BEAN, BOSS, C, DOWNSIZER, FALL, LAWYER, MANAGER, NONE, RECRUITER,
-                                 REORG, SECRETARY, SPOUSE, answer, encode, fresh, options, play,
+                                 REORG, SECRETARY, SPOUSE, answer, encode, fresh, hand_list, options, play,
                                  set_seat, turn_of)
 
 GREEDY = policy_defaults(SPEC, "greedy")
@@ -180,13 +180,22 @@ def test_boss_forced_out_when_it_is_the_only_card():
 # ---------------------------------------------------------------- employees
 def test_fall_guy_is_fired_to_reshuffle_break_room():
     """"A card may allow you to do so, such as the Fall Guy. However, this requires
-    that you fire him.\""""
+    that you fire him." He is one of your employees fired: "When one of your
+    employees is fired you will immediately draw to replace it" (before his effect)."""
     t, s, rng = fresh(2)
     set_seat(s, 0, hand=[FALL, SECRETARY], deck=[AXE], brk=[AXE, MANAGER, SPOUSE])
     set_seat(s, 1, hand=[FALL, FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, FALL)
-    assert s.unemp[0, FALL] == 1 and s.brk[0].sum() == 0 and s.deck_n[0] == 4
+    assert s.unemp[0, FALL] == 1 and s.brk[0].sum() == 0 and s.deck_n[0] == 3
+    assert hand_list(s, 0) == sorted([AXE, SECRETARY])  # the deck's Axe Man replaced him
+    # replace_fired_hand_only (the narrower reading): no draw, all four go into the deck
+    t, s, rng = fresh(2, replace_fired_hand_only=True)
+    set_seat(s, 0, hand=[FALL, SECRETARY], deck=[AXE], brk=[AXE, MANAGER, SPOUSE])
+    set_seat(s, 1, hand=[FALL, FALL], deck=[FALL] * 4)
+    turn_of(s, 0)
+    play(t, s, rng, FALL)
+    assert s.unemp[0, FALL] == 1 and s.deck_n[0] == 4 and hand_list(s, 0) == [SECRETARY]
 
 
 def test_secretary_reveals_to_the_player_only():

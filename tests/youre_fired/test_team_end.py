@@ -19,9 +19,9 @@ from youre_fired.helpers import AXE, BOSS, C, FALL, NONE, SECRETARY, SPOUSE, enc
 NOTRACE = np.zeros(0, np.int32)
 
 
-def boss_play_that_fires(after):
+def boss_play_that_fires(after, **params):
     """Seat 1 plays its Boss against seat 2, who holds theirs: it fires it."""
-    t, s, rng = fresh(4, teams=True, team_boss_after_success=after)
+    t, s, rng = fresh(4, teams=True, team_boss_after_success=after, **params)
     set_seat(s, 0, hand=[BOSS, SECRETARY], deck=[AXE, AXE, FALL])
     set_seat(s, 1, hand=[BOSS, FALL], deck=[FALL] * 4)
     set_seat(s, 3, hand=[FALL], deck=[FALL] * 4)
@@ -47,7 +47,16 @@ def test_successful_boss_play_shuffles_the_boss_into_its_deck_by_default():
 def test_the_other_readings_of_the_successful_boss():
     t, s = boss_play_that_fires(K.BOSS_TO_BREAK_ROOM)  # the literal reading: a played card's place
     assert s.brk[0, BOSS] == 1 and BOSS not in list(s.deck[0, :s.deck_n[0]])
-    # there, no card can name it: seat 2's Axe Man is offered any card of seat 1's but its Boss
+    # there, no card can name it. Seat 2's Axe Man may still name a Boss in seat 1's hand: one of
+    # the team's two is hidden, and a hand passed by seat 3 would have carried it (team_pass_boss)
+    set_seat(s, 1, hand=[AXE, FALL], deck=[FALL] * 4, unemp=[BOSS])
+    turn_of(s, 1)
+    assert encode(C, 0, AXE, 0, FALL, NONE) in options(t, s)
+    assert encode(C, 0, AXE, 0, BOSS, NONE) in options(t, s)
+    set_seat(s, 2, hand=[FALL], deck=[FALL], brk=[BOSS])  # seat 3's Boss in the open too: none can be in a hand
+    assert encode(C, 0, AXE, 0, BOSS, NONE) not in options(t, s)
+    # where a Boss never leaves its player (team_pass_boss=false), seat 1's lies in the open: not offered
+    t, s = boss_play_that_fires(K.BOSS_TO_BREAK_ROOM, team_pass_boss=False)
     set_seat(s, 1, hand=[AXE, FALL], deck=[FALL] * 4, unemp=[BOSS])
     turn_of(s, 1)
     assert encode(C, 0, AXE, 0, FALL, NONE) in options(t, s)
@@ -133,10 +142,10 @@ def test_no_progress_guard_ends_a_cycle():
 
 
 def test_progress_restarts_the_count():
-    """A card fired by an opponent is progress: the count starts again."""
+    """A card fired beyond the most the unemployment lines ever held is progress: the count starts again."""
     t, s, rng = loop_state(40)
-    cycle(t, s, rng, 6)
-    s.seat[1, K.S_CARDS_FIRED] += 1  # as if seat 1 had a card fired by seat 0
+    cycle(t, s, rng, 5)  # the Spouse has just brought the Fall Guy back: he fires himself next
+    s.unemp[1, AXE] += 1  # as if seat 0 had fired a card of seat 2's
     seen = s.g[K.G_TURN]
     cycle(t, s, rng, 1)
     assert s.g[K.G_PROGRESS_TURN] == seen and s.g[K.G_OVER] == 0
