@@ -264,7 +264,7 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
     from simcore.errors import BalanceError
 
     from .frames import load_games, load_seats
-    from .runs import load_manifest
+    from .runs import config_from_manifest, load_manifest, played_data
 
     ma, mb = load_manifest(run_a), load_manifest(run_b)
     if ma["config"]["game"] != mb["config"]["game"]:
@@ -280,13 +280,16 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
         g, s = split_variant(load_games(run, spec), load_seats(run, spec), variant)
         entry = next(v for v in manifest["config"]["variants"] if variant is None or v["name"] == variant)
         params = entry["params"]
-        try:
-            card_names = list(spec.load_data(params).card_names)
+        index = manifest["config"]["variants"].index(entry)
+        try:  # the card list the run played: the folder's own copy, checked against the manifest's hash
+            played = played_data(spec, run, manifest, config_from_manifest(manifest, run), index)
+            card_names, card_hash = list(played.card_names), played.card_list_hash
         except BalanceError:  # a card file no longer readable here: the names are unknown
-            card_names = None
+            card_names = card_hash = None
         sides.append((g, s, {"run": str(run), "variant": variant or names[0], "params": params,
                              "seed": manifest["config"]["seed"], "policies": manifest["config"]["policies"],
-                             "players": manifest["config"]["players"], "card_names": card_names}))
+                             "players": manifest["config"]["players"], "card_names": card_names,
+                             "card_hash": card_hash}))
     (ga, sa, a), (gb, sb, b) = sides
     paired = a["seed"] == b["seed"] and a["players"] == b["players"]
     result = compare_frames(ga, sa, gb, sb, spec, paired, margin)
@@ -295,9 +298,12 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
     if a["policies"] != b["policies"]:
         changed["policies"] = [[p["name"] for p in a["policies"]], [p["name"] for p in b["policies"]]]
     # a different card list deals different cards from the same streams: then only the seeds are shared
-    same_cards = "cards" not in changed and a["card_names"] is not None and a["card_names"] == b["card_names"]
+    # (two paths to the same content are the same list: the deals are the same)
+    same_cards = (a["card_names"] is not None and a["card_names"] == b["card_names"]
+                  and ("cards" not in changed or (a["card_hash"] is not None and a["card_hash"] == b["card_hash"])))
     for side in (a, b):
         side.pop("card_names")
+        side.pop("card_hash")
     result["pairing_basis"] = ("same deals" if same_cards else "same seeds") if result["paired"] else None
     if result.get("pairing") is not None:
         result["pairing"]["words"] = pairing_sentence(result["pairing"], result["pairing_basis"])
