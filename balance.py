@@ -19,7 +19,9 @@ any run folder's tables by name, as polars or pandas frames.
 
 Every function takes the options of its command (`balance simulate --help`):
 rule parameters as a dict (`params={"rounds": 7}`, like `--set`), one policy
-for every seat or a list (like `--policy`), policy parameters as a dict.
+for every seat or a list (like `--policy`), policy parameters as a dict with
+the keys of `--policy-param` (`{"epsilon": 0.1}` every seat, `{"2:epsilon": 1}`
+seat 2, `{"greedy.epsilon": 0.2}` every greedy seat).
 Bad input raises `balance.BalanceError` with the command line's message.
 docs/api.md has a worked example.
 """
@@ -135,7 +137,7 @@ def load(folder: str | Path) -> Run:
 def _setup(game: str, players: int | None, policy, policy_params: dict | None, params: dict | None,
            level: int | None):
     from simcore import registry
-    from simcore.batch import resolve_policy
+    from simcore.batch import parse_policies
     from simcore.params import user_params
 
     spec = registry.get(game)
@@ -144,7 +146,8 @@ def _setup(game: str, players: int | None, policy, policy_params: dict | None, p
         raise BalanceError(f"players: {n_players} is not allowed for {spec.name}; "
                            f"allowed: {spec.min_players}..{spec.max_players}")
     names = [policy] if isinstance(policy, str) else list(policy or ["greedy"])
-    seats = [resolve_policy(spec, name, {k: float(v) for k, v in (policy_params or {}).items()}) for name in names]
+    # the command line's parser: {"epsilon": 0.1} every seat, {"2:epsilon": 1} seat 2, {"greedy.epsilon": 0.2}
+    seats = parse_policies(spec, names, [f"{k}={v}" for k, v in (policy_params or {}).items()], n_players)
     extra = {"level": level} if level is not None else {}
     user = user_params(spec, [f"{k}={_cli_value(v)}" for k, v in (params or {}).items()], None, extra)
     return spec, n_players, seats, user
@@ -159,10 +162,11 @@ def _cli_value(v: Any) -> str:
 
 
 def _play(spec, config, folder: Path, n: int, command: str, kind: str, precision: float | None) -> None:
-    from analysis import runs
+    from analysis import preflight, runs
     from analysis.summary import write_summary
     from reports import render_run_report
 
+    preflight.check_out(folder, spec, config, n)  # read only: a refusal leaves the folder as it was
     runs.open_run(folder, spec, config, n, command, kind)
     runs.execute(folder, spec, config, n, None, runs.Prepared(spec, config), precision)
     write_summary(folder, spec)

@@ -203,13 +203,43 @@ def _diff(a, b, path="") -> list[str]:
     return [] if a == b else [f"{path}: folder has {a!r}, this command has {b!r}"]
 
 
-BYTES_PER_VALUE = 4  # Parquet bytes per stored value, an upper estimate (columns compress well)
+# What a run folder takes on disk, measured (issue 40 item 10: the old estimate, 4 bytes a value, was about 40x
+# too high). Parquet parts of 1,000-50,000 games of every game: a stored value of the games and seats parts
+# takes 0.33-0.66 bytes compressed (You're Fired!'s fewest, Overtime's games part the most; 0.45 here puts every
+# game's folder within 0.9-1.5x), and each part carries a footer of about 450 bytes per column (schema,
+# statistics), which dominates small chunks.
+VALUE_BYTES = 0.45  # a value of a games or seats part, compressed
+PART_COLUMN_BYTES = 450  # a part's footer, per column
+CARD_ROW_BYTES = 16  # a row (card, counter) of a cards part, compressed
+GAMES_EXTRA_COLUMNS = 2  # variant, game_index (beside the spec's game columns)
+SEATS_EXTRA_COLUMNS = 4  # variant, game_index, seat, policy (beside the spec's seat columns)
+CARDS_COLUMNS = 14  # docs/run-folder.md's cards part
+RECORD_BYTES = 700  # a chunk's commit record in chunks.jsonl
+SUMMARY_CARD_ROW_BYTES = 900  # summary.json's cards table, per card and counter of each variant (indented JSON)
+VARIANT_BYTES = 50_000  # summary.json's other figures, the report's and the manifest's lines, per variant
+FOLDER_BYTES = 200_000  # report.html's charts and styles, manifest.json: once per folder
 SPARE_BYTES = 50 * 2**20
 
 
 def estimated_bytes(spec: GameSpec, config: RunConfig, n_games: int) -> int:
-    per_game = len(spec.game_column_names) + config.players * (len(spec.seat_column_names) + 2) + 4
-    return n_games * len(config.variants) * per_game * BYTES_PER_VALUE
+    """About what a run of n_games (per variant) writes into its folder: the Parquet parts (rows and each
+    part's footer), the commit records, summary.json, report.html and manifest.json. Within 2x of what a run
+    writes for every game (tests/cli/test_disk_estimate.py), rather than an upper bound: check_writable adds
+    SPARE_BYTES."""
+    if n_games <= 0:
+        return 0
+    game_cols = GAMES_EXTRA_COLUMNS + len(spec.game_column_names)
+    seat_cols = SEATS_EXTRA_COLUMNS + len(spec.seat_column_names)
+    per_game = VALUE_BYTES * (game_cols + config.players * seat_cols)
+    total = FOLDER_BYTES
+    for v in config.variants:
+        games = variant_games(v, n_games)
+        parts = math.ceil(games / max(1, config.chunk_size))
+        card_rows = len(spec.load_data(v.params).card_names) * len(spec.card_counters)
+        per_part = (PART_COLUMN_BYTES * (game_cols + seat_cols + CARDS_COLUMNS) + CARD_ROW_BYTES * card_rows
+                    + RECORD_BYTES)
+        total += games * per_game + parts * per_part + VARIANT_BYTES + SUMMARY_CARD_ROW_BYTES * card_rows
+    return int(total)
 
 
 def check_writable(run_dir: Path, need: int) -> None:

@@ -84,7 +84,9 @@ PolicyOpt = Annotated[Optional[list[str]], typer.Option(
     "--policy", metavar="NAME", help="policy for every seat, or one per seat (repeat or comma-separate); "
     "built-ins per `balance policies --game G`, or path/to/file.py:function")]
 PolicyParamOpt = Annotated[Optional[list[str]], typer.Option(
-    "--policy-param", metavar="NAME=VALUE", help="policy parameter NAME=VALUE, e.g. epsilon=0.1")]
+    "--policy-param", metavar="NAME=VALUE", help="policy parameter (repeat for several): NAME=VALUE for every seat "
+    "(epsilon=0.1), SEAT:NAME=VALUE for one seat, 1..players (2:epsilon=1), POLICY.NAME=VALUE for the seats playing "
+    "POLICY (greedy.epsilon=0.2); the more particular wins; see `balance policies --game G`")]
 SetOpt = Annotated[Optional[list[str]], typer.Option(
     "--set", metavar="NAME=VALUE", help="rule parameter NAME=VALUE; lists as 5,8,11 (see `balance games`)")]
 ParamsFileOpt = Annotated[Optional[Path], typer.Option("--params", metavar="FILE", help="TOML file of rule parameters")]
@@ -148,8 +150,12 @@ def command(*args, **kwargs):
         @functools.wraps(f)
         def wrapper(*a, **kw):
             try:
-                _check_shared(kw)
-                return f(*a, **kw)
+                with _signals():
+                    _check_shared(kw)
+                    return f(*a, **kw)
+            except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM: what was kept is said where it was kept
+                _announce(exc, "interrupted")
+                raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
             except BalanceError as exc:
                 err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None
@@ -210,21 +216,22 @@ def _players(spec, players: int | None) -> int:
     return n
 
 
-def _policies(spec, policy: list[str] | None, policy_params: list[str] | None):
-    from simcore.batch import resolve_policy
-    from simcore.params import split_assignment
+def _policies(spec, policy: list[str] | None, policy_params: list[str] | None, players: int | None = None):
+    """--policy and --policy-param, as every command reads them (simcore.batch.parse_policies): checked against
+    the game and the number of players (default: the game's) before anything compiles or is written."""
+    from simcore.batch import parse_policies
 
-    names: list[str] = []
-    for item in policy or ["greedy"]:
-        names += [item] if ".py:" in item else [x.strip() for x in item.split(",") if x.strip()]
-    overrides: dict[str, float] = {}
-    for text in policy_params or []:
-        k, v = split_assignment(text, "--policy-param")
-        try:
-            overrides[k] = float(v)
-        except ValueError:
-            raise BalanceError(f"--policy-param: {k}={v!r} is not a number") from None
-    return [resolve_policy(spec, n, overrides) for n in names]
+    return parse_policies(spec, policy, policy_params, spec.default_players if players is None else players)
+
+
+def _seats_words(spec, seats, players: int) -> str:
+    """'greedy' when every seat plays it at its defaults, else each seat's policy with its changed parameters."""
+    from simcore.batch import seat_labels
+
+    labels = seat_labels(spec, seats, players)
+    if len(set(labels)) == 1:
+        return labels[0] + (" (every seat)" if players > 1 and labels[0] != seats[0].name else "")
+    return ", ".join(f"seat {i + 1} {lab}" for i, lab in enumerate(labels))
 
 
 def _user_params(spec, sets, params_file, level):
@@ -322,9 +329,12 @@ def policies(game: GameOpt):
         for p in pol.params:
             out.print(f"    {p.name} = {p.default:g}   ({p.low:g}..{p.high:g})  {p.help}")
     out.print("[bold]path/to/file.py:function[/bold]: your own @njit policy (see README)")
+    out.print("set a parameter with --policy-param: NAME=VALUE for every seat, SEAT:NAME=VALUE for one seat "
+              "(2:epsilon=1), POLICY.NAME=VALUE for the seats playing POLICY (greedy.epsilon=0.2)", highlight=False,
+              markup=False)
 
 
-def _print_summary(summary: dict, run_dir: Path) -> None:
+def _print_summary(summary: dict, run_dir: Path, spec=None) -> None:
     def pct(r):
         return f"{100 * r:.2f}%" if r is not None else "-"
 
@@ -337,9 +347,11 @@ def _print_summary(summary: dict, run_dir: Path) -> None:
     wr = summary.get("win_rate")
     ci = summary.get("win_rate_ci") or [None, None]
     t.add_row("win rate", pct(wr), f"{pct(ci[0])} – {pct(ci[1])}", f"{n:,}")
+    labels = _summary_seat_labels(summary, spec)
     for s in summary.get("win_rate_by_seat") or []:
         sci = s.get("ci") or [None, None]
-        t.add_row(f"  seat {s['seat'] + 1} ({s.get('policy', '')})", pct(s.get("value")), f"{pct(sci[0])} – {pct(sci[1])}", f"{s.get('n', 0):,}")
+        who = labels.get(s["seat"], s.get("policy", ""))
+        t.add_row(f"  seat {s['seat'] + 1} ({who})", pct(s.get("value")), f"{pct(sci[0])} – {pct(sci[1])}", f"{s.get('n', 0):,}")
     length = summary.get("length") or {}
     if length:
         lci = length.get("mean_ci") or length.get("ci") or [None, None]
@@ -351,8 +363,26 @@ def _print_summary(summary: dict, run_dir: Path) -> None:
         if c:
             t.add_row(f"ended: {reason}", f"{c:,}", "", f"{n:,}")
     out.print(t)
+    if summary.get("seat_rotation") and spec is not None and isinstance(summary.get("policies"), list):
+        from simcore.batch import seat_labels
+
+        pols = summary["policies"]
+        out.print(f"policies moved round the table: {', '.join(seat_labels(spec, pols, len(pols)))}", highlight=False)
     _print_verdicts(summary)
     out.print(f"run folder: {run_dir}")
+
+
+def _summary_seat_labels(summary: dict, spec) -> dict[int, str]:
+    """Seat -> its policy with its changed parameters by name ('greedy (epsilon=1)'), from the run's recorded
+    policies; none in a seat-rotated run (every policy sits at every seat)."""
+    from simcore.batch import seat_labels
+
+    pols, players = summary.get("policies"), summary.get("players")
+    if spec is None or summary.get("seat_rotation") or not isinstance(pols, list) or not isinstance(players, int):
+        return {}
+    if len(pols) not in (1, players):
+        return {}
+    return dict(enumerate(seat_labels(spec, pols, players)))
 
 
 def _print_verdicts(summary: dict) -> None:
@@ -377,39 +407,161 @@ def _print_verdicts(summary: dict) -> None:
 def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False,
                    precision: float | None = None, scheduler: str | None = None, workers: int | None = None,
                    margin: float | None = None) -> dict:
-    """Open or resume the folder, play what is missing with a progress bar,
-    write summary.json and report.html. Returns the summary."""
-    from analysis import runs
+    """Check the folder (read only), compile, then open or resume the folder, play what is missing with a
+    progress bar, write summary.json and report.html. Returns the summary."""
+    with opened_run(spec, config, run_dir, n_games, command, kind, quiet, scheduler, workers) as (prepared, executor):
+        _play(spec, config, run_dir, n_games, quiet, precision, prepared, executor, paired=kind in PAIRED_KINDS)
+        # imported after the games, not before: a cold first run's compile children run while this process waits,
+        # and the report's libraries (matplotlib, jinja2) would be held through them for nothing
+        from analysis.summary import write_summary
+        from reports import render_run_report
 
-    runs.open_run(run_dir, spec, config, n_games, command, kind,
-                  notice=lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
-    try:  # the folder stays locked until its summary and report are written
-        return _play_and_report(spec, config, run_dir, n_games, quiet, precision, scheduler, workers, margin,
-                                paired=kind in PAIRED_KINDS)
-    finally:
-        runs.close_run(run_dir)
+        summary = json.loads(write_summary(run_dir, spec, margin).read_text())
+        render_run_report(run_dir, spec)
+        return summary
 
 
 PAIRED_KINDS = ("impact", "compare")  # folders read variant against variant, game by game: --precision stops them together
 
 
-def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: float | None,
-                     scheduler: str | None, workers: int | None, margin: float | None, paired: bool = False) -> dict:
+def _notice(text: str) -> None:
+    err.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: a run stops as on Ctrl-C (its committed chunks kept, the folder let go), exit status 143."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def _signals():
+    """While a command runs: SIGTERM stops it as Ctrl-C does (Python's default would end the process on the
+    spot, saying nothing). Only in the main thread, where Python runs signal handlers."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+@contextlib.contextmanager
+def _nothing_kept(what: str):
+    """Ctrl-C in a command that writes its folder only when it ends (tune, campaign): say that nothing is kept."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        _announce(exc, f"interrupted: {what} writes its folder only when it ends, so nothing was kept; rerun the same "
+                       "command to start again")
+        raise
+
+
+def _games_kept(run_dir: Path, config, n_games: int) -> tuple[int, int]:
+    """(games committed, games the command asks for) over every variant of a run folder."""
+    from analysis import runs
+
+    total = sum(runs.variant_games(v, n_games) for v in config.variants)
+    return total - sum(t[3] for t in runs.missing_tasks(Path(run_dir), config, n_games)), total
+
+
+def _announce(exc: BaseException, text: str) -> None:
+    if not getattr(exc, "announced", False):
+        _notice(text)
+        exc.announced = True
+
+
+@contextlib.contextmanager
+def opened_run(spec, config, run_dir: Path, n_games: int, command: str, kind: str, quiet: bool,
+               scheduler: str | None = None, workers: int | None = None):
+    """A run folder for the games, opened only once everything is checked (issue 40 item 9): the folder read
+    only first (analysis.preflight: another configuration, another build, a file, no room), the executor
+    reached (--scheduler, --workers), the engine compiled (a user policy file also played on one game), and
+    only then the folder created or resumed ("resuming: N of M games already played"). Yields (prepared,
+    executor); Ctrl-C or SIGTERM inside says what was kept ("interrupted: N of M games kept; rerun the same
+    command to resume"). The folder is let go when the block ends."""
+    from analysis import preflight, runs
+
+    resumed = preflight.check_out(run_dir, spec, config, n_games)
+    executor, prepared = None, None
+    try:
+        if scheduler or workers:
+            from analysis.executors import DaskExecutor
+
+            executor = DaskExecutor(config, scheduler, workers)
+        else:
+            prepared = runs.Prepared(spec, config)
+            _first_compile(spec, config.policies, prepared.engine, checked=config.check, say=not quiet)
+            _try_user_policy(spec, prepared)
+        runs.open_run(run_dir, spec, config, n_games, command, kind, notice=_notice)
+        try:  # the folder stays locked until its summary and report are written
+            if resumed and not quiet:
+                done, total = _games_kept(run_dir, config, n_games)
+                _notice(f"resuming: {done:,} of {total:,} games already played")
+            yield prepared, executor
+        except KeyboardInterrupt as exc:
+            done, total = _games_kept(run_dir, config, n_games)
+            _announce(exc, f"interrupted: {done:,} of {total:,} games kept; rerun the same command to resume")
+            raise
+        finally:
+            runs.close_run(run_dir)
+    except KeyboardInterrupt as exc:  # before the folder was opened
+        _announce(exc, f"interrupted: nothing written to {run_dir}" + (" (it is as it was)" if resumed else ""))
+        raise
+    finally:
+        if executor is not None:
+            executor.close()
+
+
+def _try_user_policy(spec, prepared) -> None:
+    """A user policy file is compiled with the game's loop and played on one game before the folder is written:
+    a function that does not compile (or chooses outside 0..n-1) is refused with nothing left behind."""
+    engine = prepared.engine
+    if engine.user_ref is None:
+        return
+    from numba.core.errors import NumbaError
+
+    try:
+        prepared.run_task(0, 0, 1)
+    except NumbaError as exc:
+        raise BalanceError(f"--policy: {engine.user_ref} does not compile with the {spec.name} loop "
+                           f"({_numba_words(exc, engine.user_ref)}); allowed: an @njit function with the policy "
+                           "signature (see README, Policies)") from None
+
+
+def _numba_words(exc: Exception, ref: str) -> str:
+    """Numba's typing error in one line: what failed, and where in the user's file."""
+    import re
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+    lines = [x.strip() for x in text.splitlines() if x.strip() and not x.strip().startswith("Failed in ")]
+    what = lines[0] if lines else type(exc).__name__
+    if what.endswith(":") and len(lines) > 1:
+        what = f"{what} {lines[1]}"
+    name = Path(ref.rpartition(":")[0]).name
+    where = next((f", {name} line {m.group(2)}" for m in re.finditer(r'File "([^"]+)", line (\d+)', text)
+                  if Path(m.group(1)).name == name), "")
+    return f"{what[:200]}{where}"
+
+
+def _play(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: float | None, prepared, executor,
+          paired: bool = False, label: str | None = None) -> None:
+    """Play what the folder lacks, with a progress bar."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from analysis import runs
 
-    executor, prepared = None, None
-    if scheduler or workers:
-        from analysis.executors import DaskExecutor
-
-        executor = DaskExecutor(config, scheduler, workers)
-    else:
-        prepared = runs.Prepared(spec, config)
-        _first_compile(spec, config.policies, prepared.engine, checked=config.check, say=not quiet)
+    total = sum(runs.variant_games(v, n_games) for v in config.variants)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=err, disable=quiet, transient=False) as bar:
-        task = bar.add_task(f"{spec.name}", total=n_games * len(config.variants))
+        task = bar.add_task(label or spec.name, total=total)
 
         def on_chunk(done, total):
             bar.update(task, completed=done, total=total)
@@ -419,17 +571,6 @@ def _play_and_report(spec, config, run_dir: Path, n_games: int, quiet: bool, pre
         except InvariantBroken as exc:
             exc.run_dir = str(run_dir)
             raise
-        finally:
-            if executor is not None:
-                executor.close()
-    # imported after the games, not before: a cold first run's compile children run while this process waits,
-    # and the report's libraries (matplotlib, jinja2) would be held through them for nothing
-    from analysis.summary import write_summary
-    from reports import render_run_report
-
-    summary = json.loads(write_summary(run_dir, spec, margin).read_text())
-    render_run_report(run_dir, spec)
-    return summary
 
 
 @command()
@@ -462,14 +603,14 @@ def simulate(
     _threads(threads)
     spec = _spec(game)
     n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param)
+    seats = _policies(spec, policy, policy_param, n_players)
     user = _user_params(spec, set_, params, level)
     config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size, rotate_seats=rotate_seats)
     config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
     summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision,
                              scheduler=scheduler, workers=workers, margin=margin)
-    _print_summary(summary, run_dir)
+    _print_summary(summary, run_dir, spec)
     out.print(f"report: {run_dir / 'report.html'}")
 
 
@@ -502,7 +643,7 @@ def sweep(
     _threads(threads)
     spec = _spec(game)
     n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param)
+    seats = _policies(spec, policy, policy_param, n_players)
     user = _user_params(spec, set_, params, level)
     points = grid(spec, vary)
     config = sweep_config(spec, user, points, n_players, seats, seed, n, chunk_size)
@@ -563,7 +704,7 @@ def compare(
             raise BalanceError("compare: give two run folders, or --game with --a-set/--b-set, not both")
         spec = _spec(game)
         n_players = _players(spec, players)
-        seats = _policies(spec, policy, policy_param)
+        seats = _policies(spec, policy, policy_param, n_players)
         base = _user_params(spec, set_, params, level)
         from simcore.params import resolve, user_params
         from analysis.runs import RunConfig, Variant, default_chunk_size
@@ -583,6 +724,9 @@ def compare(
         if params is not None or set_ or a_set or b_set or precision is not None:
             raise BalanceError("compare: --set, --params, --a-set, --b-set and --precision play new games: give them "
                                "with --game G, not with two run folders")
+        from analysis.preflight import check_result_folder
+
+        check_result_folder(out_dir, "comparison.json and report.html")  # before the comparison, not after it
         result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
     from reports import render_compare_report
@@ -654,12 +798,16 @@ def tune(
     _threads(threads)
     spec = _spec(game)
     n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param)
+    seats = _policies(spec, policy, policy_param, n_players)
     user = _user_params(spec, set_, params, level)
     targets = [parse_target(t) for t in target]
     points = grid(spec, vary)
+    from analysis.preflight import check_result_folder
+
+    check_result_folder(out_dir, "tuning.json and report.html")  # before the games, not after them
     _first_compile(spec, seats, say=not quiet)
-    with err.status(f"tuning {spec.name}: {len(points)} grid points") if not quiet else contextlib.nullcontext():
+    with _nothing_kept("tune"), (err.status(f"tuning {spec.name}: {len(points)} grid points") if not quiet
+                                 else contextlib.nullcontext()):
         result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep,
                           n_skill=skill_games, n_fresh=fresh, margin=margin)
     folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
@@ -667,7 +815,7 @@ def tune(
 
     write_tuning(folder, result, _command_line())
     path = render_tuning_report(folder, result)
-    t = Table(title=f"tuning {spec.name} for {', '.join(result['targets'])} (policy {', '.join(s.name for s in seats)}); "
+    t = Table(title=f"tuning {spec.name} for {', '.join(result['targets'])} (policy {_seats_words(spec, seats, n_players)}); "
                     f"{result['games']['words']}")
     t.add_column("")
     t.add_column("recommended")
@@ -759,7 +907,7 @@ def replay(
             raise BalanceError("--game: give a game, or a run FOLDER to replay from")
         spec = _spec(game)
         n_players = _players(spec, players)
-        seats = _policies(spec, policy, policy_param)
+        seats = _policies(spec, policy, policy_param, n_players)
         from simcore.params import resolve
 
         rule_params = resolve(spec, _user_params(spec, set_, params, level))
@@ -808,11 +956,15 @@ def campaign(
     if spec.param("level") is None or spec.param("events") is None:
         raise BalanceError(f"--game: {spec.name} has no campaign (needs levels and events)")
     n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param)
+    seats = _policies(spec, policy, policy_param, n_players)
     user = _user_params(spec, set_, params, None)
     n = n_old if n_old is not None else n
+    from analysis.preflight import check_result_folder
+
+    check_result_folder(out_dir, "campaign.json and report.html")  # before the games, not after them
     _first_compile(spec, seats, say=not quiet)
-    result = run_campaign(spec, user, n_players, seats, seed, n, max_attempts)
+    with _nothing_kept("campaign"):
+        result = run_campaign(spec, user, n_players, seats, seed, n, max_attempts)
     from analysis.runs import new_run_dir
 
     from reports import render_campaign_report
@@ -820,7 +972,7 @@ def campaign(
     folder = out_dir or new_run_dir(Path("runs"), f"{spec.name}-campaign")
     write_campaign(folder, spec, result, _command_line())
     path = render_campaign_report(folder, result, spec)
-    t = Table(title=f"campaign: {n:,} campaigns, policy {', '.join(s.name for s in seats)}")
+    t = Table(title=f"campaign: {n:,} campaigns, policy {_seats_words(spec, seats, n_players)}")
     for col in ("level", "attempts (mean, 95% CI)", "win rate per attempt (95% CI)", "cleared"):
         t.add_column(col)
     for row in result["levels"]:

@@ -49,7 +49,7 @@ def impact(
     _threads(threads)
     spec = _spec(game)
     n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param)
+    seats = _policies(spec, policy, policy_param, n_players)
     user = _user_params(spec, set_, params, level)
     from simcore.params import resolve
 
@@ -62,6 +62,9 @@ def impact(
                                f"allowed: {', '.join(imp.steppable(spec))}")
     kinds = imp.pick_cards(spec, base, cards)
     run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-impact")
+    from analysis.preflight import check_target
+
+    check_target(run_dir)  # before the plan writes its card lists there (the whole folder: in run_and_report)
     plan = imp.plan(spec, user, run_dir, kinds, rule_names)
     config = imp.impact_config(spec, plan, n_players, seats, seed, n, chunk_size)
     try:

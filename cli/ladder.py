@@ -61,19 +61,21 @@ def register(ns: dict) -> None:
         config, rs, left = L.ladder_config(spec, user, n_players, seed, levels, chunk_size or L.default_chunk(n_games, share),
                                            share)
         run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-ladder")
+        from analysis.preflight import check_out
+
+        check_out(run_dir, spec, config, n_games)  # a folder that cannot be run is refused before the plan
         _print_plan(spec, config, n_games, n_players, left)
-        runs.open_run(run_dir, spec, config, n_games, _app["_command_line"](), kind=L.KIND,
-                      notice=lambda text: _app["err"].print(text, markup=False, highlight=False, soft_wrap=True))
-        try:
-            _play(spec, config, run_dir, n_games, quiet, scheduler, workers)
+        # the folder checked (read only) and the engine compiled before the folder is written; resume and
+        # Ctrl-C said as in simulate (cli.app.opened_run)
+        with _app["opened_run"](spec, config, run_dir, n_games, _app["_command_line"](), L.KIND, quiet, scheduler,
+                                workers) as (prepared, executor):
+            _app["_play"](spec, config, run_dir, n_games, quiet, None, prepared, executor, label=f"{spec.name} ladder")
             from reports import render_ladder_report
 
             manifest = runs.load_manifest(run_dir)
             result = L.analyse(run_dir, manifest, spec, margin)
             L.write(run_dir, result, _app["_command_line"]())
             path = render_ladder_report(run_dir, result)
-        finally:
-            runs.close_run(run_dir)
         print_ladder(result)
         _app["out"].print(f"ladder folder: {run_dir}\nreport: {path}", highlight=False)
 
@@ -95,30 +97,6 @@ def _print_plan(spec, config, n_games: int, players: int, left: list[str]) -> No
               + "\n  ".join(bits), markup=False, highlight=False, soft_wrap=True)
     for why in left:
         err.print(f"left out: {why}", markup=False, highlight=False, soft_wrap=True)
-
-
-def _play(spec, config, run_dir: Path, n_games: int, quiet: bool, scheduler, workers) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    from analysis import runs
-
-    executor, prepared = None, None
-    if scheduler or workers:
-        from analysis.executors import DaskExecutor
-
-        executor = DaskExecutor(config, scheduler, workers)
-    else:
-        prepared = runs.Prepared(spec, config)
-    total = sum(runs.variant_games(v, n_games) for v in config.variants)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeRemainingColumn(), console=_app["err"], disable=quiet, transient=False) as bar:
-        task = bar.add_task(f"{spec.name} ladder", total=total)
-        try:
-            runs.execute(run_dir, spec, config, n_games, lambda done, tot: bar.update(task, completed=done, total=tot),
-                         prepared, None, executor)
-        finally:
-            if executor is not None:
-                executor.close()
 
 
 def _pct(v) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import math
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,10 +55,13 @@ def policy_defaults(spec: GameSpec, name: str) -> np.ndarray:
     return vec
 
 
-def resolve_policy(spec: GameSpec, name: str, overrides: dict[str, float] | None = None) -> SeatPolicy:
-    """A policy by name (or user file `path.py:func`) with parameter overrides."""
+def resolve_policy(spec: GameSpec, name: str, overrides: dict[str, float] | None = None,
+                   where: str = "") -> SeatPolicy:
+    """A policy by name (or user file `path.py:func`) with parameter overrides.
+    `where` names the seat or setting an override came from, for the refusal
+    (" (seat 2, from '2:epsilon=1')")."""
     overrides = dict(overrides or {})
-    if ":" in name and name.split(":")[0].endswith(".py"):
+    if is_user_policy(name):
         base = spec.policy("greedy")  # a user policy gets the greedy weights and epsilon
         vec = policy_defaults(spec, "greedy")
         kind = USER
@@ -72,16 +77,195 @@ def resolve_policy(spec: GameSpec, name: str, overrides: dict[str, float] | None
     known = {p.name: p for p in base.params} if base else {}
     for key, value in overrides.items():
         if key not in known:
-            raise BalanceError(f"--policy-param: '{key}' is not a parameter of policy '{name}'; allowed: {', '.join(known) or 'none'}")
+            raise BalanceError(f"--policy-param: '{key}' is not a parameter of policy '{name}'{where}; "
+                               f"allowed: {', '.join(known) or 'none'}")
         p = known[key]
         if not (p.low <= value <= p.high):
-            raise BalanceError(f"--policy-param: {key}={value} is out of range; allowed: {p.low:g}..{p.high:g}")
+            raise BalanceError(f"--policy-param: {key}={value:g} is out of range{where}; allowed: {p.low:g}..{p.high:g}")
         vec[p.slot] = value
     return SeatPolicy(name, kind, tuple(float(v) for v in vec))
 
 
+# ------------------------------------------------ --policy and --policy-param: the one parser of every command
+POLICY_PARAM_FORMS = ("NAME=VALUE (every seat), SEAT:NAME=VALUE (one seat, 1..players) or POLICY.NAME=VALUE "
+                      "(every seat playing POLICY)")
+
+
+def is_user_policy(name: str) -> bool:
+    """`path/to/file.py:function`, a policy of the user's own."""
+    return ":" in name and name.split(":")[0].endswith(".py")
+
+
+def policy_names(items: list[str] | None) -> list[str]:
+    """--policy as given (repeated and/or comma-separated; a user policy file kept whole): one name per entry,
+    greedy when none."""
+    names: list[str] = []
+    for item in items or ["greedy"]:
+        names += [item.strip()] if ".py:" in item else [x.strip() for x in item.split(",") if x.strip()]
+    return names or ["greedy"]
+
+
+@dataclass(frozen=True)
+class PolicySetting:
+    """One --policy-param: NAME=VALUE for `seat` (0-based), for every seat playing `policy`, or for every seat."""
+
+    text: str
+    name: str
+    value: float
+    seat: int | None = None
+    policy: str | None = None
+
+    @property
+    def rank(self) -> int:  # the more particular setting wins: every seat < a policy's seats < one seat
+        return 2 if self.seat is not None else 1 if self.policy is not None else 0
+
+
+_SEAT_KEY = re.compile(r"(\d+):([A-Za-z_]\w*)")
+_POLICY_KEY = re.compile(r"(.+)\.([A-Za-z_]\w*)")
+_NAME_KEY = re.compile(r"[A-Za-z_]\w*")
+
+
+def parse_policy_param(text: str) -> PolicySetting:
+    """`epsilon=0.1`, `2:epsilon=1` (seat 2) or `greedy.epsilon=1` (every greedy seat), checked for form only."""
+    key, eq, raw = str(text).partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not eq or not key:
+        raise BalanceError(f"--policy-param: '{text}' is not NAME=VALUE; allowed: {POLICY_PARAM_FORMS}")
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise BalanceError(f"--policy-param: {key}={raw!r} is not a finite number; allowed: {POLICY_PARAM_FORMS}, "
+                           "VALUE a number in the parameter's range (see `balance policies --game G`)")
+    if m := _SEAT_KEY.fullmatch(key):
+        return PolicySetting(text, m.group(2), value, seat=int(m.group(1)) - 1)
+    if _NAME_KEY.fullmatch(key):
+        return PolicySetting(text, key, value)
+    if m := _POLICY_KEY.fullmatch(key):
+        return PolicySetting(text, m.group(2), value, policy=m.group(1).strip())
+    raise BalanceError(f"--policy-param: '{text}' is not one of the allowed forms; allowed: {POLICY_PARAM_FORMS}")
+
+
+def _policy_of(name: str, ref: str) -> bool:
+    """Whether a seat playing `name` is the policy a POLICY.NAME setting names (a user policy also by its
+    function's name)."""
+    return ref == name or (is_user_policy(name) and ref == name.rpartition(":")[2])
+
+
+def seat_settings(spec: GameSpec, names: list[str], texts: list[str] | None, players: int) -> list[dict[str, float]]:
+    """Each seat's policy parameters from --policy-param (`names`: one policy, or one per seat)."""
+    settings = [parse_policy_param(t) for t in texts or []]
+    seats = names if len(names) == players else names * players
+    chosen: list[dict[str, tuple[int, PolicySetting]]] = [{} for _ in range(players)]
+    for st in settings:
+        if st.seat is not None:
+            if not 0 <= st.seat < players:
+                raise BalanceError(f"--policy-param: seat {st.seat + 1} in '{st.text}' is not a seat of this game of "
+                                   f"{players} player(s); allowed: seats 1..{players}")
+            targets = [st.seat]
+        elif st.policy is not None:
+            targets = [i for i, n in enumerate(seats) if _policy_of(n, st.policy)]
+            if not targets:
+                played = ", ".join(dict.fromkeys(seats))
+                raise BalanceError(f"--policy-param: '{st.text}' names policy '{st.policy}', which no seat plays; "
+                                   f"allowed: a policy of --policy ({played})")
+        else:
+            targets = list(range(players))
+        for i in targets:
+            have = chosen[i].get(st.name)
+            if have is None or have[0] <= st.rank:  # the more particular wins; at the same rank, the later
+                chosen[i][st.name] = (st.rank, st)
+    out = []
+    for i, c in enumerate(chosen):
+        for name, (_, st) in c.items():
+            known = _param_names(spec, seats[i])
+            if name not in known:
+                who = f"seat {i + 1}" if len(set(seats)) > 1 or st.seat is not None else "every seat"
+                some = [n for n in dict.fromkeys(seats) if name in _param_names(spec, n)]
+                hint = (f", or give it to the seats that have it ({some[0]}.{name}=VALUE, or SEAT:{name}=VALUE)"
+                        if st.rank == 0 and some else "")
+                raise BalanceError(f"--policy-param: '{name}' (from '{st.text}') is not a parameter of policy "
+                                   f"'{seats[i]}' ({who}); allowed: {', '.join(known) or 'none'}{hint}")
+        out.append({name: st.value for name, (_, st) in c.items()})
+    return out
+
+
+def _param_names(spec: GameSpec, name: str) -> list[str]:
+    base = spec.policy("greedy" if is_user_policy(name) else name)
+    return [p.name for p in base.params] if base is not None else []
+
+
+def parse_policies(spec: GameSpec, items: list[str] | None, param_texts: list[str] | None,
+                   players: int) -> list[SeatPolicy]:
+    """--policy and --policy-param of any command, checked against the game and the number of players before
+    anything runs: one SeatPolicy for every seat (all seats alike, as before per-seat parameters), or one per
+    seat. A user policy file is imported here (its function must exist), not compiled."""
+    names = policy_names(items)
+    if len(names) not in (1, players):
+        raise BalanceError(f"--policy: {len(names)} policies given ({', '.join(names)}) for {players} players; "
+                           f"allowed: one policy for every seat, or {players} (one per seat)")
+    users = {n for n in names if is_user_policy(n)}
+    if len(users) > 1:
+        raise BalanceError(f"--policy: {len(users)} policy files given ({', '.join(sorted(users))}); allowed: at "
+                           "most one user policy file per run")
+    for n in names:
+        if not is_user_policy(n):
+            resolve_policy(spec, n)  # an unknown policy is named before its parameters
+    per_seat = seat_settings(spec, names, param_texts, players)
+    seats = names if len(names) == players else names * players
+    alike = len(set(seats)) == 1 and all(c == per_seat[0] for c in per_seat)  # a refusal names the seat if not
+    pols = [resolve_policy(spec, seats[i], per_seat[i], "" if alike else f" (seat {i + 1})") for i in range(players)]
+    for ref in users:
+        import_user_policy(ref)  # the file and its function exist: refused now, not after the folder is written
+    if len(names) == 1 and len(set(pols)) == 1:
+        return pols[:1]  # every seat alike: one entry, as a run always recorded it
+    return pols
+
+
+def policy_label(spec: GameSpec, name: str, params) -> str:
+    """A seat's policy in words: its name and the parameters not at their default, by name
+    ('greedy (epsilon=1)'), never the parameter vector."""
+    base = spec.policy("greedy" if is_user_policy(name) else name)
+    shown = name.rpartition(":")[2] if is_user_policy(name) else name
+    if base is None:
+        return shown
+    defaults = policy_defaults(spec, "greedy" if is_user_policy(name) else name)
+    vec = list(params or ())
+    changed = [f"{p.name}={vec[p.slot]:g}" for p in base.params
+               if p.slot < len(vec) and not math.isclose(vec[p.slot], defaults[p.slot], rel_tol=1e-12, abs_tol=1e-12)]
+    return f"{shown} ({', '.join(changed)})" if changed else shown
+
+
+def seat_labels(spec: GameSpec, policies: list, players: int) -> list[str]:
+    """policy_label of each seat, from SeatPolicy objects or a manifest's policy dicts (one for every seat, or one
+    per seat)."""
+    pols = list(policies or [])
+    if len(pols) == 1:
+        pols = pols * players
+    out = []
+    for p in pols:
+        if isinstance(p, SeatPolicy):
+            out.append(policy_label(spec, p.name, p.params))
+        elif isinstance(p, dict):
+            out.append(policy_label(spec, str(p.get("name", "?")), p.get("params") or ()))
+        else:
+            out.append(str(p))
+    return out
+
+
 def load_user_policy(ref: str):
     """Load `path/to/file.py:function`, an @njit function with the policy signature."""
+    fn, mod_name, fname = import_user_policy(ref)
+    if not isinstance(fn, numba.core.registry.CPUDispatcher):
+        fn = numba.njit(fn)
+    return stable_uuid(fn, f"user:{mod_name}.{fname}"), f"{mod_name}.{fname}"
+
+
+def import_user_policy(ref: str):
+    """The function of `path/to/file.py:function` (its module imported once per content), its module's name
+    and the function's name; a BalanceError naming the file when it is missing, fails to import or lacks
+    the function."""
     path_s, _, fname = ref.rpartition(":")
     path = Path(path_s).resolve()
     if not path.is_file():
@@ -102,9 +286,7 @@ def load_user_policy(ref: str):
     fn = getattr(module, fname, None)
     if fn is None:
         raise BalanceError(f"--policy: {path_s} has no function '{fname}'")
-    if not isinstance(fn, numba.core.registry.CPUDispatcher):
-        fn = numba.njit(fn)
-    return stable_uuid(fn, f"user:{mod_name}.{fname}"), f"{mod_name}.{fname}"
+    return fn, mod_name, fname
 
 
 _RUNNERS: dict[tuple[str, str, frozenset], tuple] = {}
