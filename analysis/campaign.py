@@ -14,14 +14,16 @@ from simcore.batch import Engine, SeatPolicy
 from simcore.params import resolve
 from simcore.spec import GameSpec
 
-from .stats import bootstrap_ci, mean_ci, rate
+from .stats import bootstrap_ci, family_level, margin_verdict, mean_ci, rate, two_proportions_ci
 
 LEVELS = range(1, 12)
 ATTEMPT_SLOTS = 4096
+ALPHA = 0.05
+DEFAULT_MARGIN = 0.02  # 2 points of win rate per attempt, as every command's --margin
 
 
 def run_campaign(spec: GameSpec, user: dict, players: int, policies: list[SeatPolicy], seed: int,
-                 n_campaigns: int, max_attempts: int = 200, levels=LEVELS) -> dict:
+                 n_campaigns: int, max_attempts: int = 200, levels=LEVELS, margin: float = DEFAULT_MARGIN) -> dict:
     levels = list(levels)
     max_attempts = min(max_attempts, ATTEMPT_SLOTS)
     max_events = int(spec.param("events").high)
@@ -69,7 +71,7 @@ def run_campaign(spec: GameSpec, user: dict, players: int, policies: list[SeatPo
             "first_try": rate(int((cleared & (attempts[:, j] == 1)).sum()), int(reached.sum())),
         })
     total = attempts[cleared_all].sum(axis=1)
-    return {
+    result = {
         "game": spec.name,
         "players": players,
         "policies": [p.describe() for p in policies],
@@ -88,6 +90,32 @@ def run_campaign(spec: GameSpec, user: dict, players: int, policies: list[SeatPo
             "p90": float(np.quantile(total, 0.9)) if total.size else None,
         },
     }
+    result["verdicts"] = verdicts(rows, margin)
+    return result
+
+
+def verdicts(levels: list[dict], margin: float = DEFAULT_MARGIN, alpha: float = ALPHA) -> dict:
+    """campaign.json's `verdicts` (as summary.json's): each level's win rate per attempt minus the level
+    before's, against the margin. The attempts of two levels are different games (unpaired: Newcombe's
+    interval), each interval at 1 - alpha/steps (Bonferroni over the steps), the verdict read from it."""
+    played = [x for x in levels if x["win_rate"]["n"]]
+    m = max(1, len(played) - 1)
+    level = family_level(alpha, m)
+    items = []
+    for a, b in zip(played, played[1:]):
+        wa, wb = a["win_rate"], b["win_rate"]
+        d = two_proportions_ci(wa["k"], wa["n"], wb["k"], wb["n"], level)
+        items.append({"id": "step", "level": b["level"], "from_level": a["level"],
+                      "question": f"Is level {b['level']} harder per attempt than level {a['level']}?",
+                      "metric": f"win rate per attempt, level {b['level']} minus level {a['level']}",
+                      "estimate": d["diff"], "ci": d["ci"], "ci_level": level, "n": min(wa["n"], wb["n"]),
+                      "n_a": wa["n"], "n_b": wb["n"], "p": d["p"],
+                      **margin_verdict(d["diff"], d["ci"], margin, n=min(wa["n"], wb["n"]))})
+    counts: dict[str, int] = {}
+    for it in items:
+        counts[it["verdict"]] = counts.get(it["verdict"], 0) + 1
+    return {"margin": margin, "alpha": alpha, "margin_kind": "absolute, in win-rate points (0.02 = 2 points)",
+            "family_size": m, "items": items, "counts": counts}
 
 
 def write_campaign(folder: Path, spec: GameSpec, result: dict, command: str) -> Path:

@@ -347,7 +347,44 @@ def analyse(run_dir: Path, manifest: dict, spec=None, margin: float = 0.02) -> d
             "n_requested": manifest.get("n_games"), "search_share": share,
             "levels": [lv for lv in levels if lv is not None], "left_out": left_out,
             "engine_hash": cfg.get("engine_hash"), "margin": margin, "ladders": ladders,
+            "verdicts": verdicts(ladders, margin),
             "complete": _complete(ladders, manifest), "policies": cfg.get("policies")}
+
+
+def verdicts(ladders: list[dict], margin: float) -> dict:
+    """The ladder's verdicts against the margin (as summary.json's and comparison.json's `verdicts`), each
+    read from the paired interval the report prints: how much skill matters (the strongest real player
+    minus random), whether stronger play than greedy moves greedy's figures, and, in a competitive game,
+    each rung's seat against its fair share."""
+    items = []
+    for lad in ladders:
+        level = lad.get("level")
+        sk = lad.get("skill")
+        if sk and sk.get("diff") is not None:
+            items.append({"id": "skill", "level": level, "question": "How much does skill matter?",
+                          "metric": f"win rate, {sk['figure']}", "top": sk["top"], "base": sk["base"],
+                          "estimate": sk["diff"], "ci": sk["ci"], "n": sk.get("n"), "p": sk.get("p"),
+                          **stats.margin_verdict(sk["diff"], sk["ci"], margin, n=sk.get("n"))})
+            og = sk.get("over_greedy")
+            if og and og.get("diff") is not None:
+                items.append({"id": "headroom", "level": level,
+                              "question": "Would stronger play than greedy move greedy's figures?",
+                              "metric": f"win rate, {og['figure']}", "top": sk["top"], "base": "greedy",
+                              "estimate": og["diff"], "ci": og["ci"], "n": og.get("n"), "p": og.get("p"),
+                              **stats.margin_verdict(og["diff"], og["ci"], margin, n=og.get("n"))})
+        for e in lad["policies"]:
+            vf = e.get("vs_fair") or {}
+            if e.get("bound") or not vf.get("verdict") or (e["name"] == "greedy" and not e.get("params")):
+                continue  # greedy among greedy seats is the fair share by construction: nothing measured
+            items.append({"id": "vs_fair", "level": level, "policy": e["label"],
+                          "question": f"Does one {e['label']} seat among greedy seats win its fair share?",
+                          "metric": f"{e['label']} seat's win rate minus its fair share", "estimate": vf["diff"],
+                          "ci": vf["ci"], "n": vf.get("n"), "p": vf.get("p"), **vf["verdict"]})
+    counts: dict[str, int] = {}
+    for it in items:
+        counts[it["verdict"]] = counts.get(it["verdict"], 0) + 1
+    return {"margin": margin, "margin_kind": "absolute, in win-rate points (0.02 = 2 points)", "items": items,
+            "counts": counts}
 
 
 def _complete(ladders: list[dict], manifest: dict) -> bool:

@@ -123,14 +123,21 @@ def render_tuning_report(folder: str | Path, result: dict) -> Path:
     from .tuning import build_tuning_report
 
     folder = Path(folder)
-    return write_report(folder, build_tuning_report(result, _command(folder, "tuning.json")))
+    spec = _spec_of(result.get("game"), folder / "tuning.json", required=False)
+    return write_report(folder, build_tuning_report(result, _command(folder, "tuning.json"), spec))
 
 
 def render_campaign_report(folder: str | Path, result: dict, spec=None) -> Path:
     """Write the campaign report (analysis.campaign.run_campaign's result) into folder/report.html."""
     from .campaign import build_campaign_report
 
+    from analysis.campaign import verdicts as campaign_verdicts
+
     folder = Path(folder)
+    if "verdicts" not in result and result.get("levels"):  # a campaign run before its verdicts were stored
+        result = {**result, "verdicts": campaign_verdicts(result["levels"])}
+    if spec is None:
+        spec = _spec_of(result.get("game"), folder / "campaign.json", required=False)
     return write_report(folder, build_campaign_report(result, spec, _command(folder, "campaign.json")))
 
 
@@ -138,10 +145,19 @@ def render_ladder_report(folder: str | Path, result: dict, spec=None) -> Path:
     """Write the skill-ladder report (analysis.ladder.analyse's result) into folder/report.html."""
     from .ladder import build_ladder_report
 
+    from analysis import ladder
+
     folder = Path(folder)
     if spec is None:
         spec = _spec_of(result.get("game"), folder / "summary.json", required=False)
-    return write_report(folder, build_ladder_report(result, spec, _command(folder, "summary.json")))
+    if "verdicts" not in result:  # a ladder analysed before its verdicts were stored
+        result = {**result, "verdicts": ladder.verdicts(result.get("ladders") or [], result.get("margin", 0.02))}
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = None
+    return write_report(folder, build_ladder_report(result, spec, _command(folder, "summary.json"),
+                                                    manifest if isinstance(manifest, dict) else None, folder))
 
 
 def _command(folder: Path, name: str) -> str | None:

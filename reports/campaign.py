@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 from markupsafe import Markup
 
-from . import charts, context, fmt
+from . import charts, context, fmt, verdicts
 from .views import Chart, KeyFigure, RunReport, Table, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_pct
 
 
@@ -114,6 +114,8 @@ def build_campaign_report(result: dict, spec=None, command: str | None = None) -
             ("campaigns", fmt_int(r["n_campaigns"])), ("attempts before giving up", fmt_int(r.get("max_attempts"))),
             ("fixed parameters", json.dumps(r.get("user_params") or {}, sort_keys=True)),
             ("rule version", str(getattr(spec, "version", "–"))), ("command", command or "–")]
+    cards = context.card_lists_of(spec, str(r.get("game")), {**(r.get("user_params") or {}), "level": lv[0]["level"]}) \
+        if spec is not None and hasattr(spec, "load_data") else []
     return RunReport(
         title=f"{title}: campaign report" + (f" — {settings}" if settings else ""),
         subtitle=f"{r.get('game')} · {fmt_int(r['n_campaigns'])} campaigns · levels {lv[0]['level']}–{lv[-1]['level']} · "
@@ -129,4 +131,6 @@ def build_campaign_report(result: dict, spec=None, command: str | None = None) -
         generated=now,
         notes=["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians."],
         footer=f"Campaign rendered {now} · made by balance from campaign.json.",
+        banners=context.card_banner(cards, 1, title or "", "This campaign"),
+        block=verdicts.campaign_block(r, {"levels": tables[0].anchor}),
     )

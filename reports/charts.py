@@ -581,4 +581,17 @@ def tornado(labels: Sequence[str], series: Sequence[dict], margin: float | None,
                       fontsize=7, frameon=False)
         ax.set_title(title, loc="left")
 
-    return _draw(build, height=max(1.8, (0.22 * k + 0.12) * len(labels) + 1.2))
+    return _draw(build, height=tornado_height(k, len(labels)))
+
+
+TORNADO_PAGE = 8.2  # inches at WIDTH: at an A4 page's text width, with its caption, within one printed page
+
+
+def tornado_height(changes: int, factors: int) -> float:
+    """A tornado's height in inches: a row a factor, a bar a change."""
+    return max(1.8, (0.16 * max(1, changes) + 0.1) * factors + 1.2)
+
+
+def tornado_rows_per_page(changes: int) -> int:
+    """How many factors one tornado chart holds and still prints on one page with its caption."""
+    return max(1, int((TORNADO_PAGE - 1.2) // (0.16 * max(1, changes) + 0.1)))

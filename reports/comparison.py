@@ -25,7 +25,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import charts, fmt
+from . import charts, context, fmt, verdicts
 from .views import Chart, KeyFigure, Paragraph, RunReport, Table, fmt_int, fmt_p
 
 
@@ -189,8 +189,7 @@ def summary_sentences(r: dict) -> list[str]:
     if secondary:
         lvl = _level(secondary[0])
         out.append(f"{len(sig)} of the {len(secondary)} other metrics differ (each interval at {lvl}, so that all "
-                   f"{len(secondary)} hold together with 95% confidence: Bonferroni; a verdict is read from its "
-                   f"interval).")
+                   f"{len(secondary)} hold together with 95% confidence).")
     if sig:
         bits = [f"{m['metric']} {_value(m, 'a')} → {_value(m, 'b')} ({_diff(m)}, {_level(m)} CI {_diff_ci(m)}; "
                 f"{(m.get('margin_verdict') or {}).get('words', '')})" for m in sorted(sig, key=lambda m: m["p"])[:6]]
@@ -356,21 +355,25 @@ def build_compare_report(result: dict, command: str | None = None) -> RunReport:
         warnings.append("The card lists differ, so game i is not the same deal on both sides: the pairing shares only "
                         "the random streams (same seeds), not the deal itself; "
                         + (effect if effect else "what it removed of the luck was not measured") + ".")
+    tables = [verdict_table(r), diff_table(r), *card_tables(r), sides_table(r)]
+    chart_list = diff_charts(r)
     return RunReport(
         title=f"{r.get('title') or r.get('game')}: comparison, B against A",
         subtitle=f"{r.get('game')} · A: {_side(r['a'])} · B: {_side(r['b'])} · {how}",
         summary=summary_sentences(r),
         warnings=warnings,
         key_figures=figs,
-        charts=diff_charts(r),
-        tables=[verdict_table(r), diff_table(r), *card_tables(r), sides_table(r)],
+        charts=chart_list,
+        tables=tables,
         provenance=provenance(r, command),
         generated=now,
         notes=["Differences are B − A. Paired: win/loss and end reasons by the exact McNemar test with a Newcombe "
                "interval widened where needed to agree with it; means by a paired t interval. Unpaired: Newcombe "
                "intervals for rates, Welch for means. The primary metric's interval is 95%; the others' at 1 − α/m."],
-        paragraphs=[Paragraph("Verdicts", verdict_sentences(r))],
+        paragraphs=[Paragraph("Verdicts by group", verdict_sentences(r))],
         footer=f"Comparison rendered {now} · made by balance from comparison.json.",
+        banners=context.card_banner(compare_card_notes(r), 2, r.get("title") or "", "This comparison", "side"),
+        block=verdicts.compare_block(r, {"verdicts": tables[0].anchor}),
     )
 
 
@@ -378,14 +381,42 @@ def build_compare_report(result: dict, command: str | None = None) -> RunReport:
 
 
 def _variant_block(run: Path, variant: str | None) -> tuple[dict | None, dict]:
-    """A side's card_list record and parameters, from its run folder's manifest."""
+    """A side's card_list record and parameters, from its run folder's manifest; a designer's list of a
+    reconstructed game carries `edited` ([names shared, names]) when it is an edited copy of the
+    reconstruction (context.edited_from, read from the run folder's own copy of the list)."""
     manifest = json.loads((Path(run) / "manifest.json").read_text(encoding="utf-8"))
     cfg = manifest.get("config") or {}
     vs = cfg.get("variants") or []
     v = next((x for x in vs if x.get("name") == variant), vs[0] if len(vs) == 1 else {})
     params = v.get("params") if v.get("params") is not None else (cfg.get("params") or {})
     block = v.get("card_list") or (cfg.get("card_list") if len(vs) <= 1 else None)
-    return (block if isinstance(block, dict) else None), params
+    if not isinstance(block, dict):
+        return None, params
+    if not block.get("reconstruction") and not block.get("shipped"):
+        edited = context.edited_from(str(cfg.get("game")), context.run_copy(manifest, Path(run), block.get("sha256")))
+        block = {**block, "edited": list(edited) if edited else None}
+    return block, params
+
+
+def compare_card_notes(r: dict) -> list:
+    """The two sides' card lists as context.CardListNote (for the reconstruction banner), from comparison.json's
+    card_diff records alone: a rebuild on another machine needs neither run folder."""
+    cd = r.get("card_diff") or {}
+    notes: dict[tuple, list] = {}
+    for side in ("a", "b"):
+        b = cd.get(side) or {}
+        if not b.get("file"):
+            continue
+        key = (b.get("file"), b.get("sha256"))
+        edited = tuple(b["edited"]) if isinstance(b.get("edited"), list) and len(b["edited"]) == 2 else None
+        note = context.CardListNote((side.upper(),), str(b["file"]), b.get("sha256"), bool(b.get("shipped")),
+                                    bool(b.get("reconstruction")), None, None, edited)
+        if key in notes:
+            notes[key][1].append(side.upper())
+        else:
+            notes[key] = [note, [side.upper()]]
+    return [context.CardListNote(tuple(names), n.file, n.sha256, n.shipped, n.reconstruction, None, None, n.edited)
+            for n, names in notes.values()]
 
 
 def card_diff_of(result: dict) -> dict | None:

@@ -74,13 +74,23 @@ class CardListNote:
     reconstruction: bool
     here: bool | None  # the file is on this machine (None: unknown)
     same_content: bool | None  # its content on this machine matches the run's (None: unknown)
+    # (card names it shares with the shipped reconstruction, card names in it) when it is an edited copy of
+    # the reconstruction (`edited_from`): another file, most of whose card names are the invented ones
+    edited: tuple[int, int] | None = None
 
     @property
     def hash(self) -> str:
         return "not recorded" if not self.sha256 or self.sha256 == "none" else self.sha256[:16]
 
+    @property
+    def invented(self) -> bool:
+        """Its cards are (mostly) the reconstruction's invented ones: the shipped list, or an edited copy of it."""
+        return self.reconstruction or self.edited is not None
+
     def words(self) -> str:
         what = ("the shipped reconstruction (invented cards, not the printed ones)" if self.reconstruction
+                else f"an edited copy of the shipped reconstruction ({self.edited[0]} of its {self.edited[1]} card "
+                     f"names are the reconstruction's invented cards)" if self.edited is not None
                 else "the game's own list" if self.shipped else "a designer's list")
         out = f"{self.file}: {what}, hash {self.hash}"
         if self.here is False:
@@ -106,6 +116,70 @@ def _game_cards_file(game: str) -> Path | None:
         return data_file(game, "cards.toml")
     except Exception:  # noqa: BLE001  an unknown game on this machine
         return None
+
+
+# ---------------------------------------------------------------- an edited copy of a reconstruction
+#
+# The test (issue 43 item 5): a card list that is not the shipped file, of a game whose shipped list is a
+# reconstruction, is "an edited copy of the reconstruction" when more than half of its card names are card
+# names of the shipped list. Card names, not the file's header comment: a designer who copies the file and
+# types in a few printed cards may delete the comment, and one who writes the printed list from scratch
+# may keep it as a template; the names are what the report's card figures are about.
+EDITED_SHARE = 0.5
+MAX_CARD_FILE = 4 * 2**20
+
+
+def card_names(path: Path | None) -> set[str] | None:
+    """The card names of a card list file (the `name` of every table below the top: each [[card]], a
+    [starting_employee]), None when it is not readable here as TOML."""
+    if path is None:
+        return None
+    try:
+        import tomllib
+
+        path = Path(path)
+        if not path.is_file() or path.stat().st_size > MAX_CARD_FILE:
+            return None
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    out: set[str] = set()
+
+    def walk(x, top: bool = False) -> None:
+        if isinstance(x, dict):
+            if not top and isinstance(x.get("name"), str):
+                out.add(x["name"].strip())
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(data, top=True)
+    return out
+
+
+def edited_from(game: str, path: Path | None) -> tuple[int, int] | None:
+    """(names shared with the shipped reconstruction, names in the file) when the file at `path` is an edited
+    copy of `game`'s reconstructed list (EDITED_SHARE of its names shared), else None (also when unknown)."""
+    if game not in RECONSTRUCTED:
+        return None
+    names, shipped = card_names(path), card_names(_game_cards_file(game))
+    if not names or not shipped:
+        return None
+    k = len(names & shipped)
+    return (k, len(names)) if k > EDITED_SHARE * len(names) else None
+
+
+def run_copy(manifest: dict, run_dir: Path | None, digest: str | None) -> Path | None:
+    """The run folder's own copy of the card list with this sha256 (config.card_files), when it is here."""
+    if run_dir is None or not digest:
+        return None
+    for f in (manifest.get("config") or {}).get("card_files") or []:
+        if isinstance(f, dict) and f.get("sha256") == digest and f.get("file"):
+            path = Path(run_dir) / str(f["file"])
+            return path if path.is_file() else None
+    return None
 
 
 def _note_from_block(block: dict, names: tuple[str, ...]) -> CardListNote:
@@ -148,8 +222,10 @@ def _derive(spec, game: str, params: dict, names: tuple[str, ...], hash_: str | 
     return None
 
 
-def card_lists(manifest: dict, spec=None) -> list[CardListNote]:
-    """One note per distinct card list the run's variants played (none for a game without cards)."""
+def card_lists(manifest: dict, spec=None, run_dir: Path | None = None) -> list[CardListNote]:
+    """One note per distinct card list the run's variants played (none for a game without cards); a
+    designer's list of a reconstructed game is checked for being an edited copy of the reconstruction
+    (`edited_from`), read from the run folder's own copy, else from the file where it was."""
     cfg = manifest.get("config") or {}
     game = cfg.get("game") or getattr(spec, "name", "")
     variants = cfg.get("variants") or [{"name": "base", "params": cfg.get("params") or {}}]
@@ -168,23 +244,64 @@ def card_lists(manifest: dict, spec=None) -> list[CardListNote]:
             continue
         key = (note.file, note.sha256, note.shipped, note.reconstruction)
         found.setdefault(key, [note, []])[1].append(name)
-    return [CardListNote(tuple(names), n.file, n.sha256, n.shipped, n.reconstruction, n.here, n.same_content)
-            for n, names in found.values()]
-
-
-def card_banner(notes: list[CardListNote], n_variants: int = 1, title: str = "") -> list[str]:
-    """The banner(s) at the top of the report: a reconstruction, or a designer's file not on this machine."""
     out = []
-    recon = [n for n in notes if n.reconstruction]
-    for n in recon:
-        where = "" if len(n.variants) >= n_variants else f" (at {', '.join(n.variants)})"
-        game = f" of {title}" if title else ""
-        out.append(f"{BANNER} ({n.file}). This run plays the reconstructed card list{game}{where}, built from "
-                   f"the cards the rulebook names, not the published deck: every card name and card figure below "
-                   f"is about invented cards, and the headline figures depend on them. Put the printed list in "
-                   f"a file of the same format and run it with --set cards=FILE.")
+    for n, names in found.values():
+        edited = None
+        if not n.reconstruction and not n.shipped:
+            path = run_copy(manifest, run_dir, n.sha256)
+            if path is None and n.here and n.same_content is not False:
+                path = Path(n.file)
+            edited = edited_from(game, path)
+        out.append(CardListNote(tuple(names), n.file, n.sha256, n.shipped, n.reconstruction, n.here,
+                                n.same_content, edited))
+    return out
+
+
+def card_lists_of(spec, game: str, params: dict | None) -> list[CardListNote]:
+    """The card list a command without a run folder played (tune, campaign: their result records only the
+    parameters), from the game's loader on this machine; checked for being an edited copy of the
+    reconstruction like a run's (`edited_from`)."""
+    params = dict(params or {})
+    try:
+        from simcore.params import resolve
+
+        params = resolve(spec, params)
+    except Exception:  # noqa: BLE001  (a parameter this build no longer has: the loader's fallback below)
+        pass
+    note = _derive(spec, game, params, ("all",), None)
+    if note is None:
+        return []
+    edited = None
+    if not note.reconstruction and not note.shipped and note.here:
+        edited = edited_from(game, Path(str((params or {}).get("cards") or note.file)))
+    return [CardListNote(note.variants, note.file, note.sha256, note.shipped, note.reconstruction, note.here,
+                         note.same_content, edited)]
+
+
+def card_banner(notes: list[CardListNote], n_variants: int = 1, title: str = "", subject: str = "This run",
+                at: str = "at") -> list[str]:
+    """The banner(s) at the top of every report of a run that plays invented cards (the shipped
+    reconstruction or an edited copy of it), or whose designer's file is not on this machine. `subject`
+    and `at` word a report of several runs ("This comparison", "side": "(side B)")."""
+    out = []
     for n in notes:
-        if n.here is False and not n.reconstruction:
+        if not n.invented:
+            continue
+        where = "" if len(n.variants) >= n_variants else f" ({at} {', '.join(n.variants)})"
+        game = f" of {title}" if title else ""
+        if n.reconstruction:
+            out.append(f"{BANNER} ({n.file}). {subject} plays the reconstructed card list{game}{where}, built from "
+                       f"the cards the rulebook names, not the published deck: every card name and card figure "
+                       f"below is about invented cards, and the headline figures depend on them. Put the printed "
+                       f"list in a file of the same format and run it with --set cards=FILE.")
+        else:
+            k, m = n.edited
+            out.append(f"Mostly invented cards: {subject.lower()} plays {n.file}{where}, an edited copy of the reconstructed card "
+                       f"list{game}: {k} of its {m} card names are the reconstruction's invented cards (a list "
+                       f"counts as an edited copy when more than half of its card names are), so most card names "
+                       f"and card figures below are still about invented cards, not the printed ones.")
+    for n in notes:
+        if n.here is False and not n.invented:
             out.append(f"The card list this run played ({n.file}, hash {n.hash}) is not on this machine; the report "
                        f"is built from the run folder alone and names the list by its hash.")
         elif n.same_content is False:

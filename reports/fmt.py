@@ -143,3 +143,38 @@ def tick_pts(x, _pos=None) -> str:
     if v == 0:
         return "0"
     return f"{v:+.0f} pts" if float(v).is_integer() else f"{v:+.1f} pts"
+
+
+# ---------------------------------------------------------------- words of the verdict block (reports/verdicts.py)
+
+
+def points(d) -> str:
+    """A difference of rates in a sentence, unsigned, in words: '4.1 points' (the sign is said in words)."""
+    if not _ok(d):
+        return MISSING
+    return f"{abs(d) * 100:.1f}{NBSP}points"
+
+
+def margin_points(m) -> str:
+    """A margin of rates in words: '2 points' (0.02), '0.5 points'."""
+    return f"{m * 100:g}{NBSP}point{'' if m * 100 == 1 else 's'}" if _ok(m) else MISSING
+
+
+def margin_adj(m) -> str:
+    """A margin as an adjective: 'your 2-point margin'."""
+    return f"{m * 100:g}-point" if _ok(m) else MISSING
+
+
+def round_up(n) -> int:
+    """A number of games to suggest, rounded up to two significant figures: 26,353 -> 27,000."""
+    n = int(math.ceil(n)) if _ok(n) else 0
+    if n <= 0:
+        return 0
+    step = 10 ** max(0, len(str(n)) - 2)
+    return -(-n // step) * step
+
+
+def anchor(kind: str, title: str) -> str:
+    """The id of a chart or table in the page ('table-win-rate-by-seat'), so a verdict can link to it."""
+    words = "".join(c if c.isalnum() else "-" for c in title.lower())
+    return f"{kind}-" + "-".join(w for w in words.split("-") if w)[:60]

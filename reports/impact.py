@@ -19,7 +19,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import charts, context, fmt
+from . import charts, context, fmt, verdicts
 from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p, lift_is_association
 
 CHANGE_ORDER = ("remove_all", "remove_one", "add_one", "down", "flipped", "up")
@@ -98,12 +98,25 @@ def factors(rows: list[dict], what: str) -> list[tuple[str, dict[str, dict]]]:
     return sorted(by.items(), key=lambda kv: -max(abs(x.get("diff") or 0.0) for x in kv[1].values()))
 
 
-def tornado_chart(res: dict, what: str) -> Chart | None:
+def tornado_charts(res: dict, what: str) -> list[Chart]:
+    """The tornado of the card (or rule) variants, largest effect first, in charts of as many factors as print on
+    one page with their caption (charts.tornado_rows_per_page): a 25-card tornado in one chart was 2,200 px tall
+    at an A4 page's width, and split across pages."""
     fs = factors(res.get("rows") or [], what)
     if not fs:
-        return None
+        return []
     shown = fs[:MAX_ROWS]
     changes = [c for c in CHANGE_ORDER if any(c in d for _, d in shown)]
+    per = charts.tornado_rows_per_page(len(changes))
+    parts = [shown[i:i + per] for i in range(0, len(shown), per)]
+    out = []
+    for j, part in enumerate(parts):
+        where = f" ({j * per + 1}–{j * per + len(part)} of {len(shown)})" if len(parts) > 1 else ""
+        out.append(_tornado(res, what, part, changes, where, len(fs)))
+    return out
+
+
+def _tornado(res: dict, what: str, shown: list, changes: list[str], where: str, n_factors: int) -> Chart:
     series = []
     for c in changes:
         name, color = SERIES[c]
@@ -115,33 +128,36 @@ def tornado_chart(res: dict, what: str) -> Chart | None:
                        "significant": [bool(r and r["significant"]) for r in rows]})
     n = min((r.get("n_a") or 0) for _, d in shown for r in d.values())
     level = f"{100 * res.get('ci_level', 0.95):.4g}%"
-    title = f"{'Cards' if what == 'card' else 'Rules'}: change in the {_primary(res)} (n = {n:,} pairs each)"
+    title = f"{'Cards' if what == 'card' else 'Rules'}{where}: change in the {_primary(res)} (n = {n:,} pairs each)"
     rates = res.get("primary_rate", True)
     margin = res.get("margin") if rates else next(iter(shown[0][1].values())).get("margin")
     svg = charts.tornado([f for f, _ in shown], series, margin, title,
                          f"variant − baseline{'' if rates else ' (' + _primary(res) + ')'}; whiskers: {level} intervals",
                          unit="pts" if rates else (res.get("primary_unit") or ""))
-    more = f" The {len(fs) - MAX_ROWS} smaller ones are in the table." if len(fs) > MAX_ROWS else ""
+    more = f" The {n_factors - MAX_ROWS} smaller ones are in the table." if n_factors > MAX_ROWS else ""
     cap = ("Each bar is one variant minus the baseline on the same seeds, game by game; " if what == "card" else
            "Each bar is one step of the rule minus the baseline on the same deals, game by game; ")
     cap += (f"whiskers: {level} intervals (Bonferroni over the {res.get('family_size')} variants, so they hold "
             f"together at 95%); faded bars: the interval includes 0; shaded band: the margin. ")
-    return Chart(f"{'Card' if what == 'card' else 'Rule'} ablation: effect on the {_primary(res)}",
+    return Chart(f"{'Card' if what == 'card' else 'Rule'} ablation{where}: effect on the {_primary(res)}",
                  Markup(svg), cap + f"Largest effect on top.{more}")
 
 
-RANK_COLUMNS = ["rank", "variant", "change", "baseline", "variant value", "difference", "CI", "CI level", "p (Holm)",
-                "verdict", "against the margin", "n pairs", "paired on", "lift in the baseline (association)",
-                "lift CI, n seat-games"]
+# Fits a 1280-px screen (issue 43): the estimate with its interval in one cell, the verdict against the margin
+# in one, the lift with its interval and n in one; the intervals' level is the same for every row (the note).
+RANK_COLUMNS = ["rank", "variant", "change", "baseline → variant", "difference [CI]", "p (Holm)", "verdict",
+                "against the margin", "n pairs", "paired on", "lift in the baseline (association) [CI], n"]
 
 
 def ranked_table(res: dict) -> Table:
     rows = []
     for i, r in enumerate(res.get("rows") or [], 1):
         lift, lift_ci = _lift(r) if r["what"] == "card" else ("–", "–")
-        rows.append([str(i), r["variant"], _change(r), _pts_or_num(r, "a"), _pts_or_num(r, "b"), _diff(r), _ci(r),
-                     _level(r), fmt_p(r.get("p_holm")), verdict_words(r), (r.get("margin_verdict") or {}).get("words", "–"),
-                     fmt_int(r.get("n_a")), r.get("pairing_basis", "–"), lift, lift_ci])
+        rows.append([str(i), r["variant"], _change(r), f"{_pts_or_num(r, 'a')} → {_pts_or_num(r, 'b')}",
+                     f"{_diff(r)} {_ci(r)}", fmt_p(r.get("p_holm")), verdict_words(r),
+                     verdicts.LABELS.get((r.get("margin_verdict") or {}).get("verdict"), "–"),
+                     fmt_int(r.get("n_a")), r.get("pairing_basis", "–"),
+                     "–" if lift == "–" else f"{lift} {lift_ci}"])
     note = (f"Ranked by the difference in the {_primary(res)} (variant minus baseline), most positive first. "
             f"Intervals at {100 * res.get('ci_level', 0.95):.4g}% each (Bonferroni over the {res.get('family_size')} "
             f"variants, so they hold together at 95%); the verdict is read from the interval shown; p is Holm-adjusted "
@@ -322,7 +338,7 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
     only_base = {**manifest, "config": {**(manifest.get("config") or {}),
                                         "variants": (manifest.get("config") or {}).get("variants", [])[:1]}}
     about = build_about(s, only_base, run_dir, spec, base_params)
-    charts_ = [c for c in (tornado_chart(res, "card"), tornado_chart(res, "rule")) if c]
+    charts_ = tornado_charts(res, "card") + tornado_charts(res, "rule")
     tables = [t for t in (ranked_table(res), secondary_table(res), skipped_table(res)) if t]
     warnings = []
     if not summary.get("complete", True):
@@ -338,6 +354,8 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
                        "invented cards. Impact measured here is about them.")
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     settings = context.settings_sentence(about.changes, about.seats, " of the baseline")
+    anchors = {"ranked": tables[0].anchor if tables else "",
+               "cards": charts_[0].anchor if charts_ and "Card" in charts_[0].title else ""}
     return RunReport(
         title=f"{res.get('title') or res.get('game')}: impact of cards and rules",
         subtitle=f"{res.get('game')} · {res.get('players')} player(s) · {_games_per_variant(res)} games per "
@@ -360,4 +378,5 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
         banners=banners,
         about=context.about_sentences(about.seats, bool(summary.get("cooperative")), about.ladder),
         footer=f"Impact report rendered {now} · made by balance from the run folder alone (impact.json, summary.json).",
+        block=verdicts.impact_block(res, base_summary, anchors),
     )

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 from markupsafe import Markup
 
-from . import charts, context, fmt
+from . import charts, context, fmt, verdicts
 from .views import Chart, KeyFigure, RunReport, Table, fmt_int
 
 
@@ -173,7 +173,8 @@ def _tables(r: dict) -> list[Table]:
     return out
 
 
-def build_ladder_report(r: dict, spec=None, command: str | None = None) -> RunReport:
+def build_ladder_report(r: dict, spec=None, command: str | None = None, manifest: dict | None = None,
+                        run_dir=None) -> RunReport:
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     first = r["ladders"][0] if r["ladders"] else {}
     params = first.get("params") or {}
@@ -202,6 +203,8 @@ def build_ladder_report(r: dict, spec=None, command: str | None = None) -> RunRe
             ("policies", json.dumps(r.get("policies"), sort_keys=True)),
             ("engine hash", str(r.get("engine_hash"))), ("command", command or r.get("command") or "–")]
     title = getattr(spec, "title", None) or r.get("title") or r.get("game")
+    tables = _tables(r)
+    cards = context.card_lists(manifest, spec, run_dir) if manifest else []
     return RunReport(
         title=f"{title}: skill ladder" + (f" — {settings}" if settings else ""),
         subtitle=f"{r.get('game')} · {r.get('players')} player(s) · seed {r.get('seed')}"
@@ -210,9 +213,11 @@ def build_ladder_report(r: dict, spec=None, command: str | None = None) -> RunRe
         warnings=[] if r.get("complete", True) else ["Incomplete: some rungs have fewer games than asked."],
         key_figures=figs,
         charts=_charts(r),
-        tables=_tables(r),
+        tables=tables,
         provenance=prov,
         generated=now,
         notes=notes,
         footer=f"Ladder rendered {now} · made by balance from the ladder folder alone.",
+        banners=context.card_banner(cards, 1, title or ""),
+        block=verdicts.ladder_block(r, {"ladder": tables[0].anchor if tables else ""}),
     )

@@ -17,11 +17,12 @@ from typing import Any, Callable
 
 from markupsafe import Markup
 
-from . import charts, context, fmt
+from . import charts, context, fmt, verdicts
 from .views import (Chart, KeyFigure, Paragraph, RunReport, Table, _card_chart, _card_tables,
                     _distribution_charts, _end_chart, _end_table, _is_number, _ladder_chart, _ladder_table, _length_chart,
-                    _metrics_table, _players_words, _policies_words, _seat_table, build_about, fmt_ci, fmt_ci_pct, fmt_int,
-                    fmt_num, fmt_p, fmt_pct, fmt_points, provenance, report_title, seat_name, summary_sentences, warnings)
+                    _metrics_table, _players_words, _policies_words, _seat_table, build_about, find_anchor, fmt_ci,
+                    fmt_ci_pct, fmt_int, fmt_num, fmt_p, fmt_pct, fmt_points, provenance, report_title, run_anchors,
+                    seat_name, someone_always_wins, summary_sentences, warnings)
 
 MAX_SERIES = 8  # lines per chart; more combinations of the other parameters are left to the heatmap and table
 MAX_GAME_METRICS = 8
@@ -487,7 +488,7 @@ def points_table(s: dict, ax: list[Axis], cmp: dict, settings: PointSettings | N
     cols = (["variant"] if by_name else names) + (["other changes"] if extra else []) + \
         ["win rate [95% CI]", "vs first point [95% CI]", "p", "verdict"]
     if competitive:
-        cols += ["seat gap (p)"]
+        cols += ["seat gap [95% CI]", "seats"]
     any_cap = any(v.get("capped") for v in s["variants"])
     cols += [f"median {unit} [95% CI]", f"mean {unit} [95% CI]"] + (["capped"] if any_cap else []) + ["n"]
     rows = []
@@ -500,13 +501,17 @@ def points_table(s: dict, ax: list[Axis], cmp: dict, settings: PointSettings | N
         if i == 0:
             row += ["(first point)", "–", "reference"]
         elif c and c["diff"] is not None:
+            mv = c.get("verdict") if isinstance(c.get("verdict"), dict) else {}
             row += [f"{fmt.pts(c['diff'])} {fmt.ci_pts(c['ci'])}", fmt_p(c["p"]),
-                    ("differs" if c.get("significant") else "not significant")]
+                    ("differs" if c.get("significant") else "not significant")
+                    + (f"; {verdicts.LABELS.get(mv['verdict'], mv['verdict'])}" if mv.get("verdict") else "")]
         else:
             row += ["–", "–", "–"]
         if competitive:
             g = v.get("seat_gap")
-            row.append(f"{fmt.pts(g['value'], signed=False)} ({fmt_p(g['p'])})" if g else "–")
+            gv = (g or {}).get("verdict") or {}
+            row += [f"{fmt.pts(g['value'], signed=False)} {fmt.ci_pts(g['ci'], signed=False)}" if g else "–",
+                    verdicts.LABELS.get(gv.get("verdict"), "–")]
         L = v["length"]
         row += [f"{fmt_num(L['median'])} {fmt_ci(L['median_ci'])}", f"{fmt_num(L['mean'])} {fmt_ci(L['mean_ci'])}",
                 ] + ([fmt_int(v.get("capped"))] if any_cap else []) + [fmt_int(v["n_games"])]
@@ -517,7 +522,10 @@ def points_table(s: dict, ax: list[Axis], cmp: dict, settings: PointSettings | N
     note = (f"'vs first': win rate minus the first point's ({cmp['baseline']}), {how}; verdict after "
             f"{cmp['correction']} correction over the {len(cmp['rows'])} points compared (α = {cmp['alpha']}){adjusted}. "
             f"Other intervals 95%: Wilson for rates, bootstrap for medians, normal for means."
-            + (" Seat gap: best minus worst seat, chi-square p." if competitive else ""))
+            + (" Against the margin (±" + f"{100 * s.get('margin', 0.02):g}" + " pts): within the margin, beyond it, "
+               "or undecided (more games needed), read from the same interval." if s.get("margin") is not None else "")
+            + (" Seat gap: best minus worst seat, every pair of seats compared in the same games; seats: its "
+               "verdict against the margin." if competitive else ""))
     return Table("Variants: the points of the sweep", cols, rows, note,
                  numeric_from=(1 if by_name else len(names)) + (1 if extra else 0))
 
@@ -553,7 +561,15 @@ def key_figures(s: dict, ax: list[Axis], cmp: dict) -> list[KeyFigure]:
                       " × ".join(str(len(a.values)) for a in ax) + f" grid, seed {s.get('seed')}"),
             KeyFigure("games per point", fmt_int(min(ns)) if len(set(ns)) == 1 else f"{fmt_int(min(ns))}–{fmt_int(max(ns))}",
                       f"{fmt_int(sum(ns))} games in all, same deals at every point")]
-    if vs:
+    if vs and all(someone_always_wins(v) for v in vs):  # someone wins every game: seat 1's win rate leads
+        def s1(v):
+            return next(r for r in v["win_rate_by_seat"] if r["seat"] == 0)
+        hi, lo = max(vs, key=lambda v: s1(v)["value"]), min(vs, key=lambda v: s1(v)["value"])
+        for label, v in (("seat 1 wins most", hi), ("seat 1 wins least", lo)):
+            r = s1(v)
+            figs.append(KeyFigure(label, fmt_pct(r["value"], r["ci"]),
+                                  f"{point_label(v, names)}; 95% CI {fmt_ci_pct(r['ci'])}, n = {fmt_int(r['n'])}"))
+    elif vs:
         hi = max(vs, key=lambda v: v["win_rate"])
         lo = min(vs, key=lambda v: v["win_rate"])
         figs.append(KeyFigure("highest win rate", fmt_pct(hi["win_rate"], hi["win_rate_ci"]),
@@ -616,4 +632,12 @@ def build_sweep_report(summary: dict, manifest: dict, run_dir: Path, spec=None) 
         paragraphs=[Paragraph(at_first, summary_sentences(first))],
         banners=context.card_banner(about.cards, len(s["variants"]), about.game_title),
         about=context.about_sentences(about.seats, bool(s.get("cooperative")), about.ladder),
+        block=verdicts.sweep_block(s, lambda name: _label_of(s, name, names),
+                                   {**run_anchors(chart_list, tables), "points": tables[0].anchor}, first),
     )
+
+
+def _label_of(s: dict, name: str, names: list[str]) -> str:
+    """A point as the designer set it ('snooze_thresholds=5-8-11'), from its variant name."""
+    v = next((x for x in s.get("variants") or [] if x["name"] == name), None)
+    return point_label(v, names) if v is not None else name

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 
 from markupsafe import Markup
 
-from . import charts
+from . import charts, context, verdicts
 from .views import Chart, KeyFigure, Paragraph, RunReport, Table, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_pct
 
 RATE_TARGETS = {"win_rate", "seat_gap"}
@@ -358,7 +358,7 @@ def provenance(r: dict, command: str | None) -> list[tuple[str, str]]:
             ("command", command or "–")]
 
 
-def build_tuning_report(result: dict, command: str | None = None) -> RunReport:
+def build_tuning_report(result: dict, command: str | None = None, spec=None) -> RunReport:
     r = result
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     if r.get("ladder"):
@@ -382,6 +382,10 @@ def build_tuning_report(result: dict, command: str | None = None) -> RunReport:
                           f"95% CI {fmt_ci_pct(m['win_rate']['ci'])}, n = {fmt_int(m['n'])} fresh games")]
         if r.get("certainty"):
             figs.append(KeyFigure("pick closest in", _p_best(r, 0), "of paired resamples of the fresh games"))
+    anchors = {"fit": next((c.anchor for c in chart_list if "target" in c.title.lower() or "close" in c.title.lower()),
+                           tables[0].anchor if tables else ""),
+               "ladder": tables[0].anchor if tables else ""}
+    cards = context.card_lists_of(spec, str(r.get("game")), r.get("user_params")) if spec is not None else []
     return RunReport(
         title=f"{r.get('game')}: tuning report",
         subtitle=f"{r.get('game')} · targets {', '.join(r.get('targets') or [])} · policy {policy_words(r)} · "
@@ -397,6 +401,8 @@ def build_tuning_report(result: dict, command: str | None = None) -> RunReport:
                "games that played no part in the choice, so a lucky draw while searching does not show as a good fit.",
                "The answer holds for the policy named: people who play better or worse than it will find the game "
                "easier or harder; the skill-sensitivity rows show by how much."],
-        paragraphs=[Paragraph("Verdicts", verdict_sentences(r))],
+        paragraphs=[Paragraph("Verdicts in detail", verdict_sentences(r))],
         footer=f"Tuning rendered {now} · made by balance from tuning.json.",
+        banners=context.card_banner(cards, 1, getattr(spec, "title", "") or "", "This tuning"),
+        block=verdicts.tune_block(r, anchors, LABELS, {t.describe(): (t.metric, band_words(t)) for t in _targets(r)}),
     )

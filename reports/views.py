@@ -12,7 +12,9 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import charts, context, fmt
+from analysis.summary import nameable
+
+from . import charts, context, fmt, verdicts
 
 # ---------------------------------------------------------------- formatting
 # One number format for every report: reports.fmt. These names are kept for the
@@ -56,6 +58,11 @@ class Chart:
     group: str = ""  # charts are laid out under a heading per group (sweep: curves, then pooled)
     wide: bool = False  # spans the whole width (heatmaps, multi-panel charts)
 
+    @property
+    def anchor(self) -> str:
+        """Its id in the page (a verdict links to it): fmt.anchor("chart", title)."""
+        return fmt.anchor("chart", self.title)
+
 
 TEXT_COLUMNS = {"what it is", "parameters", "policy", "verdict", "method", "run", "recommended", "runners-up",
                 "point", "target met", "monotone"}
@@ -71,6 +78,11 @@ class Table:
 
     def is_num(self, i: int) -> bool:
         return i >= self.numeric_from and self.columns[i] not in TEXT_COLUMNS
+
+    @property
+    def anchor(self) -> str:
+        """Its id in the page (a verdict links to it): fmt.anchor("table", title)."""
+        return fmt.anchor("table", self.title)
 
 
 @dataclass(frozen=True)
@@ -96,6 +108,7 @@ class RunReport:
     footer: str = ""  # default: "Summary computed <generated> · made by balance from the run folder alone."
     banners: list[str] = field(default_factory=list)  # above everything: a reconstructed card list, a missing file
     about: list[str] = field(default_factory=list)  # whom the figures are about (beside the headline)
+    block: "verdicts.Block | None" = None  # the verdicts and alerts first, "How this was measured" last
 
 
 # ---------------------------------------------------------------- what the numbers are about
@@ -118,7 +131,8 @@ class About:
 
     @property
     def reconstruction(self) -> bool:
-        return any(n.reconstruction for n in self.cards)
+        """Its card figures are about invented cards: the shipped reconstruction or an edited copy of it."""
+        return any(n.invented for n in self.cards)
 
 
 def build_about(s: dict, manifest: dict, run_dir: Path | None, spec=None, params: dict | None = None) -> About:
@@ -127,7 +141,7 @@ def build_about(s: dict, manifest: dict, run_dir: Path | None, spec=None, params
     game = s.get("game") or cfg.get("game") or getattr(spec, "name", "")
     seats = context.seat_policies(s.get("policies") or cfg.get("policies"), spec, s.get("players") or cfg.get("players"))
     return About(
-        cards=context.card_lists(manifest, spec),
+        cards=context.card_lists(manifest, spec, run_dir),
         changes=context.rule_changes(params, spec),
         seats=seats,
         ladder=context.find_ladder(run_dir, s, game, s.get("players") or cfg.get("players"), params,
@@ -194,18 +208,17 @@ def seat_gap_sentences(s: dict) -> list[str]:
     if rot.get("how"):
         out.append(f"Seats rotated: {rot['how']} ({fmt_int(rot.get('deals'))} deals).")
     best, worst = seat_name(gap["best_seat"]), seat_name(gap["worst_seat"])
-    unit = "deal" if rot else "game"
-    pairs = "every pair of seats together" if len(gap.get("pairs") or []) > 1 else f"paired within each {unit}"
+    # the verdict against the margin, not "significant, p = 0.001" (which a designer reads as "unbalanced");
+    # the p-value and the test are in the metrics table and How this was measured
     if v.get("verdict") == "no_information":
         out.append(f"Are the seats balanced? {v['words'][:1].upper() + v['words'][1:]}.")
     elif gap.get("significant"):
         out.append(f"{best} wins {fmt.pts(gap['value'], signed=False)} more than {worst.lower()} "
-                   f"(95% CI {fmt.ci_pts(gap['ci'], signed=False)}; significant, {fmt_p(gap['p'])}, {pairs})"
-                   f"{_verdict_clause(v, margin)}.")
+                   f"(95% CI {fmt.ci_pts(gap['ci'], signed=False)}){_verdict_clause(v, margin)}.")
     else:
-        out.append(f"The seats' win rates do not differ significantly (largest gap "
-                   f"{fmt.pts(gap['value'], signed=False)}, {best} over {worst.lower()}, 95% CI "
-                   f"{fmt.ci_pts(gap['ci'], signed=False)}, {fmt_p(gap['p'])}, {pairs}){_verdict_clause(v, margin)}.")
+        out.append(f"The largest gap between seats is {fmt.pts(gap['value'], signed=False)}, {best.lower()} over "
+                   f"{worst.lower()} (95% CI {fmt.ci_pts(gap['ci'], signed=False)}: no difference shown)"
+                   f"{_verdict_clause(v, margin)}.")
     pol = rot.get("policies") or {}
     if pol.get("seats"):
         rates = ", ".join(f"{r.get('policy', '?')} {fmt.pct(r['value'])}"
@@ -236,8 +249,13 @@ def summary_sentences(s: dict, about: About | None = None) -> list[str]:
         pl = f", {_players_words(players)}" if players else ""
         out.append(f"Over {fmt_int(n)} games ({seed}{pl}{pooled}), {who} wins {fmt_rate(win, ci)}.{settings}")
     else:
-        out.append(f"Over {fmt_int(n)} games ({seed}, {players} players: {who}{pooled}), "
-                   f"someone wins {fmt_rate(win, ci)} of games.{settings}")
+        if someone_always_wins(s):
+            r0 = next((x for x in s["win_rate_by_seat"] if x["seat"] == 0), s["win_rate_by_seat"][0])
+            out.append(f"Over {fmt_int(n)} games ({seed}, {players} players: {who}{pooled}), someone wins every "
+                       f"game; {seat_name(r0['seat']).lower()} wins {fmt_rate(r0['value'], r0['ci'])}.{settings}")
+        else:
+            out.append(f"Over {fmt_int(n)} games ({seed}, {players} players: {who}{pooled}), "
+                       f"someone wins {fmt_rate(win, ci)} of games.{settings}")
         lose = s.get("everybody_loses")
         if lose and lose["k"]:
             out.append(f"Everybody loses {fmt_rate(lose['value'], lose['ci'])}.")
@@ -290,17 +308,18 @@ def summary_sentences(s: dict, about: About | None = None) -> list[str]:
         in_play = c.get("n_in_play", c["n_cards"])
         invented = " invented" if about is not None and about.reconstruction else ""
         scope = f"Of {c['n_cards']}{invented} cards" if in_play == c["n_cards"] else f"Of {in_play}{invented} cards in play"
-        txt = (f"{scope}, {sig} {'has' if sig == 1 else 'have'} a significant lift when {counter} "
-               f"(Holm-corrected, α = {c['alpha']}): {'it is' if sig == 1 else 'they are'} {counter} more often "
-               f"by winners or by losers")
+        txt = (f"{scope}, {sig} {'is' if sig == 1 else 'are'} {counter} more often by winners or by losers "
+               f"than chance explains (an association, not an effect: see How this was measured)")
+        # a card is named only on a figure known to within ± the margin (not The Slacker's +23.8 pts on 17 plays)
+        margin = s.get("margin", 0.02)
         picks = []
-        if c["top"]:
-            t = c["top"][0]
-            picks.append(f"most by winners {t['card']} ({fmt_points(t['lift']['value'])})")
-        if c["bottom"]:
-            b = c["bottom"][0]
-            picks.append(f"most by losers {b['card']} ({fmt_points(b['lift']['value'])})")
-        out.append(txt + (": " + ", ".join(picks) if picks else "") + ". " + lift_words(s, counter))
+        t = next((r for r in c["top"] if nameable(r["lift"]["ci"], margin)), None)
+        if t is not None:
+            picks.append(f"most by winners {t['card']} ({fmt.pts(t['lift']['value'])}, 95% CI {fmt.ci_pts(t['lift']['ci'])})")
+        b = next((r for r in c["bottom"] if nameable(r["lift"]["ci"], margin)), None)
+        if b is not None:
+            picks.append(f"most by losers {b['card']} ({fmt.pts(b['lift']['value'])}, 95% CI {fmt.ci_pts(b['lift']['ci'])})")
+        out.append(txt + (": " + ", ".join(picks) if picks else "") + ".")
         if c["dead"]:
             names = ", ".join(d["card"] for d in c["dead"][:8]) + ("…" if len(c["dead"]) > 8 else "")
             out.append(f"{len(c['dead'])} dead card{'s' if len(c['dead']) != 1 else ''} "
@@ -764,17 +783,44 @@ def provenance(manifest: dict, s: dict, run_dir: Path, about: About | None = Non
 # ---------------------------------------------------------------- the page
 
 
+def someone_always_wins(s: dict) -> bool:
+    """A competitive game where every game has a winner: its 'someone wins' is 100% by construction."""
+    return (not s.get("cooperative") and bool(s.get("win_rate_by_seat")) and bool(s.get("n_games"))
+            and s.get("wins") == s.get("n_games"))
+
+
+def first_seat_headline(s: dict) -> KeyFigure | None:
+    """Where someone wins every game, the headline is the first seat's win rate and the seats' margin verdict."""
+    if not someone_always_wins(s):
+        return None
+    r = next((x for x in s["win_rate_by_seat"] if x["seat"] == 0), None)
+    if r is None:
+        return None
+    v = (s.get("seat_gap") or {}).get("verdict") or {}
+    fair = context.fair_share(s)
+    share = f"fair share {fmt.pct(fair.value)}; " if fair is not None else ""
+    said = (f"seats: {verdicts.LABELS.get(v['verdict'], v['verdict'])} (margin ±{fmt.pts(v.get('margin'), signed=False)}); "
+            if v.get("verdict") else "")
+    return KeyFigure("seat 1 wins", fmt.pct(r["value"]),
+                     f"95% CI {fmt.ci_pct(r['ci'])}; {share}{said}n = {fmt_int(r['n'])}")
+
+
 def key_figures(s: dict, about: About | None = None) -> list[KeyFigure]:
     n = s["n_games"]
     figs = [KeyFigure("games", fmt_int(n), f"of {fmt_int(s.get('n_requested'))} requested, seed {s.get('seed')}")]
-    figs.append(KeyFigure(win_label(s), fmt.pct(s["win_rate"]), f"95% CI {fmt.ci_pct(s['win_rate_ci'])}, n = {fmt_int(n)}"))
+    first = first_seat_headline(s)
+    if first is not None:  # someone wins every game: "someone wins 100.0%" says nothing
+        figs.append(first)
+    else:
+        figs.append(KeyFigure(win_label(s), fmt.pct(s["win_rate"]), f"95% CI {fmt.ci_pct(s['win_rate_ci'])}, n = {fmt_int(n)}"))
     if s.get("seat_gap"):
         g = s["seat_gap"]
         v = g.get("verdict") or {}
         said = ("not enough information to say" if v.get("verdict") == "no_information" else
-                f"{'significant' if g['significant'] else 'not significant'}, {fmt_p(g['p'])}")
+                f"{verdicts.LABELS.get(v.get('verdict'), v.get('verdict'))} (margin ±{fmt.pts(v.get('margin'), signed=False)})"
+                if v.get("verdict") else "no verdict")
         figs.append(KeyFigure("seat gap", fmt.pts(g["value"], signed=False),
-                              f"95% CI {fmt.ci_pts(g['ci'], signed=False)}; {said}, n = {fmt_int(g.get('n', n))}"))
+                              f"95% CI {fmt.ci_pts(g['ci'], signed=False)}; {said}; n = {fmt_int(g.get('n', n))}"))
     L = s["length"]
     figs.append(KeyFigure(f"median {L['column']}", fmt_num(L["median"]),
                           f"95% CI {fmt_ci(L['median_ci'])}, n = {fmt_int(L['n'])}"))
@@ -795,6 +841,20 @@ def subtitle(s: dict, extra: str = "") -> str:
     np_ = s.get("players")
     return (f"{s.get('game')}{mode} · {_players_words(np_)}{extra} · {fmt_int(s['n_games'])} games · "
             f"seed {s.get('seed')}")
+
+
+def find_anchor(items, words: str) -> str:
+    """The anchor of the first chart or table whose title holds `words` ('' when there is none)."""
+    return next((x.anchor for x in items if words.lower() in x.title.lower()), "")
+
+
+def run_anchors(chart_list: list, tables: list) -> dict[str, str]:
+    """Where each verdict and alert of a run (or a sweep's first point) is read from (reports.verdicts)."""
+    return {"seats": find_anchor(tables, "win rate by seat") or find_anchor(chart_list, "win rate"),
+            "win_rate": find_anchor(chart_list, "win rate") or find_anchor(tables, "metrics"),
+            "ends": find_anchor(tables, "end reasons"), "length": find_anchor(chart_list, "game length"),
+            "dead": find_anchor(tables, "dead cards"),
+            "cards": find_anchor(chart_list, "card lift") or find_anchor(tables, "cards ")}
 
 
 def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) -> RunReport:
@@ -822,4 +882,5 @@ def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) ->
         notes=notes,
         banners=context.card_banner(about.cards, 1, about.game_title),
         about=context.about_sentences(about.seats, bool(s.get("cooperative")), about.ladder),
+        block=verdicts.run_block(s, run_anchors(chart_list, tables)),
     )

@@ -36,10 +36,22 @@ def test_report_written_beside_the_parts_with_summary(report):
     assert (report.parent / "summary.json").exists()  # computed because it was missing
 
 
+def assert_self_contained(html: str) -> None:
+    """Nothing fetched: no external URL, no stylesheet link, and the one script inline (the tables' sort,
+    filter and CSV), with no source, no request and no import in it."""
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)
+    assert not re.search(r"<link|@import|url\(\s*['\"]?(?:https?:)?//", html, re.I)
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S | re.I)
+    assert len(scripts) == len(re.findall(r"<script", html, re.I)) == 1
+    attrs, body = scripts[0]
+    assert attrs.strip() == ""
+    assert not re.search(r"fetch\(|XMLHttpRequest|import\(|\bsrc\b|https?:|WebSocket|navigator\.", body)
+    assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+
+
 def test_report_is_self_contained(report):
     html = report.read_text(encoding="utf-8")
-    assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)
-    assert not re.search(r"<script|<link|@import|url\(\s*['\"]?(?:https?:)?//", html, re.I)
+    assert_self_contained(html)
     assert html.count("<svg") >= 4  # win rate, length, end reasons, card impact
 
 
@@ -48,8 +60,9 @@ def test_report_summary_first_in_plain_words(report):
     first = html.index("Over 4,000 games (seed 7")
     assert first < html.index("<svg") < html.index('id="tables"') < html.index('id="provenance"')
     assert "5 games (0.1%) hit the turn cap of 100 decisions" in html
-    assert re.search(r"Seat 1 wins \d+\.\d pts more than seat 2 \(95% CI \[[\d.]+, [\d.]+\] pts; significant, p &lt; 0.001",
-                     html.replace("\u00a0", " "))
+    # the seat sentence says its verdict against the margin, not "significant, p < 0.001" (issue 43)
+    assert re.search(r"Seat 1 wins \d+\.\d pts more than seat 2 \(95% CI \[[\d.]+, [\d.]+\] pts\); against the margin "
+                     r"of ±2.0 pts: differs by more than the margin", html.replace("\u00a0", " "))
     assert "1 dead card" in html
 
 

@@ -1,0 +1,623 @@
+"""The verdict block at the top of every report (issue 43): what a designer must
+conclude, one sentence each, in the designer's words, each with its margin, a
+colour and a link to the chart or table it is read from; alerts beside them
+(games nobody wins, games at the turn cap, dead cards, cards that go with
+winning or losing); and "How this was measured", one plain sentence per
+method, below the tables.
+
+Nothing here is statistics: every sentence is read from a verdict the
+analysis layer stored with the result (summary.json's, comparison.json's,
+tuning.json's, ladder.json's and campaign.json's `verdicts`, impact.json's
+rows' `margin_verdict`, summary.json's `alerts` and `headline`), whose codes
+are analysis.stats.margin_verdict's:
+
+    within_margin         "Seats are balanced within 2 points"
+    beyond_margin         "Seat 2 wins 4.1 points more than seat 4 (more than your 2-point margin)"
+    differs_size_unclear  "Seat 3 wins 1.2 points more than seat 1, but not enough games to tell whether by
+                           more than your 2-point margin: about 6,400 more games would decide (rerun with -n 27000)"
+    inconclusive          "Not enough games to tell whether the seats are within 2 points of each other: ..."
+    no_information        "Not enough information to say whether the seats are balanced: <the reason>"
+
+`games_to_decide` is stored as the games in all (at the same spread) that would
+settle it, so "more" is that minus the games played. One function says each
+code (`say`); each kind of result only supplies its phrases (`Phrases`).
+No card is named in a sentence unless its figure is known to within ± the
+margin (analysis.summary.nameable, applied when the alerts are stored).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import fmt
+
+# ---------------------------------------------------------------- the block
+
+
+TONES = {"within_margin": "good", "beyond_margin": "bad", "differs_size_unclear": "unsure", "inconclusive": "unsure",
+         "no_information": "none", "measured": "good", "imprecise": "unsure", "met": "good", "missed": "bad",
+         "unclear": "unsure", "confirmed": "good", "reversed": "bad", "not resolved": "unsure", "count": "none"}
+LABELS = {"within_margin": "within the margin", "beyond_margin": "beyond the margin",
+          "differs_size_unclear": "differs, size undecided", "inconclusive": "undecided",
+          "no_information": "no information", "measured": "measured", "imprecise": "needs more games",
+          "met": "target met", "missed": "target missed", "unclear": "undecided", "confirmed": "confirmed",
+          "reversed": "reversed", "not resolved": "undecided", "count": "the rest"}
+SEVERITY = {"beyond_margin": 0, "missed": 0, "reversed": 0, "differs_size_unclear": 1, "inconclusive": 2,
+            "unclear": 2, "not resolved": 2, "imprecise": 2, "no_information": 3, "within_margin": 4, "met": 4,
+            "confirmed": 4, "measured": 4, "count": 5}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    sentence: str
+    code: str  # analysis.stats.margin_verdict's code (or a tuning target's, a ladder step's)
+    margin: str  # "margin ±2 pts"
+    detail: str = ""  # the figure it is read from: "+1.2 pts, 95% CI [+0.2, +2.1] pts, n = 20,000 games"
+    anchor: str = ""  # id of the chart or table in the page
+
+    @property
+    def tone(self) -> str:
+        return TONES.get(self.code, "none")
+
+    @property
+    def label(self) -> str:
+        return LABELS.get(self.code, self.code.replace("_", " "))
+
+
+@dataclass(frozen=True)
+class Alert:
+    sentence: str
+    anchor: str = ""
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class Block:
+    """What the template lays out first (verdicts and alerts) and last (methods)."""
+    verdicts: list[Verdict] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)
+    methods: list[Method] = field(default_factory=list)
+    margin: str = ""  # "Margin: ±2 points (--margin 0.02): a smaller difference counts as balanced."
+
+
+def margin_line(margin) -> str:
+    if not isinstance(margin, (int, float)):
+        return ""
+    return (f"Margin: ±{fmt.margin_points(margin)} (--margin {margin:g}): a difference smaller than this counts "
+            f"as balanced.")
+
+
+# ---------------------------------------------------------------- one verdict, any kind
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """How a kind of verdict is said; `say` adds the margin and the games that would decide."""
+    within: str  # a whole sentence, no full stop: "Seats are balanced within 2 points"
+    differs: str  # the difference as a fact: "Seat 3 wins 1.2 points more than seat 1"
+    whether: str  # "the seats are within 2 points of each other"
+    about: str  # "whether the seats are balanced" (no information)
+
+
+def decide_words(v: dict, n, unit: str = "games", rerun: Callable[[int], str] | None = None) -> str:
+    """': about 6,400 more games would decide (rerun with -n 27000)' from the stored games_to_decide (in all)."""
+    total = v.get("games_to_decide")
+    if not total or not n:
+        return ""
+    more = max(0, int(total) - int(n))
+    if more <= 0:
+        return ""
+    hint = f" ({rerun(fmt.round_up(total))})" if rerun is not None else ""
+    return f": about {fmt.int_(fmt.round_up(more))} more {unit} would decide{hint}"
+
+
+def say(ph: Phrases, v: dict, margin_words: str, decide: str = "") -> str:
+    """One sentence for one stored verdict (its code, `reason`), with your margin in it ('your 2-point
+    margin' for rates; `margin_words` as given otherwise)."""
+    code = v.get("verdict")
+    if margin_words.endswith(f"{fmt.NBSP}points") or margin_words.endswith(f"{fmt.NBSP}point"):
+        margin_words = fmt.margin_adj(v.get("margin"))
+    if code == "within_margin":
+        return ph.within + "."
+    if code == "beyond_margin":
+        return f"{ph.differs} (more than your {margin_words} margin)."
+    if code == "differs_size_unclear":
+        return f"{ph.differs}, but not enough games to tell whether by more than your {margin_words} margin{decide}."
+    if code == "no_information":
+        reason = v.get("reason") or "no game set the two sides against each other"
+        return f"Not enough information to say {ph.about}: {reason}."
+    return f"Not enough games to tell whether {ph.whether}{decide}."
+
+
+def _pts_detail(v: dict, what: str, n_unit: str = "games", signed: bool = True) -> str:
+    ci = v.get("ci") or [None, None]
+    lvl = v.get("ci_level") or 0.95
+    level = f"{100 * lvl:.4g}%" if abs(lvl - 0.95) > 1e-9 else "95%"
+    est = fmt.pts(v.get("estimate"), signed=signed)
+    return f"{what} {est}, {level} CI {fmt.ci_pts(ci, signed=signed)}, n = {fmt.int_(v.get('n'))} {n_unit}"
+
+
+def _margin_tag(margin) -> str:
+    return f"margin ±{fmt.pts(margin, signed=False)}" if isinstance(margin, (int, float)) else ""
+
+
+def more_or_less(d, more: str = "more", less: str = "less") -> str:
+    return more if (d or 0) >= 0 else less
+
+
+def _rerun(total: int) -> str:
+    return f"rerun with -n {total}"
+
+
+# ---------------------------------------------------------------- runs (summary.json)
+
+
+def seat_name(seat) -> str:
+    return f"seat {int(seat) + 1}" if isinstance(seat, int) else "a seat"
+
+
+def _lead(prefix: str, text: str) -> str:
+    """'At X, seat 2 wins ...' or 'Seat 2 wins ...'."""
+    return prefix + text if prefix else text[:1].upper() + text[1:]
+
+
+def seats_verdict(it: dict, anchor: str = "", prefix: str = "") -> Verdict:
+    mw = fmt.margin_points(it.get("margin"))
+    best, worst = seat_name(it.get("best_seat")), seat_name(it.get("worst_seat"))
+    at = f" {prefix.strip().rstrip(',')[:1].lower() + prefix.strip().rstrip(',')[1:]}" if prefix else ""
+    ph = Phrases(within=_lead(prefix, f"seats are balanced within {mw}"),
+                 differs=_lead(prefix, f"{best} wins {fmt.points(it.get('estimate'))} more than {worst}"),
+                 whether=f"the seats are within {mw} of each other{at}",
+                 about=f"whether the seats are balanced{at}")
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), rerun=_rerun)), it.get("verdict", "inconclusive"),
+                   _margin_tag(it.get("margin")), _pts_detail(it, "seat gap", signed=False), anchor)
+
+
+def first_player_verdict(it: dict, anchor: str = "") -> Verdict:
+    mw = fmt.margin_points(it.get("margin"))
+    d = it.get("estimate")
+    ph = Phrases(within=f"Moving first is worth less than {mw}: the first player wins within {mw} of the others",
+                 differs=f"The first player wins {fmt.points(d)} {more_or_less(d)} than the others",
+                 whether=f"moving first is worth less than {mw}", about="whether moving first matters")
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), rerun=_rerun)), it.get("verdict", "inconclusive"),
+                   _margin_tag(it.get("margin")), _pts_detail(it, "first player minus the others"), anchor)
+
+
+def policies_verdict(it: dict, anchor: str = "") -> Verdict:
+    mw = fmt.margin_points(it.get("margin"))
+    best, worst = it.get("best") or "the strongest policy", it.get("worst") or "the weakest"
+    ph = Phrases(within=f"The policies are equally strong within {mw} (each over every seat)",
+                 differs=f"{best[:1].upper() + best[1:]} wins {fmt.points(it.get('estimate'))} more than {worst}, "
+                         f"each over every seat",
+                 whether=f"the policies are within {mw} of each other", about="whether the policies are equally strong")
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "deals", rerun=_rerun)), it.get("verdict", "inconclusive"),
+                   _margin_tag(it.get("margin")), _pts_detail(it, "policy gap", "deals", signed=False), anchor)
+
+
+def headline_verdict(h: dict, who: str, anchor: str = "") -> Verdict:
+    """A solo or co-op run: the win rate, and whether it is measured to within ± the margin."""
+    mw = fmt.margin_points(h.get("margin"))
+    rate = f"{who} {fmt.pct(h.get('value'))} of games"
+    if h.get("verdict") == "measured":
+        s = f"{rate}, measured to within ±{fmt.points(h.get('half_width'))} (inside your {mw} margin)."
+    else:
+        total = h.get("games_for_margin")
+        more = max(0, int(total or 0) - int(h.get("n") or 0))
+        tail = (f": about {fmt.int_(fmt.round_up(more))} more games would measure it to within ±{mw} "
+                f"({_rerun(fmt.round_up(total))})" if more else "")
+        s = f"{rate}, measured only to ±{fmt.points(h.get('half_width'))}, wider than your {mw} margin{tail}."
+    ci = h.get("ci") or [None, None]
+    return Verdict(s, h.get("verdict", "imprecise"), _margin_tag(h.get("margin")),
+                   f"win rate {fmt.pct(h.get('value'))}, 95% CI {fmt.ci_pct(ci)}, n = {fmt.int_(h.get('n'))} games",
+                   anchor)
+
+
+def run_items(s: dict, variant: str | None = None) -> list[dict]:
+    return [it for it in (s.get("verdicts") or {}).get("items") or [] if it.get("variant") == variant]
+
+
+def run_verdicts(s: dict, anchors: dict[str, str], prefix: str = "") -> list[Verdict]:
+    """A run's (or one sweep point's) verdicts: the seats, moving first, a rotated run's policies; with
+    no seats to set against each other (solo, co-op), the headline's precision against the margin."""
+    out = []
+    items = run_items(s) if not prefix else []
+    for it in items:
+        if it["id"] == "seats":
+            out.append(seats_verdict(it, anchors.get("seats", "")))
+        elif it["id"] == "first_player":
+            out.append(first_player_verdict(it, anchors.get("seats", "")))
+        elif it["id"] == "policies":
+            out.append(policies_verdict(it, anchors.get("seats", "")))
+    if not any(it["id"] == "seats" for it in items) and s.get("headline"):
+        who = ("The player wins" if s.get("players") == 1 else "The team wins" if s.get("cooperative")
+               else "Someone wins")
+        out.insert(0, headline_verdict(s["headline"], who, anchors.get("win_rate", "")))
+    return out
+
+
+def run_alerts(s: dict, anchors: dict[str, str], where: str = "") -> list[Alert]:
+    """summary.json's `alerts` (analysis.summary.alerts) in words."""
+    out = []
+    for a in s.get("alerts") or []:
+        k = a.get("id")
+        if k == "nobody_wins":
+            out.append(Alert(f"{where}Nobody wins {fmt.pct(a['value'])} of games ({fmt.int_(a['k'])} of "
+                             f"{fmt.int_(a['n'])}; 95% CI {fmt.ci_pct(a.get('ci'))}).", anchors.get("ends", ""), k))
+        elif k == "turn_cap":
+            out.append(Alert(f"{where}{fmt.plural(a['k'], 'game')} ({fmt.pct(a.get('value'))}) hit the turn cap of "
+                             f"{fmt.int_(a.get('cap'))} decisions; they count with the result they had.",
+                             anchors.get("length", ""), k))
+        elif k == "no_move":
+            out.append(Alert(f"{where}{fmt.plural(a['k'], 'game')} ended with no legal move (the engine's last "
+                             f"resort): check the rules for a missing case.", anchors.get("ends", ""), k))
+        elif k == "dead_cards":
+            names = a.get("cards") or []
+            shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+            out.append(Alert(f"{where}{fmt.plural(len(names), 'dead card')} ({a.get('counter')} in under "
+                             f"{fmt.pct(a.get('threshold'))} of seat-games): {shown}.", anchors.get("dead", ""), k))
+        elif k == "card_lift":
+            cards = a.get("cards") or []
+            bits = ", ".join(f"{c['card']} {fmt.pts(c['lift'])} ({fmt.int_(c.get('plays'))} {a.get('counter')})"
+                             for c in cards)
+            more = f", and {a['more']} more" if a.get("more") else ""
+            out.append(Alert(f"{where}Cards tied to winning or losing by more than "
+                             f"{fmt.margin_points(a.get('margin'))} when {a.get('counter')}: {bits}{more}. An "
+                             f"association, not an effect: balance impact measures what a card does.",
+                             anchors.get("cards", ""), k))
+    return out
+
+
+# ---------------------------------------------------------------- families: a short list
+
+
+def shortlist(vs: list[Verdict], noun: str, anchor: str = "", keep: int = 4, many: str | None = None) -> list[Verdict]:
+    """A family of verdicts (points of a sweep, metrics, variants, levels) as a short list: the ones
+    that need attention first (beyond the margin, then undecided), at most `keep`, and one sentence
+    counting the rest by verdict."""
+    if len(vs) <= keep:
+        return sorted(vs, key=lambda v: SEVERITY.get(v.code, 9))
+    ranked = sorted(vs, key=lambda v: SEVERITY.get(v.code, 9))
+    shown = [v for v in ranked if SEVERITY.get(v.code, 9) < 4][:keep - 1]
+    rest = [v for v in ranked if v not in shown]
+    counts: dict[str, int] = {}
+    for v in rest:
+        counts[v.label] = counts.get(v.label, 0) + 1
+    words = "; ".join(f"{k} {label}" for label, k in counts.items())
+    margin = rest[0].margin if rest and len({v.margin for v in rest}) == 1 else ""
+    lead = "The other" if shown else "All"
+    return shown + [Verdict(f"{lead} {fmt.plural(len(rest), noun, many)}: {words} (see the table).", "count", margin, "",
+                            anchor)]
+
+
+# ---------------------------------------------------------------- sweeps
+
+
+def point_verdict(it: dict, label: str, base: str, anchor: str = "") -> Verdict:
+    mw = fmt.margin_points(it.get("margin"))
+    d = it.get("estimate")
+    ph = Phrases(within=f"At {label} the win rate is within {mw} of the first point's ({base})",
+                 differs=f"At {label} the win rate is {fmt.points(d)} {more_or_less(d, 'higher', 'lower')} than at "
+                         f"the first point ({base})",
+                 whether=f"the win rate at {label} is within {mw} of the first point's",
+                 about=f"whether {label} changes the win rate")
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "games per point", rerun=_rerun)),
+                   it.get("verdict", "inconclusive"), _margin_tag(it.get("margin")),
+                   _pts_detail(it, "vs first point"), anchor)
+
+
+def sweep_block(s: dict, label: Callable[[str], str], anchors: dict[str, str], first: dict) -> Block:
+    """A sweep: each point against the first on win rate, and each point's seats, as two short lists."""
+    items = (s.get("verdicts") or {}).get("items") or []
+    base = label(s["variants"][0]["name"]) if s.get("variants") else "the first point"
+    always = not s.get("cooperative") and all(v.get("win_rate") == 1 for v in s.get("variants") or [] if v["n_games"])
+    pts = [point_verdict(it, label(it["variant"]), base, anchors.get("points", ""))
+           for it in items if it["id"] == "vs_first" and not always]  # someone wins every game: seats say it
+    seats = []
+    for it in items:
+        if it["id"] == "seats" and it.get("variant"):
+            seats.append(seats_verdict(it, anchors.get("points", ""), prefix=f"At {label(it['variant'])}, "))
+    out = shortlist(pts, "point", anchors.get("points", ""))
+    if seats:
+        codes = {v.code for v in seats}
+        if codes == {"within_margin"}:
+            mw = fmt.margin_points(items[0].get("margin"))
+            out.append(Verdict(f"Seats are balanced within {mw} at every one of the {len(seats)} points.",
+                               "within_margin", seats[0].margin, "", anchors.get("points", "")))
+        else:
+            out += shortlist(seats, "point's seats", anchors.get("points", ""), many="points' seats")
+    if not out:  # solo / co-op sweep with one point compared: the first point's headline
+        out = run_verdicts(first, anchors)
+    return Block(out, run_alerts(first, anchors, f"At the first point ({base}): "),
+                 methods_for("sweep", s), margin_line(s.get("margin")))
+
+
+# ---------------------------------------------------------------- comparisons (comparison.json)
+
+
+def _cmp_margin(m: dict) -> tuple[str, str]:
+    """(in a sentence, in the tag) for a compared metric's margin: points for rates, units otherwise."""
+    mg = m.get("margin")
+    if m.get("rate", True):
+        return fmt.margin_points(mg), _margin_tag(mg)
+    return f"{fmt.num(mg)}-unit", f"margin ±{fmt.num(mg)}"
+
+
+def compare_verdict(m: dict, anchor: str = "") -> Verdict:
+    v = dict(m.get("margin_verdict") or {})
+    v.setdefault("verdict", "inconclusive")
+    metric = m["metric"]
+    d = m.get("diff")
+    mw, tag = _cmp_margin(m)
+    if m.get("rate", True):
+        size = fmt.points(d)
+        within_w = f"within {mw}"
+    else:
+        size = f"{fmt.num(abs(d)) if d is not None else fmt.MISSING} ({fmt.num(m.get('a'))} → {fmt.num(m.get('b'))})"
+        within_w = f"within ±{fmt.num(m.get('margin'))}"
+    if metric == "win rate":
+        ph = Phrases(within=f"B's win rate is within {mw} of A's",
+                     differs=f"B's win rate is {size} {more_or_less(d, 'higher', 'lower')} than A's",
+                     whether=f"B's win rate is within {mw} of A's", about="whether B changes the win rate")
+    else:
+        ph = Phrases(within=f"B's {metric} is {within_w} of A's",
+                     differs=f"B's {metric} is {size} {more_or_less(d, 'higher', 'lower')} than A's",
+                     whether=f"B's {metric} is {within_w} of A's", about=f"whether B changes the {metric}")
+    margin_words = mw if m.get("rate", True) else f"±{fmt.num(m.get('margin'))}"
+    sentence = say(ph, v, margin_words, decide_words(v, m.get("n_a"), "games a side"))
+    if not m.get("rate", True):
+        sentence = sentence.replace(f"your {margin_words} margin", f"your margin of {margin_words}")
+    ci = m.get("ci") or [None, None]
+    lvl = m.get("ci_level") or 0.95
+    detail = (f"B − A {fmt.pts(d) if m.get('rate', True) else fmt.num(d)}, {100 * lvl:.4g}% CI "
+              f"{fmt.ci_pts(ci) if m.get('rate', True) else fmt.ci_num(ci)}, n = {fmt.int_(m.get('n_a'))}"
+              + (" pairs" if str(m.get("method", "")).startswith("paired") else " / " + fmt.int_(m.get("n_b"))))
+    return Verdict(sentence, v["verdict"], tag, detail, anchor)
+
+
+def compare_block(r: dict, anchors: dict[str, str]) -> Block:
+    ms = r.get("metrics") or []
+    head = next((m for m in ms if m.get("role") == "primary"), None)
+    out = [compare_verdict(head, anchors.get("verdicts", ""))] if head else []
+    rest = [compare_verdict(m, anchors.get("verdicts", "")) for m in ms if m is not head]
+    out += shortlist(rest, "metric", anchors.get("verdicts", ""), keep=3)
+    return Block(out, [], methods_for("compare", r), margin_line(r.get("margin")))
+
+
+# ---------------------------------------------------------------- impact (impact.json's rows)
+
+
+def impact_subject(row: dict) -> str:
+    if row.get("what") == "card":
+        a, b = (row.get("copies") or [None, None])[:2]
+        return f"{row.get('card')} {row.get('change_words') or row.get('change')} ({a} → {b} copies)"
+    return f"{row.get('rule')} {fmt.value(row.get('from'))} → {fmt.value(row.get('to'))}"
+
+
+def impact_verdict(row: dict, res: dict, anchor: str = "") -> Verdict:
+    v = dict(row.get("margin_verdict") or {})
+    v.setdefault("verdict", "inconclusive")
+    d = row.get("diff")
+    what = impact_subject(row)
+    rate = bool(row.get("rate", True))
+    metric = res.get("primary") or "win rate"
+    if rate:
+        mw = fmt.margin_points(row.get("margin"))
+        size = fmt.points(d)
+    else:
+        mw = f"±{fmt.num(row.get('margin'))}"
+        size = fmt.num(abs(d)) if d is not None else fmt.MISSING
+    ph = Phrases(within=f"{what}: the {metric} stays within {mw} of the baseline",
+                 differs=f"{what}: the {metric} {more_or_less(d, 'rises', 'falls')} {size}",
+                 whether=f"{what} keeps the {metric} within {mw}", about=f"what {what} does")
+    detail = (f"variant − baseline {fmt.pts(d) if rate else fmt.num(d)}, {100 * row.get('ci_level', 0.95):.4g}% CI "
+              f"{fmt.ci_pts(row.get('ci')) if rate else fmt.ci_num(row.get('ci'))}, n = {fmt.int_(row.get('n_a'))} pairs")
+    s = say(ph, v, mw, decide_words(v, row.get("n_a"), "games per variant", rerun=_rerun))
+    if not rate:
+        s = s.replace(f"your {mw} margin", f"your margin of {mw}")
+    return Verdict(s, v["verdict"], _margin_tag(row.get("margin")) if rate else f"margin {mw}", detail, anchor)
+
+
+def impact_block(res: dict, base: dict, anchors: dict[str, str]) -> Block:
+    rows = sorted(res.get("rows") or [], key=lambda r: -abs(r.get("diff") or 0.0))  # rises and falls alike
+    vs = [impact_verdict(r, res, anchors.get("ranked", "")) for r in rows]
+    return Block(shortlist(vs, "variant", anchors.get("ranked", ""), keep=5),
+                 run_alerts(base, anchors, "In the baseline: "), methods_for("impact", res), margin_line(res.get("margin")))
+
+
+# ---------------------------------------------------------------- skill ladders (ladder.json's result)
+
+
+def ladder_verdict(it: dict, anchor: str = "") -> Verdict:
+    mw = fmt.margin_points(it.get("margin"))
+    d = it.get("estimate")
+    at = f"At level {it['level']}, " if it.get("level") is not None else ""
+
+    def cap(t: str) -> str:
+        return t if at else t[:1].upper() + t[1:]
+
+    if it["id"] == "skill":
+        ph = Phrases(within=f"{at}{cap('skill')} barely matters: {it['top']} wins within {mw} of {it['base']}",
+                     differs=f"{at}{cap('skill')} matters: {it['top']} wins {fmt.points(d)} {more_or_less(d)} than "
+                             f"{it['base']} on the same deals",
+                     whether=f"{it['top']} and {it['base']} are within {mw} of each other",
+                     about="how much skill matters")
+    elif it["id"] == "headroom":
+        ph = Phrases(within=f"{at}{cap(it['top'])} wins within {mw} of greedy: figures measured with greedy hold for "
+                            f"stronger players",
+                     differs=f"{at}{cap(it['top'])} wins {fmt.points(d)} {more_or_less(d)} than greedy: figures "
+                             f"measured with greedy would move with stronger play",
+                     whether=f"{it['top']} wins within {mw} of greedy", about="what stronger play does")
+    else:
+        ph = Phrases(within=f"{at}{cap('one')} {it['policy']} seat among greedy seats wins its fair share, within {mw}",
+                     differs=f"{at}{cap('one')} {it['policy']} seat among greedy seats wins {fmt.points(d)} "
+                             f"{more_or_less(d)} than its fair share",
+                     whether=f"one {it['policy']} seat wins its fair share within {mw}",
+                     about=f"whether one {it['policy']} seat wins its fair share")
+    unit = "deals"
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), unit)), it.get("verdict", "inconclusive"),
+                   _margin_tag(it.get("margin")), _pts_detail(it, "difference", unit), anchor)
+
+
+def ladder_block(r: dict, anchors: dict[str, str]) -> Block:
+    items = (r.get("verdicts") or {}).get("items") or []
+    main = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it["id"] in ("skill", "headroom")]
+    fair = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it["id"] == "vs_fair"]
+    alerts = []
+    if not r.get("complete", True):
+        alerts.append(Alert("This ladder is incomplete (a run was stopped): run the same command again to finish it.",
+                            anchors.get("ladder", ""), "incomplete"))
+    for lad in r.get("ladders") or []:
+        eg = (lad.get("skill") or {}).get("expert_vs_greedy")
+        if eg and (eg.get("ci") or [None, None])[1] is not None and eg["ci"][1] < 0:
+            lv = f" at level {lad['level']}" if lad.get("level") is not None else ""
+            alerts.append(Alert(f"Expert does worse than greedy{lv} ({fmt.diff(eg['diff'], eg['ci'])}): its search "
+                                f"does not find stronger play here.", anchors.get("ladder", ""), "expert"))
+    return Block(main + shortlist(fair, "rung", anchors.get("ladder", ""), keep=3), alerts, methods_for("ladder", r),
+                 margin_line(r.get("margin")))
+
+
+# ---------------------------------------------------------------- tuning (tuning.json)
+
+
+def tune_block(r: dict, anchors: dict[str, str], labels: dict[str, str], bands: dict[str, tuple[str, str]]) -> Block:
+    """`bands`: a target as tuning.json names it ('win_rate=0.45..0.55') -> (its metric, its band in words)."""
+    items = (r.get("verdicts") or {}).get("items") or []
+    out = []
+    margin = (r.get("verdicts") or {}).get("margin", r.get("margin"))
+    mw = fmt.margin_points(margin)
+    levels = []
+    for it in items:
+        ci = it.get("ci") or [None, None]
+        if it["id"] == "target":
+            name, band = bands.get(str(it.get("metric")), (str(it.get("metric")), str(it.get("metric"))))
+            label = labels.get(name, name.replace("_", " "))
+            code = it.get("verdict", "unclear")
+            value = fmt.pct(it.get("estimate")) if name == "win_rate" else \
+                fmt.pts(it.get("estimate"), signed=False) if name == "seat_gap" else fmt.num(it.get("estimate"))
+            cis = fmt.ci_pct(ci) if name == "win_rate" else fmt.ci_pts(ci, signed=False) if name == "seat_gap" \
+                else fmt.ci_num(ci)
+            s = {"met": f"The {label} target ({band}) is met on fresh games: {value}, its whole interval inside the band.",
+                 "missed": f"The {label} target ({band}) is missed on fresh games: {value}, its whole interval outside "
+                           f"the band.",
+                 }.get(code, f"Not enough fresh games to tell whether the {label} target ({band}) is met: {value}, its "
+                             f"interval crosses the band's edge.")
+            out.append(Verdict(s, code, f"band {band}", f"{value}, 95% CI {cis}, n = {fmt.int_(it.get('n'))} fresh games",
+                               anchors.get("fit", "")))
+        elif it["id"] == "level":
+            lv = it.get("metric", "").split(" ")[1] if it.get("metric") else "?"
+            d = it.get("estimate")
+            ph = Phrases(within=f"Level {lv} is within {mw} of its target",
+                         differs=f"Level {lv} wins {fmt.points(d)} {more_or_less(d)} than its target",
+                         whether=f"level {lv} is within {mw} of its target", about=f"whether level {lv} hits its target")
+            levels.append(Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "fresh games")), it.get("verdict"),
+                                  _margin_tag(margin), _pts_detail(it, "win rate minus target", "fresh games"),
+                                  anchors.get("ladder", "")))
+        elif it["id"] == "step":
+            words = str(it.get("words", ""))
+            code = it.get("verdict", "not resolved")
+            q = str(it.get("question", "")).replace("Does the win rate step from ", "").split(" the way")[0]
+            levels.append(Verdict(f"Step from level {q}: {words}.", code, _margin_tag(margin), "",
+                                  anchors.get("ladder", "")))
+    out += shortlist(levels, "level or step", anchors.get("ladder", ""), keep=5, many="levels and steps")
+    return Block(out, [], methods_for("tune", r), margin_line(margin))
+
+
+# ---------------------------------------------------------------- campaigns (campaign.json)
+
+
+def campaign_verdict(it: dict, anchor: str = "") -> Verdict:
+    mw = fmt.margin_points(it.get("margin"))
+    d = it.get("estimate")
+    L, P = it.get("level"), it.get("from_level")
+    ph = Phrases(within=f"Level {L} is as hard per attempt as level {P}, within {mw}",
+                 differs=f"Level {L}'s attempts win {fmt.points(d)} {more_or_less(d)} than level {P}'s"
+                         + (" (harder)" if (d or 0) < 0 else " (easier)"),
+                 whether=f"level {L} is as hard as level {P} within {mw}", about=f"how level {L} compares with {P}")
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "attempts")), it.get("verdict", "inconclusive"),
+                   _margin_tag(it.get("margin")), _pts_detail(it, "difference", "attempts"), anchor)
+
+
+def campaign_block(r: dict, anchors: dict[str, str]) -> Block:
+    items = (r.get("verdicts") or {}).get("items") or []
+    vs = [campaign_verdict(it, anchors.get("levels", "")) for it in items]
+    alerts = []
+    if r.get("gave_up"):
+        alerts.append(Alert(f"{fmt.plural(r['gave_up'], 'campaign')} gave up after {fmt.int_(r.get('max_attempts'))} "
+                            f"attempts at one level.", anchors.get("levels", ""), "gave_up"))
+    return Block(shortlist(vs, "step from a level to the next", anchors.get("levels", ""), keep=4,
+                           many="steps from a level to the next"), alerts,
+                 methods_for("campaign", r), margin_line((r.get("verdicts") or {}).get("margin")))
+
+
+# ---------------------------------------------------------------- how this was measured
+
+METHODS = {
+    "margin": Method("Margin", "A difference smaller than the margin counts as balanced; 'within the margin' means "
+                               "the whole range of plausible values lies inside it, not merely that no difference "
+                               "was found."),
+    "interval": Method("95% interval (CI)", "The range that holds the true figure in 95 runs out of 100; the "
+                                            "figure can be anywhere inside it."),
+    "wilson": Method("Wilson interval", "The range of a win rate; it stays honest near 0% and 100%, where the "
+                                        "textbook ± does not."),
+    "decide": Method("Games that would decide", "The range shrinks as one over the square root of the games, so "
+                                                "this is about how many games in all would make it settle the "
+                                                "verdict, if the estimate stayed where it is."),
+    "seat_gap": Method("Seat gap", "The best seat's win rate minus the worst's; every pair of seats is compared "
+                                   "within the same games, and each pair's range is widened so that all of them "
+                                   "hold together."),
+    "paired": Method("Paired difference", "Both sides played the same deals, so each game is compared with its "
+                                          "own twin: the luck of the deal cancels out and the range is narrower "
+                                          "than for independent games."),
+    "mcnemar": Method("McNemar's exact test", "For wins and losses on the same deals only the deals one side won "
+                                              "and the other lost carry information; the test counts those."),
+    "newcombe": Method("Newcombe interval", "The range of a difference between two win rates, built from each "
+                                            "rate's Wilson interval."),
+    "bonferroni": Method("Bonferroni correction", "When m differences are checked at once, each range is widened "
+                                                  "(to 1 − 5%/m) so that all of them hold together 95 times in "
+                                                  "100, and a lucky one does not read as a finding."),
+    "holm": Method("Holm correction", "Many p-values ranked so that the chance of any false alarm stays at 5%: the "
+                                      "same promise as Bonferroni, a little less strict."),
+    "p": Method("p-value", "How often chance alone would give a difference at least this large if there were "
+                           "none; small (below 0.05) means the difference is unlikely to be luck."),
+    "bootstrap": Method("Bootstrap", "A median's range comes from re-drawing the games at random many times and "
+                                     "taking the median each time."),
+    "t": Method("t interval", "Means and their differences: the mean ± about two standard errors."),
+    "lift": Method("Lift", "Among seat-games where a card was drawn, the win rate when it was played minus when it "
+                           "was not: an association (winners may play it because they are winning), not an effect; "
+                           "balance impact measures effects."),
+    "naming": Method("Naming a card", "A card is named in a verdict or an alert only when its figure is known to "
+                                      "within ± the margin (its 95% interval narrower than twice the margin): a card "
+                                      "played 17 times is not."),
+    "fisher": Method("Fisher's exact test", "Used instead of the usual test where a table of wins and losses has "
+                                            "too few games in a cell for it."),
+    "fresh": Method("Fresh games", "Tuning chooses on some games and measures the choice on others, so a lucky "
+                                   "draw while searching does not show as a good fit."),
+    "band": Method("Target band", "A target is met when the whole range of the fresh measurement lies inside its "
+                                  "band, missed when it lies wholly outside."),
+}
+
+REPORT_METHODS = {
+    "run": ["margin", "interval", "wilson", "seat_gap", "mcnemar", "bonferroni", "decide", "p", "bootstrap", "t",
+            "newcombe", "holm", "lift", "naming"],
+    "sweep": ["margin", "interval", "wilson", "paired", "mcnemar", "bonferroni", "seat_gap", "decide", "p",
+              "bootstrap", "t", "holm", "fisher", "lift", "naming"],
+    "compare": ["margin", "interval", "paired", "mcnemar", "newcombe", "bonferroni", "t", "decide", "p"],
+    "impact": ["margin", "interval", "paired", "mcnemar", "bonferroni", "holm", "t", "decide", "lift", "naming"],
+    "ladder": ["margin", "interval", "wilson", "paired", "mcnemar", "t", "decide"],
+    "tune": ["fresh", "band", "margin", "interval", "wilson", "paired", "mcnemar", "bootstrap", "decide"],
+    "campaign": ["margin", "interval", "wilson", "newcombe", "bonferroni", "t", "bootstrap", "decide"],
+}
+
+
+def methods_for(kind: str, _result: dict | None = None) -> list[Method]:
+    return [METHODS[k] for k in REPORT_METHODS[kind]]
+
+
+def run_block(s: dict, anchors: dict[str, str]) -> Block:
+    return Block(run_verdicts(s, anchors), run_alerts(s, anchors), methods_for("run", s), margin_line(s.get("margin")))
