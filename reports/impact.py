@@ -107,7 +107,8 @@ def tornado_charts(res: dict, what: str) -> list[Chart]:
         return []
     shown = fs[:MAX_ROWS]
     changes = [c for c in CHANGE_ORDER if any(c in d for _, d in shown)]
-    per = charts.tornado_rows_per_page(len(changes))
+    most = charts.tornado_rows_per_page(len(changes))
+    per = -(-len(shown) // -(-len(shown) // most))  # as few parts as fit a page each, of even sizes (25: 9, 9, 7)
     parts = [shown[i:i + per] for i in range(0, len(shown), per)]
     out = []
     for j, part in enumerate(parts):
