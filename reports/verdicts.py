@@ -205,13 +205,15 @@ def headline_verdict(h: dict, who: str, anchor: str = "") -> Verdict:
     mw = fmt.margin_points(h.get("margin"))
     rate = f"{who} {fmt.pct(h.get('value'))} of games"
     if h.get("verdict") == "measured":
-        s = f"{rate}, measured to within ±{fmt.points(h.get('half_width'))} (inside your {mw} margin)."
+        s = (f"{rate}, measured to within ±{fmt.points(h.get('half_width'))} (inside your "
+             f"{fmt.margin_adj(h.get('margin'))} margin).")
     else:
         total = h.get("games_for_margin")
         more = max(0, int(total or 0) - int(h.get("n") or 0))
         tail = (f": about {fmt.int_(fmt.round_up(more))} more games would measure it to within ±{mw} "
                 f"({_rerun(fmt.round_up(total))})" if more else "")
-        s = f"{rate}, measured only to ±{fmt.points(h.get('half_width'))}, wider than your {mw} margin{tail}."
+        s = (f"{rate}, measured only to ±{fmt.points(h.get('half_width'))}, wider than your "
+             f"{fmt.margin_adj(h.get('margin'))} margin{tail}.")
     ci = h.get("ci") or [None, None]
     return Verdict(s, h.get("verdict", "imprecise"), _margin_tag(h.get("margin")),
                    f"win rate {fmt.pct(h.get('value'))}, 95% CI {fmt.ci_pct(ci)}, n = {fmt.int_(h.get('n'))} games",

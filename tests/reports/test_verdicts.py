@@ -114,6 +114,28 @@ def test_every_verdict_code_is_one_sentence_with_its_margin():
     }
 
 
+def test_a_team_game_says_whether_its_win_rate_is_measured_to_within_the_margin(tmp_path):
+    """No seats to set against each other (co-op): the headline's precision against the margin, and the games
+    in all that would get it there (summary.json's `headline`)."""
+    import dataclasses
+
+    import polars as pl
+
+    spec = dataclasses.replace(SPEC, cooperative=True)
+    run = make_run(tmp_path, n_games=1500, n_cap=3)
+    for p in (run / "parts").glob("seats-*.parquet"):
+        s = pl.read_parquet(p)
+        s.with_columns(pl.col("won").first().over("variant", "game_index")).write_parquet(p)
+    html = render_run_report(run, spec).read_text()
+    h = json.loads((run / "summary.json").read_text())["headline"]
+    assert h["verdict"] == "imprecise" and h["half_width"] >= 0.02 and h["games_for_margin"] > 1500
+    more, total = fmt.round_up(h["games_for_margin"] - 1500), fmt.round_up(h["games_for_margin"])
+    assert (f"The team wins {fmt.pct(h['value'])} of games, measured only to ±{100 * h['half_width']:.1f} points, "
+            f"wider than your 2-point margin: about {more:,} more games would measure it to within ±2 points "
+            f"(rerun with -n {total}).") in plain(verdict_text(html))
+    assert "3 games (0.2%) hit the turn cap of 100 decisions" in plain(verdict_text(html))
+
+
 # ---------------------------------------------------------------- no card named on a figure known to ±20 points
 
 
