@@ -753,10 +753,13 @@ def compare(
     if cd.get("words"):
         out.print(f"cards: {cd['words']}", highlight=False)
     pairing = result.get("pairing") or {}
+    said = [result["pairing_words"]] if result.get("pairing_words") else []
     if pairing.get("correlation") is not None:
-        out.print(f"pairing: {result['pairing_words']}; correlation of the {result['primary']} game by game "
-                  f"{pairing['correlation']:.2f}, so the paired interval is {pairing['width_ratio']:.2f}x the "
-                  f"width of an unpaired one", highlight=False)
+        said.append(f"correlation of the {result['primary']} game by game {pairing['correlation']:.2f}")
+    if pairing.get("words"):  # what the pairing bought, as measured (None when it could not be: no width ratio)
+        said.append(pairing["words"])
+    if said:
+        out.print("pairing: " + "; ".join(said), highlight=False)
     if result.get("dropped"):
         out.print("left out of the family: " + "; ".join(f"{d['metric']} ({d['reason']})" for d in result["dropped"]),
                   highlight=False)
