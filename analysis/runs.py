@@ -203,11 +203,11 @@ def _diff(a, b, path="") -> list[str]:
     return [] if a == b else [f"{path}: folder has {a!r}, this command has {b!r}"]
 
 
-# What a run folder takes on disk, measured (issue 40 item 10: the old estimate, 4 bytes a value, was about 40x
-# too high). Parquet parts of 1,000-50,000 games of every game: a stored value of the games and seats parts
-# takes 0.33-0.66 bytes compressed (You're Fired!'s fewest, Overtime's games part the most; 0.45 here puts every
-# game's folder within 0.9-1.5x), and each part carries a footer of about 450 bytes per column (schema,
-# statistics), which dominates small chunks.
+# What a run folder takes on disk, measured (issue 40 item 10: the old estimate, 4 bytes a value, was 2-13x too
+# high on the runs measured here, 40x on the issue's). Parquet parts of 1,000-50,000 games of every game: a
+# stored value of the games and seats parts takes 0.33-0.66 bytes compressed (You're Fired!'s fewest, Overtime's
+# games part the most; 0.45 here puts every game's folder within 0.9-1.5x), and each part carries a footer of
+# about 450 bytes per column (schema, statistics), which dominates small chunks.
 VALUE_BYTES = 0.45  # a value of a games or seats part, compressed
 PART_COLUMN_BYTES = 450  # a part's footer, per column
 CARD_ROW_BYTES = 16  # a row (card, counter) of a cards part, compressed
