@@ -891,9 +891,16 @@ def replay(
     if not 0 <= index <= runs.MAX_INDEX:
         raise BalanceError(f"--index: {index} is not allowed; allowed: a game index in 0..{runs.MAX_INDEX} (2**63-1)")
     if run is not None:
+        given = [name for name, value in (("--players", players), ("--level", level), ("--policy-param", policy_param),
+                                          ("--set", set_), ("--params", params)) if value]
+        if given:  # a folder's game is replayed with the run's own settings, never silently others
+            raise BalanceError(f"{given[0]}: not allowed with a run FOLDER (its game is replayed with the run's own "
+                               "settings); allowed: FOLDER with --index/--variant, or --game with the settings instead")
         manifest = runs.load_manifest(run, "FOLDER")
         config = runs.config_from_manifest(manifest, run)
         spec = runs.spec_of(manifest, run)
+        if game is not None and game != spec.name:
+            raise BalanceError(f"--game: {game} is not the game of {run} ({spec.name}); allowed: {spec.name}, or no --game")
         if variant >= len(config.variants):
             raise BalanceError(f"--variant: {variant} is not allowed; allowed: 0..{len(config.variants) - 1}")
         played = runs.variant_games(config.variants[variant], manifest["n_games"])

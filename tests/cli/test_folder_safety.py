@@ -154,6 +154,14 @@ def test_replay_refuses_an_index_the_run_did_not_play(base_run):
     transcript(base_run, "--index", 2999)
 
 
+@pytest.mark.parametrize("option", [("--policy-param", "epsilon=1"), ("--set", "target=25"), ("--players", "3"),
+                                    ("--game", "overtime")])
+def test_replay_of_a_folder_refuses_settings_it_would_not_play(base_run, option):
+    # the run's own settings are replayed: another policy parameter, rule or count is refused, never ignored
+    line = one_line_error(balance("replay", base_run, "--index", 0, *option))
+    assert option[0] in line and "allowed:" in line, line
+
+
 # ------------------------------------------------------------------ item 3: links are never followed
 def snapshot(path: Path):
     """Everything at `path` (a file's bytes, a folder's files and folders), to see that nothing changed."""

@@ -59,6 +59,9 @@ def small(argv: list[str]) -> list[str]:
     for flag, size in (("-n", GAMES), ("--games", GAMES), ("--campaigns", CAMPAIGNS)):
         if flag in argv:
             argv[argv.index(flag) + 1] = str(size)
+    if cmd == "replay" and "--game" not in argv and "--index" in argv:  # a game of the (small) run folder
+        i = argv.index("--index") + 1
+        argv[i] = str(min(int(argv[i]), GAMES - 1))
     playing = cmd in PLAYS or (cmd == "compare" and ("--game" in argv or "-g" in argv))
     if playing and "-n" not in argv and "--games" not in argv:
         argv += ["-n", str(GAMES)]
