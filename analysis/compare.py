@@ -2,7 +2,8 @@
 verdicts that agree with each other.
 
 - One primary metric first: the headline win rate (the share of games
-  someone wins; the team's in a co-op game), tested at alpha with its 95%
+  someone wins; the team's in a co-op game), or the first seat's win rate in
+  a game someone wins every time on both sides, tested at alpha with its 95%
   interval.
 - Then a deduplicated family of secondary metrics (each seat's win rate, the
   length, every end reason, the game's own means): a metric that is constant
@@ -186,6 +187,20 @@ def pairing_sentence(pairing: dict | None, basis: str | None = None) -> str | No
     return f"{how} removed none of the luck here (interval {r:.2f}x the unpaired width)"
 
 
+FIRST_SEAT = "seat 1 win rate"
+
+
+def primary_metric(a: pl.DataFrame, b: pl.DataFrame, metrics: list[str]) -> str:
+    """The headline compared first: the share of games someone wins, or, in a
+    game that someone wins every time on both sides (a duel, a free-for-all),
+    the first seat's win rate, which is then what a change can move."""
+    v = np.concatenate([_values(a, PRIMARY), _values(b, PRIMARY)])
+    v = v[~np.isnan(v)]
+    if FIRST_SEAT in metrics and v.size and np.all(v == 1):
+        return FIRST_SEAT
+    return PRIMARY
+
+
 def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool, margin: float = DEFAULT_MARGIN,
                    alpha: float = ALPHA) -> dict:
     a = _per_game(a_games, a_seats, spec)
@@ -198,12 +213,13 @@ def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool, margi
         a_side, b_side = both.select(metrics), both.select([pl.col(m + "__b").alias(m) for m in metrics])
     else:
         a_side, b_side = a, b
-    kept, dropped = dedupe(metrics, a_side, b_side, paired=paired)
-    secondary = [m for m in kept if m != PRIMARY]
+    first = primary_metric(a_side, b_side, metrics)
+    kept, dropped = dedupe(metrics, a_side, b_side, keep_first=first, paired=paired)
+    secondary = [m for m in kept if m != first]
     m_family = len(secondary)
     rows = []
     for name in kept:
-        primary = name == PRIMARY
+        primary = name == first
         level = 1 - alpha if primary else family_level(alpha, m_family)
         x, y = _values(a_side, name), _values(b_side, name)
         binary = is_binary(name, np.concatenate([x, y]))
@@ -230,18 +246,18 @@ def compare_frames(a_games, a_seats, b_games, b_seats, spec, paired: bool, margi
                      "p_adjusted": p_adj, "significant": sig, "verdict": words, "margin_verdict": v,
                      "margin": mg, "margin_kind": "relative: the margin times A's value" if rel else "absolute",
                      "rate": binary})
-    head = next((r for r in rows if r["metric"] == PRIMARY), None)
+    head = next((r for r in rows if r["metric"] == first), None)
     result = {
-        "paired": bool(paired), "alpha": alpha, "margin": margin, "primary": PRIMARY,
+        "paired": bool(paired), "alpha": alpha, "margin": margin, "primary": first,
         "correction": "Bonferroni", "family_size": m_family,
-        "family": f"the primary metric ({PRIMARY}) at alpha {alpha:g} with a 95% interval; the {m_family} secondary "
+        "family": f"the primary metric ({first}) at alpha {alpha:g} with a 95% interval; the {m_family} secondary "
                   f"metrics each at 1 - alpha/{m_family} (intervals at {family_level(alpha, m_family):.4g}), verdicts "
                   f"read from the intervals shown",
         "metrics": rows, "dropped": dropped,
         "significant": [r["metric"] for r in rows if r["significant"]],
     }
     if paired and head is not None:
-        result["pairing"] = pairing_of(_values(a_side, PRIMARY), _values(b_side, PRIMARY))
+        result["pairing"] = pairing_of(_values(a_side, first), _values(b_side, first))
     result["verdicts"] = {"margin": margin, "alpha": alpha, "items": [
         {"id": "compare", "variant": None, "question": f"Does B change the {r['metric']}?", "metric": r["metric"],
          "role": r["role"], "estimate": r["diff"], "ci": r["ci"], "ci_level": r["ci_level"], "n": r["n_a"],
