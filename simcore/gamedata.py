@@ -10,6 +10,16 @@ tables. `loader(game, build)` memoises it: the same parameters and the same
 file contents give the same `GameData` object, so the tables, the card names,
 the transcript and the report all come from one reading of the files.
 
+A card file's entries are read in one canonical order, never the file's
+(`Reader.card_file`): in each section of card kinds the game declares
+(`CardSection`), entries are sorted by their name (`canonical_key`: the name
+compared without case, then as written, then the entry's whole content).
+Card ids follow that order, so the same cards give the same games, byte for
+byte, however their entries are ordered; the card list's hash
+(`CardList.hash`) is of that canonical content (comments and layout aside).
+A section whose order is data (a rank order) says so (`ordered=True`) and is
+kept as written.
+
 Every refusal is a `BalanceError` in one format:
 
     data/overtime/cards.toml: card 'Coffee Break', field 'effects[0].who': 'who' is not used by 'work'; allowed: op, n
@@ -21,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -287,11 +298,59 @@ class CardSection:
     ones the file is checked against), or None when the file gives no count
     (each entry is one kind, dealt as the game's rules say: only the whole
     entry can be removed). Rules between entries (a deck's size, one Boss) are
-    the loader's: an edited list is checked by loading it."""
+    the loader's: an edited list is checked by loading it.
+
+    The entries are card kinds, not a sequence: `Reader.card_file` hands them
+    to the game in the canonical order (`canonical_order`, by `key`), so a
+    card's id never depends on where its entry stands in the file. `ordered`:
+    the entries' order is itself data (a rank order, best last, say) and is
+    kept as written."""
 
     section: str
     count: Field | None
     key: str = "name"
+    ordered: bool = False
+
+
+def _content(value: Any) -> str:
+    """A parsed TOML value as one canonical text: tables by key (a table has no
+    order), lists as written."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def canonical_key(entry: Mapping, key: str = "name") -> tuple[str, str, str]:
+    """Where an entry stands in the canonical order: its name compared without
+    case or Unicode form ("Coffee Break" next to "coffee break"), then the name
+    as written, then (two entries of one name, which the game then refuses)
+    its whole content. The file's order never decides."""
+    name = entry[key]
+    return unicodedata.normalize("NFKC", name).casefold(), name, _content(entry)
+
+
+def canonical_order(entries: Any, key: str = "name") -> Any:
+    """The entries of a section in the canonical order (a new list). A section
+    that is not a list of tables each with a text `key` is returned as it is:
+    the game's checks refuse it, naming entries by their place in the file."""
+    if not isinstance(entries, list) or not all(isinstance(e, Mapping) and isinstance(e.get(key), str)
+                                                for e in entries):
+        return entries
+    return sorted(entries, key=lambda e: canonical_key(e, key))
+
+
+def canonical_card_doc(doc: Mapping, sections: tuple["CardSection", ...]) -> dict:
+    """A parsed card file with the entries of each declared section not
+    `ordered` in the canonical order (everything else as parsed)."""
+    out = dict(doc)
+    for sec in sections:
+        if not sec.ordered and sec.section in out:
+            out[sec.section] = canonical_order(out[sec.section], sec.key)
+    return out
+
+
+def content_digest(doc: Mapping) -> str:
+    """sha256 of a parsed file's content (its `_content`): the same for a copy
+    whose comments, layout or table keys differ."""
+    return hashlib.sha256(_content(doc).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -300,14 +359,18 @@ class CardList:
 
     file: str  # as the user knows it: data/overtime/cards.toml, or their path
     path: str  # where it was read
-    sha256: str
+    sha256: str  # of the file's bytes: this very file (provenance)
     shipped: bool  # the game's own file (not a designer's --set cards=FILE)
     reconstruction: bool  # the shipped list is a reconstruction of the printed cards
     sections: tuple[CardSection, ...] = ()  # where its card kinds and their counts are (CardSection)
+    content_sha256: str = ""  # of its content as the game reads it (content_digest of the canonical document)
 
     @property
     def hash(self) -> str:
-        return self.sha256[:16]
+        """The card list by content: the same for the same cards however the
+        file orders its entries (they are read in the canonical order, so they
+        play the same games), lays them out or comments them."""
+        return (self.content_sha256 or self.sha256)[:16]
 
 
 @dataclass(frozen=True, eq=False)
@@ -329,7 +392,8 @@ class GameData:
 
     @property
     def card_list_hash(self) -> str:
-        """The card list's content alone (not the rules): what its name says."""
+        """The card list's content alone (not the rules), as read: a file with its
+        entries reordered is the same card list (CardList.hash)."""
         return self.cards.hash if self.cards is not None else "none"
 
     @property
@@ -350,6 +414,8 @@ class Reader:
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self.read: dict[str, tuple[Path, str]] = {}  # shown name -> (path, sha256)
         self._parsed: dict[str, dict] = {}
+        self._handed: dict[str, dict] = {}  # resolved path -> a card file's document as handed to the game
+        self._content: dict[str, str] = {}  # shown name -> content digest (a card list's, for content_hash)
 
     def toml(self, path: Path | str, role: str = "", allowed: str = "a TOML file") -> dict:
         path = Path(path)
@@ -367,22 +433,42 @@ class Reader:
     def digest(self, path: Path | str) -> str:
         return self.read[shown(Path(path))][1]
 
+    def card_file(self, path: Path | str, default: Path, reconstruction: bool,
+                  sections: tuple[CardSection, ...], allowed: str = "a TOML file") -> tuple[dict, CardList]:
+        """A game's card file: (its parsed document with the entries of every
+        declared section in the canonical order, its CardList). The game reads
+        its cards from this document, so card ids (rows of its tables) follow
+        the canonical order and not the file's: the same cards, however their
+        entries are ordered, play the same games."""
+        path = Path(path)
+        doc = canonical_card_doc(self.toml(path, allowed=allowed), tuple(sections))
+        self._handed[str(path.resolve())] = doc
+        return doc, self.card_list(path, default, reconstruction, sections)
+
     def card_list(self, path: Path | str, default: Path, reconstruction: bool,
                   sections: tuple[CardSection, ...] = ()) -> CardList:
         """The card list read from `path`; `sections` declares its lists of card
-        kinds and their count fields (CardSection)."""
+        kinds and their count fields (CardSection). Its content hash is of the
+        document as the game was handed it: in the canonical order when read
+        with `card_file`, else as parsed (file order kept: what such a game plays)."""
         path = Path(path)
-        self.toml(path)
+        raw = self.toml(path)
+        digest = content_digest(self._handed.get(str(path.resolve()), raw))
+        self._content[shown(path)] = digest
         shipped = path.resolve() == Path(default).resolve()
         return CardList(shown(path), str(path.resolve()), self.digest(path), shipped, reconstruction and shipped,
-                        tuple(sections))
+                        tuple(sections), digest)
 
     def make(self, params: Mapping[str, Any], tables: tuple, card_names, cards: CardList | None = None,
              info: Mapping[str, Any] | None = None) -> GameData:
-        files = tuple(sorted((name, digest) for name, (_, digest) in self.read.items()))
+        # a card list counts by its content as read (the same cards reordered: the same games)
+        files = tuple(sorted((name, self._content.get(name, digest)) for name, (_, digest) in self.read.items()))
         read_paths = {str(p.resolve()) for p, _ in self.read.values()}
-        # a parameter naming a file read counts by that file's content, not its path
-        plain = {k: v for k, v in params.items() if not (isinstance(v, str) and v and _resolved(v) in read_paths)}
+        # a parameter naming a file read counts by that file's content, not its path; so does the card
+        # list parameter left empty (spec.cards_param: the game's own list, read and counted in `files`)
+        plain = {k: v for k, v in params.items()
+                 if not (isinstance(v, str) and v and _resolved(v) in read_paths)
+                 and not (k == "cards" and v == "" and cards is not None)}
         frozen = MappingProxyType(dict(params))
         return GameData(self.game, frozen, tuple(tables), tuple(card_names), cards, files,
                         content_hash(self.game, plain, files), MappingProxyType(dict(info or {})))

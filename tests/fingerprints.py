@@ -1,6 +1,7 @@
 """Fingerprints of the engines: sha256 of the result rows of fixed games.
 
     python -m tests.fingerprints [--game G ...] [--json out.json] [--compare old.json]
+                                 [--cards FILE | --shuffled SEED]
 
 For every game: `random`, `greedy` and `lookahead` at the smallest, default
 and largest player count (lookahead on fewer games: it is slow), and `expert`
@@ -9,13 +10,22 @@ playing it: the sha256 of game_out, seat_out and card_stats of games 0..n-1
 of seed 2026. A change
 that must not change results (a refactor, a speed-up) leaves every line the
 same; `--compare` says which differ.
+
+`--cards FILE` plays another card list (`--set cards=FILE`; give one --game);
+`--shuffled SEED` plays each game's own card list with the entries of every
+section its loader declares unordered (`simcore.gamedata.CardSection`)
+shuffled by SEED (`shuffled_cards`), written to a temporary file: the lines
+must be those of the shipped file (a card file's order is not data).
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import random
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -30,13 +40,40 @@ def _data(spec, params):
     return d.tables, len(d.card_names)
 
 
-def fingerprints(name: str) -> dict[str, str]:
+def shuffled_cards(name: str, seed: int, out: Path) -> Path | None:
+    """The game's own card list written to `out` with the entries of each
+    section its loader does not declare ordered in an order drawn from
+    `seed` (never the file's own order, where a section has two entries or
+    more); comments are not kept. None when the game has no such section."""
+    from analysis.cardfile import dumps
+    from simcore import registry
+    from simcore.files import read_toml
+
+    cards = registry.get(name).load_data({}).cards
+    sections = [s for s in (cards.sections if cards is not None else ()) if not getattr(s, "ordered", False)]
+    if not sections:
+        return None
+    doc = read_toml(Path(cards.path))
+    rng = random.Random(seed)
+    for sec in sections:
+        entries = list(doc.get(sec.section) or [])
+        order = list(range(len(entries)))
+        while len(order) > 1 and order == sorted(order):
+            rng.shuffle(order)
+        doc[sec.section] = [entries[i] for i in order]
+    out = Path(out)
+    out.write_text(dumps(doc, header=f"{cards.file} with its entries shuffled (seed {seed})"))
+    return out
+
+
+def fingerprints(name: str, user: dict | None = None) -> dict[str, str]:
+    """Every line of one game, with the parameters `user` (e.g. another card list)."""
     from simcore import registry
     from simcore.batch import Engine, resolve_policy
     from simcore.params import resolve
 
     spec = registry.get(name)
-    params = resolve(spec, {})
+    params = resolve(spec, dict(user or {}))
     tables, n_cards = _data(spec, params)
     counts = sorted({spec.min_players, spec.default_players, spec.max_players})
     out = {}
@@ -59,12 +96,25 @@ def main(argv=None) -> int:
     ap.add_argument("--game", action="append")
     ap.add_argument("--json")
     ap.add_argument("--compare")
+    ap.add_argument("--cards", help="play this card list (--set cards=FILE); with one --game")
+    ap.add_argument("--shuffled", type=int, metavar="SEED",
+                    help="play each game's own card list with its entries shuffled by SEED")
     a = ap.parse_args(argv)
     from simcore import registry
 
+    if a.cards and len(a.game or []) != 1:
+        ap.error("--cards needs exactly one --game")
     result: dict[str, str] = {}
+    tmp = tempfile.TemporaryDirectory()
     for name in a.game or registry.names():
-        fp = fingerprints(name)
+        user = {"cards": str(Path(a.cards).resolve())} if a.cards else {}
+        if a.shuffled is not None:
+            path = shuffled_cards(name, a.shuffled, Path(tmp.name) / f"{name}-shuffled-{a.shuffled}.toml")
+            if path is None:
+                print(f"# {name}: no card list with unordered entries; its own data played", flush=True)
+            else:
+                user = {"cards": str(path)}
+        fp = fingerprints(name, user)
         for k, v in fp.items():
             print(k, v, flush=True)
         result.update(fp)

@@ -94,6 +94,10 @@ CARD_SCHEMAS = {
 assert tuple(CARD_SCHEMAS) == K.KIND_NAMES
 
 
+# the one list of card kinds: read in the canonical order (by name), never the file's (simcore.gamedata)
+CARD_SECTIONS = (CardSection("card", _COMMON[2]),)
+
+
 def _card_entries(v):
     if not isinstance(v, list) or not v or not all(isinstance(e, dict) for e in v):
         raise ValueError("no [[card]] tables")
@@ -172,16 +176,15 @@ def build(reader, user: dict):
     per card id."""
     params = overlay(read_rules(reader, PARAMS), user, GAME)
     path = Path(params["cards"] or CARDS_FILE)
-    raw = reader.toml(path, allowed="a card file in the format of data/four-day-weekend/cards.toml")
+    raw, card_list = reader.card_file(path, CARDS_FILE, reconstruction=True, sections=CARD_SECTIONS,
+                                      allowed="a card file in the format of data/four-day-weekend/cards.toml")
     cards = check_cards(raw, path)
     table, bonus, inst = compile_cards(cards)
     need = 6 * params["hand_size"] + 1
     if inst.shape[0] < need:
         raise refuse(path, "top level", "count", f"{inst.shape[0]} cards is too few to deal "
                      f"{params['hand_size']} to 6 players", f"at least {need} cards in all")
-    return reader.make(params, (table, bonus, inst, compile_rules(params)), [c["name"] for c in cards],
-                       reader.card_list(path, CARDS_FILE, reconstruction=True,
-                                         sections=(CardSection("card", _COMMON[2]),)),
+    return reader.make(params, (table, bonus, inst, compile_rules(params)), [c["name"] for c in cards], card_list,
                        info={"kinds": tuple(K.KIND_NAMES[c["kind"]] for c in cards)})
 
 

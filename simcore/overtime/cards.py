@@ -138,6 +138,8 @@ CARD = Schema("card", (
           length=(3, 3)),
     _SHIFT, _ABILITY, _ABILITY_EFFECTS, _ABILITY_USES, _ABILITY_REACT_TO, _ABILITY_REACT_BY,
 ))
+# the lists of card kinds: read in the canonical order (by name), never the file's (simcore.gamedata)
+CARD_SECTIONS = (CardSection("card", CARD.get("count")), CardSection("assignment", ASSIGNMENT.get("copies")))
 SECTIONS = Schema("card file", (
     Field("assignment", "any", "[[assignment]] tables: " + ASSIGNMENT.field_names(), required=True),
     Field("starting_employee", "any", "a [starting_employee] table: " + STARTING_EMPLOYEE.field_names(), required=True),
@@ -396,7 +398,10 @@ def build(reader, user: dict):
     params = overlay(read_rules(reader, PARAMS), user, "overtime")
     check_params(params)
     path = Path(params["cards"] or reader.own("cards.toml"))
-    raw = reader.toml(path, allowed="a card file in the format of data/overtime/cards.toml")
+    # main-deck kinds and assignment kinds in the canonical order (by name): a kind's id never
+    # depends on where its entry stands in the file; the starting employee keeps the last id by its role
+    raw, cards = reader.card_file(path, reader.own("cards.toml"), reconstruction=True, sections=CARD_SECTIONS,
+                                  allowed="a card file in the format of data/overtime/cards.toml")
     d = read_cards(path, raw)
     tables = compile_tables(params, d)
     names = [k["name"] for k in d["cards"][:-1]] + [a[0] for a in d["assignments"]] + [d["cards"][-1]["name"]]
@@ -409,8 +414,6 @@ def build(reader, user: dict):
         "assignment_kinds": tuple(range(int(tables[0][C.R_FIRST_ASSIGN_KIND]),
                                         int(tables[0][C.R_FIRST_ASSIGN_KIND]) + len(d["assignments"]))),
     }
-    cards = reader.card_list(path, reader.own("cards.toml"), reconstruction=True, sections=(
-        CardSection("card", CARD.get("count")), CardSection("assignment", ASSIGNMENT.get("copies"))))
     return reader.make(params, tables, names, cards, info=info)
 
 

@@ -127,6 +127,9 @@ CARD_FILE = Schema("card file", (
     Field("company", "any", "[[company]]: each player's company set, one entry per card type"),
     Field("consultant", "any", "[[consultant]]: the consultant pool, one entry per (unique) consultant"),
 ), key="")
+# the lists of card kinds: read in the canonical order (by name), never the file's (simcore.gamedata);
+# the Boss is found by its effect (rules R_BOSS_ID), not by its place
+CARD_SECTIONS = (CardSection("company", COMPANY.get("count")), CardSection("consultant", CONSULTANT.get("count")))
 MAX_COMPANY = 24  # company cards in one set (DECK_CAP holds two sets and the consultants)
 MAX_CONSULTANTS = 8
 
@@ -213,16 +216,14 @@ def build(reader, user: dict):
     the transcript (so nothing re-reads a file)."""
     params = overlay(read_rules(reader, PARAMS), user, GAME)
     path = Path(params["cards"] or reader.own("cards.toml"))
-    raw = reader.toml(path, allowed="a card list in the format of data/youre-fired/cards.toml")
+    raw, cards = reader.card_file(path, reader.own("cards.toml"), reconstruction=True, sections=CARD_SECTIONS,
+                                  allowed="a card list in the format of data/youre-fired/cards.toml")
     rows = card_rows(raw, path)
     tables = compile_tables(rows, params)
     info = {"kinds": tuple("company" if r["kind"] == K.KIND_COMPANY else "consultant" for r in rows),
             "effects": tuple(r["effect"] for r in rows),
             "targeted": tuple(r["effect"] in TARGETED for r in rows)}
-    return reader.make(params, tables, [r["name"] for r in rows],
-                       reader.card_list(path, reader.own("cards.toml"), reconstruction=True, sections=(
-                           CardSection("company", COMPANY.get("count")),
-                           CardSection("consultant", CONSULTANT.get("count")))), info=info)
+    return reader.make(params, tables, [r["name"] for r in rows], cards, info=info)
 
 
 load_data = loader(GAME, build)

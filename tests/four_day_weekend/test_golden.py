@@ -38,18 +38,22 @@ def test_golden_transcript():
 
 def test_a_designers_card_list_prints_its_own_names_and_kinds(tmp_path):
     """Issue 19: the transcript decodes with the run's cards. The default list
-    reversed: every card id now names another card, and each printed
+    renamed so that its order by name (the order cards are read in) is the
+    default's reversed: every card id now names another card, and each printed
     '(kind)' must be that card's kind, not the default list's kind of the id."""
     import re
 
     blocks = (Path(DATA.cards.path).read_text()).split("[[card]]")
+    n = len(blocks) - 1
     path = tmp_path / "reordered.toml"
-    path.write_text("[[card]]".join([blocks[0]] + blocks[1:][::-1]))
+    path.write_text("[[card]]".join([blocks[0]] + [b.replace('name = "', f'name = "{n - i:03d} ', 1)
+                                                   for i, b in enumerate(blocks[1:])]))
     data = SPEC.load_data({"cards": str(path)})
+    assert [x.split(" ", 1)[1] for x in data.card_names] == list(DATA.card_names)[::-1]
     eng = Engine(SPEC, [resolve_policy(SPEC, "greedy")])
     events, _, _ = eng.replay(data.tables, 2, 2026, 7)
     lines = SPEC.decode_trace(events, data, 2)
-    kind_of = dict(zip(DATA.card_names, DATA.info["kinds"]))
+    kind_of = {f"{n - i:03d} {name}": kind for i, (name, kind) in enumerate(zip(DATA.card_names, DATA.info["kinds"]))}
     printed = re.findall(r"(?:dealt|draws|discards|takes|adds|puts) (.+?) \((excuse|activity|necessity|bonus)\)",
                          "\n".join(lines))
     assert {k for _, k in printed} == {"excuse", "activity", "necessity", "bonus"}

@@ -65,8 +65,9 @@ def build(reader, user: dict):
                     cards[c, K.C_SKIP] = 1
             names.append(f"{rank['name']} of {suit}")
     rules = np.array([params["hand_size"], n, len(suits)], np.int64)
+    rank_order = (CardSection("rank", None, ordered=True),)  # ranks low to high: their order is data (simcore.gamedata)
     return reader.make(params, (cards, rules), names, reader.card_list(path, CARDS_FILE, reconstruction=False,
-                                                            sections=(CardSection("rank", None),)),
+                                                            sections=rank_order),
                        info={"suits": tuple(suits)})
 
 

@@ -9,11 +9,13 @@ from simcore.batch import Engine, resolve_policy
 from simcore.youre_fired import SPEC
 
 GOLDEN = Path(__file__).parent / "golden" / "duel_greedy_seed7_game3.txt"
-# issue 19's team game (before rules v3 it held two successful Boss plays; now one, its Boss back into the deck)
+# issue 19's team game: a Boss play that fails (a bluff) and one that fires the other team's last Boss
 GOLDEN_TEAMS = Path(__file__).parent / "golden" / "teams_greedy_seed3_game10.txt"
 # issue 40: a card fired from a break room replaced at once, the Fall Guy replaced, a Manager's redirect
-# and the reshuffling player's hand passed with the Boss in it, a player holding both Bosses of the team
-GOLDEN_BOSS_PASSED = Path(__file__).parent / "golden" / "teams_greedy_seed3_game41.txt"
+# and the reshuffling player's hand passed with the Boss in it (game 41 until the cards were read in their
+# canonical order, issue 40 item 2; game 7 is the first game of seed 3 that shows all four)
+BOSS_PASSED_GAME = 7
+GOLDEN_BOSS_PASSED = Path(__file__).parent / "golden" / f"teams_greedy_seed3_game{BOSS_PASSED_GAME}.txt"
 
 
 def transcript(players: int = 2, seed: int = 7, index: int = 3, **user) -> str:
@@ -29,7 +31,7 @@ def teams_transcript(index: int = 10) -> str:
 def write():
     GOLDEN.write_text(transcript())
     GOLDEN_TEAMS.write_text(teams_transcript())
-    GOLDEN_BOSS_PASSED.write_text(teams_transcript(41))
+    GOLDEN_BOSS_PASSED.write_text(teams_transcript(BOSS_PASSED_GAME))
 
 
 def test_golden_transcript():
@@ -41,7 +43,7 @@ def test_golden_team_transcript():
 
 
 def test_golden_team_transcript_with_a_boss_passed():
-    text = teams_transcript(41)
+    text = teams_transcript(BOSS_PASSED_GAME)
     assert ", a Boss among them." in text and "is fired from Player 2's break room.\nPlayer 2 draws" in text
     assert text.splitlines() == GOLDEN_BOSS_PASSED.read_text().splitlines()
 
