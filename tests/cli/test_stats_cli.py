@@ -120,7 +120,8 @@ def test_compare_primary_family_pairing_and_same_seeds(tmp_path):
     r = balance("compare", a, b, "--out", tmp_path / "cmp")
     assert r.exit_code == 0, r.output
     res = json.loads((tmp_path / "cmp" / "comparison.json").read_text())
-    assert res["metrics"][0]["metric"] == "win rate" and res["metrics"][0]["role"] == "primary"
+    # someone wins every race: the headline compared first is seat 1's win rate
+    assert res["metrics"][0]["metric"] == "seat 1 win rate" and res["metrics"][0]["role"] == "primary"
     assert res["metrics"][0]["ci_level"] == 0.95
     k = res["family_size"]
     assert all(m["ci_level"] == pytest.approx(1 - 0.05 / k) for m in res["metrics"][1:])
@@ -128,7 +129,7 @@ def test_compare_primary_family_pairing_and_same_seeds(tmp_path):
         lo, hi = m["ci"]
         assert m["significant"] == (lo > 0 or hi < 0)
     assert res["pairing_basis"] == "same deals" and "paired on the same deals" in r.output
-    assert res["pairing"]["correlation"] is None  # someone wins every race: the win rate cannot correlate
+    assert res["pairing"]["correlation"] is not None  # seat 1's wins, game by game on the same deals
     assert any(d["reason"].startswith("constant") for d in res["dropped"])  # someone always wins a race
     # a different card list deals different cards from the same streams: "same seeds"
     m = json.loads((b / "manifest.json").read_text())
