@@ -164,8 +164,9 @@ def _by_content(ident: dict) -> dict:
         v = dict(v)
         if isinstance(v.get("params"), dict):
             v["params"] = {k: x for k, x in v["params"].items() if k != "cards"}
-        if isinstance(v.get("card_list"), dict):
-            v["card_list"] = {k: x for k, x in v["card_list"].items() if k != "file"}
+        if isinstance(v.get("card_list"), dict):  # the list by its content in canonical order (card_list_hash,
+            # beside): the file's bytes and path may differ, as a reordered file plays the same games
+            v["card_list"] = {k: x for k, x in v["card_list"].items() if k not in ("file", "sha256")}
         variants.append(v)
     out["variants"] = variants
     return out

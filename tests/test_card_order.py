@@ -174,3 +174,25 @@ def test_sick_days_suit_order_does_not_change_the_tables(tmp_path):
     for x, y in zip(own.tables, mine.tables):
         assert np.array_equal(x, y)
     assert list(own.card_names) != list(mine.card_names)
+
+
+def test_a_run_resumes_with_a_reordered_card_file_and_plays_the_same_games(tmp_path):
+    # the folder's identity reads the list by content in canonical order, not by the file's bytes:
+    # extending a run with the same cards written in another order adds the games a fresh run would play
+    import polars as pl
+
+    from tests.cli.runkit import balance
+
+    shuffled = shuffled_cards("youre-fired", 5, tmp_path / "shuffled.toml")
+    shipped = tmp_path / "shipped.toml"
+    shipped.write_bytes(Path(registry.get("youre-fired").load_data({}).cards.file).read_bytes())
+    common = ["simulate", "--game", "youre-fired", "--chunk-size", 100, "--seed", 4, "--quiet"]
+    assert balance(*common, "--set", f"cards={shipped}", "-n", 200, "--out", tmp_path / "R").exit_code == 0
+    r = balance(*common, "--set", f"cards={shuffled}", "-n", 400, "--out", tmp_path / "R")
+    assert r.exit_code == 0, r.output
+    assert balance(*common, "--set", f"cards={shipped}", "-n", 400, "--out", tmp_path / "fresh").exit_code == 0
+
+    def games(folder):
+        return pl.read_parquet(folder / "parts" / "games").drop("chunk", strict=False).sort("game_index")
+
+    assert games(tmp_path / "R").equals(games(tmp_path / "fresh"))
