@@ -285,17 +285,7 @@ def replace_entry(run_dir: Path, rel: str, data: bytes, role: str = "--out", cre
     dfd = _dir_fd(run_dir, folders, role, create=create)
     tmp = f".{name}.{os.getpid()}.tmp"
     try:
-        try:
-            os.unlink(tmp, dir_fd=dfd)  # left by a killed process of the same pid (a link is removed, never followed)
-        except FileNotFoundError:
-            pass
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dfd)
-        try:
-            while data:
-                data = data[os.write(fd, data):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _new_file_at(dfd, tmp, data)
         os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)  # replaces a link itself, never what it points to
         _fsync_fd(dfd)
     except OSError:
@@ -990,18 +980,24 @@ def _unlink_at(dfd: int, name: str) -> None:
         pass
 
 
+def _new_file_at(dfd: int, name: str, data: bytes) -> None:
+    """`data` as a new file `name` in the folder `dfd`, fsynced; one left there by a killed
+    process of the same pid is removed first (a link is removed, never followed)."""
+    _unlink_at(dfd, name)
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dfd)
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _write_durable(dfd: int, path: Path, data: bytes) -> None:
     """A new file `path.name` in the folder `dfd` (never through a link), fsynced."""
     name = path.name
     try:
-        _unlink_at(dfd, name)  # left by a killed process of the same pid
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dfd)
-        try:
-            while data:
-                data = data[os.write(fd, data):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _new_file_at(dfd, name, data)
     except OSError as exc:
         try:
             _unlink_at(dfd, name)
