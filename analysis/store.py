@@ -702,9 +702,7 @@ def _append_line(run_dir: Path, line: str) -> None:
     try:
         fd = open_entry(Path(run_dir), CHUNK_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, "--out")
         try:
-            while data:
-                data = data[os.write(fd, data):]
-            os.fsync(fd)
+            _write_all(fd, data)
         finally:
             os.close(fd)
     except OSError as exc:
@@ -986,11 +984,16 @@ def _new_file_at(dfd: int, name: str, data: bytes) -> None:
     _unlink_at(dfd, name)
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dfd)
     try:
-        while data:
-            data = data[os.write(fd, data):]
-        os.fsync(fd)
+        _write_all(fd, data)
     finally:
         os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """All of `data` to `fd` (a write may take less), then fsync."""
+    while data:
+        data = data[os.write(fd, data):]
+    os.fsync(fd)
 
 
 def _write_durable(dfd: int, path: Path, data: bytes) -> None:
