@@ -72,3 +72,19 @@ def one_line_error(result) -> str:
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     assert "Traceback" not in result.output
     return lines[0]
+
+
+def race21_run(tmp_path_factory, n: int = 3000, chunk: int = 1000, seed: int = 5) -> Path:
+    """A finished race21 run folder for a module's tests; the toy game is registered only
+    while it is played, so later tests see the real registry."""
+    import pytest
+
+    from simcore import registry
+
+    toy = pytest.MonkeyPatch()
+    toy.setitem(registry.GAMES, "race21", "toygame")
+    out = tmp_path_factory.mktemp("base") / "run"
+    r = balance(*simulate_args(out, n, chunk, seed=seed))
+    assert r.exit_code == 0, r.output
+    toy.undo()
+    return out

@@ -27,7 +27,7 @@ import pytest
 from analysis import store
 from simcore import registry
 
-from runkit import balance, child, one_line_error, simulate_args
+from runkit import balance, child, one_line_error, race21_run, simulate_args
 
 SHED_CARDS = Path(__file__).resolve().parent.parent / "shedgame" / "cards.toml"
 
@@ -39,13 +39,7 @@ def toy_game(monkeypatch):
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory):
-    toy = pytest.MonkeyPatch()
-    toy.setitem(registry.GAMES, "race21", "toygame")
-    out = tmp_path_factory.mktemp("base") / "run"
-    r = balance(*simulate_args(out, 3000, 1000, seed=5))
-    assert r.exit_code == 0, r.output
-    toy.undo()
-    return out
+    return race21_run(tmp_path_factory)
 
 
 def copy_of(base: Path, tmp_path: Path, name: str = "run") -> Path:

@@ -8,7 +8,7 @@ import pytest
 
 from simcore import registry
 
-from runkit import balance, one_line_error, simulate_args
+from runkit import balance, one_line_error, race21_run, simulate_args
 
 BIG = str(2**64)
 HUGE_INDEX = str(10**20)
@@ -21,13 +21,7 @@ def toy_game(monkeypatch):
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory):
-    toy = pytest.MonkeyPatch()  # registered while the fixture builds; undone so later tests see the real registry
-    toy.setitem(registry.GAMES, "race21", "toygame")
-    out = tmp_path_factory.mktemp("base") / "run"
-    r = balance(*simulate_args(out, 3000, 1000, seed=5))
-    assert r.exit_code == 0, r.output
-    toy.undo()
-    return out
+    return race21_run(tmp_path_factory)
 
 
 def nested_toml(depth: int) -> str:
