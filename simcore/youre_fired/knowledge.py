@@ -234,15 +234,6 @@ def hand_probs(cards, rules, s, o, t, out):
 
 
 @jit
-def _count_in(row, n, c):
-    k = 0
-    for i in range(n):
-        if row[i] == c:
-            k += 1
-    return k
-
-
-@jit
 def _pick(row, n, c, want, rng):
     """A random slot of row[:n] holding c (want) or not holding c (not want)."""
     k = 0
@@ -283,8 +274,8 @@ def spread_bosses(rules, s, o, pools, n_pool, rng):
         u = t + 2
         if o == t or o == u:
             continue
-        b_t = _count_in(pools[t], n_pool[t], boss)
-        b = b_t + _count_in(pools[u], n_pool[u], boss)
+        b_t = zones.count_of(pools[t], n_pool[t], boss)
+        b = b_t + zones.count_of(pools[u], n_pool[u], boss)
         if b == 0:
             continue
         e_t = _bosses_unseen(rules, s, o, t)
