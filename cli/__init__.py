@@ -4,3 +4,4 @@ Commands kept in modules of their own register on `cli.app.app` when imported
 here (any import of cli.app runs this first), so cli/app.py does not import them."""
 from . import app as _app  # noqa: F401  (the app and its shared options first)
 from . import impact as _impact  # noqa: F401  (`balance impact`: cli/impact.py)
+from . import play as _play  # noqa: F401  (`balance play`: cli/play.py)

@@ -19,6 +19,9 @@ import numpy as np
 
 from .errors import BalanceError, InvariantBroken
 from .jit import stable_uuid
+from .recorded import RECORDED
+from .recorded import USER_KEY as RECORDED_KEY
+from .recorded import kernel as recorded_kernel
 from .runner import BAD_CHOICE, N_POLICY_PARAMS, USER, make_runner, runner_kinds
 from .spec import GameSpec
 from .trace import events, new_trace
@@ -305,6 +308,8 @@ class Engine:
         user_refs = {s.name for s in seats if s.kind == USER}
         if len(user_refs) > 1:
             raise BalanceError("--policy: at most one user policy file per run")
+        if user_refs and any(s.kind == RECORDED for s in seats):  # both would take the loop's one user slot
+            raise BalanceError("--policy: a policy file cannot play beside a recorded seat (balance play)")
         self.user_ref = next(iter(user_refs), None)
         self.last_violation = (0, 0)
 
@@ -318,7 +323,10 @@ class Engine:
     def _runner(self):
         key = (self.spec.name, self.user_ref or "", self.kinds)
         if key not in _RUNNERS:
-            user, user_key = (load_user_policy(self.user_ref) if self.user_ref else (None, ""))
+            if RECORDED in self.kinds:  # a played game's human seat (simcore/recorded.py): the user slot plays it back
+                user, user_key = recorded_kernel(), RECORDED_KEY
+            else:
+                user, user_key = (load_user_policy(self.user_ref) if self.user_ref else (None, ""))
             _RUNNERS[key] = make_runner(self.spec.name, self.spec.kernels, user, user_key, kinds=self.kinds)
         return _RUNNERS[key]
 
@@ -327,7 +335,10 @@ class Engine:
         if len(seats) != n_players:
             raise BalanceError(f"--policy: {len(self.seats)} policies given for {n_players} players; give one, or one per seat")
         kinds = np.array([s.kind for s in seats], np.int64)
-        params = np.array([s.params for s in seats], np.float64)
+        width = max(len(s.params) for s in seats)  # a recorded seat's vector is longer: pad the others with zeros
+        params = np.zeros((len(seats), width), np.float64)
+        for i, s in enumerate(seats):
+            params[i, :len(s.params)] = s.params
         return kinds, params
 
     def run(self, tables, n_players: int, seed: int, game_indices: np.ndarray, n_cards: int,

@@ -1,0 +1,275 @@
+"""`balance play`'s prompt: show the table, narrate the bots, read the person's commands, save the game.
+
+Plain `input()` with Rich for layout: a line-based prompt any terminal (and
+tmux, and a pipe) drives. Every bad key gets one line and the prompt again;
+end of input and Ctrl-C keep the game and exit cleanly.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from pathlib import Path
+
+import numpy as np
+
+from simcore.errors import BalanceError
+
+from .play import (HELP_TEXT, LOG_FILE, PLAY_FILE, Game, Quit, _settings_text, append_log, read_play_file, setup,
+                   write_play_file)
+from .play_tables import table_for
+
+
+def say(text: str = "", style: str | None = None) -> None:
+    from .app import out
+
+    out.print(text, style=style, highlight=False, markup=False, soft_wrap=True)
+
+
+def ask(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        raise Quit("end of input") from None
+    except KeyboardInterrupt:
+        raise Quit("Ctrl-C") from None
+
+
+def _game_folder(root: Path, game: str) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path, k = root / f"{game}-{stamp}", 1
+    while path.exists():
+        k += 1
+        path = root / f"{game}-{stamp}-{k}"
+    return path
+
+
+def run_session(game, players, seat, policy, policy_param, set_, seed, level, out_dir, resume, notes) -> None:
+    from simcore.batch import resolve_policy
+
+    if resume is not None:
+        doc = read_play_file(resume)
+        given = [n for n, v in (("--players", players), ("--policy", policy), ("--policy-param", policy_param),
+                                ("--set", set_), ("--level", level)) if v]
+        if given:
+            raise BalanceError(f"{given[0]}: not allowed with --resume (the game goes on with its own settings)")
+        sets = [f"{k}={_value(v)}" for k, v in doc["settings"].items() if k != "level"]
+        spec, n_players, seats, user = setup(doc["game"], doc["players"], doc["seat"], doc["policies"],
+                                             doc.get("policy_params") or None, sets, doc["settings"].get("level"))
+        seed, folder, notes = doc["seed"], Path(resume), notes or doc.get("notes", "")
+        choices, policy, policy_param = list(doc["choices"]), doc["policies"], doc.get("policy_params") or []
+        seat, spent = doc["seat"], float(doc.get("seconds", 0.0))
+    else:
+        spec, n_players, seats, user = setup(game, players, seat, policy, policy_param, set_, level)
+        root = Path(out_dir) if out_dir is not None else Path("plays")
+        folder, choices, spent = _game_folder(root, spec.name), [], 0.0
+        policy, policy_param = list(policy or ["greedy"]), list(policy_param or [])
+    data = spec.load_data(dict(user))
+    human = seat - 1
+    expert = _hint_policy(spec, resolve_policy)
+    table = table_for(spec, data, n_players, human)
+    _warm_up(spec, seats, human)
+    g = Game(spec, data, n_players, human, seats, seed, choices)
+    doc = {"game": spec.name, "players": n_players, "seat": seat, "seed": seed, "settings": _jsonable(user),
+           "policies": policy, "policy_params": policy_param, "notes": notes, "choices": g.choices,
+           "finished": False, "seconds": spent}
+    bots = ", ".join(sorted({s.name for i, s in enumerate(seats) if i != human})) or "none"
+    say(f"{spec.title}: {n_players} player(s), you are {table.seat_name(human)}; the others play {bots}. "
+        f"Seed {seed}. Type help for the commands.", style="bold")
+    started = time.perf_counter()
+    try:
+        g.advance()
+        shown = 0 if not choices else int(g.trace[0])
+        if choices:
+            say(f"(resumed after your {len(choices)} decision(s))")
+        while True:
+            shown = _narrate(table, g, shown)
+            if g.over:
+                break
+            _show_board(table, g)
+            while True:
+                line = ask(table.prompt(g)).strip().lower()
+                if line in ("", "board", "b"):
+                    _show_board(table, g)
+                    continue
+                if line in ("help", "h", "?"):
+                    say(HELP_TEXT)
+                    continue
+                if line in ("quit", "q", "exit"):
+                    raise Quit("quit")
+                if line == "log":
+                    for text in table.narrate(g.events[: _events_in(g)], everything=False):
+                        say(text)
+                    continue
+                if line == "hint":
+                    _hint(table, g, expert)
+                    continue
+                if line == "undo":
+                    if not g.choices:
+                        say("Nothing to undo: you have made no decision yet.")
+                        continue
+                    g.undo()
+                    shown = g.marks[-1] if g.marks else 0
+                    say("Undone: your last decision is taken back.")
+                    shown = _narrate(table, g, shown, replay_note=True)
+                    _show_board(table, g)
+                    continue
+                if line.isdigit():
+                    k = int(line)
+                    if 1 <= k <= g.n:
+                        g.choose(k - 1)
+                        g.advance()
+                        break
+                    say(f"{k} is not one of the options; allowed: 1..{g.n} (or help).")
+                    continue
+                say(f"'{line[:20]}' is not a command; allowed: a number 1..{g.n}, hint, undo, board, log, help, quit.")
+    except Quit as why:
+        doc["seconds"] = spent + time.perf_counter() - started
+        write_play_file(folder, doc)
+        (folder / "transcript.txt").write_text("\n".join(table.narrate(g.events, everything=False)) + "\n",
+                                               encoding="utf-8")
+        say("")
+        say(f"Stopped ({why}). The game so far is kept in {folder}: go on with "
+            f"balance play --resume {folder}", style="bold")
+        return
+    doc["seconds"] = spent + time.perf_counter() - started
+    _finish(spec, g, table, doc, folder, user, seats, human, notes)
+
+
+def _value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ",".join(_value(x) for x in v)
+    return str(v)
+
+
+def _jsonable(user: dict) -> dict:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in user.items()}
+
+
+def _events_in(g: Game) -> int:
+    from simcore.trace import EVENT_WIDTH
+
+    return int(g.trace[0]) // EVENT_WIDTH
+
+
+def _narrate(table, g: Game, shown: int, replay_note: bool = False) -> int:
+    """Print the events since trace position `shown` (as the seat may see them); the new position."""
+    from simcore.trace import EVENT_WIDTH
+
+    now = int(g.trace[0])
+    if now > shown:
+        rows = g.trace[1 + shown: 1 + now].reshape(-1, EVENT_WIDTH)
+        for text in table.narrate(rows, everything=False):
+            say(text)
+    return now
+
+
+def _show_board(table, g: Game) -> None:
+    say("")
+    for line in table.board(g.state):
+        say(line)
+    say("Your options:", style="bold")
+    for i in range(g.n):
+        say(f"  {i + 1:>2}. {table.option(g.state, int(g.options[i]))}")
+
+
+def _hint_policy(spec, resolve_policy):
+    pol = spec.policy("expert")
+    if pol is not None and not pol.refused:
+        return resolve_policy(spec, "expert")
+    return resolve_policy(spec, "greedy")
+
+
+def _hint(table, g: Game, expert) -> None:
+    say(f"(asking {expert.name}: it searches from what you can see; this takes a few seconds)")
+    j, chance, played, name = g.hint(expert)
+    words = table.option(g.state, int(g.options[j]))
+    if chance is None:
+        say(f"{name} would play {j + 1}. {words}.")
+        return
+    lo, hi = _wilson(chance, played)
+    say(f"{name} would play {j + 1}. {words}. Your win chance after it: about {100 * chance:.0f}% "
+        f"(95% interval {100 * lo:.0f}-{100 * hi:.0f}%, from {played} games played on from here with the hidden "
+        f"cards redrawn and every seat playing greedy).")
+
+
+def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def _warm_up(spec, seats, human: int) -> None:
+    """Compile (or load) what the game needs before it starts: the replay loop with a recorded seat, so the
+    save at the end does not wait (said when it is a first compile on this machine)."""
+    from dataclasses import replace
+
+    from simcore.batch import Engine
+    from simcore.recorded import NAME, RECORDED, params_of
+
+    from .app import _first_compile
+
+    rec = list(seats)
+    rec[human] = replace(seats[human], name=NAME, kind=RECORDED, params=params_of([]))
+    _first_compile(spec, rec, Engine(spec, rec), traced=True)
+
+
+def _finish(spec, g: Game, table, doc: dict, folder: Path, user: dict, seats, human: int, notes: str) -> None:
+    """The game is over: show the end, check it against the compiled runner, save the run folder and the log row."""
+    from dataclasses import replace
+
+    from analysis import runs
+    from simcore.batch import Engine
+    from simcore.recorded import NAME, RECORDED, params_of
+
+    from .app import _command_line, run_and_report
+
+    game_row, seat_rows = g.result()
+    reason = spec.all_end_reasons[int(game_row[0])]
+    winners = [s for s in range(g.players) if seat_rows[s, 0] > 0.5]
+    say("")
+    for line in table.board(g.state, final=True):
+        say(line)
+    who = ", ".join(table.seat_name(s) for s in winners) if winners else "nobody"
+    mine = human in winners
+    say(f"Game over ({reason}): {who} won." + (" You win!" if mine else " You did not win."), style="bold")
+    rec = list(seats)
+    rec[human] = replace(seats[human], name=NAME, kind=RECORDED, params=params_of(g.choices))
+    engine = Engine(spec, rec)
+    events, row2, seats2 = engine.replay(g.data.tables, g.players, g.seed, 0)
+    same = np.array_equal(events, g.events) and np.array_equal(row2, game_row) and np.array_equal(seats2, seat_rows)
+    if not same:
+        say("WARNING: the compiled runner, replaying your decisions, did not reach the same game; the folder is "
+            "saved but its replay differs from what you played (please report this).", style="bold red")
+    doc["finished"] = True
+    doc["same_as_runner"] = bool(same)
+    run_dir = folder / "run"
+    write_play_file(folder, doc)
+    (folder / "transcript.txt").write_text("\n".join(table.narrate(g.events, everything=True)) + "\n",
+                                           encoding="utf-8")
+    config = runs.make_config(spec, user, g.players, rec, g.seed, 1, 1)
+    run_and_report(spec, config, run_dir, 1, _command_line(), kind="play", quiet=True)
+    turns = _column(spec, game_row, "turns")
+    row = {"players": g.players, "winners": ";".join(str(s + 1) for s in winners), "turns": turns,
+           "minutes": f"{doc['seconds'] / 60:.1f}", "end": reason, "settings": _settings_text(user),
+           "cards": str(user.get("cards") or ""), "level": str(user.get("level") or g.data.params.get("level") or "")
+           if spec.param("level") is not None else "",
+           "date": _dt.date.today().isoformat(), "notes": notes, "game": spec.name, "seat": human + 1,
+           "opponents": ";".join(s.name for i, s in enumerate(seats) if i != human), "seed": g.seed,
+           "folder": str(run_dir)}
+    log = folder.parent / LOG_FILE
+    append_log(log, row)
+    say(f"Saved: {run_dir} (replay it with: balance replay {run_dir}); a row added to {log}.")
+
+
+def _column(spec, game_row, name: str) -> str:
+    names = spec.game_column_names
+    col = name if name in names else spec.length_column
+    return str(int(game_row[names.index(col)]))
+
+
+__all__ = ["run_session", "PLAY_FILE"]
