@@ -5,3 +5,4 @@ here (any import of cli.app runs this first), so cli/app.py does not import them
 from . import app as _app  # noqa: F401  (the app and its shared options first)
 from . import impact as _impact  # noqa: F401  (`balance impact`: cli/impact.py)
 from . import play as _play  # noqa: F401  (`balance play`: cli/play.py)
+from . import playtests as _playtests  # noqa: F401  (`balance playtests`: cli/playtests.py)
