@@ -49,6 +49,7 @@ DEFAULT_MARGIN = 0.02  # practical significance: 2 points of win rate (--margin)
 STOPPING_FILE = "stopping.json"
 ROTATION_KEY = "seat_rotation"  # a variant's `varied` entry in a seat-rotated run (analysis.runs)
 SUMMARY_FILE = "summary.json"
+CHECK_KIND = "skill-check"  # the manifest kind of a run's skill check (analysis.skill_check)
 ID_COLUMNS = {"variant", "game_index", "seed", "chunk", "id"}
 WINDOW_GAMES = 50_000  # game indices read at a time from a run folder, over all variants together
 
@@ -883,7 +884,16 @@ def summarize_frames(games: pl.DataFrame, seats: pl.DataFrame, cards: pl.DataFra
 def summarize(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN) -> dict:
     """Read a run folder and summarise it (writes nothing), a window of games
     at a time: memory does not grow with the number of games (module docstring)."""
-    return _summarize(_FolderSource(Path(run_dir), spec), load_manifest(run_dir), spec, margin, read_stopping(run_dir))
+    manifest = load_manifest(run_dir)
+    out = _summarize(_FolderSource(Path(run_dir), spec), manifest, spec, margin, read_stopping(run_dir))
+    if manifest.get("kind") != CHECK_KIND:  # a run, not its own skill check
+        from . import skill_check
+
+        out["skill_check"] = jsonable(skill_check.result(Path(run_dir), spec, out, margin))
+        if out["skill_check"].get("changes"):
+            out.setdefault("alerts", []).append({"id": "skill_changes", "policy": out["skill_check"]["policy"],
+                                                 "changes": out["skill_check"]["changes"]})
+    return out
 
 
 def write_summary(run_dir: str | Path, spec, margin: float | None = None) -> Path:

@@ -122,6 +122,11 @@ MarginOpt = Annotated[float, typer.Option(
 CheckOpt = Annotated[bool, typer.Option("--check", help="check the game's invariants after every step (slower); "
                                         "stop at the first broken one with a replay command")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or status lines")]
+SkillCheckOpt = Annotated[Optional[int], typer.Option(
+    "--skill-check", metavar="DEALS", min=0,
+    help="also play this many of the same deals (per variant) with expert at every seat, so every verdict says "
+         "whether it holds for stronger players (default: 1,000 deals, or 2,000 split over the variants; "
+         "0 skips it)")]
 VaryOpt = Annotated[list[str], typer.Option(
     "--vary", metavar="NAME=SPEC", help="a parameter to vary, NAME=SPEC: 0..6, 0.1..0.5:0.1, 3,4,5 or "
     "4-7-10|5-8-11 (repeat for a grid)")]
@@ -402,15 +407,30 @@ def _print_verdicts(summary: dict) -> None:
         out.print(f"{it['metric']}{where}: {it['words']} (margin ±{100 * v['margin']:.1f} pts; estimate "
                   f"{100 * (it.get('estimate') or 0):+.1f} pts, {100 * it.get('ci_level', 0.95):.4g}% CI {rng}, "
                   f"n = {it.get('n') or 0:,})", highlight=False)
+    sc = summary.get("skill_check") or {}
+    if sc:  # the skill check, in the report's own words (reports.verdicts)
+        from reports.verdicts import run_items, skill_note, skill_verdicts, _one
+
+        for it in run_items(summary):
+            said = _one(it)
+            note = skill_note(said, it, summary).skill if said is not None else ""
+            if note:
+                out.print(f"skill check: {note}", highlight=False, markup=False)
+        for v in skill_verdicts(summary):
+            out.print(f"skill check: {v.sentence}" + (f" ({v.detail})" if v.detail else ""), highlight=False,
+                      markup=False)
 
 
 def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False,
                    precision: float | None = None, scheduler: str | None = None, workers: int | None = None,
-                   margin: float | None = None) -> dict:
+                   margin: float | None = None, skill_check: int | None = 0, check_only: list[str] | None = None) -> dict:
     """Check the folder (read only), compile, then open or resume the folder, play what is missing with a
-    progress bar, write summary.json and report.html. Returns the summary."""
+    progress bar, then the skill check (`skill_check` deals per variant with expert at every seat, None: the
+    default, 0: none; `check_only`: the variants it plays, default all), write summary.json and report.html.
+    Returns the summary."""
     with opened_run(spec, config, run_dir, n_games, command, kind, quiet, scheduler, workers) as (prepared, executor):
         _play(spec, config, run_dir, n_games, quiet, precision, prepared, executor, paired=kind in PAIRED_KINDS)
+        play_skill_check(spec, config, run_dir, n_games, command, skill_check, check_only, quiet, scheduler, workers)
         # imported after the games, not before: a cold first run's compile children run while this process waits,
         # and the report's libraries (matplotlib, jinja2) would be held through them for nothing
         from analysis.summary import write_summary
@@ -419,6 +439,26 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
         summary = json.loads(write_summary(run_dir, spec, margin).read_text())
         render_run_report(run_dir, spec)
         return summary
+
+
+def play_skill_check(spec, config, run_dir: Path, n_games: int, command: str, deals: int | None,
+                     only: list[str] | None = None, quiet: bool = False, scheduler: str | None = None,
+                     workers: int | None = None) -> None:
+    """The skill check (analysis.skill_check): the first `deals` deals of each variant (None: the default
+    number) again with expert at every seat, in RUN/skill-check, a run folder of its own (resumed like any)."""
+    from analysis import skill_check as sc
+
+    n_variants = len(only) if only is not None else len(config.variants)
+    if any("seat_rotation" in (v.varied or {}) for v in config.variants):
+        n_variants = 1
+    deals = sc.default_deals(n_games, n_variants) if deals is None else min(int(deals), int(n_games))
+    sub = sc.check_config(spec, config, deals, only)
+    if sub is None:
+        return
+    sub_dir = sc.folder(run_dir)
+    with opened_run(spec, sub, sub_dir, deals, command, "skill-check", True, scheduler, workers) as (prepared, executor):
+        _play(spec, sub, sub_dir, deals, quiet, None, prepared, executor,
+              label=f"skill check: {sc.POLICY} at every seat, {deals:,} deals")
 
 
 PAIRED_KINDS = ("impact", "compare")  # folders read variant against variant, game by game: --precision stops them together
@@ -595,6 +635,7 @@ def simulate(
         "--rotate-seats", help="play every deal once per rotation of the policies round the table (each policy "
                                "at every seat on the same deal): seat advantage free of who sits where")] = False,
     margin: MarginOpt = 0.02,
+    skill_check: SkillCheckOpt = None,
     quiet: QuietOpt = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
@@ -609,7 +650,7 @@ def simulate(
     config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
     summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision,
-                             scheduler=scheduler, workers=workers, margin=margin)
+                             scheduler=scheduler, workers=workers, margin=margin, skill_check=skill_check)
     _print_summary(summary, run_dir, spec)
     out.print(f"report: {run_dir / 'report.html'}")
 
@@ -634,6 +675,7 @@ def sweep(
     workers: WorkersOpt = None,
     check: CheckOpt = False,
     margin: MarginOpt = 0.02,
+    skill_check: SkillCheckOpt = None,
     quiet: QuietOpt = False,
 ):
     """Play every point of a parameter grid on the same deals; one folder, one report."""
@@ -650,7 +692,7 @@ def sweep(
     config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-sweep")
     summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=quiet, precision=precision,
-                             scheduler=scheduler, workers=workers, margin=margin)
+                             scheduler=scheduler, workers=workers, margin=margin, skill_check=skill_check)
     _print_sweep(summary, run_dir)
 
 
@@ -690,6 +732,7 @@ def compare(
     threads: ThreadsOpt = None,
     precision: PrecisionOpt = None,
     margin: MarginOpt = 0.02,
+    skill_check: SkillCheckOpt = None,
     quiet: QuietOpt = False,
 ):
     """Differences in every headline metric between two runs (RUN_A RUN_B), or between two settings played now on
@@ -716,19 +759,24 @@ def compare(
         config = RunConfig(spec.name, spec.modes[0], n_players, seats, seed, variants, default_chunk_size(n))
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
         run_and_report(spec, config, folder, n, _command_line(), kind="compare", quiet=quiet, precision=precision,
-                       margin=margin)
+                       margin=margin, skill_check=skill_check)
         result = compare_runs(folder, folder, "A", "B", margin)
+        sides = (folder, folder, "A", "B")
     else:
         if run_a is None or run_b is None:
             raise BalanceError("compare: give two run folders RUN_A RUN_B, or --game G --a-set ... --b-set ...")
-        if params is not None or set_ or a_set or b_set or precision is not None:
-            raise BalanceError("compare: --set, --params, --a-set, --b-set and --precision play new games: give them "
-                               "with --game G, not with two run folders")
+        if params is not None or set_ or a_set or b_set or precision is not None or skill_check is not None:
+            raise BalanceError("compare: --set, --params, --a-set, --b-set, --precision and --skill-check play new "
+                               "games: give them with --game G, not with two run folders")
         from analysis.preflight import check_result_folder
 
         check_result_folder(out_dir, "comparison.json and report.html")  # before the comparison, not after it
         result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
+        sides = (run_a, run_b, a_variant, b_variant)
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
+    from analysis.skill_check import compare_result
+
+    result["skill_check"] = compare_result(*sides, result, margin)
     from reports import render_compare_report
     from reports.comparison import card_diff_of, headline_first
 
@@ -760,6 +808,13 @@ def compare(
         said.append(pairing["words"])
     if said:
         out.print("pairing: " + "; ".join(said), highlight=False)
+    from reports.verdicts import compare_block
+
+    for v in compare_block(result, {}).verdicts:
+        if v.skill:
+            out.print(f"skill check: {v.skill}", highlight=False, markup=False)
+        elif v.code == "count" and v.sentence.startswith("Not checked"):
+            out.print(f"skill check: {v.sentence}", highlight=False, markup=False)
     if result.get("dropped"):
         out.print("left out of the family: " + "; ".join(f"{d['metric']} ({d['reason']})" for d in result["dropped"]),
                   highlight=False)

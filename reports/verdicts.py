@@ -36,13 +36,15 @@ from . import fmt
 
 TONES = {"within_margin": "good", "beyond_margin": "bad", "differs_size_unclear": "unsure", "inconclusive": "unsure",
          "no_information": "none", "measured": "good", "imprecise": "unsure", "met": "good", "missed": "bad",
-         "unclear": "unsure", "confirmed": "good", "reversed": "bad", "not resolved": "unsure", "count": "none"}
+         "unclear": "unsure", "confirmed": "good", "reversed": "bad", "not resolved": "unsure", "count": "none",
+         "holds": "good", "changes": "bad", "unsettled": "unsure"}
 LABELS = {"within_margin": "within the margin", "beyond_margin": "beyond the margin",
           "differs_size_unclear": "differs, size undecided", "inconclusive": "undecided",
           "no_information": "no information", "measured": "measured", "imprecise": "needs more games",
           "met": "target met", "missed": "target missed", "unclear": "undecided", "confirmed": "confirmed",
-          "reversed": "reversed", "not resolved": "undecided", "count": "the rest"}
-SEVERITY = {"beyond_margin": 0, "missed": 0, "reversed": 0, "differs_size_unclear": 1, "inconclusive": 2,
+          "reversed": "reversed", "not resolved": "undecided", "count": "the rest",
+          "holds": "holds for expert", "changes": "changes for expert", "unsettled": "not settled for expert"}
+SEVERITY = {"changes": 0, "unsettled": 2, "holds": 4, "beyond_margin": 0, "missed": 0, "reversed": 0, "differs_size_unclear": 1, "inconclusive": 2,
             "unclear": 2, "not resolved": 2, "imprecise": 2, "no_information": 3, "within_margin": 4, "met": 4,
             "confirmed": 4, "measured": 4, "count": 5}
 
@@ -54,6 +56,12 @@ class Verdict:
     margin: str  # "margin ±2 pts"
     detail: str = ""  # the figure it is read from: "+1.2 pts, 95% CI [+0.2, +2.1] pts, n = 20,000 games"
     anchor: str = ""  # id of the chart or table in the page
+    skill: str = ""  # the same verdict for expert players (the skill check): "Holds for expert players: ..."
+    skill_code: str = ""  # holds / changes / unsettled
+
+    @property
+    def skill_tone(self) -> str:
+        return TONES.get(self.skill_code, "none")
 
     @property
     def tone(self) -> str:
@@ -167,7 +175,7 @@ def _lead(prefix: str, text: str) -> str:
     return prefix + text if prefix else text[:1].upper() + text[1:]
 
 
-def seats_verdict(it: dict, anchor: str = "", prefix: str = "") -> Verdict:
+def seats_verdict(it: dict, anchor: str = "", prefix: str = "", rerun: Callable[[int], str] = _rerun) -> Verdict:
     mw = fmt.margin_points(it.get("margin"))
     best, worst = seat_name(it.get("best_seat")), seat_name(it.get("worst_seat"))
     at = f" {prefix.strip().rstrip(',')[:1].lower() + prefix.strip().rstrip(',')[1:]}" if prefix else ""
@@ -175,17 +183,17 @@ def seats_verdict(it: dict, anchor: str = "", prefix: str = "") -> Verdict:
                  differs=_lead(prefix, f"{best} wins {fmt.points(it.get('estimate'))} more than {worst}"),
                  whether=f"the seats are within {mw} of each other{at}",
                  about=f"whether the seats are balanced{at}")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), rerun=_rerun)), it.get("verdict", "inconclusive"),
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), rerun=rerun)), it.get("verdict", "inconclusive"),
                    _margin_tag(it.get("margin")), _pts_detail(it, "seat gap", signed=False), anchor)
 
 
-def first_player_verdict(it: dict, anchor: str = "") -> Verdict:
+def first_player_verdict(it: dict, anchor: str = "", rerun: Callable[[int], str] = _rerun) -> Verdict:
     mw = fmt.margin_points(it.get("margin"))
     d = it.get("estimate")
     ph = Phrases(within=f"Moving first is worth less than {mw}: the first player wins within {mw} of the others",
                  differs=f"The first player wins {fmt.points(d)} {more_or_less(d)} than the others",
                  whether=f"moving first is worth less than {mw}", about="whether moving first matters")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), rerun=_rerun)), it.get("verdict", "inconclusive"),
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), rerun=rerun)), it.get("verdict", "inconclusive"),
                    _margin_tag(it.get("margin")), _pts_detail(it, "first player minus the others"), anchor)
 
 
@@ -230,16 +238,92 @@ def run_verdicts(s: dict, anchors: dict[str, str], prefix: str = "") -> list[Ver
     out = []
     items = run_items(s) if not prefix else []
     for it in items:
-        if it["id"] == "seats":
-            out.append(seats_verdict(it, anchors.get("seats", "")))
-        elif it["id"] == "first_player":
-            out.append(first_player_verdict(it, anchors.get("seats", "")))
-        elif it["id"] == "policies":
-            out.append(policies_verdict(it, anchors.get("seats", "")))
+        v = _one(it, anchors.get("seats", ""))
+        if v is not None:
+            out.append(skill_note(v, it, s))
     if not any(it["id"] == "seats" for it in items) and s.get("headline"):
         who = ("The player wins" if s.get("players") == 1 else "The team wins" if s.get("cooperative")
                else "Someone wins")
         out.insert(0, headline_verdict(s["headline"], who, anchors.get("win_rate", "")))
+    if not prefix:
+        out = out + skill_verdicts(s, anchors.get("skill", ""))
+    return out
+
+
+def _one(it: dict, anchor: str = "", rerun: Callable[[int], str] = _rerun, label: str = "", base: str = "") -> Verdict | None:
+    """The sentence of one stored run verdict, by its id."""
+    k = it.get("id")
+    if k == "seats":
+        return seats_verdict(it, anchor, prefix=f"At {label}, " if label else "", rerun=rerun)
+    if k == "first_player":
+        return first_player_verdict(it, anchor, rerun=rerun)
+    if k == "policies":
+        return policies_verdict(it, anchor)
+    if k == "vs_first":
+        return point_verdict(it, label or str(it.get("variant")), base or "the first point", anchor, rerun=rerun)
+    return None
+
+
+# ---------------------------------------------------------------- the skill check (summary.json's skill_check)
+SKILL_LEADS = {"holds": "Holds for expert players", "changes": "Changes for expert players",
+               "unsettled": "For expert players, not settled"}
+
+
+def _skill_rerun(total: int) -> str:
+    return f"rerun with --skill-check {total}"
+
+
+def skill_note(v: Verdict, it: dict, s: dict, label: str = "", base: str = "") -> Verdict:
+    """A verdict with its skill-check line: the same verdict recomputed on the expert games, said with
+    the same words, led by whether it holds."""
+    sc = s.get("skill_check") or {}
+    row = next((r for r in sc.get("items") or [] if r.get("id") == it.get("id")
+                and r.get("variant") == it.get("variant")), None)
+    if row is None:
+        return v
+    check = {**it, **{k: x for k, x in (row.get("check") or {}).items()}, "id": it.get("id")}
+    said = _one(check, rerun=_skill_rerun, label=label, base=base)
+    if said is None:
+        return v
+    sentence = said.sentence
+    text = f"{SKILL_LEADS[row['status']]} ({fmt.int_(check.get('n'))} deals): {sentence[:1].lower() + sentence[1:]}"
+    from dataclasses import replace
+
+    return replace(v, skill=text, skill_code=row["status"])
+
+
+def skill_verdicts(s: dict, anchor: str = "", label: Callable[[str], str] | None = None) -> list[Verdict]:
+    """The headline on the same deals with expert at every seat, one verdict per variant checked; or why
+    no check was played."""
+    sc = s.get("skill_check") or {}
+    if not sc:
+        return []
+    if not sc.get("played"):
+        return [Verdict(f"Not checked for stronger play: {sc.get('why')}.", "count", "", "", anchor)]
+    out = []
+    names = [p.get("name") for p in s.get("policies") or [] if isinstance(p, dict)]
+    who = names[0] if len(set(names)) == 1 else "the run's policies"
+    for h in sc.get("headlines") or []:
+        v = dict(h.get("verdict") or {})
+        code = {"within_margin": "holds", "beyond_margin": "changes", "differs_size_unclear": "changes"}.get(
+            v.get("verdict"), "unsettled")
+        mw = fmt.margin_points(s.get("margin"))
+        words = sc.get("headline_words") or "someone wins"
+        at = f"At {label(h['variant'])}, w" if label and h.get("variant") else "W"
+        c, m = h.get("check") or {}, h.get("main") or {}
+        got = (f"{at}ith {sc.get('policy')} at every seat {words} {fmt.pct(c.get('value'))} "
+               f"{fmt.ci_pct(c.get('ci'))} of the same {fmt.int_(h.get('deals'))} deals, against "
+               f"{fmt.pct(m.get('value'))} with {who}")
+        d = h.get("diff")
+        ph = Phrases(within=f"{got}: the headline holds for expert players, within {mw}",
+                     differs=f"{got}: {fmt.points(d)} {more_or_less(d)} for expert players",
+                     whether=f"it holds for expert players within {mw} ({got})",
+                     about="whether it holds for expert players")
+        sentence = say(ph, {**v, "margin": s.get("margin")}, mw,
+                       decide_words(v, h.get("deals"), "deals", rerun=_skill_rerun))
+        detail = (f"{sc.get('policy')} − {who} {fmt.pts(d)}, 95% CI {fmt.ci_pts(h.get('ci'))}, paired on "
+                  f"n = {fmt.int_(h.get('deals'))} deals")
+        out.append(Verdict(sentence, code, _margin_tag(s.get("margin")), detail, anchor))
     return out
 
 
@@ -263,6 +347,10 @@ def run_alerts(s: dict, anchors: dict[str, str], where: str = "") -> list[Alert]
             shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
             out.append(Alert(f"{where}{fmt.plural(len(names), 'dead card')} ({a.get('counter')} in under "
                              f"{fmt.pct(a.get('threshold'))} of seat-games): {shown}.", anchors.get("dead", ""), k))
+        elif k == "skill_changes":
+            out.append(Alert(f"{where}{fmt.plural(a.get('changes') or 0, 'verdict')} change for {a.get('policy')} "
+                             f"players: the answer depends on how well the game is played (see the verdicts).",
+                             anchors.get("skill", ""), k))
         elif k == "card_lift":
             cards = a.get("cards") or []
             bits = ", ".join(f"{c['card']} {fmt.pts(c['lift'])} ({fmt.int_(c.get('plays'))} {a.get('counter')})"
@@ -300,7 +388,7 @@ def shortlist(vs: list[Verdict], noun: str, anchor: str = "", keep: int = 4, man
 # ---------------------------------------------------------------- sweeps
 
 
-def point_verdict(it: dict, label: str, base: str, anchor: str = "") -> Verdict:
+def point_verdict(it: dict, label: str, base: str, anchor: str = "", rerun: Callable[[int], str] = _rerun) -> Verdict:
     mw = fmt.margin_points(it.get("margin"))
     d = it.get("estimate")
     ph = Phrases(within=f"At {label} the win rate is within {mw} of the first point's ({base})",
@@ -308,7 +396,7 @@ def point_verdict(it: dict, label: str, base: str, anchor: str = "") -> Verdict:
                          f"the first point ({base})",
                  whether=f"the win rate at {label} is within {mw} of the first point's",
                  about=f"whether {label} changes the win rate")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "games per point", rerun=_rerun)),
+    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "games per point", rerun=rerun)),
                    it.get("verdict", "inconclusive"), _margin_tag(it.get("margin")),
                    _pts_detail(it, "vs first point"), anchor)
 
@@ -318,12 +406,14 @@ def sweep_block(s: dict, label: Callable[[str], str], anchors: dict[str, str], f
     items = (s.get("verdicts") or {}).get("items") or []
     base = label(s["variants"][0]["name"]) if s.get("variants") else "the first point"
     always = not s.get("cooperative") and all(v.get("win_rate") == 1 for v in s.get("variants") or [] if v["n_games"])
-    pts = [point_verdict(it, label(it["variant"]), base, anchors.get("points", ""))
+    pts = [skill_note(point_verdict(it, label(it["variant"]), base, anchors.get("points", "")), it, s,
+                      label(it["variant"]), base)
            for it in items if it["id"] == "vs_first" and not always]  # someone wins every game: seats say it
     seats = []
     for it in items:
         if it["id"] == "seats" and it.get("variant"):
-            seats.append(seats_verdict(it, anchors.get("points", ""), prefix=f"At {label(it['variant'])}, "))
+            seats.append(skill_note(seats_verdict(it, anchors.get("points", ""), prefix=f"At {label(it['variant'])}, "),
+                                    it, s, label(it["variant"])))
     out = shortlist(pts, "point", anchors.get("points", ""))
     if seats:
         codes = {v.code for v in seats}
@@ -335,7 +425,10 @@ def sweep_block(s: dict, label: Callable[[str], str], anchors: dict[str, str], f
             out += shortlist(seats, "point's seats", anchors.get("points", ""), many="points' seats")
     if not out:  # solo / co-op sweep with one point compared: the first point's headline
         out = run_verdicts(first, anchors)
-    return Block(out, run_alerts(first, anchors, f"At the first point ({base}): "),
+    out += shortlist(skill_verdicts(s, anchors.get("skill", anchors.get("points", "")), label), "point checked for "
+                     "expert players", anchors.get("points", ""), keep=3, many="points checked for expert players")
+    return Block(out, run_alerts(first, anchors, f"At the first point ({base}): ") + run_alerts(
+                     {"alerts": [a for a in s.get("alerts") or [] if a.get("id") == "skill_changes"]}, anchors),
                  methods_for("sweep", s), margin_line(s.get("margin")))
 
 
@@ -382,13 +475,36 @@ def compare_verdict(m: dict, anchor: str = "") -> Verdict:
     return Verdict(sentence, v["verdict"], tag, detail, anchor)
 
 
+def compare_skill_note(v: Verdict, m: dict, r: dict) -> Verdict:
+    """A compared metric's verdict with the same comparison on the expert games (comparison.json's
+    skill_check)."""
+    sc = r.get("skill_check") or {}
+    row = next((i for i in sc.get("items") or [] if i.get("metric") == m.get("metric")), None)
+    if row is None:
+        return v
+    said = compare_verdict({**m, **(row.get("check") or {})}).sentence
+    n = (row.get("check") or {}).get("n_a")
+    from dataclasses import replace
+
+    return replace(v, skill=f"{SKILL_LEADS[row['status']]} ({fmt.int_(n)} deals a side): "
+                            f"{said[:1].lower() + said[1:]}", skill_code=row["status"])
+
+
 def compare_block(r: dict, anchors: dict[str, str]) -> Block:
     ms = r.get("metrics") or []
     head = next((m for m in ms if m.get("role") == "primary"), None)
-    out = [compare_verdict(head, anchors.get("verdicts", ""))] if head else []
-    rest = [compare_verdict(m, anchors.get("verdicts", "")) for m in ms if m is not head]
+    out = [compare_skill_note(compare_verdict(head, anchors.get("verdicts", "")), head, r)] if head else []
+    rest = [compare_skill_note(compare_verdict(m, anchors.get("verdicts", "")), m, r) for m in ms if m is not head]
     out += shortlist(rest, "metric", anchors.get("verdicts", ""), keep=3)
-    return Block(out, [], methods_for("compare", r), margin_line(r.get("margin")))
+    sc = r.get("skill_check") or {}
+    alerts = []
+    if sc and not sc.get("played"):
+        out.append(Verdict(f"Not checked for stronger play: {sc.get('why')}.", "count", "", "", anchors.get("verdicts", "")))
+    elif sc.get("changes"):
+        alerts.append(Alert(f"{fmt.plural(sc['changes'], 'verdict')} change for {sc.get('policy')} players: the answer "
+                            f"depends on how well the game is played (see the verdicts).", anchors.get("verdicts", ""),
+                            "skill_changes"))
+    return Block(out, alerts, methods_for("compare", r), margin_line(r.get("margin")))
 
 
 # ---------------------------------------------------------------- impact (impact.json's rows)
@@ -596,6 +712,9 @@ METHODS = {
     "naming": Method("Naming a card", "A card is named in a verdict or an alert only when its figure is known to "
                                       "within ± the margin (its 95% interval narrower than twice the margin): a card "
                                       "played 17 times is not."),
+    "skill": Method("Skill check", "The first deals of the run are played again with expert (a careful "
+                                   "player that searches ahead) at every seat; each verdict is worked out again "
+                                   "on those games and compared, and the headline is compared deal by deal."),
     "fisher": Method("Fisher's exact test", "Used instead of the usual test where a table of wins and losses has "
                                             "too few games in a cell for it."),
     "fresh": Method("Fresh games", "Tuning chooses on some games and measures the choice on others, so a lucky "
@@ -605,11 +724,11 @@ METHODS = {
 }
 
 REPORT_METHODS = {
-    "run": ["margin", "interval", "wilson", "seat_gap", "mcnemar", "bonferroni", "decide", "p", "bootstrap", "t",
+    "run": ["skill", "margin", "interval", "wilson", "seat_gap", "mcnemar", "bonferroni", "decide", "p", "bootstrap", "t",
             "newcombe", "holm", "lift", "naming"],
-    "sweep": ["margin", "interval", "wilson", "paired", "mcnemar", "bonferroni", "seat_gap", "decide", "p",
+    "sweep": ["skill", "margin", "interval", "wilson", "paired", "mcnemar", "bonferroni", "seat_gap", "decide", "p",
               "bootstrap", "t", "holm", "fisher", "lift", "naming"],
-    "compare": ["margin", "interval", "paired", "mcnemar", "newcombe", "bonferroni", "t", "decide", "p"],
+    "compare": ["skill", "margin", "interval", "paired", "mcnemar", "newcombe", "bonferroni", "t", "decide", "p"],
     "impact": ["margin", "interval", "paired", "mcnemar", "bonferroni", "holm", "t", "decide", "lift", "naming"],
     "ladder": ["margin", "interval", "wilson", "paired", "mcnemar", "t", "decide"],
     "tune": ["fresh", "band", "margin", "interval", "wilson", "paired", "mcnemar", "bootstrap", "decide"],
