@@ -38,11 +38,48 @@ def scatter(pool, at, cards, count):
 
 
 @jit
+def sort_head(cards, n):
+    """Sort cards[0:n] in place (heapsort: no allocation, so refless kernels may call it)."""
+    for start in range(n // 2 - 1, -1, -1):
+        _sift(cards, start, n)
+    for end in range(n - 1, 0, -1):
+        c = cards[0]
+        cards[0] = cards[end]
+        cards[end] = c
+        _sift(cards, 0, end)
+
+
+@jit
+def _sift(cards, i, n):
+    while True:
+        big = i
+        a = 2 * i + 1
+        b = a + 1
+        if a < n and cards[a] > cards[big]:
+            big = a
+        if b < n and cards[b] > cards[big]:
+            big = b
+        if big == i:
+            return
+        c = cards[i]
+        cards[i] = cards[big]
+        cards[big] = c
+        i = big
+
+
+@jit
 def redeal(rng, pool, n):
     """Shuffle the pooled unseen cards with the policy stream: `determinise`
     gathers what the deciding seat cannot see (deck, removed cards, the other
     hands) into `pool`, redeals it here, and scatters it back to the same
-    places, so every count the seat can see is kept."""
+    places, so every count the seat can see is kept.
+
+    The pool is sorted first: the world then depends on which cards are unseen
+    and on the stream, never on where the hidden cards really lie (gathered in
+    their real order and shuffled, the same stream made a different world of
+    every real deck order, and a policy's choice could follow the real order;
+    tests/test_information_contract.py asks for the same choice)."""
+    sort_head(pool, n)
     R.shuffle(rng, R.POLICY, pool, n)
 
 

@@ -9,7 +9,9 @@ import numpy as np
 from .. import rng as R
 from .. import zones
 from ..jit import jit
+from ..visibility import Hidden, Pool, Visibility
 from . import constants as K
+from .state import view
 
 
 @jit(inline=True)
@@ -303,9 +305,16 @@ def determinise(tables, S, o, rng):
 
     For every other seat, the cards o has not seen (hand minus known, deck
     below the top cards o looked at) are shuffled together and dealt back
-    into the same slots. Consultant identities o has not seen are first
-    shuffled across all those slots and the removed pile, since o does not
-    know who got which consultant or which was removed.
+    into the same slots. o's own deck is face down too ("shuffle them with
+    their other cards to form their deck"): o knows what is in it (its own
+    company cards and the consultants it looked at), not the order, so it is
+    shuffled below the top cards o looked at. Consultant identities o has not
+    seen are first shuffled across the other seats' slots and the removed
+    pile, since o does not know who got which consultant or which was removed.
+
+    Each seat's pool is sorted before anything random reads it, so a world
+    depends on the stream and on what o has seen only, never on the real
+    arrangement of the hidden cards (the information contract's test).
     """
     s = S[0]
     cards = tables[0]
@@ -316,7 +325,10 @@ def determinise(tables, S, o, rng):
     n_pool = np.zeros(P, np.int64)
     n_hand = np.zeros(P, np.int64)
     for t in range(P):
-        if t == o:
+        if t == o:  # o's own hand is seen; its deck (below what it looked at) is not
+            for i in range(s.deck_n[o] - s.known_top[o, o]):
+                pools[o, n_pool[o]] = s.deck[o, i]
+                n_pool[o] += 1
             continue
         for c in range(C):
             kn = s.known[o, t, c]
@@ -332,6 +344,8 @@ def determinise(tables, S, o, rng):
         for i in range(hidden_deck):
             pools[t, n_pool[t]] = s.deck[t, i]
             n_pool[t] += 1
+    for t in range(P):
+        zones.sort_head(pools[t], n_pool[t])
     if boss_passes(rules, s):
         spread_bosses(rules, s, o, pools, n_pool, rng)
     # consultant identities. Who was dealt each one: its holder, except in the team variant, where a
@@ -344,6 +358,8 @@ def determinise(tables, S, o, rng):
     ids = np.empty(C * 2 + 2 * P * K.DECK_CAP, np.int64)
     n_ids = 0
     for t in range(P):
+        if t == o:  # every card in o's deck passed through o's hands or face up: o knows which it is
+            continue
         for i in range(n_pool[t]):
             c = pools[t, i]
             if cards[c, K.CF_KIND] == K.KIND_CONSULTANT and dealt_to[c] != o:
@@ -359,6 +375,8 @@ def determinise(tables, S, o, rng):
     zones.redeal(rng, ids, n_ids)
     j = 0
     for t in range(P):
+        if t == o:
+            continue
         for i in range(n_pool[t]):
             if cards[pools[t, i], K.CF_KIND] == K.KIND_CONSULTANT and dealt_to[pools[t, i]] != o:
                 # the world's deal: the seat dealt this card was dealt this identity instead (its
@@ -375,7 +393,7 @@ def determinise(tables, S, o, rng):
         j += 1
     # deal the pools back
     for t in range(P):
-        if t == o or n_pool[t] == 0:
+        if n_pool[t] == 0:
             continue
         row = pools[t]
         zones.redeal(rng, row, n_pool[t])
@@ -407,3 +425,121 @@ def determinise(tables, S, o, rng):
             zones.redeal(rng, pools[t], m)
             for i in range(min(extra, m)):
                 s.known[q, t, pools[t, i]] += 1
+
+
+# ---- what a seat cannot see, declared (simcore/visibility.py; tests/test_information_contract.py) ----
+def _kept_in_hand(v, t):
+    """Copies of each card of t's hand that some other seat knows are there (shown to it, seen to
+    come back): a world keeps them, or that seat's knowledge would not be a fact."""
+    keep = np.zeros(v.hand.shape[1], np.int64)
+    for q in range(v.hand.shape[0]):
+        if q != t:
+            keep = np.maximum(keep, v.known[q, t])
+    return np.minimum(keep, v.hand[t])
+
+
+def _places(v, o):
+    """Per seat t: (cards of t's hand in the pool, in card order) and how many deck cards (from the
+    bottom) are pooled; o's hand is not pooled, the top cards o looked at are not either."""
+    out = []
+    for t in range(v.hand.shape[0]):
+        deck = int(v.deck_n[t] - v.known_top[o, t])
+        if t == o:
+            out.append((np.zeros(v.hand.shape[1], np.int64), deck))
+        else:
+            out.append((v.hand[t] - _kept_in_hand(v, t), deck))
+    return out
+
+
+def _dealt_to(v):
+    """The seat each card was dealt to (its deal counter), -1 for none (removed, or not dealt)."""
+    owned = v.counts[:, :, K.K_OWNED]
+    return np.where(owned.any(axis=0), owned.argmax(axis=0), -1)
+
+
+def _unseen_consultants(tables, v, o):
+    """The consultants whose identity o has not seen: the removed ones, then each other seat's
+    among its hidden cards (not dealt to o, not known by any seat, below the top cards o looked
+    at), each group sorted (so the list says who has which, not where in a hand or deck)."""
+    cards = tables[0]
+    P, C = v.hand.shape
+    dealt = _dealt_to(v)
+    groups = [[] for _ in range(P + 1)]
+    for c in range(C):
+        if cards[c, K.CF_KIND] != K.KIND_CONSULTANT or dealt[c] == o:
+            continue
+        if v.removed[c] > 0:
+            groups[P].append(c)
+            continue
+        for t in range(P):
+            if t == o:
+                continue
+            if v.hand[t, c] > 0 and _kept_in_hand(v, t)[c] == 0:
+                groups[t].append(c)
+            elif c in v.deck[t, :v.deck_n[t] - v.known_top[o, t]]:
+                groups[t].append(c)
+    return np.array([c for g in groups[P:] + groups[:P] for c in g], np.int64)
+
+
+def hidden_pools(tables, S, o):
+    """Per seat, its cards o cannot see (o's own: its deck's order); last, the identities of the
+    consultants o has not seen (exchanging two relabels every place that holds them)."""
+    v = view(S)
+    out = []
+    for t, (hand, deck) in enumerate(_places(v, o)):
+        cards = np.concatenate([np.repeat(np.arange(hand.size), hand), v.deck[t, :deck]]).astype(np.int64)
+        name = f"seat {o + 1}'s own deck, order" if t == o else f"seat {t + 1}'s hand and deck"
+        out.append(Pool(name, cards))
+    out.append(Pool("the consultants it has not seen, identities", _unseen_consultants(tables, v, o)))
+    return out
+
+
+def place_pools(tables, S, o, pools):
+    v = view(S)
+    for t, ((hand, deck), pool) in enumerate(zip(_places(v, o), pools)):
+        n_hand = int(hand.sum())
+        C = hand.size
+        v.hand[t] -= hand
+        v.hand[t] += np.bincount(pool.cards[:n_hand], minlength=C)
+        v.deck[t, :deck] = pool.cards[n_hand:]
+    old = _unseen_consultants(tables, v, o)
+    new = pools[-1].cards
+    if old.size == 0 or np.array_equal(old, new):
+        return
+    label = np.arange(v.hand.shape[1])
+    label[old] = new
+    dealt = _dealt_to(v)
+    for t in range(v.hand.shape[0]):
+        if t == o:
+            continue
+        hand = v.hand[t].copy()
+        v.hand[t, old] = 0
+        v.hand[t, new] += hand[old]
+        n = v.deck_n[t] - v.known_top[o, t]
+        v.deck[t, :n] = label[v.deck[t, :n]]
+    removed = v.removed.copy()
+    v.removed[old] = 0
+    v.removed[new] += removed[old]
+    v.counts[:, old, K.K_OWNED] = 0
+    for c, d in zip(old, new):  # the seat dealt c was dealt d instead
+        if dealt[c] >= 0:
+            v.counts[dealt[c], d, K.K_OWNED] = 1
+
+
+VISIBILITY = Visibility(
+    hidden=(
+        Hidden("each deck", "every seat's, its own too", "order (its own deck's cards are known: its company set and "
+               "the consultants it looked at)", "\"Players will look at theirs and shuffle them with their other "
+               "cards to form their deck\""),
+        Hidden("hands", "the other seats'", "cards, but those shown to the seat (Secretary, a reactive card that "
+               "saved itself) or seen to come back", "a hand is held; the Secretary reveals one"),
+        Hidden("the top of a deck", "every seat's", "cards, but those the seat looked at",
+               "a look at a deck's top cards shows the looker only"),
+        Hidden("consultants", "the other seats' and the removed ones", "which is whose, until played",
+               "\"deal two to each player, face down ... The remaining consultant is secretly removed\""),
+        Hidden("what the other seats know", "the other seats'", "what they were shown alone",
+               "\"your target opponent only reveals cards to you\""),
+    ),
+    pools=hidden_pools,
+    place=place_pools,
+)

@@ -418,16 +418,25 @@ def test_determinise_redraws_a_third_seats_knowledge_of_a_redealt_hand():
 
 
 def test_determinise_keeps_what_the_seat_knows():
+    """Seat 0 knows its hand, what the Secretary showed it of seat 1's, and what is in its own deck
+    (its company set and the consultants it looked at), but not that deck's order: "Players will
+    look at theirs and shuffle them with their other cards to form their deck". Its worlds keep
+    the first three and redraw the order (they kept it until issue 42: the search knew its own draws)."""
     t, s, rng = fresh(2, seed=9)
-    set_seat(s, 0, hand=[SECRETARY, AXE, FALL], deck=[FALL] * 4)
+    set_seat(s, 0, hand=[SECRETARY, AXE, FALL], deck=[FALL, MANAGER, AXE, BEAN, LAWYER, REORG])
     turn_of(s, 0)
     play(t, s, rng, SECRETARY, target=1)
     before = card_totals(s).copy()
     seen = s.known[0, 1].copy()
+    own = sorted(s.deck[0, :s.deck_n[0]])
+    reordered = 0
     for k in range(20):
         s2 = view(clone(s))
         determinise(t, s2, 0, R.new_streams(k, 2))
         assert (card_totals(s2) == before).all()
-        assert (s2.hand[0] == s.hand[0]).all() and (s2.deck[0] == s.deck[0]).all()
+        assert (s2.hand[0] == s.hand[0]).all() and s2.deck_n[0] == s.deck_n[0]
+        assert sorted(s2.deck[0, :s2.deck_n[0]]) == own  # what is in its deck: known
+        reordered += not (s2.deck[0, :s2.deck_n[0]] == s.deck[0, :s.deck_n[0]]).all()  # its order: not
         assert (s2.hand[1] >= seen).all() and s2.hand[1].sum() == s.hand[1].sum()
         assert s2.deck_n[1] == s.deck_n[1]
+    assert reordered >= 15  # 6 cards, 5 kinds: a world keeps the real order about 1 time in 360
