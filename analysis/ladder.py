@@ -27,12 +27,31 @@ Search rungs (lookahead, expert, oracle) cost 100-1000x a greedy game, so they
 play a share (`SEARCH_SHARE`) of the deals the cheap rungs play: the first
 ones, so every comparison is still on common deals (`n` says how many).
 
+Competitive games also play the search rungs head to head (expert against lookahead: with 2 players one
+seat each, seats swapped; with more, one expert seat among lookahead seats, moved round the table), and
+every pairing of rungs at one table (a rung's seat against each greedy seat, expert against each
+lookahead seat) feeds one Bradley-Terry tournament (analysis.tournament): ratings with bootstrap
+intervals over deals, and a verdict per pair of rungs from its interval ("expert beats lookahead" or
+"cannot be told apart").
+
+"How much skill matters" is the best rung minus the weakest. Both are chosen from data (the ratings, or
+the solo win rates), so they are chosen on the even-numbered deals and the figure is measured on the
+odd-numbered ones, which did not choose them (paired: exact McNemar, or a t interval over deals).
+
+The open-hand search (`oracle`) sees the hidden cards but does not search every line: it is not a
+player, and not an upper bound either (issue 42: at solo level 4 it lost deals expert won). Where the
+game has an exhaustive solver (`simcore.<game>.solver`, found by `solver_for`: Sick Days solo/co-op),
+`solve_bound` solves the deals the search rungs played and writes `bound.json`; the ladder then says
+which share of the deals some line wins, counting the deals the solver could not finish both ways
+("between X% and Y%").
+
 `ladder.json` is the hook reports.context reads (its docstring: one ladder per
 setting; several levels give `{"kind": "ladder", "ladders": [...]}`), and
 `summary.json` holds the same with the rung table and the skill figure.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from dataclasses import dataclass
@@ -48,6 +67,7 @@ from simcore.errors import BalanceError
 from simcore.params import resolve
 
 from . import stats
+from . import tournament as T
 from .runs import SEATING_KEY, SHARE_KEY, RunConfig, Variant, _jsonable, variant_games
 
 LADDER_FILE = "ladder.json"
@@ -58,6 +78,11 @@ SEARCH = ("lookahead", "expert", "oracle")
 RUNG_KEY = "rung"
 FOCAL_KEY = "focal_seat"  # the seat the rung's policy sits at (competitive games), None: every seat
 LEVEL_KEY = "level"
+H2H_KEY = "head_to_head"  # a table of two search rungs ([A, B]: one A seat, the others B), not a rung
+SEAT_RUNGS_KEY = "seat_rungs"  # the rung at each seat (competitive games)
+HEAD_TO_HEAD = (("expert", "lookahead"),)  # played head to head where both are on the ladder
+BOUND_FILE = "bound.json"
+OPEN_HAND = "open-hand search"  # what the oracle rung is: it sees the hidden cards, it is no bound
 
 # Default deals per cheap rung, and the share of them each search rung plays, per game: chosen so that
 # `balance ladder --game G` finishes in a few minutes on 2 cores (lookahead is the slowest rung: flat Monte
@@ -102,6 +127,12 @@ def rungs(spec) -> tuple[list[Rung], list[str]]:
             continue
         out.append(Rung(name, name, {}, bound=(name == "oracle")))
     return out, left
+
+
+def default_solver_nodes(game: str) -> int:
+    """The solver's budget of nodes (`step` calls) a deal: its module's DEFAULT_NODES (0: no solver)."""
+    m = solver_for(game)
+    return int(getattr(m, "DEFAULT_NODES", 0)) if m is not None else 0
 
 
 def default_games(game: str) -> int:
@@ -179,12 +210,49 @@ def ladder_config(spec, user: dict, players: int, seed: int, levels: list[int] |
                 for seat in range(players):
                     seating = [greedy] * players
                     seating[seat] = pi
+                    labels = ["greedy"] * players
+                    labels[seat] = r.label
                     variants.append(Variant(variant_name(level, r.label, seat), params,
-                                            {**varied, FOCAL_KEY: seat, SEATING_KEY: seating}))
+                                            {**varied, FOCAL_KEY: seat, SEATING_KEY: seating,
+                                             SEAT_RUNGS_KEY: labels}))
             else:
                 variants.append(Variant(variant_name(level, r.label, None), params,
-                                        {**varied, FOCAL_KEY: None, SEATING_KEY: [pi] * players}))
+                                        {**varied, FOCAL_KEY: None, SEATING_KEY: [pi] * players,
+                                         **({SEAT_RUNGS_KEY: [r.label] * players} if competitive else {})}))
+        if competitive:
+            variants += head_to_head_variants(spec, rs, players, level, params, share, index)
     return RunConfig(spec.name, spec.modes[0], players, pols, seed, variants, chunk_size), rs, left
+
+
+def h2h_label(a: str, b: str, players: int) -> str:
+    return f"{a} vs {b}" if players == 2 else f"one {a} among {b}"
+
+
+def head_to_head_variants(spec, rs: list[Rung], players: int, level, params: dict, share: dict[str, float],
+                          index) -> list[Variant]:
+    """The search rungs head to head (HEAD_TO_HEAD): one A seat, every other seat B, A's seat moved round
+    the table; on the deals both rungs play (the smaller share)."""
+    present = {r.name: r for r in rs if not r.bound and not r.params}
+    out = []
+    for a, b in HEAD_TO_HEAD:
+        if a not in present or b not in present:
+            continue
+        pa, pb = index(resolve_policy(spec, a)), index(resolve_policy(spec, b))
+        label = h2h_label(a, b, players)
+        sh = min(share.get(a, 1.0), share.get(b, 1.0))
+        for seat in range(players):
+            seating = [pb] * players
+            seating[seat] = pa
+            labels = [b] * players
+            labels[seat] = a
+            varied: dict[str, Any] = {RUNG_KEY: label, H2H_KEY: [a, b], FOCAL_KEY: seat, SEATING_KEY: seating,
+                                      SEAT_RUNGS_KEY: labels, "rung_policy": a, "rung_params": {}, "bound": False}
+            if level is not None:
+                varied[LEVEL_KEY] = level
+            if sh < 1.0:
+                varied[SHARE_KEY] = sh
+            out.append(Variant(variant_name(level, label, seat), params, varied))
+    return out
 
 
 def default_chunk(n_games: int, share: dict[str, float]) -> int:
@@ -281,7 +349,7 @@ def _headline(x: np.ndarray, binary: bool) -> dict:
 
 
 def analyse(run_dir: Path, manifest: dict, spec=None, margin: float = 0.02) -> dict:
-    """The ladder of a ladder folder, from its committed parts alone."""
+    """The ladder of a ladder folder, from its committed parts (and bound.json) alone."""
     run_dir = Path(run_dir)
     cfg = manifest["config"]
     players = int(cfg["players"])
@@ -302,22 +370,24 @@ def analyse(run_dir: Path, manifest: dict, spec=None, margin: float = 0.02) -> d
         varied = v.get("varied") or {}
         rung_info.setdefault(varied[RUNG_KEY], {"name": varied.get("rung_policy") or varied[RUNG_KEY].split(" ")[0],
                                                 "params": varied.get("rung_params") or {},
-                                                "bound": bool(varied.get("bound"))})
+                                                "bound": bool(varied.get("bound")), "h2h": varied.get(H2H_KEY)})
         if SHARE_KEY in varied:
             share[varied[RUNG_KEY]] = varied[SHARE_KEY]
     left_out = rungs(spec)[1] if spec is not None else []
     levels = list(dict.fromkeys(k[0] for k in groups))
+    bound_file = read_bound(run_dir)
     ladders = []
     for level in levels:
-        entries, series = [], {}
+        entries, series, h2h = [], {}, []
         for (lv, label), vs in groups.items():
             if lv != level:
                 continue
             x, fair = _per_deal(won, vs, players, competitive)
-            series[label] = x
             info = rung_info.get(label, {})
             e = {"name": info["name"], "label": label, **_headline(x, binary),
                  "bound": bool(info.get("bound")), "variants": len(vs)}
+            if info.get("bound"):
+                e["open_hand"] = True  # sees the hidden cards: not a player, and no upper bound either
             if info.get("params"):
                 e["params"] = info["params"]
             if competitive:
@@ -328,6 +398,12 @@ def analyse(run_dir: Path, manifest: dict, spec=None, margin: float = 0.02) -> d
                     d["verdict"] = stats.margin_verdict(d["diff"], d["ci"], margin, n=d["n"])
                     d["significant"] = bool(d["ci"][0] is not None and (d["ci"][0] > 0 or d["ci"][1] < 0))
                 e["vs_fair"] = d
+            if info.get("h2h"):
+                e["a"], e["b"] = info["h2h"]
+                e["table"] = _table_words(label, info["h2h"], players)
+                h2h.append(e)
+                continue
+            series[label] = x
             entries.append(e)
         for e in entries:
             e["vs"] = {}
@@ -338,10 +414,19 @@ def analyse(run_dir: Path, manifest: dict, spec=None, margin: float = 0.02) -> d
                 if d is not None:
                     e["vs"][o["label"]] = d
         params = next(v["params"] for (lv, _), vs in groups.items() if lv == level for v in vs)
-        ladders.append({"kind": KIND, "game": cfg["game"], "players": players, "params": params,
-                        **({"level": level} if level is not None else {}),
-                        "metric": _metric_words(competitive, players, cooperative),
-                        "paired": True, "policies": entries, "skill": skill(entries, competitive)})
+        lad = {"kind": KIND, "game": cfg["game"], "players": players, "params": params,
+               **({"level": level} if level is not None else {}),
+               "metric": _metric_words(competitive, players, cooperative),
+               "paired": True, "policies": entries}
+        if competitive:
+            lad["head_to_head"] = h2h
+            lad["tournament"] = tournament(won, [vs for (lv, _), vs in groups.items() if lv == level], players,
+                                           [e["label"] for e in entries if not e.get("bound")], int(cfg["seed"]))
+        lad["skill"] = skill(entries, competitive, series)
+        b = bound_entry(bound_file, level, series, entries)
+        if b is not None:
+            lad["solver_bound"] = b
+        ladders.append(lad)
     return {"kind": KIND, "game": cfg["game"], "title": cfg.get("title", cfg["game"]), "players": players,
             "competitive": competitive, "cooperative": cooperative, "seed": cfg["seed"],
             "n_requested": manifest.get("n_games"), "search_share": share,
@@ -351,10 +436,207 @@ def analyse(run_dir: Path, manifest: dict, spec=None, margin: float = 0.02) -> d
             "complete": _complete(ladders, manifest), "policies": cfg.get("policies")}
 
 
+def _table_words(label: str, pair, players: int) -> str:
+    a, b = pair
+    return f"{a} against {b}, seats swapped" if players == 2 else \
+        f"one {a} seat among {players - 1} {b} seats, moved round the table"
+
+
+# ---------------------------------------------------------------- the tournament (competitive games)
+
+
+def _seat_rungs(v: dict, players: int) -> list[str]:
+    varied = v.get("varied") or {}
+    labels = varied.get(SEAT_RUNGS_KEY)
+    if labels:
+        return [str(x) for x in labels]
+    focal = varied.get(FOCAL_KEY)  # a folder written before the seats' rungs were recorded
+    out = ["greedy"] * players if focal is not None else [varied[RUNG_KEY]] * players
+    if focal is not None:
+        out[int(focal)] = varied[RUNG_KEY]
+    return out
+
+
+def pairings(won: pl.DataFrame, tables: list[list[dict]], players: int) -> list[T.Pairing]:
+    """Every pair of different rungs seated at one table, per deal: the share of their seat pairs each won
+    (A's seat won and B's did not), over the table's variants (its rotations), on the deals all of them
+    played. One table counts once per deal."""
+    out = []
+    for vs in tables:
+        names = [v["name"] for v in vs]
+        sub = won.filter(pl.col("variant").is_in(names))
+        if sub.height == 0:
+            continue
+        size = int(sub["game_index"].max()) + 1
+        acc: dict[tuple[str, str], list] = {}
+        present = np.zeros(size, np.int64)
+        for v in vs:
+            rows = sub.filter(pl.col("variant") == v["name"])
+            if rows.height == 0:
+                continue
+            mat = np.full((size, players), np.nan)
+            mat[rows["game_index"].to_numpy(), rows["seat"].to_numpy().astype(np.int64)] = rows["won"].to_numpy()
+            have = ~np.isnan(mat).any(axis=1)
+            present[have] += 1
+            labels = _seat_rungs(v, players)
+            m = np.nan_to_num(mat) > 0.5
+            for s in range(players):
+                for t in range(players):
+                    if labels[s] == labels[t]:
+                        continue
+                    a, b = sorted((labels[s], labels[t]))
+                    if labels[s] != a:
+                        continue  # each seat pair once, from A's side
+                    slot = acc.setdefault((a, b), [np.zeros(size), np.zeros(size), 0])
+                    slot[0] += np.where(have, m[:, s] & ~m[:, t], 0)
+                    slot[1] += np.where(have, m[:, t] & ~m[:, s], 0)
+                    slot[2] += 1
+        full = present == len(vs)
+        deals = np.flatnonzero(full).astype(np.int64)
+        table = vs[0]["varied"][RUNG_KEY]
+        for (a, b), (aw, bw, k) in acc.items():
+            per = k / len(vs)  # seat pairs of (a, b) per variant
+            out.append(T.Pairing(a, b, deals, aw[full] / (len(vs) * per), bw[full] / (len(vs) * per), table))
+    return out
+
+
+def tournament(won: pl.DataFrame, tables: list[list[dict]], players: int, labels: list[str], seed: int) -> dict:
+    """Bradley-Terry ratings of the rungs (analysis.tournament) from every table of the ladder, greedy at
+    0; the pairings it was fitted on are listed with it."""
+    prs = [p for p in pairings(won, tables, players) if p.a in labels and p.b in labels]
+    r = T.ratings(labels, prs, "greedy", seed=seed)
+    r["connected"] = T.connected([p["label"] for p in r.get("players", [])], prs)
+    return r
+
+
+# ---------------------------------------------------------------- the solver's bound (Sick Days solo / co-op)
+
+
+def solver_for(game: str):
+    """The game's exhaustive solver: the module `simcore.<game package>.solver`, if it exists and has
+    `solve_deals`; None for every game without one."""
+    from simcore import registry
+
+    mod = registry.GAMES.get(game)
+    if mod is None:
+        return None
+    try:
+        m = importlib.import_module(f"{mod}.solver")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{mod}.solver":
+            return None
+        raise
+    return m if hasattr(m, "solve_deals") else None
+
+
+def read_bound(run_dir: Path) -> dict:
+    path = Path(run_dir) / BOUND_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("kind") == "bound" else {}
+
+
+def bound_deals(config: RunConfig, n_games: int) -> dict:
+    """Per level, the deals the solver solves: the ones expert plays (else the most any search rung plays)."""
+    out: dict = {}
+    for v in config.variants:
+        varied = v.varied or {}
+        if varied.get(H2H_KEY) or not (varied.get("rung_policy") in SEARCH):
+            continue
+        level = varied.get(LEVEL_KEY)
+        m = variant_games(v, n_games)
+        if varied.get("rung_policy") == "expert":
+            out[level] = ("expert", m)
+        elif out.get(level, ("", 0))[0] != "expert":
+            out[level] = ("", max(m, out.get(level, ("", 0))[1]))
+    return {lv: m for lv, (_, m) in out.items()}
+
+
+def solve_bound(run_dir: Path, config: RunConfig, spec, n_games: int, nodes: int, progress=None) -> dict | None:
+    """Solve the deals of each level with the game's solver (none: None), keeping what bound.json already
+    holds for the same seed and node budget (a stopped run resumes); writes bound.json as it goes."""
+    solver = solver_for(spec.name)
+    if solver is None or nodes <= 0:
+        return None
+    from .runs import _write_json
+
+    run_dir = Path(run_dir)
+    old = read_bound(run_dir)
+    same = old.get("seed") == config.seed and old.get("nodes") == nodes and old.get("players") == config.players
+    data = {"kind": "bound", "game": spec.name, "seed": config.seed, "players": config.players, "nodes": nodes,
+            "solver": solver.__name__, "levels": old.get("levels", []) if same else []}
+    greedy = np.asarray(resolve_policy(spec, "greedy").params, np.float64)
+    params_of = {}
+    for v in config.variants:
+        params_of.setdefault((v.varied or {}).get(LEVEL_KEY), v.params)
+    for level, m in bound_deals(config, n_games).items():
+        entry = next((e for e in data["levels"] if e.get("level") == level), None)
+        if entry is None:
+            entry = {"level": level, "game_index": [], "result": [], "nodes": [], "replayed": [], "lines": []}
+            data["levels"].append(entry)
+        tables = spec.load_data(params_of[level]).tables
+        done = set(entry["game_index"])
+        todo = [g for g in range(m) if g not in done]
+        for lo in range(0, len(todo), 25):
+            part = todo[lo:lo + 25]
+            r = solver.solve_deals(tables, config.players, config.seed, part, greedy, nodes)
+            entry["game_index"] += [int(g) for g in r["game_index"]]
+            entry["result"] += [int(x) for x in r["result"]]
+            entry["nodes"] += [int(x) for x in r["nodes"]]
+            entry["replayed"] += [int(x) for x in r["replayed"]]
+            entry["lines"] += [[int(o) for o in line] for line in r["lines"]]
+            _write_json(run_dir / BOUND_FILE, data)
+            if progress is not None:
+                progress(level, len(entry["game_index"]), m)
+    _write_json(run_dir / BOUND_FILE, data)
+    return data
+
+
+def bound_entry(bound: dict, level, series: dict, entries: list[dict]) -> dict | None:
+    """The bound at one level: deals some line wins, counting the unknown deals both ways, each share with
+    its Wilson interval; and, per rung on the same deals, its wins and the deals it won that the solver
+    calls not winnable (none, or the solver is wrong)."""
+    e = next((x for x in bound.get("levels", []) if x.get("level") == level), None)
+    if e is None or not e.get("game_index"):
+        return None
+    idx = np.asarray(e["game_index"], np.int64)
+    res = np.asarray(e["result"], np.int64)
+    n = int(idx.size)
+    win = int((res == 1).sum())
+    lost = int((res == 0).sum())
+    unknown = int((res == -1).sum())
+    low, high = stats.rate(win, n), stats.rate(win + unknown, n)
+    out = {"deals": n, "winnable": win, "not_winnable": lost, "unknown": unknown, "nodes": bound.get("nodes"),
+           "low": low, "high": high, "ci": [low["ci"][0], high["ci"][1]],
+           "replayed": int(np.asarray(e.get("replayed") or [0]).sum()),
+           "nodes_median": float(np.median(e["nodes"])) if e.get("nodes") else None,
+           "how": "exhaustive search knowing the deck order and how every shuffle falls (the game's own chance "
+                  "streams), every winning line replayed through the engine's own legal/step"}
+    rungs_on = {}
+    for ent in entries:
+        x = series.get(ent["label"])
+        if x is None:
+            continue
+        inside = idx < x.size
+        vals = x[idx[inside]]
+        have = ~np.isnan(vals)
+        if not have.any():
+            continue
+        r = res[inside][have]
+        v = vals[have] > 0.5
+        rungs_on[ent["label"]] = {"deals": int(have.sum()), "won": int(v.sum()),
+                                  "won_not_winnable": int((v & (r == 0)).sum()),
+                                  "rate": stats.rate(int(v.sum()), int(have.sum()))}
+    out["rungs"] = rungs_on
+    return out
+
+
 def verdicts(ladders: list[dict], margin: float) -> dict:
     """The ladder's verdicts against the margin (as summary.json's and comparison.json's `verdicts`), each
-    read from the paired interval the report prints: how much skill matters (the strongest real player
-    minus random), whether stronger play than greedy moves greedy's figures, and, in a competitive game,
+    read from the paired interval the report prints: how much skill matters (the best rung minus the
+    weakest, both chosen on the even-numbered deals, measured on the odd-numbered ones), whether stronger play than greedy moves greedy's figures, and, in a competitive game,
     each rung's seat against its fair share."""
     items = []
     for lad in ladders:
@@ -393,7 +675,7 @@ def _complete(ladders: list[dict], manifest: dict) -> bool:
     config = config_from_manifest(manifest)
     want = {(v.varied.get(LEVEL_KEY), v.varied[RUNG_KEY]): variant_games(v, manifest["n_games"]) for v in config.variants}
     for lad in ladders:
-        for e in lad["policies"]:
+        for e in lad["policies"] + lad.get("head_to_head", []):
             if e["n"] < want.get((lad.get("level"), e["label"]), 0):
                 return False
     return True
@@ -406,28 +688,41 @@ def _metric_words(competitive: bool, players: int, cooperative: bool) -> str:
     return "win rate" if players == 1 else "team win rate (every seat the policy)"
 
 
-def skill(entries: list[dict], competitive: bool) -> dict | None:
-    """'How much skill matters': the strongest real player's headline (the oracle left out: it is no
-    player) minus random's, paired on the same deals. The strongest is expert, unless another rung
-    beats it significantly on the same deals (Four Day Weekend's and Overtime's lookahead, session 9):
-    then the best of those; a rung that is merely higher on a few deals does not displace it."""
+def skill(entries: list[dict], competitive: bool, series: dict | None = None, _fit=None) -> dict | None:
+    """'How much skill matters': the best rung minus the weakest (the open-hand search left out: it is no
+    player). Both are chosen from data, so they are chosen on the even-numbered deals (the highest and
+    the lowest mean there) and the difference is measured on the odd-numbered deals, paired (exact McNemar
+    for win/loss, a t interval over deals for a competitive seat's value). `over_greedy`: the best minus
+    greedy on the same odd deals; `expert_vs_greedy`: expert minus greedy on every deal (not chosen)."""
     real = [e for e in entries if not e.get("bound") and e.get("value") is not None]
-    base = next((e for e in real if e["name"] == "random"), None)
-    above = [e for e in real if e is not base]
-    top = next((e for e in above if e["name"] == "expert"), None)
-    if top is not None:
-        better = [e for e in above if e is not top and ((e["vs"].get(top["label"]) or {}).get("ci") or [None])[0]
-                  is not None and e["vs"][top["label"]]["ci"][0] > 0]
-        top = max(better, key=lambda e: e["value"]) if better else top
-    elif above:
-        top = max(above, key=lambda e: e["value"])
-    if base is None or top is None or base["label"] not in top["vs"]:
+    if series is None or len(real) < 2:
         return None
-    d = top["vs"][base["label"]]
-    out = {"figure": f"{top['label']} minus {base['label']}", "top": top["label"], "base": base["label"], **d}
+    binary = not competitive
+
+    def on(e, parity):
+        x = series[e["label"]][parity::2]
+        return x[~np.isnan(x)]
+
+    chosen = {e["label"]: on(e, 0) for e in real}
+    usable = [e for e in real if chosen[e["label"]].size]
+    if len(usable) < 2:
+        return None
+    top = max(usable, key=lambda e: (float(chosen[e["label"]].mean()), e["label"] == "expert"))
+    base = min(usable, key=lambda e: (float(chosen[e["label"]].mean()), e["label"] != "random"))
+    if top is base:
+        return None
+    d = _pair(series[base["label"]][1::2], series[top["label"]][1::2], binary)
+    if d is None:
+        return None
+    out = {"figure": f"{top['label']} minus {base['label']}", "top": top["label"], "base": base["label"], **d,
+           "chosen_on": {"deals": "even-numbered", "means": {k: float(v.mean()) for k, v in chosen.items() if v.size},
+                         "n": {k: int(v.size) for k, v in chosen.items()}},
+           "measured_on": "odd-numbered deals (not used to choose the two rungs)"}
     greedy = next((e for e in real if e["label"] == "greedy"), None)
-    if greedy is not None and greedy is not top and greedy["label"] in top["vs"]:
-        out["over_greedy"] = {"figure": f"{top['label']} minus greedy", **top["vs"]["greedy"]}
+    if greedy is not None and greedy is not top:
+        og = _pair(series["greedy"][1::2], series[top["label"]][1::2], binary)
+        if og is not None:
+            out["over_greedy"] = {"figure": f"{top['label']} minus greedy", **og}
     expert = next((e for e in real if e["name"] == "expert"), None)
     if expert is not None and expert is not top and greedy is not None and "greedy" in expert["vs"]:
         out["expert_vs_greedy"] = {"figure": "expert minus greedy", **expert["vs"]["greedy"]}

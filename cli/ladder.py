@@ -44,10 +44,16 @@ def register(ns: dict) -> None:
         scheduler: SchedulerOpt = None,
         workers: WorkersOpt = None,
         margin: MarginOpt = 0.02,
+        solver_nodes: Annotated[Optional[int], typer.Option(
+            "--solver-nodes", metavar="N", min=0, help="where the game has an exhaustive solver (sickdays-solo): "
+                                                       "its budget of nodes a deal on the deals expert plays (0: no "
+                                                       "solver; default 100,000)")] = None,
         quiet: QuietOpt = False,
     ):
-        """Play the same deals with random, greedy at a few epsilons, lookahead, expert (and oracle): the skill
-        ladder, paired, in one folder with ladder.json, summary.json and report.html."""
+        """Play the same deals with random, greedy at a few epsilons, lookahead, expert (and the open-hand
+        search, oracle): the skill ladder, paired, in one folder with ladder.json, summary.json and report.html;
+        competitive games also play expert against lookahead and rate every rung (Bradley-Terry); Sick Days
+        solo's exhaustive solver says which deals some line wins (bound.json)."""
         from analysis import ladder as L
         from analysis import runs
 
@@ -72,6 +78,13 @@ def register(ns: dict) -> None:
             _app["_play"](spec, config, run_dir, n_games, quiet, None, prepared, executor, label=f"{spec.name} ladder")
             from reports import render_ladder_report
 
+            nodes = L.default_solver_nodes(spec.name) if solver_nodes is None else solver_nodes
+            if L.solver_for(spec.name) is not None and nodes > 0:
+                deals = L.bound_deals(config, n_games)
+                if not quiet:
+                    _app["err"].print(f"solver: {sum(deals.values()):,} deals, at most {nodes:,} nodes each",
+                                      markup=False, highlight=False)
+                L.solve_bound(run_dir, config, spec, n_games, nodes)
             manifest = runs.load_manifest(run_dir)
             result = L.analyse(run_dir, manifest, spec, margin)
             L.write(run_dir, result, _app["_command_line"]())
@@ -126,7 +139,7 @@ def print_ladder(result: dict) -> None:
         prev = None
         for e in lad["policies"]:
             ci = e.get("ci") or [None, None]
-            row = [e["label"] + (" (upper bound)" if e.get("bound") else ""), _pct(e.get("value")),
+            row = [e["label"] + (" (open-hand search)" if e.get("bound") else ""), _pct(e.get("value")),
                    f"{_pct(ci[0])} - {_pct(ci[1])}", f"{e.get('n', 0):,}"]
             if competitive:
                 row += [_pct(e.get("fair_share")), _pts(e.get("vs_fair"))]
@@ -134,9 +147,27 @@ def print_ladder(result: dict) -> None:
             t.add_row(*row)
             prev = e["label"]
         out.print(t)
+        from reports.ladder import bound_sentence, strength_sentences
+
+        tour = lad.get("tournament") or {}
+        if tour.get("players"):
+            t2 = Table(title=f"tournament{where}: Bradley-Terry ratings, {tour.get('anchor')} at 0, "
+                             f"{tour.get('n_deals'):,} deals")
+            for c in ("rung", "rating", "95% CI", f"P(beats {tour.get('anchor')})", "deals"):
+                t2.add_column(c, justify="left" if c == "rung" else "right")
+            for p in sorted(tour["players"], key=lambda p: -p["rating"]):
+                t2.add_row(p["label"], f"{p['rating']:+.2f}", f"[{p['ci'][0]:+.2f}, {p['ci'][1]:+.2f}]",
+                           _pct(p["p_beats_anchor"]), f"{p['deals']:,}")
+            out.print(t2)
+        for s in strength_sentences(lad)[1:] if tour.get("players") else strength_sentences(lad):
+            out.print(s, highlight=False, markup=False)
+        bs = bound_sentence(lad)
+        if bs:
+            out.print(bs, highlight=False, markup=False)
         sk = lad.get("skill")
         if sk:
-            out.print(f"how much skill matters{where}: {sk['figure']} {_pts(sk)} points (paired, same deals)"
+            out.print(f"how much skill matters{where}: {sk['figure']} {_pts(sk)} points (paired; the two rungs chosen "
+                      f"on the even-numbered deals, measured on the odd-numbered ones)"
                       + (f"; {sk['over_greedy']['figure']} {_pts(sk['over_greedy'])}" if sk.get("over_greedy") else "")
                       + (f"; expert minus greedy {_pts(sk['expert_vs_greedy'])}" if sk.get("expert_vs_greedy") else ""),
                       highlight=False)

@@ -1,7 +1,11 @@
 """View model of the skill-ladder report (analysis.ladder): who wins how much
 on the same deals as the player gets stronger, per level when there are
-several, with intervals; the "how much skill matters" figure; for a
-competitive game, each rung's seat against its fair share.
+several, with intervals; the "how much skill matters" figure (the best rung
+minus the weakest, chosen on some deals and measured on others); for a
+competitive game, each rung's seat against its fair share, the head-to-head
+tables and the tournament's ratings; for Sick Days solo the exhaustive
+solver's bound. Every sentence about strength is read from an interval and
+names the rungs it compares (`strength_sentences`, also printed by the CLI).
 
 Laid out by the shared page template (templates/run.html.jinja2), as every
 report is; everything here is read from summary.json's ladder result alone."""
@@ -34,6 +38,84 @@ def _real(lad: dict) -> list[dict]:
     return [e for e in lad["policies"] if not e.get("bound") and e.get("value") is not None]
 
 
+OPEN_HAND_WORDS = ("the open-hand search (oracle) sees the hidden cards but tries only a few lines: it is not a "
+                   "player, and not an upper bound either")
+
+
+def _rating(x) -> str:
+    return "–" if x is None else f"{x:+.2f}"
+
+
+def _ci_rating(ci) -> str:
+    return "–" if not ci or ci[0] is None else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
+
+
+def _h2h_words(e: dict) -> str:
+    """A head-to-head table, from the paired interval of A's seat minus its fair share."""
+    vf = e.get("vs_fair") or {}
+    a, b = e.get("a"), e.get("b")
+    if vf.get("diff") is None:
+        return f"{a} against {b} ({e.get('table')}): not measured."
+    lo, hi = vf["ci"]
+    who = (f"{a} beats {b}" if lo is not None and lo > 0 else f"{b} beats {a}" if hi is not None and hi < 0
+           else f"{a} and {b} cannot be told apart head to head")
+    return (f"{who}: {a}'s seat wins {fmt.pct(e['value'])} {fmt.ci_pct(e['ci'])}, paired {_d(vf)} deals against its "
+            f"fair share of {fmt.pct(e.get('fair_share'))} ({e.get('table')}).")
+
+
+def strength_sentences(lad: dict) -> list[str]:
+    """The sentences about strength at one setting, each from an interval, each naming its rungs."""
+    out = []
+    tour = lad.get("tournament") or {}
+    ps = tour.get("players") or []
+    if ps:
+        ranked = sorted(ps, key=lambda p: -p["rating"])
+        out.append(f"Tournament ratings ({tour.get('method')}; every pairing of rungs at one table, on "
+                   f"{fmt_int(tour.get('n_deals'))} deals): " + "; ".join(
+                       f"{p['label']} {_rating(p['rating'])} {_ci_rating(p['ci'])}" + (" (anchor)" if p.get("anchor") else "")
+                       for p in ranked) + ".")
+        pairs = {frozenset((q["a"], q["b"])): q for q in tour.get("pairs") or []}
+        said = []
+        for hi_, lo_ in zip(ranked, ranked[1:]):
+            q = pairs.get(frozenset((hi_["label"], lo_["label"])))
+            if q is None:
+                continue
+            d = q["diff"] if q["a"] == hi_["label"] else -q["diff"]
+            ci = q["ci"] if q["a"] == hi_["label"] else [-q["ci"][1], -q["ci"][0]]
+            said.append(f"{q['verdict']['words']} (rating {hi_['label']} minus {lo_['label']} {_rating(d)} "
+                        f"{_ci_rating(ci)})")
+        if said:
+            out.append("Neighbours in the ratings: " + "; ".join(said) + ".")
+        if not tour.get("connected", True):
+            out.append("Some rungs never met at one table: their ratings rest on the prior alone.")
+    for e in lad.get("head_to_head") or []:
+        out.append(_h2h_words(e))
+    return [s[:1].upper() + s[1:] for s in out]
+
+
+def bound_sentence(lad: dict) -> str | None:
+    b = lad.get("solver_bound")
+    if not b:
+        return None
+    lv = _lv(lad)
+    low, high = b["low"], b["high"]
+    where = f" at {lv}" if lv else ""
+    s = (f"Winnable by some line{where}: between {fmt.pct(low['value'])} and {fmt.pct(high['value'])} of {fmt_int(b['deals'])} "
+         f"deals (95% CI {fmt.ci_pct(b['ci'])}): {fmt_int(b['winnable'])} winnable (every winning line replayed through the "
+         f"engine), {fmt_int(b['not_winnable'])} not winnable, {fmt_int(b['unknown'])} unknown (the solver's budget of "
+         f"{fmt_int(b.get('nodes'))} nodes a deal ran out; counted as lost for the low figure, as won for the high). "
+         f"The solver knows the deck order and how every shuffle falls, so no player wins more.")
+    beside = [f"{k} {fmt.pct(v['rate']['value'])} {fmt.ci_pct(v['rate']['ci'])}" for k, v in (b.get("rungs") or {}).items()
+              if k in ("greedy", "expert", "oracle")]
+    if beside:
+        s += " On the same deals: " + ", ".join(beside) + "."
+    broken = [k for k, v in (b.get("rungs") or {}).items() if v.get("won_not_winnable")]
+    if broken:
+        s += (" WARNING: " + ", ".join(broken) + " won deals the solver calls not winnable: the solver is wrong "
+              "there; do not read this bound.")
+    return s
+
+
 def headroom_words(d: dict) -> str:
     """What stronger play than greedy does to greedy's figures, read from the paired interval."""
     lo, hi = d["ci"]
@@ -62,7 +144,7 @@ def sentences(r: dict) -> list[str]:
     for lad in r["ladders"]:
         lv = _lv(lad)
         head = f"At {lv}: " if lv else ""
-        bits = "; ".join(f"{e['label']} {fmt.pct(e['value'])} {fmt.ci_pct(e['ci'])}" + (" (upper bound)" if e.get("bound") else "")
+        bits = "; ".join(f"{e['label']} {fmt.pct(e['value'])} {fmt.ci_pct(e['ci'])}" + (" (open-hand search)" if e.get("bound") else "")
                          for e in lad["policies"] if e.get("value") is not None)
         metric = lad["metric"] if head else lad["metric"][:1].upper() + lad["metric"][1:]  # a sentence of its own
         out.append(f"{head}{metric}: {bits}.")
@@ -70,7 +152,9 @@ def sentences(r: dict) -> list[str]:
         if sk:
             big = sk["ci"][0] is not None and (sk["ci"][0] > 0 or sk["ci"][1] < 0)
             out.append(f"How much skill matters{' at ' + lv if lv else ''}: {sk['figure']} is {_d(sk)}, on the same deals"
-                       + ("" if big else " (not significantly different from zero)") + "."
+                       + ("" if big else " (not significantly different from zero)")
+                       + (" (the best and the weakest rung chosen on the even-numbered deals, the figure measured on the "
+                          "odd-numbered ones)" if sk.get("measured_on") else "") + "."
                        + (f" Above greedy, {sk['over_greedy']['figure']} is {_d(sk['over_greedy'])}: "
                           + headroom_words(sk["over_greedy"]) if sk.get("over_greedy") else ""))
         if sk and sk.get("expert_vs_greedy") and sk["expert_vs_greedy"]["ci"][1] is not None \
@@ -80,14 +164,18 @@ def sentences(r: dict) -> list[str]:
         if comp:
             above = [e["label"] for e in _real(lad) if (e.get("vs_fair") or {}).get("significant") and e["vs_fair"]["diff"] > 0]
             below = [e["label"] for e in _real(lad) if (e.get("vs_fair") or {}).get("significant") and e["vs_fair"]["diff"] < 0]
-            out.append(f"Significantly more than the fair share: {', '.join(above) or 'none'}; significantly less: "
-                       f"{', '.join(below) or 'none'} (95% intervals of the paired difference to the fair share in the "
-                       f"same games).")
+            out.append(f"One seat among greedy seats wins significantly more than its fair share: {', '.join(above) or 'none'}; "
+                       f"significantly less: {', '.join(below) or 'none'} (95% intervals of the paired difference to the "
+                       f"fair share in the same games; a standing among greedy seats, not among stronger players).")
+            out += strength_sentences(lad)
         bound = next((e for e in lad["policies"] if e.get("bound")), None)
         top = next((e for e in _real(lad) if e["name"] == "expert"), None)
         if bound is not None and top is not None and top["label"] in bound.get("vs", {}):
-            out.append(f"The oracle sees every hidden card, so it is an upper bound no real player reaches: it gets "
-                       f"{_d(bound['vs'][top['label']])} more than expert.")
+            out.append(f"{OPEN_HAND_WORDS[:1].upper() + OPEN_HAND_WORDS[1:]}: oracle minus expert is "
+                       f"{_d(bound['vs'][top['label']])} deals.")
+        bs = bound_sentence(lad)
+        if bs:
+            out.append(bs)
     if r.get("left_out"):
         out.append("Left out: " + "; ".join(r["left_out"]) + ".")
     if not r.get("complete", True):
@@ -104,7 +192,7 @@ def _charts(r: dict) -> list[Chart]:
         es = [e for e in lad["policies"] if e.get("value") is not None]
         if not es:
             continue
-        labels = [e["label"] + (" (bound)" if e.get("bound") else "") for e in es]
+        labels = [e["label"] + (" (open hand)" if e.get("bound") else "") for e in es]
         fair = None
         if comp:
             fairs = [e.get("fair_share") for e in es if e.get("fair_share") is not None]
@@ -140,7 +228,7 @@ def _charts(r: dict) -> list[Chart]:
                             numeric_x=[float(x) for x in levels], pct=True, legend_title="policy")
         out.append(Chart("Levels by policy", Markup(svg),
                          "Win rate per level for each policy on the same deals, 95% Wilson bands; the oracle is an "
-                         "upper bound, not a player.", wide=True))
+                         "open-hand search: not a player, and not an upper bound.", wide=True))
     return out
 
 
@@ -155,7 +243,7 @@ def _tables(r: dict) -> list[Table]:
         cols += ["minus the rung below [95% CI]", "minus greedy [95% CI]", "pairs"]
         rows, prev = [], None
         for e in lad["policies"]:
-            row = [e["label"] + (" (upper bound)" if e.get("bound") else ""), fmt.pct(e.get("value")),
+            row = [e["label"] + (" (open-hand search)" if e.get("bound") else ""), fmt.pct(e.get("value")),
                    fmt.ci_pct(e.get("ci")), fmt_int(e.get("n"))]
             if comp:
                 vf = e.get("vs_fair") or {}
@@ -170,6 +258,43 @@ def _tables(r: dict) -> list[Table]:
                 "policy seat's mean result over the seats it sat at). Greedy among greedy seats is the fair share "
                 "by construction (every seat is the greedy seat): its interval is that of the fair share."))
         out.append(Table(f"Skill ladder{' — ' + lv if lv else ''}", cols, rows, note))
+        tour = lad.get("tournament") or {}
+        if tour.get("players"):
+            trs = [[p["label"] + (" (anchor)" if p.get("anchor") else ""), _rating(p["rating"]), _ci_rating(p["ci"]),
+                    fmt.pct(p.get("p_beats_anchor")), fmt_int(p.get("deals"))]
+                   for p in sorted(tour["players"], key=lambda p: -p["rating"])]
+            out.append(Table(f"Tournament ratings{' — ' + lv if lv else ''}",
+                             ["rung", "rating", "95% CI", f"P(beats {tour.get('anchor')})", "deals"], trs,
+                             f"{tour.get('method')}. A rating is a log-odds: two rungs 1.0 apart, the stronger beats "
+                             f"the weaker in 73% of comparisons (a comparison: two seats at one table, one won, the "
+                             f"other did not)."))
+            prs = [[q["a"], q["b"], _rating(q["diff"]), _ci_rating(q["ci"]), q["verdict"]["words"],
+                    ", ".join(q.get("head_to_head") or []) or "through other rungs"] for q in tour.get("pairs") or []]
+            out.append(Table(f"Tournament: every pair of rungs{' — ' + lv if lv else ''}",
+                             ["rung A", "rung B", "A minus B", "95% CI", "verdict", "met at"], prs,
+                             "Each verdict from its own 95% interval (no correction across the pairs: read one pair, "
+                             "not the table, as a test)."))
+        if lad.get("head_to_head"):
+            hrs = [[e["label"], e.get("table", ""), fmt.pct(e["value"]), fmt.ci_pct(e["ci"]), fmt_int(e["n"]),
+                    fmt.pct(e.get("fair_share")), _cell(e.get("vs_fair"))] for e in lad["head_to_head"]]
+            out.append(Table(f"Head to head{' — ' + lv if lv else ''}",
+                             ["table", "seating", "A's seat wins", "95% CI", "deals", "fair share", "minus fair share"],
+                             hrs, "The first-named rung's seat, moved round the table; paired with the fair share in the "
+                                  "same games, t interval over deals."))
+        b = lad.get("solver_bound")
+        if b:
+            brs = [["winnable (line replayed)", fmt_int(b["winnable"]), fmt.pct(b["low"]["value"]), fmt.ci_pct(b["low"]["ci"])],
+                   ["not winnable", fmt_int(b["not_winnable"]), fmt.pct(b["not_winnable"] / b["deals"]), "–"],
+                   ["unknown (budget ran out)", fmt_int(b["unknown"]), fmt.pct(b["unknown"] / b["deals"]), "–"],
+                   ["winnable or unknown", fmt_int(b["winnable"] + b["unknown"]), fmt.pct(b["high"]["value"]),
+                    fmt.ci_pct(b["high"]["ci"])]]
+            for k, v in (b.get("rungs") or {}).items():
+                brs.append([f"{k} won (same deals)", fmt_int(v["won"]), fmt.pct(v["rate"]["value"]),
+                            fmt.ci_pct(v["rate"]["ci"])])
+            out.append(Table(f"Winnable by some line{' — ' + lv if lv else ''}", ["deals", "count", "share", "95% CI"],
+                             brs, f"Exhaustive solver ({b.get('how')}); {fmt_int(b['deals'])} deals, at most "
+                                  f"{fmt_int(b.get('nodes'))} nodes a deal (median used {fmt.num(b.get('nodes_median'), 0)}). "
+                                  f"Wilson intervals."))
     return out
 
 
@@ -192,8 +317,15 @@ def build_ladder_report(r: dict, spec=None, command: str | None = None, manifest
             if e is not None:
                 figs.append(KeyFigure(f"{name}{' (' + lv + ')' if lv else ''}", fmt.pct(e["value"]),
                                       f"95% CI {fmt.ci_pct(e['ci'])}, n = {fmt_int(e['n'])}"))
+        b = lad.get("solver_bound")
+        if b:
+            figs.append(KeyFigure(f"winnable{' (' + lv + ')' if lv else ''}",
+                                  f"{fmt.pct(b['low']['value'])}–{fmt.pct(b['high']['value'])}",
+                                  f"by some line, 95% CI {fmt.ci_pct(b['ci'])}, n = {fmt_int(b['deals'])} deals "
+                                  f"({fmt_int(b['unknown'])} unknown)"))
     notes = ["Intervals are 95%: Wilson for win rates of games, normal for means over deals; differences are paired "
-             "on the same deals. The oracle is an upper bound (it sees the hidden cards), never a player."]
+             "on the same deals. The oracle is an open-hand search (it sees the hidden cards but tries few lines): "
+             "never a player, and not an upper bound; the bound is the exhaustive solver's, where the game has one."]
     prov = [("game", str(r.get("game"))), ("players", str(r.get("players"))), ("seed", str(r.get("seed"))),
             ("deals per cheap rung (requested)", fmt_int(r.get("n_requested"))),
             ("search rungs' share of the deals", ", ".join(f"{k} {fmt.pct(v)}" for k, v in

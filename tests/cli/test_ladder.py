@@ -56,12 +56,39 @@ def test_every_rung_is_played_on_the_same_deals_with_intervals(ladder_dir):
     # a random seat against greedy loses more than its share; greedy among greedy is the fair share itself
     assert by["random"]["vs_fair"]["ci"][1] < 0
     assert by["greedy"]["value"] == pytest.approx(by["greedy"]["fair_share"])
-    # how much skill matters: expert (or a rung significantly better than it) minus random, paired
-    better = [e for e in lad["policies"] if e["label"] not in ("random", "expert") and e["vs"]["expert"]["ci"][0] > 0]
-    best = max(better, key=lambda e: e["value"]) if better else by["expert"]
-    assert lad["skill"]["top"] == best["label"] and lad["skill"]["base"] == "random" and lad["skill"]["ci"][0] > 0
-    assert lad["skill"]["diff"] == pytest.approx(best["vs"]["random"]["diff"])
+    # how much skill matters: the best rung minus the weakest, both chosen on the even deals, measured on the odd
+    sk = lad["skill"]
+    means = sk["chosen_on"]["means"]
+    assert sk["top"] == max(means, key=means.get) and sk["base"] == min(means, key=means.get) == "random"
+    assert sk["ci"][0] > 0 and "odd-numbered" in sk["measured_on"]
+    odd = {e["label"]: e["n"] for e in lad["policies"]}
+    assert sk["n"] == min(odd[sk["top"]], odd[sk["base"]]) // 2
     assert "how much skill matters" in text and "n = 120 deals x 2 seats" in text
+    # expert against lookahead, head to head, seats swapped, on the deals both play
+    (h2h,) = lad["head_to_head"]
+    assert h2h["label"] == "expert vs lookahead" and h2h["n"] == 120 and h2h["a"] == "expert"
+    assert h2h["vs_fair"]["ci"][0] <= h2h["vs_fair"]["diff"] <= h2h["vs_fair"]["ci"][1]
+    assert "head to head" in text
+
+
+def test_the_tournament_rates_every_rung_from_every_table(ladder_dir):
+    out, text = ladder_dir
+    lad = json.loads((out / "ladder.json").read_text())
+    tour = lad["tournament"]
+    assert [p["label"] for p in tour["players"]] == RUNGS and tour["anchor"] == "greedy" and tour["connected"]
+    by = {p["label"]: p for p in tour["players"]}
+    assert by["greedy"]["rating"] == 0.0 and by["random"]["ci"][1] < 0
+    assert len(tour["pairs"]) == len(RUNGS) * (len(RUNGS) - 1) // 2
+    for q in tour["pairs"]:
+        lo, hi = q["ci"]
+        assert lo <= q["diff"] <= hi
+        assert (q["verdict"]["stronger"] is None) == (lo <= 0 <= hi)
+    # the head-to-head table is one of the pairings: expert and lookahead met at one table
+    pair = next(q for q in tour["pairs"] if {q["a"], q["b"]} == {"expert", "lookahead"})
+    assert pair["head_to_head"] == ["expert vs lookahead"]
+    tables = {(p["a"], p["b"]): p for p in tour["pairings"]}
+    assert tables[("expert", "lookahead")]["deals"] == 120 and tables[("greedy", "random")]["deals"] == 240
+    assert "tournament" in text and "Neighbours in the ratings" in text
 
 
 def test_the_rung_seat_is_rotated_and_the_folder_is_one_resumable_run(ladder_dir):
@@ -70,6 +97,7 @@ def test_the_rung_seat_is_rotated_and_the_folder_is_one_resumable_run(ladder_dir
     assert manifest["kind"] == "ladder"
     names = [v["name"] for v in manifest["config"]["variants"]]
     assert "expert/seat1" in names and "expert/seat2" in names and "greedy" in names
+    assert "expert vs lookahead/seat1" in names and "expert vs lookahead/seat2" in names
     seats = pl.read_parquet(out / "parts" / "seats")
     exp = seats.filter(pl.col("variant") == "expert/seat2")
     assert set(exp.filter(pl.col("seat") == 1)["policy"]) == {"expert"}
@@ -239,3 +267,88 @@ def test_a_share_of_the_deals_is_the_first_ones_rounded_up():
     assert variant_games(Variant("a", {}, {"share": 0.001}), 10) == 1
     assert variant_games(Variant("a", {}, {}), 10) == 10
     assert variant_games(Variant("a", {}, {"share": 0.1}), 4000) == 400
+
+
+# ---------------------------------------------------------------- tournament pairings, skill split, the solver's bound
+
+
+def test_pairings_count_each_table_once_per_deal():
+    """One A seat among two B seats, rotated: per deal the share of A-B seat pairs each side won."""
+    players = 3
+    variants = [{"name": f"t/seat{s + 1}", "varied": {"rung": "t", "focal_seat": s,
+                                                      "seat_rungs": ["A" if i == s else "B" for i in range(players)]}}
+                for s in range(players)]
+    # deal 0: A wins at every seating; deal 1: a B seat wins at every seating (A lost, one B won, one B lost)
+    won = {}
+    for s in range(players):
+        m = np.zeros((2, players), np.int64)
+        m[0, s] = 1
+        m[1, (s + 1) % players] = 1
+        won[f"t/seat{s + 1}"] = m
+    (pr,) = L.pairings(_won_frame(None, won), [variants], players)
+    assert (pr.a, pr.b) == ("A", "B") and list(pr.deals) == [0, 1]
+    # deal 0: A beat both B seats: 2 of 2 pairs; deal 1: one B beat A, the other lost with A: 1 of 2 pairs to B
+    assert list(pr.a_wins) == [1.0, 0.0] and list(pr.b_wins) == [0.0, 0.5]
+
+
+def test_skill_is_chosen_on_even_deals_and_measured_on_odd_ones():
+    n = 400
+    x_even_lucky = np.zeros(n)
+    x_even_lucky[0::2] = 1.0  # wins every even deal, no odd one
+    series = {"random": np.zeros(n), "greedy": (np.arange(n) % 4 < 2).astype(float),  # half, even and odd alike
+              "lucky": x_even_lucky}
+    entries = [{"name": k, "label": k, "value": float(v.mean()), "vs": {}} for k, v in series.items()]
+    sk = L.skill(entries, False, series)
+    # chosen on the even deals, 'lucky' is the best; measured on the odd deals it wins nothing
+    assert sk["top"] == "lucky" and sk["base"] == "random"
+    assert sk["diff"] == pytest.approx(0.0) and sk["n"] == n // 2
+    assert sk["over_greedy"]["diff"] == pytest.approx(-0.5)
+
+
+def test_bound_counts_unknown_deals_both_ways_and_checks_every_rung():
+    bound = {"kind": "bound", "nodes": 500, "levels": [{"level": 4, "game_index": [0, 1, 2, 3, 4],
+                                                         "result": [1, 1, 0, -1, 1], "nodes": [3, 4, 500, 500, 9],
+                                                         "replayed": [1, 1, 0, 0, 1], "lines": [[]] * 5}]}
+    series = {"expert": np.array([1.0, 0.0, 0.0, 1.0, 1.0, np.nan]), "greedy": np.array([1.0, 0.0, 1.0, 0.0, 0.0])}
+    entries = [{"label": "expert"}, {"label": "greedy"}]
+    b = L.bound_entry(bound, 4, series, entries)
+    assert (b["winnable"], b["not_winnable"], b["unknown"], b["deals"]) == (3, 1, 1, 5)
+    assert b["low"]["value"] == pytest.approx(0.6) and b["high"]["value"] == pytest.approx(0.8)
+    assert b["ci"] == [b["low"]["ci"][0], b["high"]["ci"][1]]
+    assert b["rungs"]["expert"]["won_not_winnable"] == 0 and b["rungs"]["expert"]["won"] == 3
+    # greedy "won" deal 2, which the solver calls not winnable: counted, and the report warns
+    assert b["rungs"]["greedy"]["won_not_winnable"] == 1
+    from reports.ladder import bound_sentence
+
+    words = bound_sentence({"level": 4, "solver_bound": b})
+    assert "between 60.0% and 80.0%" in words and "WARNING: greedy" in words
+    assert L.bound_entry(bound, 6, series, entries) is None
+
+
+def test_solve_bound_writes_resumable_bound_json_for_the_deals_expert_plays(tmp_path):
+    spec = registry.get("sickdays-solo")
+    assert L.solver_for("sickdays-solo") is not None and L.solver_for("race21") is None
+    share = {"lookahead": 0.25, "expert": 0.5, "oracle": 0.5}
+    config, _, _ = L.ladder_config(spec, {}, 1, 7, [1, 4], 10, share)
+    assert L.bound_deals(config, 12) == {1: 6, 4: 6}
+    data = L.solve_bound(tmp_path, config, spec, 12, 3_000)
+    for e in data["levels"]:
+        assert e["game_index"] == list(range(6))
+        assert all(r != 1 or p == 1 for r, p in zip(e["result"], e["replayed"]))
+    before = (tmp_path / L.BOUND_FILE).read_text()
+    L.solve_bound(tmp_path, config, spec, 12, 3_000)  # nothing left to solve: the same file
+    assert (tmp_path / L.BOUND_FILE).read_text() == before
+    assert L.solve_bound(tmp_path, config, registry.get("race21"), 12, 3_000) is None
+
+
+def test_the_open_hand_search_is_never_called_an_upper_bound():
+    from reports.ladder import sentences
+
+    lad = _ladder()
+    for e in lad["policies"]:
+        e.setdefault("vs", {})
+    lad["policies"][-1]["vs"]["expert"] = {"diff": 0.17, "ci": [0.1, 0.2], "n": 300}
+    r = {"competitive": False, "players": 1, "seed": 7, "ladders": [lad], "left_out": [], "complete": True}
+    words = " ".join(sentences(r))
+    assert "open-hand search" in words
+    assert words.count("upper bound") == words.count("not an upper bound")
