@@ -52,7 +52,7 @@ from simcore.files import read_toml, shown
 from simcore.params import resolve
 from simcore.spec import GameSpec
 
-from . import cardfile
+from . import card_power, cardfile
 from .compare import ALPHA, DEFAULT_MARGIN, PRIMARY, _per_game, _values, dedupe, pairing_of
 from .runs import CARD_LISTS, RunConfig, Variant, default_chunk_size
 from .stats import difference_family, family_level, mean_ci, rate
@@ -127,7 +127,7 @@ def _named(text: str, find, none_named: str) -> list:
 
 
 def steppable(spec: GameSpec) -> list[str]:
-    return [p.name for p in spec.params if p.kind in RULE_KINDS]
+    return [p.name for p in spec.params if p.kind in RULE_KINDS and not p.internal]  # (card power's knobs: no rules)
 
 
 def pick_rules(spec: GameSpec, text: str | None) -> list[str]:
@@ -140,6 +140,9 @@ def pick_rules(spec: GameSpec, text: str | None) -> list[str]:
         p = spec.param(raw)
         if p is None:
             raise BalanceError(f"--rules: {spec.name} has no parameter '{raw}'; allowed: {', '.join(allowed)}")
+        if p.internal:
+            raise BalanceError(f"--rules: {raw} is card power's own setting, not a rule of the game; "
+                               f"allowed: {', '.join(allowed)}")
         if p.kind not in RULE_KINDS:
             raise BalanceError(f"--rules: {raw} is a {p.kind} parameter, not a number or a switch, so it has no step; "
                                f"allowed: {', '.join(allowed)}")
@@ -223,13 +226,25 @@ def _write_new(path: Path, text: str) -> bool:
     return True
 
 
-def plan(spec: GameSpec, user: dict, run_dir: Path, cards: list[cardfile.Kind], rules: list[str]) -> Plan:
+def plan(spec: GameSpec, user: dict, run_dir: Path, cards: list[cardfile.Kind], rules: list[str],
+         power: bool = True) -> Plan:
     """The baseline and every variant that is a legal configuration, with the
-    card lists written into `run_dir/cards/`; the others skipped with a reason."""
+    card lists written into `run_dir/cards/`; the others skipped with a reason.
+    In a competitive game whose engine takes them (analysis.card_power), each
+    card named also gets a card-power variant first: one more copy given to one
+    seat, on the baseline's deals (`power` False: none)."""
     base_params = resolve(spec, user)
     variants: list[Variant] = []
     skipped: list[dict] = []
     created: list[Path] = []
+    power_meta = None
+    if power and cards and card_power.supported(spec):
+        kinds, not_measured = card_power.power_kinds(spec, base_params)
+        asked = {k.name for k in cards}
+        kinds = [k for k in kinds if k.name in asked]
+        variants += card_power.variants(spec, Variant(BASELINE, base_params), kinds)
+        power_meta = {"cards": [k.name for k in kinds],
+                      "not_measured": [x for x in not_measured if x["card"] in asked]}
     if cards:
         from .store import check_entries
 
@@ -288,6 +303,8 @@ def plan(spec: GameSpec, user: dict, run_dir: Path, cards: list[cardfile.Kind], 
         raise BalanceError("--cards/--rules: no variant to play" + (f" ({why})" if why else "")
                            + "; allowed: cards whose copies can change, or rule parameters with room to step")
     meta = {"cards": [k.name for k in cards], "rules": list(rules), "skipped": skipped}
+    if power_meta is not None:
+        meta["card_power"] = power_meta
     return Plan([Variant(BASELINE, base_params, {PLAN_KEY: meta})] + variants, skipped, created)
 
 
@@ -378,6 +395,10 @@ def _baseline_lift(run_dir: Path, spec) -> tuple[dict[str, dict], str | None]:
     return out, counter
 
 
+def _is_power(v: dict) -> bool:
+    return card_power.POWER_KEY in (v.get("varied") or {})
+
+
 def _clean(x):
     if isinstance(x, float) and not math.isfinite(x):
         return None
@@ -390,12 +411,18 @@ def analyse(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN, alpha: fl
 
     run_dir = Path(run_dir)
     manifest = load_manifest(run_dir)
-    names = [v["name"] for v in manifest["config"]["variants"]]
-    per = _frames_by_variant(load_games(run_dir, spec), load_seats(run_dir, spec), spec, names)
+    names = [v["name"] for v in manifest["config"]["variants"] if not _is_power(v)]
+    games, seats = load_games(run_dir, spec), load_seats(run_dir, spec)
+    per = _frames_by_variant(games, seats, spec, names)
     lifts, counter = _baseline_lift(run_dir, spec)
     from .summary import read_stopping
 
     out = analyse_frames(per, manifest, spec, margin, alpha, lifts, counter)
+    cp = card_power.analyse_frames(seats, games, manifest, spec, margin, alpha)
+    if cp is not None:
+        meta = ((manifest["config"]["variants"][0].get("varied") or {}).get(PLAN_KEY) or {}).get("card_power") or {}
+        cp["not_measured"] = meta.get("not_measured", [])
+        out["card_power"] = cp  # the first card table: what one more copy does for the player who gets it
     stop = read_stopping(run_dir)
     if stop and stop.get("max_games") == manifest.get("n_games"):
         out["stopping"] = stop  # a --precision run: what stopped it (every variant at the same games)
@@ -420,7 +447,7 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
     primary_pairs, secondary_pairs, info, dropped = {}, {}, {}, {}
     for v in declared[1:]:
         name = v["name"]
-        if name not in per:
+        if name not in per or _is_power(v):  # card power's variants: their own table (analysis.card_power)
             continue
         both = base.join(per[name], on="game_index", suffix="__b")
         metrics = [c for c in base.columns if c != "game_index" and c in per[name].columns]
@@ -483,6 +510,8 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
         "rows": rows, "secondary": secondary, "dropped": dropped,
         "n_games": {name: int(f.height) for name, f in per.items()},
     }
+    if meta.get("card_power"):
+        result["asked"]["card_power"] = meta["card_power"].get("cards", [])
     return _jsonable(result)
 
 

@@ -32,6 +32,10 @@ def impact(
                         "(default: all, unless --rules is given)")] = None,
     rules: Annotated[Optional[str], typer.Option(
         "--rules", metavar="NAMES", help="rule parameters to step one step down and up (switches: flipped), comma-separated")] = None,
+    power: Annotated[bool, typer.Option(
+        "--card-power/--no-card-power", help="competitive games: also give one seat one more copy of each card "
+                                             "named, on the baseline's deals, and measure that seat's win (card power, "
+                                             "the first table)")] = True,
     out_dir: OutOpt = None,
     chunk_size: ChunkOpt = None,
     threads: ThreadsOpt = None,
@@ -65,7 +69,7 @@ def impact(
     from analysis.preflight import check_target
 
     check_target(run_dir)  # before the plan writes its card lists there (the whole folder: in run_and_report)
-    plan = imp.plan(spec, user, run_dir, kinds, rule_names)
+    plan = imp.plan(spec, user, run_dir, kinds, rule_names, power=power)
     config = imp.impact_config(spec, plan, n_players, seats, seed, n, chunk_size)
     try:
         run_and_report(spec, config, run_dir, n, _command_line(), kind="impact", quiet=quiet, scheduler=scheduler,
@@ -85,7 +89,40 @@ def _num(x) -> str:
     return "–" if x is None else f"{x:+.3g}"
 
 
+def _print_power(cp: dict) -> None:
+    """Card power first: what one more copy does for the player who gets it."""
+    lvl = f"{100 * cp['ci_level']:.4g}%"
+    t = Table(title=f"card power: one more copy to one seat ({cp.get('how')}), the receiving seat's win with it minus "
+                    f"without on the same deals; {len(cp['rows'])} cards, intervals at {lvl} (Bonferroni over "
+                    f"{cp['family_size']}), margin ±{100 * cp['margin']:g} pts")
+    for col in ("card", "holder's win", "effect (pts)", f"{lvl} CI", "p (Holm)", "against the margin", "n pairs",
+                "length", "nobody wins"):
+        t.add_column(col)
+    for r in cp["rows"]:
+        gl = r.get("game_level") or {}
+        length = next((v for k, v in gl.items() if k.startswith("length")), None)
+        nobody = gl.get("nobody wins")
+        t.add_row(r["card"], f"{_rate(r.get('seat_win_without'))} → {_rate(r.get('seat_win_with'))}", _pts(r["effect"]),
+                  f"{_pts(r['ci'][0])} … {_pts(r['ci'][1])}",
+                  "–" if r.get("p_holm") is None else f"{r['p_holm']:.2g}", r["margin_verdict"]["words"],
+                  f"{r['n']:,}",
+                  "–" if not length or length.get("diff") is None else
+                  f"{_num(length['diff'])} [{_num(length['ci'][0])}, {_num(length['ci'][1])}]",
+                  "–" if not nobody or nobody.get("diff") is None else
+                  f"{_pts(nobody['diff'])} [{_pts(nobody['ci'][0])}, {_pts(nobody['ci'][1])}]")
+    out.print(t)
+    skipped = (cp.get("not_measured") or []) + (cp.get("refused") or [])
+    for s in skipped:
+        out.print(f"card power not measured: {s['card']}: {s['reason']}", highlight=False, markup=False)
+
+
+def _rate(x) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
 def _print(res: dict, run_dir: Path) -> None:
+    if res.get("card_power") and res["card_power"].get("rows"):
+        _print_power(res["card_power"])
     rates = res.get("primary_rate", True)
     b = res["baseline"].get("primary") or res["baseline"]["win_rate"]
     lvl = f"{100 * res['ci_level']:.4g}%"

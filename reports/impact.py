@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 from markupsafe import Markup
 
-from . import charts, context, fmt, verdicts
+from . import card_power, charts, context, fmt, verdicts
 from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p, lift_is_association
 
 CHANGE_ORDER = ("remove_all", "remove_one", "add_one", "down", "flipped", "up")
@@ -300,6 +301,11 @@ def key_figures(res: dict) -> list[KeyFigure]:
             KeyFigure("variants played", fmt_int(len(rows)), f"{fmt_int(len(res.get('skipped') or []))} not legal, skipped"),
             KeyFigure(f"change the {_primary(res)}", f"{sig} of {len(rows)}",
                       f"intervals at {100 * res.get('ci_level', 0.95):.4g}% (Bonferroni)")]
+    power = (res.get("card_power") or {}).get("rows") or []
+    if power:  # card power leads: the strongest card for the player who gets one more copy
+        p = power[0]
+        figs.insert(0, KeyFigure("strongest card for its holder", fmt.pts(p.get("effect")),
+                                 f"{p['card']}: one more copy, CI {fmt.ci_pts(p.get('ci'))}, n = {fmt_int(p.get('n'))}"))
     if rows:
         top = rows[0]
         figs.append(KeyFigure("largest rise", _diff(top), f"{top['variant']}, CI {_ci(top)}"))
@@ -339,8 +345,10 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
     only_base = {**manifest, "config": {**(manifest.get("config") or {}),
                                         "variants": (manifest.get("config") or {}).get("variants", [])[:1]}}
     about = build_about(s, only_base, run_dir, spec, base_params)
-    charts_ = tornado_charts(res, "card") + tornado_charts(res, "rule")
-    tables = [t for t in (ranked_table(res), secondary_table(res), skipped_table(res)) if t]
+    power = card_power.view(res.get("card_power"), (res.get("card_power") or {}).get("not_measured"))
+    charts_ = (power.charts if power else []) + tornado_charts(res, "card") + tornado_charts(res, "rule")
+    tables = (power.tables if power else []) + [t for t in (ranked_table(res), secondary_table(res),
+                                                            skipped_table(res)) if t]
     warnings = []
     if not summary.get("complete", True):
         warnings.append("Not every game is played yet (a stopped run): the figures are from the committed chunks; "
@@ -355,13 +363,17 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
                        "invented cards. Impact measured here is about them.")
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     settings = context.settings_sentence(about.changes, about.seats, " of the baseline")
-    anchors = {"ranked": tables[0].anchor if tables else "",
-               "cards": charts_[0].anchor if charts_ and "Card" in charts_[0].title else ""}
+    ranked = ranked_table(res)
+    anchors = {"ranked": ranked.anchor,
+               "cards": next((c.anchor for c in charts_ if c.title.startswith("Card ablation")), "")}
+    block = verdicts.impact_block(res, base_summary, anchors)
+    if power:  # card power leads: what a card does for the player who has it
+        block = replace(block, verdicts=card_power.verdict_list(res["card_power"], power.anchor) + block.verdicts)
     return RunReport(
         title=f"{res.get('title') or res.get('game')}: impact of cards and rules",
         subtitle=f"{res.get('game')} · {res.get('players')} player(s) · {_games_per_variant(res)} games per "
                  f"variant · {len(res.get('rows') or [])} variants · seed {res.get('seed')}",
-        summary=summary_sentences(res, about) + [settings],
+        summary=(power.sentences if power else []) + summary_sentences(res, about) + [settings],
         warnings=warnings,
         key_figures=key_figures(res),
         charts=charts_,
@@ -379,5 +391,5 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
         banners=banners,
         about=context.about_sentences(about.seats, bool(summary.get("cooperative")), about.ladder),
         footer=f"Impact report rendered {now} · made by balance from the run folder alone (impact.json, summary.json).",
-        block=verdicts.impact_block(res, base_summary, anchors),
+        block=block,
     )

@@ -33,6 +33,9 @@ class Param:
     high: float | None = None
     choices: tuple | None = None
     length: int | None = None  # fixed length for "ints" / "floats" (None: any length >= 1)
+    # a knob the tools set (card power's `power_card`, `power_seat`), not a designer rule: left out of
+    # the listings of parameters (lookup's allowed names, `impact --rules`), still settable by name
+    internal: bool = False
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -134,7 +137,7 @@ def split_assignment(text: str, option: str) -> tuple[str, str]:
 def lookup(spec, name: str, source: str) -> Param:
     p = spec.param(name)
     if p is None:
-        known = ", ".join(q.name for q in spec.params) or "none"
+        known = ", ".join(q.name for q in spec.params if not q.internal) or "none"
         raise BalanceError(f"{source}: {spec.name} has no parameter '{name}'; allowed: {known}")
     return p
 

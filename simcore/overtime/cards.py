@@ -175,6 +175,12 @@ PARAMS = (
           "or is tied for the least\") counts the card's player: when they alone have the fewest, nobody is named "
           "and no A card is given; false: the other player with the fewest (the card's player never counted)"),
     cards_param(CARDS_FILE),
+    # card power (analysis.card_power, `balance impact`): not rules a designer sets
+    Param("power_card", "int", -1, "card power: the id of the main-deck card one seat gets one more copy of, "
+          "dealt into its opening hand in place of a random card of it (that card goes to the bottom of the "
+          "deck); -1: none", -1, C.NKINDS_MAX - 1, internal=True),
+    Param("power_seat", "int", -1, "card power: the seat that gets it; -1: a seat drawn for each game from its "
+          "deal (the same seat in every variant of that game)", -1, C.PMAX - 1, internal=True),
 )
 
 
@@ -359,6 +365,9 @@ def compile_tables(p: dict, d: dict) -> tuple:
         kinds[n_main_kinds + j, C.KF_TYPE] = C.T_A
         kinds[n_main_kinds + j, C.KF_TASKS] = tasks
     inst = [k for k, row in enumerate(main) for _ in range(row["count"])]
+    power = p["power_card"]
+    if power >= 0:  # its one more copy: the last main-deck instance (new_game deals it, never shuffles it in)
+        inst.append(power)
     n_main = len(inst)
     a0 = n_main
     for j in range(n_akinds):
@@ -387,6 +396,8 @@ def compile_tables(p: dict, d: dict) -> tuple:
     rules[C.R_FIRST_ASSIGN_KIND] = n_main_kinds
     rules[C.R_WORK_FOLLOWS] = int(bool(p["moved_assignment_keeps_work"]))
     rules[C.R_LEAST_YOURSELF] = int(bool(p["least_assignments_includes_yourself"]))
+    rules[C.R_POWER_INST] = n_main - 1 if power >= 0 else -1
+    rules[C.R_POWER_SEAT] = p["power_seat"]
     ts = list(p["time_snooze"])
     for r in range(C.MAX_ROUNDS):
         rules[C.R_TIME0 + r] = ts[min(r, len(ts) - 1)]
@@ -403,10 +414,21 @@ def build(reader, user: dict):
     raw, cards = reader.card_file(path, reader.own("cards.toml"), reconstruction=True, sections=CARD_SECTIONS,
                                   allowed="a card file in the format of data/overtime/cards.toml")
     d = read_cards(path, raw)
+    n_main_kinds = len(d["cards"]) - 1
+    if not -1 <= params["power_card"] < n_main_kinds:
+        allowed = ", ".join(f"{i} ({k['name']})" for i, k in enumerate(d["cards"][:-1]))
+        raise BalanceError(f"--set power_card: {params['power_card']} is not a main-deck card of {path}; "
+                           f"allowed: -1, {allowed}")
+    if params["power_card"] >= 0 and sum(k["count"] for k in d["cards"][:-1]) + 1 + len(d["assignments"]) * d["copies"] \
+            + d["joe_copies"] > C.NINST_MAX:
+        raise BalanceError(f"--set power_card: {path} leaves no room for one more card; allowed: -1")
     tables = compile_tables(params, d)
     names = [k["name"] for k in d["cards"][:-1]] + [a[0] for a in d["assignments"]] + [d["cards"][-1]["name"]]
     kinds = tables[1]
     info = {
+        # card power (analysis.card_power): the kinds that can be given one more copy, and how
+        "power_cards": tuple(range(n_main_kinds)),
+        "power_how": "one more copy dealt into its opening hand in place of a random card of it",
         # what the transcript reads back: each kind's type bits and target, each instance's kind
         "kind_type": tuple(int(x) for x in kinds[:, C.KF_TYPE]),
         "kind_target": tuple(int(x) for x in kinds[:, C.KF_TARGET]),

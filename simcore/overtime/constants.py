@@ -149,7 +149,16 @@ R_TIME0 = 24  # time_snooze[r - 1] for r = 1..MAX_ROUNDS
 R_WORK_FOLLOWS = R_TIME0 + MAX_ROUNDS  # moved_assignment_keeps_work: a W card goes on its A card after a give/take
 # least_assignments_includes_yourself: who "least_assignments" counts the card's player among those with the fewest
 R_LEAST_YOURSELF = R_WORK_FOLLOWS + 1
-NR = R_LEAST_YOURSELF + 1
+# card power (analysis.card_power): the one more copy of a main-deck kind is instance R_POWER_INST, the last
+# of the main deck, kept out of the deck and dealt into one seat's opening hand in place of a random card
+# of it (which goes to the bottom of the deck); -1 none. R_POWER_SEAT: that seat, or -1 drawn per game.
+R_POWER_INST = R_LEAST_YOURSELF + 1
+R_POWER_SEAT = R_POWER_INST + 1
+NR = R_POWER_SEAT + 1
+# which seat, and which card of its hand, are drawn from the game's deal key (its deal stream's first
+# state) hashed with these salts, never from a stream (analysis.card_power.SEAT_SALT / SLOT_SALT, the same)
+POWER_SEAT_SALT = 0x43415244504F5752  # "CARDPOWR"
+POWER_SLOT_SALT = 0x534C4F54504F5752  # "SLOTPOWR"
 
 # game scalars (state.g)
 G_NP = 0

@@ -20,7 +20,7 @@ from simcore.trace import emit
 from .constants import (
     AB_ACTION, AB_REACTION, CC_CANCELLED, CC_HELD, CC_PLAYED, END_ASSIGNMENTS_DONE, END_ROUNDS_OUT, EV_ABILITY, EV_CHOOSE,
     EV_DIE, EV_DISCARD, EV_END, EV_END_ACTIONS, EV_EVENT, EV_EXHAUST, EV_PLAY, EV_REACT, EV_ROUND, EV_SETUP,
-    EV_SKIP, EV_TURN, G_ACTED, G_ACTIONS_USED, G_CANCELS, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR,
+    EV_SKIP, EV_TURN, CC_DRAWN, G_ACTED, G_ACTIONS_USED, G_CANCELS, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR,
     G_DECK_N, G_DIE_FAILS, G_END, G_EV_N, G_GIVES, G_IN_TURN, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PASSES, G_PHASE,
     G_PILES_RESOLVED, G_PILE_N, G_REACTIONS, G_RESHUFFLES, G_ROUND, G_SKIP_NOW, G_SNZ, G_TURNS, G_WINDOWS, KF_ABIL,
     KF_ABIL_REACT_BY, KF_ABIL_REACT_EVENT, KF_ABIL_REACT_MASK, KF_ABIL_TAKE_MASK, KF_ABIL_USES, KF_D,
@@ -28,24 +28,67 @@ from .constants import (
     NCH, NINST_MAX, OP_NONE, O_ABILITY, O_ABILITY_REACT, O_CHOOSE, O_DISCARD, O_END, O_PLAY, O_REACT, PF_CANCELLED,
     PF_CARD, PF_CH1, PF_COVERED, PF_KIND, PF_PILE, PF_PLAYER, PH_ACTION, PH_CHOOSE, PH_DISCARD, PH_OVER, PH_REACT,
     PILE_CAP, P_ABIL_USED, P_COMPLETED, P_DIE_FAILS, P_DISCARDED, P_EMP, P_EXHAUSTED, P_GIVEN, P_HAND_N, P_N_ASSIGN,
-    P_REACTIONS, P_RECEIVED, P_SKIPPED, P_SKIP_NEXT, P_SNOOZE, P_START_ASSIGN, P_WON, RB_OTHER, RE_CARD,
-    RE_COMPLETED, R_A0, R_A_COPIES, R_DIE_SIDES, R_EXHAUST_IS_SKIP, R_FIRST_E_FREE, R_J0, R_N_AKINDS, R_N_MAIN,
+    POWER_SEAT_SALT, POWER_SLOT_SALT, P_REACTIONS, P_RECEIVED, P_SKIPPED, P_SKIP_NEXT, P_SNOOZE, P_START_ASSIGN,
+    P_WON, RB_OTHER, RE_CARD,
+    RE_COMPLETED, R_A0, R_A_COPIES, R_POWER_INST, R_POWER_SEAT, R_DIE_SIDES, R_EXHAUST_IS_SKIP, R_FIRST_E_FREE, R_J0, R_N_AKINDS, R_N_MAIN,
     R_ROUNDS, R_SKIP_DRAW, R_START_HAND, R_START_SNOOZE, R_TIME0, SNOOZE_COLS, TG_ANOTHER, TG_ASSIGNMENT, TG_NONE,
     T_ACTION, T_E, T_W, Z_ASSIGN, Z_DECK, Z_DISCARD, Z_EMPLOYEE, Z_HAND, Z_PILE,
 )
 from .columns import GC, SC
 from .effects import apply_effects, choice_slot, resolve_pile, set_entry
-from .state import (add_snooze, allowed_actions, alloc, die_target, draw_cards, emp_kind,
+from .state import (add_snooze, add_to_hand, allowed_actions, alloc, die_target, draw_cards, emp_kind,
                     level, remaining_tasks, remove_from_hand, set_zone)
 
 
 # ------------------------------------------------------------------ setup
+@jit
+def power_draw(key, salt, n):
+    """A number in [0, n) drawn from the game's deal key (analysis.card_power.power_draw, the same)."""
+    return np.int64(R.mix64(key ^ np.uint64(salt)) % np.uint64(n))
+
+
+@jit
+def give_power_copy(t, s, key, n_players):
+    """Card power (analysis.card_power): the one more copy of a main-deck kind (instance rules[R_POWER_INST])
+    is dealt into one seat's opening hand in place of a card of it drawn from the deal key; that card goes to
+    the bottom of the deck, so every other card is where the same deal put it. The seat is
+    rules[R_POWER_SEAT] (mod the players), or drawn from the deal key. It counts as dealt (drawn) to the
+    seat, the card it replaces as never dealt."""
+    rules = t[0]
+    c = rules[R_POWER_INST]
+    p = rules[R_POWER_SEAT] % n_players if rules[R_POWER_SEAT] >= 0 else power_draw(key, POWER_SEAT_SALT, n_players)
+    hn = s.ps[p, P_HAND_N]
+    if hn == 0:  # (a starting hand of 0 cards: nothing to replace; the copy joins the hand)
+        add_to_hand(t, s, p, c)
+        s.cc[p, t[3][c], CC_DRAWN] += 1
+        return
+    slot = power_draw(key, POWER_SLOT_SALT, hn)
+    h = s.hand[p, slot]
+    s.cc[p, t[3][h], CC_HELD] -= 1
+    s.cc[p, t[3][h], CC_DRAWN] -= 1
+    s.hand[p, slot] = c
+    set_zone(t, s, c, Z_HAND)
+    s.owner[c] = p
+    s.cc[p, t[3][c], CC_HELD] += 1
+    s.cc[p, t[3][c], CC_DRAWN] += 1
+    n = s.g[G_DECK_N]  # the replaced card to the bottom (deck[0]; the top is deck[n - 1])
+    for i in range(n, 0, -1):
+        s.deck[i] = s.deck[i - 1]
+    s.deck[0] = h
+    set_zone(t, s, h, Z_DECK)
+    s.owner[h] = -1
+    s.g[G_DECK_N] = n + 1
+
+
 @jit(refs=True)
 def new_game(t, n_players, rng, trace):
     rules = t[0]
+    key = rng[R.DEAL]  # the deal key (before any draw): card power's seat and card are drawn from it
     S = alloc(t, n_players)
     s = S[0]
     n_main = rules[R_N_MAIN]
+    if rules[R_POWER_INST] >= 0:
+        n_main -= 1  # card power's one more copy (the last instance) is dealt below, not shuffled in
     for i in range(n_main):
         s.deck[i] = i
         s.zone[i] = Z_DECK
@@ -69,6 +112,8 @@ def new_game(t, n_players, rng, trace):
     for p in range(n_players):
         # deal from the deal stream: the deck is already shuffled by it
         draw_cards(t, s, p, rules[R_START_HAND], rng, trace)
+    if rules[R_POWER_INST] >= 0:
+        give_power_copy(t, s, key, n_players)
     s.g[G_ROUND] = 1
     s.g[G_CUR] = 0
     emit(trace, EV_ROUND, 1, 0, 0, 0)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..files import data_file
+from ..errors import BalanceError
+from ..files import data_file, shown
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import Param, cards_param
 from . import constants as K
@@ -67,6 +68,12 @@ PARAMS = (
           "no player went out and no attempt on a Boss failed; 0 = never",
           0, K.MAX_TURNS),
     cards_param(CARDS_FILE),
+    # card power (analysis.card_power, `balance impact`): not rules a designer sets
+    Param("power_card", "int", -1, "card power: the id of the company card (not the Boss) one seat gets one more "
+          "copy of, shuffled into its deck after the opening hands; -1: none", -1, K.MAX_CARD_TYPES - 1,
+          internal=True),
+    Param("power_seat", "int", -1, "card power: the seat that gets it; -1: a seat drawn for each game from its "
+          "deal (the same seat in every variant of that game)", -1, K.MAX_PLAYERS - 1, internal=True),
 )
 
 # ---------------------------------------------------------------- the card file
@@ -206,8 +213,25 @@ def compile_tables(rows: list[dict], params: dict) -> tuple:
     rules[K.R_REPLACE_HAND_ONLY] = int(p["replace_fired_hand_only"])
     rules[K.R_TEAM_PASS_BOSS] = int(p["team_pass_boss"])
     rules[K.R_SPOUSE_BOSS_REVIVALS] = p["spouse_boss_revivals"]
+    rules[K.R_POWER_CARD] = p["power_card"]
+    rules[K.R_POWER_SEAT] = p["power_seat"]
     # with fewer consultants than the seats need, new_game deals what there is
     return (cards, rules)
+
+
+def power_cards(rows: list[dict]) -> tuple[int, ...]:
+    """The card ids card power may give one seat one more copy of: the company cards but the Boss (one Boss
+    a player, by the rules). Consultants are unique by the rules ("each consultant is unique"), so a second
+    copy of one is no card list the game has: they are not measured."""
+    return tuple(i for i, r in enumerate(rows) if r["kind"] == K.KIND_COMPANY and r["effect"] != "boss")
+
+
+def check_power(rows: list[dict], params: dict, path) -> None:
+    c = params["power_card"]
+    if c != -1 and c not in power_cards(rows):
+        allowed = ", ".join(f"{i} ({rows[i]['name']})" for i in power_cards(rows))
+        raise BalanceError(f"--set power_card: {c} is not a company card of {shown(Path(path))} other than the Boss; "
+                           f"allowed: -1, {allowed}")
 
 
 def build(reader, user: dict):
@@ -219,8 +243,11 @@ def build(reader, user: dict):
     raw, cards = reader.card_file(path, reader.own("cards.toml"), reconstruction=True, sections=CARD_SECTIONS,
                                   allowed="a card list in the format of data/youre-fired/cards.toml")
     rows = card_rows(raw, path)
+    check_power(rows, params, path)
     tables = compile_tables(rows, params)
     info = {"kinds": tuple("company" if r["kind"] == K.KIND_COMPANY else "consultant" for r in rows),
+            # card power (analysis.card_power): the ids that can be given one more copy, and how
+            "power_cards": power_cards(rows), "power_how": "one more copy shuffled into its deck",
             "effects": tuple(r["effect"] for r in rows),
             "targeted": tuple(r["effect"] in TARGETED for r in rows)}
     return reader.make(params, tables, [r["name"] for r in rows], cards, info=info)

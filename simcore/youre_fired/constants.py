@@ -64,7 +64,9 @@ R_NO_PROGRESS_TURNS = 15  # turns in a row without progress that end the game (0
 R_REPLACE_HAND_ONLY = 16  # 1: only a card fired out of a hand is replaced (rulebook: every fired employee)
 R_TEAM_PASS_BOSS = 17  # 1: teams, a Boss in a reshuffling hand is passed with the rest (rulebook: it is an employee)
 R_SPOUSE_BOSS_REVIVALS = 18  # with R_SPOUSE_BOSS_TEAMS: Boss revivals each team may make in a game
-R_WIDTH = 19
+R_POWER_CARD = 19  # card power (analysis.card_power): the company card a seat gets one more copy of; -1 none
+R_POWER_SEAT = 20  # the seat that gets it; -1: a seat drawn per game from its deal key (engine.power_draw)
+R_WIDTH = 21
 
 # team_boss_after_success
 BOSS_TO_BREAK_ROOM = 0
@@ -101,7 +103,8 @@ G_PENDING_BY = 21
 G_PROGRESS = 22  # engine.progress when last seen (cards out of play at most, failed firings, players out)
 G_PROGRESS_TURN = 23  # the turn in which it last changed
 G_UNEMP_MAX = 24  # the most cards the unemployment lines have held together at the end of a turn
-G_WIDTH = 25
+G_POWER_SEAT = 25  # card power: the seat that got one more copy of rules[R_POWER_CARD] in its deck; -1 none
+G_WIDTH = 26
 
 # ---- per-seat scalars ----
 S_ALIVE = 0
@@ -217,3 +220,10 @@ SEAT_COLUMNS = (
 # outcome writes game_row[GAME_COL.turns], seat_rows[p, SEAT_COL.won]...: by name
 GAME_COL = game_index(GAME_COLUMNS)
 SEAT_COL = seat_index(SEAT_COLUMNS)
+
+# ---- card power (analysis.card_power): which seat gets the extra copy and where it goes in the deck are
+# drawn from the game's deal key (its deal stream's first state, a function of seed and game index alone)
+# hashed with these salts, never from a stream: every other card of the deal stays where it was.
+# analysis.card_power.SEAT_SALT / SLOT_SALT hold the same values (tests/analysis/test_card_power.py).
+POWER_SEAT_SALT = 0x43415244504F5752  # "CARDPOWR"
+POWER_SLOT_SALT = 0x534C4F54504F5752  # "SLOTPOWR"

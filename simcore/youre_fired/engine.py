@@ -386,9 +386,37 @@ def end_turn(rules, s, rng, trace):
 
 
 # ------------------------------------------------------------------ deal
+@jit
+def power_draw(key, salt, n):
+    """A number in [0, n) drawn from the game's deal key (analysis.card_power.power_draw, the same)."""
+    return np.int64(R.mix64(key ^ np.uint64(salt)) % np.uint64(n))
+
+
+@jit
+def give_power_copy(rules, s, key, P):
+    """Card power (analysis.card_power): one seat gets one more copy of company card rules[R_POWER_CARD]
+    in its own deck, after the opening hands, at a place drawn from the deal key, so every card dealt
+    stays where it was. The seat is rules[R_POWER_SEAT] (mod the players), or drawn from the deal key.
+    Its company is public, so the others count the copy among its hidden cards."""
+    c = rules[K.R_POWER_CARD]
+    t = rules[K.R_POWER_SEAT] % P if rules[K.R_POWER_SEAT] >= 0 else power_draw(key, K.POWER_SEAT_SALT, P)
+    n = s.deck_n[t]
+    at = power_draw(key, K.POWER_SLOT_SALT, n + 1)  # deck[n - 1] is the top; `at` == n: on top
+    for i in range(n, at, -1):
+        s.deck[t, i] = s.deck[t, i - 1]
+    s.deck[t, at] = c
+    s.deck_n[t] = n + 1
+    s.counts[t, c, K.K_OWNED] += 1
+    s.g[K.G_POWER_SEAT] = t
+    for o in range(P):
+        if o != t:
+            s.belief[o, t, c] += 1.0
+
+
 @jit(refs=True)
 def new_game(tables, n_players, rng, trace):
     cards, rules = tables
+    key = rng[R.DEAL]  # the deal key (before any draw): card power's seat and slot are drawn from it
     C = cards.shape[0]
     P = n_players
     S = empty_state(P, C)
@@ -446,6 +474,9 @@ def new_game(tables, n_players, rng, trace):
     for t in range(P):
         shuffle_deck(s, t, rng, R.DEAL)
         draw_hand(rules, s, t, rules[K.R_START_HAND], rules[K.R_BOSS_REVEAL_DEAL] == 1, rng, R.DEAL, trace)
+    s.g[K.G_POWER_SEAT] = -1
+    if rules[K.R_POWER_CARD] >= 0:
+        give_power_copy(rules, s, key, P)
     # "The player with the most soul crushing job goes first": seat 1
     start_turn(rules, s, 0, rng, trace)
     return S
@@ -481,16 +512,18 @@ def boss_in_play(rules, teams, seat, brk, unemp, t):
 
 
 @jit
-def publicly_possible(cards, rules, teams, seat, brk, unemp, t, c):
+def publicly_possible(cards, rules, teams, seat, brk, unemp, t, c, power_seat):
     """Could c be in t's hand, judging by public zones only? (Naming a card
-    that everyone can see cannot be there is never offered.)"""
+    that everyone can see cannot be there is never offered.) `power_seat`
+    holds one more copy of rules[R_POWER_CARD] (card power; -1: nobody)."""
     boss = rules[K.R_BOSS_ID]
     if c == boss:
         return boss_in_play(rules, teams, seat, brk, unemp, t)
     if teams:
         return True  # passed hands mix the companies
     if cards[c, K.CF_KIND] == K.KIND_COMPANY:
-        return cards[c, K.CF_COUNT] - brk[t, c] - unemp[t, c] > 0
+        extra = 1 if (t == power_seat and c == rules[K.R_POWER_CARD]) else 0
+        return cards[c, K.CF_COUNT] + extra - brk[t, c] - unemp[t, c] > 0
     for u in range(brk.shape[0]):  # a consultant seen anywhere is nobody's secret
         if brk[u, c] + unemp[u, c] > 0:
             return False
@@ -559,7 +592,7 @@ def legal(tables, S, out):
             for t in range(P):
                 if (opp >> t) & 1:
                     for x in range(C):
-                        if publicly_possible(cards, rules, teams, s.seat, s.brk, s.unemp, t, x):
+                        if publicly_possible(cards, rules, teams, s.seat, s.brk, s.unemp, t, x, s.g[K.G_POWER_SEAT]):
                             n = put(out, n, encode(C, 0, c, t, x, C))
         elif op == K.OP_FIRE_FROM_BREAK:
             for t in range(P):

@@ -102,10 +102,13 @@ def check(tables, S):
 
     # 2./3. every copy of every card type is somewhere, once
     short = False
+    power = rules[K.R_POWER_CARD] if s.g[K.G_POWER_SEAT] >= 0 else -1  # card power: one more copy of it
     for c in range(C):
         want = cards[c, K.CF_COUNT]
         if cards[c, K.CF_KIND] == K.KIND_COMPANY:
             want *= P
+        if c == power:
+            want += 1
         have = s.removed[c]
         for t in range(P):
             have += s.hand[t, c] + s.brk[t, c] + s.unemp[t, c]
@@ -139,7 +142,7 @@ def check(tables, S):
         dealt = s.removed[c]
         for t in range(P):
             o = s.counts[t, c, K.K_OWNED]
-            if company and o != cards[c, K.CF_COUNT]:
+            if company and o != cards[c, K.CF_COUNT] + (1 if (c == power and t == s.g[K.G_POWER_SEAT]) else 0):
                 return INV_COUNTERS
             dealt += o
             if s.unemp[t, c] > s.counts[t, c, K.K_FIRED]:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis import cardfile, impact
+from analysis import card_power, cardfile, impact
 from analysis.stats import wilson
 from simcore import registry
 from simcore.errors import BalanceError
@@ -70,7 +70,8 @@ def test_each_card_variant_changes_one_count_and_nothing_else(tmp_path, game):
     kinds = {(k.section, k.name): k for k in cardfile.kinds(base, cl.sections)}
     assert plan.variants[0].name == impact.BASELINE and plan.variants[0].params == resolve(spec, {})
     assert len(plan.variants) > 1
-    for v in plan.variants[1:]:
+    ablations = [v for v in plan.variants[1:] if card_power.POWER_KEY not in v.varied]  # card power: its own test
+    for v in ablations:
         kind = next(k for (sec, name), k in kinds.items() if name == v.varied["card"])
         path = Path(v.params["cards"])
         assert path.parent == (tmp_path / "run" / "cards").resolve() and path.read_text().startswith("# Written by")
@@ -87,7 +88,7 @@ def test_each_card_variant_changes_one_count_and_nothing_else(tmp_path, game):
         assert doc == {**base, kind.section: entries}  # that count (or that entry), nothing else
         assert spec.load_data(v.params).cards.sha256 == v.varied["sha256"]  # the game plays that very file
     # every kind asked is either played or skipped with a reason, for each change
-    done = {(v.varied["card"], v.varied["change"]) for v in plan.variants[1:]}
+    done = {(v.varied["card"], v.varied["change"]) for v in ablations}
     done |= {(s["card"], s["change"]) for s in plan.skipped}
     assert done == {(k.name, c) for k in kinds.values() for c in cardfile.CHANGES}
     assert all(s["reason"] for s in plan.skipped)
@@ -229,3 +230,46 @@ def test_a_null_variant_identical_game_by_game_is_left_out_of_the_family(race_ga
     assert res["secondary"] == []
     assert all(any("the same on both sides in every game" in d["reason"] for d in ds) for ds in res["dropped"].values())
     assert json.loads(json.dumps(res)) == res  # plain JSON
+
+
+@pytest.mark.parametrize("game", ["overtime", "youre-fired"])
+def test_competitive_games_get_card_power_first(tmp_path, game):
+    """Card power (analysis.card_power): one variant per card the game can give one seat, first after the
+    baseline, on the baseline's deals (its rules with power_card set, the same card list); the cards it
+    cannot give are listed with why; --no-card-power (power=False) plays none."""
+    spec, plan = _plan(tmp_path, game)
+    base = plan.variants[0]
+    power = [v for v in plan.variants[1:] if card_power.POWER_KEY in v.varied]
+    assert power and plan.variants[1:len(power) + 1] == power
+    kinds, not_measured = card_power.power_kinds(spec, base.params)
+    assert [v.varied[card_power.POWER_KEY]["card"] for v in power] == [k.name for k in kinds]
+    names = list(spec.load_data(base.params).card_names)
+    for v in power:
+        pw = v.varied[card_power.POWER_KEY]
+        assert {k: x for k, x in v.params.items() if k != "power_card"} == \
+            {k: x for k, x in base.params.items() if k != "power_card"}
+        assert base.params["power_card"] == -1 and v.params["power_seat"] == -1
+        assert names[v.params["power_card"]] == pw["card"] and pw["against"] == impact.BASELINE
+        assert spec.load_data(v.params).card_list_hash == spec.load_data(base.params).card_list_hash
+    meta = base.varied[impact.PLAN_KEY]["card_power"]
+    assert meta["cards"] == [k.name for k in kinds] and all(x["reason"] for x in meta["not_measured"])
+    if game == "youre-fired":
+        assert {"Boss", "Lawyer"} <= {x["card"] for x in meta["not_measured"]}
+    spec2 = registry.get(game)
+    kinds_all = impact.pick_cards(spec2, resolve(spec2, {}), "all")
+    none = impact.plan(spec2, {}, tmp_path / "run2", kinds_all, [], power=False)
+    assert not any(card_power.POWER_KEY in v.varied for v in none.variants)
+
+
+def test_card_power_knobs_are_no_rules():
+    """power_card / power_seat are card power's own settings (Param.internal): not steppable by --rules, not
+    listed among a game's parameters in a refusal."""
+    from simcore.params import lookup
+
+    spec = registry.get("youre-fired")
+    assert "power_card" not in impact.steppable(spec) and "hand_size" in impact.steppable(spec)
+    with pytest.raises(BalanceError, match="card power's own setting"):
+        impact.pick_rules(spec, "power_card")
+    with pytest.raises(BalanceError) as e:
+        lookup(spec, "nope", "--set")
+    assert "power_card" not in str(e.value) and "hand_size" in str(e.value)
