@@ -3,9 +3,10 @@ run folder, paired (issue 22).
 
 The rungs (weakest first): `random`, `greedy` with a share of random moves
 (`epsilon`, EPSILONS), `greedy`, `lookahead`, `expert` and, where the game
-has one, `oracle` (an upper bound that sees the hidden cards, never "a
-player"). A policy the game refuses (sickdays-party's expert) is left out and
-named in `left_out`.
+has one, `oracle` (an open-hand search: it sees the hidden cards, it is
+never "a player" and, as it searches a few lines only, no upper bound). A
+policy the game refuses (sickdays-party's expert) is left out and named in
+`left_out`.
 
 One run folder, one variant per (level, rung, seat) (analysis.runs: a
 variant's own seating `varied.seating`), so it resumes, is Dask-capable and
@@ -99,7 +100,7 @@ class Rung:
     label: str
     name: str  # policy name
     params: dict  # policy-parameter overrides (epsilon)
-    bound: bool = False  # an upper bound (oracle), never "stronger play"
+    bound: bool = False  # not a player (oracle, the open-hand search: no upper bound either), never "stronger play"
 
     @property
     def search(self) -> bool:
@@ -376,6 +377,8 @@ def analyse(run_dir: Path, manifest: dict, spec=None, margin: float = 0.02) -> d
     left_out = rungs(spec)[1] if spec is not None else []
     levels = list(dict.fromkeys(k[0] for k in groups))
     bound_file = read_bound(run_dir)
+    if bound_file.get("seed") != cfg["seed"] or bound_file.get("players") != players:
+        bound_file = {}  # solved for other deals: not these
     ladders = []
     for level in levels:
         entries, series, h2h = [], {}, []
