@@ -23,7 +23,9 @@ bivariate normal with the simulated means, standard deviations and correlation a
 interpolated linearly between points (0.01 s steps); a row without `turns` uses log minutes alone.
 Minutes alone say little near the default 2.5 s (quick players collide, draw 2 and play longer
 games: the mean of log minutes is flat from 2.25 to 3.5 s), so a log that gives `turns` (cards
-played) beside `minutes` pins the median much better: time per card played grows steadily with it. The best median maximises the likelihood of the rows' minutes, the interval is
+played) beside `minutes` pins the median much better: time per card played grows steadily with it.
+analysis.playtests fits the profile first and plays the skill rungs at the fitted median, so that
+quick or slow players are not read as skill. The best median maximises the likelihood of the rows' minutes, the interval is
 the likelihood-ratio set as above.
 """
 from __future__ import annotations
@@ -36,10 +38,10 @@ import numpy as np
 from simcore.batch import resolve_policy
 from simcore.errors import BalanceError
 
-from .playtest_log import Group, Row, Sim, end_words, simulate
+from .playtest_log import PROFILE, Group, Row, Sim, end_words, simulate
 
 EPSILONS = tuple(round(1.0 - 0.1 * i, 1) for i in range(11))  # 1.0 ... 0.0
-EXPERT_SHARE = 0.25  # the expert rung plays this share of the games of a cheap rung (it is 100-1000x slower)
+EXPERT_SHARE = 0.1  # the expert rung plays this share of the games of a cheap rung (every seat expert: 1000x slower)
 TURN_BINS = 4
 REACTION_GRID = tuple(round(1.0 + 0.25 * i, 2) for i in range(13))  # 1.0 ... 4.0 s
 REACTION_STEP = 0.01
@@ -76,10 +78,13 @@ def rung_games(rung: Rung, n: int) -> int:
     return n if rung.name == "greedy" else max(50, math.ceil(EXPERT_SHARE * n))
 
 
-def rung_tables(spec, groups: list[Group], rungs: list[Rung], n: int, seed: int) -> dict[str, list[Sim]]:
-    """Per group (by key) and rung, the simulated games (the same deals for every rung)."""
-    return {g.key: [simulate(spec, g.players, g.user, [r.policy(spec)] * g.players, rung_games(r, n), seed)
-                    for r in rungs] for g in groups}
+def rung_tables(spec, groups: list[Group], rungs: list[Rung], n: int, seed: int,
+                users: dict[str, dict] | None = None) -> dict[str, list[Sim]]:
+    """Per group (by key) and rung, the simulated games (the same deals for every rung); `users`: the
+    rule parameters to play a group at instead of its own (the party game: its fitted reaction profile)."""
+    users = users or {}
+    return {g.key: [simulate(spec, g.players, users.get(g.key, g.user), [r.policy(spec)] * g.players,
+                             rung_games(r, n), seed) for r in rungs] for g in groups}
 
 
 def turn_edges(sims: list[Sim]) -> np.ndarray | None:
@@ -159,7 +164,6 @@ def fit_rung(spec, groups: list[Group], tables: dict[str, list[Sim]], rungs: lis
 
 # ---------------------------------------------------------------- the party game's reaction profile
 
-PROFILE = ("reaction_median", "reaction_spread", "wrong_play", "forget_celebrate", "wrong_accusation", "note_habit")
 
 
 def reaction_tables(spec, groups: list[Group], n: int, seed: int, grid=REACTION_GRID) -> dict[str, np.ndarray]:

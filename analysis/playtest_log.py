@@ -43,6 +43,8 @@ REQUIRED = ("players", "winners")
 OPTIONAL = ("turns", "minutes", "end", "settings", "cards", "level", "date", "notes")
 MAX_ROWS = 100_000
 PARTY = "sickdays-party"
+# The party game's behaviour profile: how people play (fitted or held), not a rule of the game
+PROFILE = ("reaction_median", "reaction_spread", "wrong_play", "forget_celebrate", "wrong_accusation", "note_habit")
 ALLOWED_WINNERS = "winning seats numbered from 1, separated by ';' (e.g. 1 or 2;3), or empty when nobody won"
 
 
@@ -341,18 +343,19 @@ def sim_rows(spec, sim: Sim, turns: bool = True, end: bool = True, minutes: bool
 def synthesize(spec, players: int, sets: list[str], level: int | None, seats: list, n: int, seed: int,
                notes: str = "synthetic") -> list[dict]:
     """n games of known policies (`seats`: one SeatPolicy, or one per seat) and settings, as log rows
-    (CSV cells by column name). The `settings` cell holds `sets` (not the policies: a log says what was
-    played, not who played how)."""
-    from simcore.params import user_params
+    (CSV cells by column name). The `settings` cell holds the rule settings of `sets`, not the policies
+    nor the party game's behaviour profile (PROFILE): a log says what was played, not how people play."""
+    from simcore.params import split_assignment, user_params
 
     user = user_params(spec, sets, None, {"level": level} if level is not None else {})
+    rules = [s for s in sets if split_assignment(s, "--set")[0] not in PROFILE]
     sim = simulate(spec, players, user, seats if len(seats) > 1 else seats * players, n, seed)
     rows = []
     for r in sim_rows(spec, sim):
         rows.append({"date": "", "players": str(players), "winners": ";".join(str(s + 1) for s in r.winners),
                      "turns": "" if r.turns is None else str(r.turns),
                      "minutes": "" if r.minutes is None else f"{r.minutes:.2f}", "end": r.end or "",
-                     "settings": ";".join(sets), "level": "" if level is None else str(level), "notes": notes})
+                     "settings": ";".join(rules), "level": "" if level is None else str(level), "notes": notes})
     return rows
 
 

@@ -29,7 +29,7 @@ from typing import Callable
 import numpy as np
 
 from . import stats
-from .playtest_log import Group, Sim, end_words, turns_column
+from .playtest_log import Group, Sim, end_words, simulate, turns_column
 
 ALPHA = 0.05
 PLAYTESTS_FILE = "playtests.json"
@@ -144,11 +144,7 @@ def analyse(spec, path: Path, players: int | None = None, sets: list[str] | None
         ex = f" (expert: {fit.rung_games(rungs[-1], n):,})" if rungs[-1].name == "expert" else ""
         say(f"{len(gs)} setting(s), {sum(len(g.rows) for g in gs)} playtest game(s); simulating {len(rungs)} skill "
             f"rungs x {n:,} games per setting{ex}")
-    tables = fit.rung_tables(spec, gs, rungs, n, seed)
-    gi = next(i for i, r in enumerate(rungs) if r.label == "greedy")
-    comparison = compare(spec, gs, {g.key: tables[g.key][gi] for g in gs}, margin)
-    skill = fit.fit_rung(spec, gs, tables, rungs)
-    reaction = None
+    reaction, users = None, None
     if spec.name == PARTY and any(r.minutes is not None for g in gs for r in g.rows):
         m = min(n, REACTION_GAMES)
         if say:
@@ -157,12 +153,23 @@ def analyse(spec, path: Path, players: int | None = None, sets: list[str] | None
         if reaction is not None:
             reaction["games_per_point"] = m
             reaction["held"] = fit.profile_held(spec, gs)
+            # the skill rungs are played at the fitted profile: quick or slow players are not read as skill
+            users = {g.key: {**g.user, "reaction_median": [reaction["best"]]} for g in gs}
+    tables = fit.rung_tables(spec, gs, rungs, n, seed, users)
+    gi = next(i for i, r in enumerate(rungs) if r.label == "greedy")
+    greedy = rungs[gi].policy(spec)
+    sims = {g.key: tables[g.key][gi] if users is None else
+            simulate(spec, g.players, g.user, [greedy] * g.players, n, seed) for g in gs}
+    comparison = compare(spec, gs, sims, margin)
+    skill = fit.fit_rung(spec, gs, tables, rungs)
+    if users is not None:
+        skill["played_at"] = f"reaction_median {reaction['best']:.2f} s (the fitted profile)"
     return {"kind": "playtests", "game": spec.name, "title": spec.title, "log": str(path),
             "games": sum(len(g.rows) for g in gs), "ignored_columns": log.ignored,
             "columns": log.columns, "seed": seed, "sim_games": n, "margin": margin,
             "simulation": "every seat greedy (what balance simulate plays by default)",
             "seat_numbering": "seat 1 is the seat that moves first (the engine's seat 0)",
-            "groups": [_group_facts(spec, g, tables[g.key][gi]) for g in gs],
+            "groups": [_group_facts(spec, g, sims[g.key]) for g in gs],
             "comparison": comparison, "skill": skill, "reaction": reaction,
             "engine_hash": engine_hash(spec), "generated": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 

@@ -91,7 +91,8 @@ def _synthesize(spec, file: Path, players, sets, level, n, seed, policy, policy_
     seats = parse_policies(spec, policy, policy_param, p)
     labels = seat_labels(spec, seats, p)
     rows = synthesize(spec, p, list(sets or []), level, seats, n, seed,
-                      notes=f"{SYNTH_SEED_NOTE} (seed {seed}): {', '.join(labels)}")
+                      notes=f"{SYNTH_SEED_NOTE} (seed {seed}): {', '.join(labels)}"
+                      + (f"; played at {'; '.join(sets)}" if sets else "") + (f"; level {level}" if level else ""))
     write_log(file, rows)
     out.print(f"wrote {file}: {n:,} synthetic games of {spec.name}, {p} player(s), {', '.join(labels)}", highlight=False)
 

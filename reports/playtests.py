@@ -139,8 +139,9 @@ def skill_verdict(sk: dict, anchor: str) -> Verdict:
             "strongest": "; the interval reaches the strongest rung of the grid"}.get(sk.get("at_edge") or "", "")
     gap = "" if sk["contiguous"] else "; some rungs inside the interval's ends fit worse (not one run of rungs)"
     wide = (sk["interval_index"][1] - sk["interval_index"][0]) > len(sk["rungs"]) // 2
-    detail = (f"{100 * sk['level']:.0f}% likelihood-ratio interval over the rung grid, from the games' "
-              f"{', '.join(sk['uses'])}; n = {fmt.int_(sk['n'])} playtest games")
+    at = f"; the rungs played at {sk['played_at']}" if sk.get("played_at") else ""
+    detail = (f"{100 * sk['level']:.0f}% likelihood-ratio interval over the rung grid (every seat at the same rung), "
+              f"from the games' {', '.join(sk['uses'])}{at}; n = {fmt.int_(sk['n'])} playtest games")
     return Verdict(sentence + edge + gap + ".", "imprecise" if wide else "measured", "", detail, anchor)
 
 
@@ -177,7 +178,9 @@ METHODS = [
     Method("Reaction profile", "Party game: the setting is simulated at reaction medians from 1 s to 4 s (the other "
                                "figures of the profile held); log minutes and log cards played are modelled as "
                                "bivariate normal at each, and the median of highest likelihood is the fit, with its "
-                               "likelihood-ratio interval."),
+                               "likelihood-ratio interval. The skill rungs are then played at the fitted median, so "
+                               "quick or slow players are not read as skill; the comparison keeps the game's own "
+                               "profile."),
     Method("Seats", "Seat 1 is the seat that moves first; a log's seat numbers are read in turn order."),
 ]
 
