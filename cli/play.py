@@ -295,7 +295,7 @@ def read_play_file(folder: Path) -> dict:
                                "written by balance play")
     if doc.get("finished"):
         raise BalanceError(f"--resume: {folder} holds a finished game; allowed: an unfinished one (replay a finished "
-                           f"game with: balance replay {folder})")
+                           f"game with: balance replay {Path(folder) / 'run'})")
     if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in doc["choices"]):
         raise BalanceError(f"--resume: {path}: 'choices' must be option codes (whole numbers >= 0)")
     return doc

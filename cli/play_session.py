@@ -7,6 +7,8 @@ end of input and Ctrl-C keep the game and exit cleanly.
 from __future__ import annotations
 
 import datetime as _dt
+import select
+import sys
 import time
 from pathlib import Path
 
@@ -26,8 +28,20 @@ def say(text: str = "", style: str | None = None) -> None:
 
 
 def ask(prompt: str) -> str:
+    """One line from the person. At a terminal the wait polls (select) rather than blocking in read(): Ctrl-C is
+    delivered to whichever thread the kernel picks, and a numba worker thread catching it would leave a blocked
+    read() waiting for Enter; polling lets the main thread see the interrupt within a fraction of a second."""
     try:
-        return input(prompt)
+        if not sys.stdin.isatty():
+            return input(prompt)
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        while not select.select([sys.stdin], [], [], 0.2)[0]:
+            pass
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
     except EOFError:
         raise Quit("end of input") from None
     except KeyboardInterrupt:
@@ -77,62 +91,94 @@ def run_session(game, players, seat, policy, policy_param, set_, seed, level, ou
         f"Seed {seed}. Type help for the commands.", style="bold")
     started = time.perf_counter()
     try:
-        g.advance()
-        shown = 0 if not choices else int(g.trace[0])
-        if choices:
-            say(f"(resumed after your {len(choices)} decision(s))")
-        while True:
-            shown = _narrate(table, g, shown)
-            if g.over:
-                break
-            _show_board(table, g)
-            while True:
-                line = ask(table.prompt(g)).strip().lower()
-                if line in ("", "board", "b"):
-                    _show_board(table, g)
-                    continue
-                if line in ("help", "h", "?"):
-                    say(HELP_TEXT)
-                    continue
-                if line in ("quit", "q", "exit"):
-                    raise Quit("quit")
-                if line == "log":
-                    for text in table.narrate(g.events[: _events_in(g)], everything=False):
-                        say(text)
-                    continue
-                if line == "hint":
-                    _hint(table, g, expert)
-                    continue
-                if line == "undo":
-                    if not g.choices:
-                        say("Nothing to undo: you have made no decision yet.")
-                        continue
-                    g.undo()
-                    shown = g.marks[-1] if g.marks else 0
-                    say("Undone: your last decision is taken back.")
-                    shown = _narrate(table, g, shown, replay_note=True)
-                    _show_board(table, g)
-                    continue
-                if line.isdigit():
-                    k = int(line)
-                    if 1 <= k <= g.n:
-                        g.choose(k - 1)
-                        g.advance()
-                        break
-                    say(f"{k} is not one of the options; allowed: 1..{g.n} (or help).")
-                    continue
-                say(f"'{line[:20]}' is not a command; allowed: a number 1..{g.n}, hint, undo, board, log, help, quit.")
+        try:
+            _loop(table, g, expert, bool(choices))
+        except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) while the bots play: kept as at the prompt
+            raise Quit("interrupted") from None
     except Quit as why:
-        doc["seconds"] = spent + time.perf_counter() - started
-        write_play_file(folder, doc)
-        (folder / "transcript.txt").write_text("\n".join(table.narrate(g.events, everything=False)) + "\n",
-                                               encoding="utf-8")
+        _keep(g, table, doc, folder, spent + time.perf_counter() - started)
         say("")
         say(f"Stopped ({why}). The game so far is kept in {folder}: go on with "
             f"balance play --resume {folder}", style="bold")
         return
+    except BalanceError:
+        raise
+    except Exception as exc:  # noqa: BLE001  a bug of ours: keep the game, say where, no traceback on the screen
+        import traceback
+
+        import typer
+
+        from .app import err
+
+        detail = traceback.format_exc()
+        try:
+            _keep(g, table, doc, folder, spent + time.perf_counter() - started)
+            (folder / "error.txt").write_text(detail, encoding="utf-8")
+            where = f"; the game so far is kept in {folder} (details in {folder / 'error.txt'}): go on with balance play --resume {folder}"
+        except Exception:  # noqa: BLE001
+            where = ""
+        err.print(f"error: balance play met an internal error ({type(exc).__name__}: {exc}){where}", markup=False,
+                  highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
     doc["seconds"] = spent + time.perf_counter() - started
     _finish(spec, g, table, doc, folder, user, seats, human, notes)
+
+
+def _loop(table, g: Game, expert, resumed: bool) -> None:
+    """Play until the game is over; raises Quit when the person stops."""
+    g.advance()
+    shown = 0 if not resumed else int(g.trace[0])
+    if resumed:
+        say(f"(resumed after your {len(g.choices)} decision(s))")
+    while True:
+        shown = _narrate(table, g, shown)
+        if g.over:
+            return
+        _show_board(table, g)
+        while True:
+            line = ask(table.prompt(g)).strip().lower()
+            if line in ("", "board", "b"):
+                _show_board(table, g)
+                continue
+            if line in ("help", "h", "?"):
+                say(HELP_TEXT)
+                continue
+            if line in ("quit", "q", "exit"):
+                raise Quit("quit")
+            if line == "log":
+                for text in table.narrate(g.events, everything=False):
+                    say(text)
+                continue
+            if line == "hint":
+                _hint(table, g, expert)
+                continue
+            if line == "undo":
+                if not g.choices:
+                    say("Nothing to undo: you have made no decision yet.")
+                    continue
+                g.undo()
+                shown = g.marks[-1] if g.marks else 0
+                say("Undone: your last decision is taken back. The game since your decision before it:")
+                shown = _narrate(table, g, shown)
+                _show_board(table, g)
+                continue
+            if line.isdigit():
+                k = int(line)
+                if 1 <= k <= g.n:
+                    g.choose(k - 1)
+                    g.advance()
+                    break
+                say(f"{k} is not one of the options; allowed: 1..{g.n} (or help).")
+                continue
+            say(f"'{line[:20]}' is not a command; allowed: a number 1..{g.n}, hint, undo, board, log, help, quit.")
+
+
+def _keep(g: Game, table, doc: dict, folder: Path, seconds: float) -> None:
+    """The unfinished game in its folder: play.json (resume) and what the seat saw."""
+    doc["seconds"] = seconds
+    write_play_file(folder, doc)
+    (folder / "transcript.txt").write_text("\n".join(table.narrate(g.events, everything=False)) + "\n",
+                                           encoding="utf-8")
 
 
 def _value(v) -> str:
@@ -147,13 +193,7 @@ def _jsonable(user: dict) -> dict:
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in user.items()}
 
 
-def _events_in(g: Game) -> int:
-    from simcore.trace import EVENT_WIDTH
-
-    return int(g.trace[0]) // EVENT_WIDTH
-
-
-def _narrate(table, g: Game, shown: int, replay_note: bool = False) -> int:
+def _narrate(table, g: Game, shown: int) -> int:
     """Print the events since trace position `shown` (as the seat may see them); the new position."""
     from simcore.trace import EVENT_WIDTH
 

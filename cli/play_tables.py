@@ -81,8 +81,8 @@ class YoureFired(Table):
         g = s["g"]
         h = self.human
         C = self.C
-        lines = [f"== {self.spec.title}, turn {g[K.G_TURN]}: {self.seat_name(g[K.G_CUR])} to play"
-                 f"{self.team_words(s)} =="]
+        now = "the end" if final else f"{self.seat_name(g[K.G_CUR])} to play"
+        lines = [f"== {self.spec.title}, turn {g[K.G_TURN]}: {now}{self.team_words(s)} =="]
         for p in range(self.players):
             seat = s["seat"][p]
             status = ""
@@ -210,8 +210,8 @@ class Overtime(Table):
         K, s = self.K, state[0]
         g = s["g"]
         h = self.human
-        lines = [f"== {self.spec.title}: round {g[K.G_ROUND]} of {self.rules[K.R_ROUNDS]}, {self.seat_name(g[K.G_CUR])}'s "
-                 f"turn; Main deck {g[K.G_DECK_N]} card(s), discard pile {int(s['dk'][:g[K.G_NKINDS]].sum())} =="]
+        now = "the end" if final else f"{self.seat_name(g[K.G_CUR])}'s turn"
+        lines = [f"== {self.spec.title}: round {g[K.G_ROUND]} of {self.rules[K.R_ROUNDS]}, {now}; Main deck {g[K.G_DECK_N]} card(s), discard pile {int(s['dk'][:g[K.G_NKINDS]].sum())} =="]
         words = ("rested", "tired", "very tired", "exhausted")
         for p in range(self.players):
             ps = s["ps"][p]
@@ -312,17 +312,17 @@ class FourDayWeekend(Table):
 
     def hand(self, a, p):
         K = self.K
-        return [int(a[K.O_HAND + p * K.HAND_MAX + k]) for k in range(a[a[K.O_HAND_N] + p])]
+        return [int(a[a[K.O_HAND] + p * K.HAND_MAX + k]) for k in range(a[a[K.O_HAND_N] + p])]
 
     def row(self, a, p):
         K = self.K
-        return [int(a[K.O_ROW + p * K.ROW_MAX + j]) for j in range(a[a[K.O_ROW_N] + p])]
+        return [int(a[a[K.O_ROW] + p * K.ROW_MAX + j]) for j in range(a[a[K.O_ROW_N] + p])]
 
     def sets(self, a, p) -> list[str]:
         K = self.K
         out = []
         for i in range(a[a[K.O_N_SETS] + p]):
-            base = K.O_SETS + (p * a[K.M_MAX_SETS] + i) * K.N_SLOTS
+            base = a[K.O_SETS] + (p * a[K.M_MAX_SETS] + i) * K.N_SLOTS
             cards = [self.names[int(self.inst[a[base + sl]])] for sl in range(K.N_SLOTS) if a[base + sl] >= 0]
             out.append(f"set {i + 1}: " + ", ".join(cards))
         return out
@@ -330,7 +330,7 @@ class FourDayWeekend(Table):
     def board(self, state, final=False):
         K, a = self.K, self.a(state)
         h = self.human
-        lines = [f"== {self.spec.title}: round {a[K.M_ROUND] + 1} of {a[K.M_N_ROUNDS]}, {self.seat_name(a[K.M_CUR])}'s turn "
+        lines = [f"== {self.spec.title}: round {min(a[K.M_ROUND] + 1, a[K.M_N_ROUNDS])} of {a[K.M_N_ROUNDS]}, {self.seat_name(a[K.M_CUR])}'s turn "
                  f"({K.PHASE_NAMES[a[K.M_PHASE]]}); Draw pile {a[K.M_DRAW_N]}, Really Discarded {a[K.M_REALLY_N]}; "
                  f"{a[K.M_LOCKED]} locked set(s) ==" ]
         if a[K.M_DECLARER] >= 0:
