@@ -119,8 +119,11 @@ def _print(r: dict) -> None:
                   ("differs" if it["significant"] else "no significant difference"), it["margin_verdict"]["words"])
     out.print(t)
     sk = r["skill"]
-    out.print(f"skill: plays like {sk['best_words']} (95% likelihood-ratio interval: {sk['interval_words'][0]} to "
-              f"{sk['interval_words'][1]}; {sk['n']} games, from {', '.join(sk['uses'])})", highlight=False)
+    lo, hi = sk["interval_words"]
+    span = f"{lo} to {hi}" if lo != hi else "no other rung fits"
+    at = f"; rungs played at {sk['played_at']}" if sk.get("played_at") else ""
+    out.print(f"skill: plays like {sk['best_words']} (95% likelihood-ratio interval: {span}; every seat at one rung; "
+              f"{sk['n']} games, from {', '.join(sk['uses'])}{at})", highlight=False)
     rx = r.get("reaction")
     if rx:
         out.print(f"reaction_median: {rx['best']:.2f} s [{rx['interval'][0]:.2f}, {rx['interval'][1]:.2f}] "
