@@ -35,8 +35,8 @@ def playtests(
     margin: MarginOpt = 0.02,
     out_dir: OutOpt = None,
     expert: Annotated[bool, typer.Option(
-        "--expert/--no-expert", help="put expert at the top of the skill grid (it plays a quarter of -n games, "
-                                     "100-1000x slower than greedy)")] = True,
+        "--expert/--no-expert", help="put expert at the top of the skill grid (it plays a tenth of -n games, "
+                                     "every seat expert: 1000x slower than greedy)")] = True,
     quiet: QuietOpt = False,
     synthesize: Annotated[bool, typer.Option("--synthesize", hidden=True,
                                              help="write FILE: -n games of --policy at --set/--level")] = False,
@@ -47,8 +47,8 @@ def playtests(
     """Hold a playtest log against the same settings simulated: per-seat win rates, nobody-wins, length and
     end reasons side by side (exact intervals, Holm-corrected differences, margin verdicts), the skill rung
     (greedy with epsilon 1..0, expert) that best explains the games and, for the party game with minutes,
-    the reaction_median that does; -n is the simulated games per setting and rung. Writes playtests.json
-    and report.html."""
+    the reaction_median that does. -n is the simulated games per setting and rung; -p keeps the log's games
+    of that many players only. Writes playtests.json and report.html."""
     spec = _spec(game)
     if synthesize:
         _synthesize(spec, file, players, set_, level, n, seed, policy, policy_param)
