@@ -121,15 +121,15 @@ def _end_states(tb, seed, games, deck_left):
 
 
 def test_solver_answers_as_a_plain_exhaustive_search_near_the_end():
-    """Soundness of the prunings and the table: from states near the end of greedy's games (the deck
-    empty), the solver's answer (winnable / not winnable) is the plain search's, and both kinds of
-    answer occur (seed 11: 7 winnable, 14 not, of 21 states small enough for the plain search)."""
+    """Soundness of the prunings and the table: from states near the end of greedy's games (two cards
+    left in the deck, or none), the solver's answer (winnable / not winnable) is the plain search's, and
+    both kinds of answer occur. (A solver that took the deck's cards for dead gave 8 wrong answers here.)"""
     line = np.zeros(S.MAX_DEPTH + 1, np.int64)
     out = np.zeros(4, np.int64)
     seen = {S.WINNABLE: 0, S.NOT_WINNABLE: 0}
-    for level in (4, 2):
+    for level, deck_left in ((4, 2), (2, 2), (4, 0), (2, 0)):
         tb = tables(level=level)
-        for s, rng in _end_states(tb, 11, 60, 0):
+        for s, rng in _end_states(tb, 11, 60, deck_left):
             ref = _reference(tb, s.copy(), rng.copy(), cap=20_000)
             if ref is None:
                 continue
@@ -147,3 +147,61 @@ def test_with_event_cards_the_search_still_replays_its_wins():
     for k in np.flatnonzero(r["result"] == S.WINNABLE):
         assert replay_here(tb, 5, int(r["game_index"][k]), r["lines"][k]) == K.END_ALL_HAPPY
     assert (r["result"] == S.WINNABLE).any()
+
+
+def _doomed_reference(s):
+    """`solver.doomed` written plainly: every line of every unhappy kept worker, cell by cell."""
+    rows = int(s[K.H_ROWS])
+    height = [int(s[K.O_HEIGHT + c]) for c in range(K.NCOL)]
+    open_cells = sum(rows - h for h in height)
+    need = 0
+    for w in range(K.NSUITS):
+        if s[K.O_HAPPY + w] != 0:
+            continue
+        live = [int(s[K.O_ZONE + w * 7 + c]) in (K.Z_DECK, K.Z_AUTOMA) or s[K.O_ZONE + w * 7 + c] >= K.Z_HAND0
+                for c in range(K.NCOL)]
+        best = -1
+        lines = [("row", r) for r in range(rows)] + [("d1", k) for k in range(-6, rows)] + \
+                [("d2", k) for k in range(rows + 6)]
+        for kind, k in lines:
+            have = reach = 0
+            for c in range(K.NCOL):
+                r = k if kind == "row" else (k + c if kind == "d1" else k - c)
+                if not 0 <= r < rows:
+                    continue
+                if r < height[c]:
+                    cell = int(s[K.O_GRID + r * K.NCOL + c])
+                    kind_here = int(s[K.o_kind(s) + r * K.NCOL + c])
+                    if kind_here == K.K_FACEUP and cell // 7 == w:
+                        have += 1
+                elif live[c]:
+                    reach += 1
+            if have + reach >= 3:
+                best = max(best, have)
+        if best < 0:
+            return True
+        need += 3 - best
+    return need > open_cells
+
+
+def test_doomed_is_its_plain_reference_on_the_states_of_real_games():
+    """The pruning's two rules (a worker no line can save; more cards needed than open cells) against
+    their plain reading, on every state of greedy's games at levels with few and many weeks."""
+    opts = np.zeros(K.MAX_OPTIONS, np.int64)
+    checked = doomed = 0
+    for params in ({"level": 4, "max_weeks": 5}, {"level": 4}, {"level": 11}):
+        tb = tables(**params)
+        for g in range(6):
+            rng = R.new_streams(3, g)
+            s = K.new_game(tb, np.int64(1), rng, no_trace())
+            while K.to_move(s) >= 0:
+                got = S.doomed(s)
+                assert got == _doomed_reference(s), (params, g)
+                checked += 1
+                doomed += got
+                n = K.legal(tb, s, opts)
+                if n == 0:
+                    break
+                j = P.greedy(tb, s, np.int64(K.to_move(s)), opts, np.int64(n), GREEDY, rng)
+                K.step(tb, s, np.int64(opts[j]), rng, no_trace())
+    assert checked > 500 and doomed > 0
