@@ -247,7 +247,7 @@ def fit_reaction(groups: list[Group], tables: dict[str, np.ndarray], grid=REACTI
             "n": n, "n_with_turns": n_turns, "grid": [float(v) for v in grid], "step": REACTION_STEP,
             "robust_factor": factor, "contiguous": bool(inside[idx.min():idx.max() + 1].all()),
             "at_edge": "low" if idx.min() == 0 else "high" if idx.max() == fine.size - 1 else None,
-            "profile": [{"reaction_median": float(v), "lr": float(s)} for v, s in zip(fine[::5], stat[::5])]}
+            "profile": [{"reaction_median": float(v), "lr": float(s)} for v, s in zip(fine[::25], stat[::25])]}
 
 
 def profile_held(spec, groups: list[Group]) -> dict:

@@ -85,12 +85,13 @@ def compare(spec, groups_: list[Group], sims: dict[str, Sim], margin: float = 0.
                                         int((~sim.won.any(axis=1)).sum()), N, id="nobody", seat=None))
         with_turns = [r.turns for r in g.rows if r.turns is not None]
         if with_turns and sim.turns is not None:
-            items.append(_mean_item(f"length ({turns_column(spec)})", g.label, np.array(with_turns, float),
-                                    sim.turns.astype(float), id="turns", seat=None))
+            tc = turns_column(spec)
+            items.append(_mean_item(f"length ({tc})", g.label, np.array(with_turns, float), sim.turns.astype(float),
+                                    id="turns", seat=None, unit="turns" if tc == "turns" else "cards played"))
         with_minutes = [r.minutes for r in g.rows if r.minutes is not None]
         if with_minutes and sim.minutes is not None:
             items.append(_mean_item("minutes", g.label, np.array(with_minutes, float), sim.minutes, id="minutes",
-                                    seat=None))
+                                    seat=None, unit="minutes"))
         with_end = [r.end for r in g.rows if r.end is not None]
         if with_end:
             seen = sorted({ends.index(e) for e in with_end} | set(np.unique(sim.end).tolist()))

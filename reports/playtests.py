@@ -101,7 +101,7 @@ def comparison_sentence(it: dict) -> str:
 def comparison_verdict(it: dict, anchor: str) -> Verdict:
     mv = it["margin_verdict"]
     mg = it["margin"]
-    unit = " turns" if it["id"] == "turns" else " minutes" if it["id"] == "minutes" else ""
+    unit = f" {it['unit']}" if it.get("unit") else ""
     margin = (f"margin ±{fmt.pts(mg, signed=False)}" if it["kind"] == "rate" else f"margin ±{mg:.3g}{unit}")
     detail = (f"difference {fmt.pts(it['diff']) if it['kind'] == 'rate' else format(it['diff'], '+.3g')}, "
               f"{100 * it['ci_level']:.4g}% CI "
