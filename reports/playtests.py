@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import charts, fmt
-from .verdicts import Block, Method, Verdict, margin_line
+from .verdicts import Alert, Block, Method, Verdict, margin_line
 
 REPORT_FILE = "report.html"
 
@@ -305,6 +305,16 @@ def build_playtests_report(r: dict, spec=None) -> PlaytestsReport:
                              f"Holm-corrected at 5%).", "within_margin" if not rest else "inconclusive", "",
                              f"{fmt.int_(r['games'])} playtest games beside {fmt.int_(r['sim_games'])} simulated per "
                              "setting", anchors["cmp"]))
+    alerts = []
+    seats = sorted({it["what"].replace(" win rate", "") for it in sig if it["id"].startswith("seat")})
+    if seats:
+        alerts.append(Alert(f"The seats' win rates differ from the simulation's ({', '.join(seats)}): the skill fit puts "
+                            "every seat at one rung, so it reads the table's average strength; a seat that wins more "
+                            "than the simulation says may hold a stronger player, or the game may favour it more "
+                            "than the bots find.", anchors["cmp"], "seats"))
+    if r["games"] < 30:
+        alerts.append(Alert(f"Only {r['games']} playtest games: every interval is wide, and most differences smaller "
+                            "than 20 points cannot be seen.", anchors["cmp"], "few"))
     cs = [c for c in (_seat_chart(r), _skill_chart(r["skill"])) if c is not None]
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     prov = [("log", r["log"]), ("game", r["game"]), ("playtest games", fmt.int_(r["games"])),
@@ -317,7 +327,7 @@ def build_playtests_report(r: dict, spec=None) -> PlaytestsReport:
     return PlaytestsReport(
         title=f"{title}: your playtests beside the simulation",
         subtitle=f"{r['game']} · {fmt.int_(r['games'])} playtest games · {len(r['groups'])} setting(s) · seed {r['seed']}",
-        block=Block(verdicts=vs, alerts=[], methods=METHODS, margin=margin_line(r["margin"])),
+        block=Block(verdicts=vs, alerts=alerts, methods=METHODS, margin=margin_line(r["margin"])),
         charts=cs, tables=_tables(r, anchors), provenance=prov, generated=now,
         notes=["A playtest log is a handful of games: its intervals are wide, and 'no significant difference' is not "
                "agreement. Agreement is read against the margin."])

@@ -25,6 +25,7 @@ def test_a_log_whose_seats_differ_is_said_in_plain_words(tmp_path):
     assert re.match(r"Seat 1 wins more in your playtests than in the simulation: \d+\.\d% \[\d+, \d+\] of 40 games "
                     r"vs \d+\.\d%", seat1), seat1
     assert any(s.startswith("Your group plays like greedy with epsilon") for s in said), said
+    assert [a.kind for a in view.block.alerts] == ["seats"]  # the one-rung fit reads the table's average
     codes = [v.code for v in view.block.verdicts]
     assert codes[0] in ("beyond_margin", "differs_size_unclear")  # the differences come first
     path = render_playtests_report(tmp_path / "out", result, spec)
@@ -44,4 +45,5 @@ def test_a_log_from_the_simulated_settings_says_nothing_differs(tmp_path):
     assert not any(it["significant"] for it in result["comparison"]["items"])
     view = build_playtests_report(result, spec)
     assert view.block.verdicts[0].sentence.startswith("Nothing in your playtests differs significantly")
+    assert [a.kind for a in view.block.alerts] == ["few"]  # 20 games
     assert all(it["playtest"]["n"] == 20 for it in result["comparison"]["items"])
