@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..files import data_file
+from ..errors import BalanceError
+from ..files import data_file, shown
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import Param, cards_param
 from . import constants as K
@@ -35,6 +36,12 @@ PARAMS = (
     Param("active_set_scores", "bool", True, "the active (unlocked) set scores when complete"),
     Param("locked_sets_per_player", "bool", False, "count locked sets per player instead of all players together"),
     cards_param(CARDS_FILE),
+    # card power (analysis.card_power, `balance impact`): not rules a designer sets
+    Param("power_card", "int", -1, "card power: the id of the card one seat gets one more copy of, dealt into "
+          "its opening hand of every round in place of a card of it (that card goes to the bottom of the Draw "
+          "pile); -1: none", -1, 10_000, internal=True),
+    Param("power_seat", "int", -1, "card power: the seat that gets it; -1: a seat drawn for each game from its "
+          "deal (the same seat in every variant of that game)", -1, 5, internal=True),
 )
 
 # ---------------------------------------------------------------- the card file
@@ -166,6 +173,8 @@ def compile_rules(p: dict) -> np.ndarray:
     r[K.R_DECLARER_PILE_ONLY] = int(bool(p["declarer_pile_only"]))
     r[K.R_ACTIVE_SET_SCORES] = int(bool(p["active_set_scores"]))
     r[K.R_LOCKED_PER_PLAYER] = int(bool(p["locked_sets_per_player"]))
+    r[K.R_POWER_INST] = -1
+    r[K.R_POWER_SEAT] = p["power_seat"]
     return r
 
 
@@ -184,8 +193,20 @@ def build(reader, user: dict):
     if inst.shape[0] < need:
         raise refuse(path, "top level", "count", f"{inst.shape[0]} cards is too few to deal "
                      f"{params['hand_size']} to 6 players", f"at least {need} cards in all")
-    return reader.make(params, (table, bonus, inst, compile_rules(params)), [c["name"] for c in cards], card_list,
-                       info={"kinds": tuple(K.KIND_NAMES[c["kind"]] for c in cards)})
+    rules = compile_rules(params)
+    power = params["power_card"]
+    if power != -1:
+        if not 0 <= power < len(cards):
+            raise BalanceError(f"--set power_card: {power} is not a card of {shown(path)}; allowed: -1, "
+                               + ", ".join(f"{i} ({c['name']})" for i, c in enumerate(cards)))
+        inst = np.append(inst, np.int64(power))  # its one more copy: the last instance (new_game deals it)
+        rules[K.R_POWER_INST] = inst.shape[0] - 1
+    return reader.make(params, (table, bonus, inst, rules), [c["name"] for c in cards], card_list,
+                       info={"kinds": tuple(K.KIND_NAMES[c["kind"]] for c in cards),
+                             # card power (analysis.card_power): every card can be given, and how
+                             "power_cards": tuple(range(len(cards))),
+                             "power_how": "one more copy dealt into its opening hand of every round in place of a "
+                                          "random card of it"})
 
 
 load_data = loader(GAME, build)

@@ -69,7 +69,16 @@ R_RESHUFFLE_DISCARDS = 5
 R_DECLARER_PILE_ONLY = 6
 R_ACTIVE_SET_SCORES = 7
 R_LOCKED_PER_PLAYER = 8
-N_RULES = 9
+# card power (analysis.card_power): the one more copy of a card is instance R_POWER_INST (the last one), kept
+# out of every round's shuffle and dealt into one seat's opening hand in place of a card of it (which goes to
+# the bottom of the Draw pile); -1 none. R_POWER_SEAT: that seat, or -1 drawn per game from its deal key.
+R_POWER_INST = 9
+R_POWER_SEAT = 10
+N_RULES = 11
+# the seat, and each round the card of its hand, are drawn from the deal stream's state at the round's
+# start hashed with these salts, never from a stream (analysis.card_power.SEAT_SALT / SLOT_SALT, the same)
+POWER_SEAT_SALT = 0x43415244504F5752  # "CARDPOWR"
+POWER_SLOT_SALT = 0x534C4F54504F5752  # "SLOTPOWR"
 
 # Zones of a card instance.
 Z_DRAW = 0
@@ -161,7 +170,8 @@ O_PROV = 39  # [seats] memo of provisional_points, PROV_STALE after the seat's s
 O_END = 40
 M_EPOCH = 41  # +1 at every turn and every card played into a set: the mover's set is unchanged within one epoch
 M_TOOK_ROW = 42  # 1 once the seat to move has taken a card from another player's row this turn
-N_META = 43
+M_POWER_SEAT = 43  # card power: the seat dealt the one more copy each round (-1 none)
+N_META = 44
 PROV_STALE = -(1 << 62)  # below any set's points
 
 # Round end reasons (trace and counts).

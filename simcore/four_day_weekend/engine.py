@@ -329,18 +329,21 @@ def _sweep(a, seat, trace):
 @jit
 def _start_round(tables, s, rng, trace):
     a = s.a
+    key = rng[R.DEAL]  # this round's deal key (before its shuffle): card power's seat and card are drawn from it
     n_players = a[K.M_PLAYERS]
     n_inst = a[K.M_N_INST]
+    power = tables[K.T_RULES][K.R_POWER_INST]
+    n_deal = n_inst - 1 if power >= 0 else n_inst  # card power's one more copy is dealt below, never shuffled in
     hand_size = tables[K.T_RULES][K.R_HAND_SIZE]
     d0 = a[K.O_DRAW]
     for i in range(n_inst):
-        a[d0 + i] = i
+        a[d0 + i] = i if i < n_deal else -1
         a[a[K.O_REALLY] + i] = -1
         a[a[K.O_ZONE] + i] = K.Z_DRAW
         a[a[K.O_OWNER] + i] = -1
     # every round's shuffle comes from the deal stream: variants stay paired
-    zones.shuffle(rng, R.DEAL, a[d0:d0 + n_inst], n_inst)
-    a[K.M_DRAW_N] = n_inst
+    zones.shuffle(rng, R.DEAL, a[d0:d0 + n_deal], n_deal)
+    a[K.M_DRAW_N] = n_deal
     a[K.M_REALLY_N] = 0
     a[a[K.O_HAND]:a[K.O_N_SETS] + n_players] = -1  # hands, rows, sets ...
     a[a[K.O_HAND_N]:a[K.O_HAND_N] + n_players] = 0  # ... and their counts
@@ -357,7 +360,7 @@ def _start_round(tables, s, rng, trace):
     a[K.M_FINAL_LEFT] = 0
     a[K.M_EXHAUSTED] = 0
     a[K.M_PILE_ONLY] = 0
-    emit(trace, K.EV_ROUND_START, a[K.M_ROUND], first, n_inst - hand_size * n_players, 0)
+    emit(trace, K.EV_ROUND_START, a[K.M_ROUND], first, n_deal - hand_size * n_players, 0)
     for _ in range(hand_size):
         for q in range(n_players):
             p = (first + q) % n_players
@@ -365,7 +368,54 @@ def _start_round(tables, s, rng, trace):
             _hand_add(a, p, inst)
             s.counts[p, tables[K.T_INSTANCES][inst], K.CC_DRAWN] += 1
             emit(trace, K.EV_DEAL, p, tables[K.T_INSTANCES][inst], 0, 0)
+    if power >= 0:
+        _give_power_copy(tables, s, key)
     _begin_turn(tables, a, trace)
+
+
+@jit
+def power_draw(key, salt, n):
+    """A number in [0, n) drawn from a deal key (analysis.card_power.power_draw, the same)."""
+    return np.int64(R.mix64(key ^ np.uint64(salt)) % np.uint64(n))
+
+
+@jit
+def _give_power_copy(tables, s, key):
+    """Card power (analysis.card_power): the one more copy (instance rules[R_POWER_INST]) is dealt into one
+    seat's opening hand in place of a card of it drawn from the round's deal key; that card goes to the bottom
+    of the Draw pile, so every other card is where the same deal put it. The seat is rules[R_POWER_SEAT] (mod
+    the players) or drawn from the first round's deal key (the game's: analysis.card_power.receiving_seats),
+    the same seat every round. The copy counts as dealt to it, the card it replaces as never dealt."""
+    a = s.a
+    rules = tables[K.T_RULES]
+    ik = tables[K.T_INSTANCES]
+    c = rules[K.R_POWER_INST]
+    n_players = a[K.M_PLAYERS]
+    p = a[K.M_POWER_SEAT]
+    if p < 0:
+        p = rules[K.R_POWER_SEAT] % n_players if rules[K.R_POWER_SEAT] >= 0 else power_draw(key, K.POWER_SEAT_SALT,
+                                                                                              n_players)
+        a[K.M_POWER_SEAT] = p
+    hn = hand_n(a, p)
+    if hn == 0:
+        _hand_add(a, p, c)
+        s.counts[p, ik[c], K.CC_DRAWN] += 1
+        return
+    slot = power_draw(key, K.POWER_SLOT_SALT, hn)
+    h = a[ix_hand(a, p, slot)]
+    s.counts[p, ik[h], K.CC_DRAWN] -= 1
+    a[ix_hand(a, p, slot)] = c
+    a[a[K.O_ZONE] + c] = K.Z_HAND
+    a[a[K.O_OWNER] + c] = p
+    s.counts[p, ik[c], K.CC_DRAWN] += 1
+    d0 = a[K.O_DRAW]
+    n = a[K.M_DRAW_N]
+    for i in range(n, 0, -1):
+        a[d0 + i] = a[d0 + i - 1]
+    a[d0] = h
+    a[a[K.O_ZONE] + h] = K.Z_DRAW
+    a[a[K.O_OWNER] + h] = -1
+    a[K.M_DRAW_N] = n + 1
 
 
 @jit
@@ -587,6 +637,7 @@ def new_game(tables, n_players, rng, trace):
     a[K.M_MAX_SETS] = max_sets
     a[K.M_N_INST] = n_inst
     a[K.M_DECLARER] = -1
+    a[K.M_POWER_SEAT] = -1
     _start_round(tables, s, rng, trace)
     _advance(tables, s, rng, trace)
     return s

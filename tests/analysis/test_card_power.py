@@ -78,10 +78,11 @@ def test_receiving_seats_follow_the_deal_stream():
 
 
 def test_the_salts_are_the_engines():
+    from simcore.four_day_weekend import constants as FC
     from simcore.overtime import constants as OC
     from simcore.youre_fired import constants as YC
 
-    for c in (OC, YC):
+    for c in (OC, YC, FC):
         assert (c.POWER_SEAT_SALT, c.POWER_SLOT_SALT) == (cp.SEAT_SALT, cp.SLOT_SALT)
 
 

@@ -42,15 +42,20 @@ def test_the_copy_lands_in_the_receiving_seats_deck_only(players):
         t = int(seats[i])
         assert b.g[K.G_POWER_SEAT] == t and a.g[K.G_POWER_SEAT] == -1
         for p in range(players):
-            assert np.array_equal(a.hand[p], b.hand[p])  # opening hands: the same deal
             assert np.array_equal(a.brk[p], b.brk[p]) and np.array_equal(a.unemp[p], b.unemp[p])
-            if p != t:
-                assert deck(a, p) == deck(b, p)
+            if p != t:  # every other seat: the same deal, card for card
+                assert np.array_equal(a.hand[p], b.hand[p]) and deck(a, p) == deck(b, p)
                 assert np.array_equal(a.counts[p], b.counts[p])
         da, db = deck(a, t), deck(b, t)
-        assert len(db) == len(da) + 1
-        # the receiving deck is the same deck with one Axe Man put in at one place
-        assert any(db[:j] + db[j + 1:] == da for j in range(len(db)) if db[j] == AXE)
+        # the receiving seat holds the same cards and one more Axe Man among its hand and deck
+        ca = a.hand[t] + np.bincount(da, minlength=len(NAMES))
+        cb = b.hand[t] + np.bincount(db, minlength=len(NAMES))
+        ca[AXE] += 1
+        assert np.array_equal(ca, cb)
+        if t != 0:  # (seat 1 has drawn for its first turn since the deal: its hand may hold the copy)
+            assert np.array_equal(a.hand[t], b.hand[t])
+            # the receiving deck is the same deck with one Axe Man put in at one place
+            assert len(db) == len(da) + 1 and any(db[:j] + db[j + 1:] == da for j in range(len(db)) if db[j] == AXE)
         assert b.counts[t, AXE, K.K_OWNED] == a.counts[t, AXE, K.K_OWNED] + 1
         # cards conserved: one more Axe Man in all, nothing else moved
         want = np.array(card_totals(a))
