@@ -116,6 +116,7 @@ def read_log(path: Path, spec, sets: list[str] | None = None, level: int | None 
     `sets`, `level`, `cards`: the command line's, under every row (a row's own settings win)."""
     from simcore.files import read_bytes
 
+    _check_options(spec, sets, level, cards)
     path = Path(path)
     data = read_bytes(path, "playtest log ", "a CSV file of playtest games (docs/playtests/README.md)")
     try:
@@ -156,6 +157,21 @@ def read_log(path: Path, spec, sets: list[str] | None = None, level: int | None 
         rows.append(_row(path, i, rec, spec, base_sets, level, cards))
     ignored = [h for h in header if h not in REQUIRED + OPTIONAL]
     return Log(path, rows, header, ignored)
+
+
+def _check_options(spec, sets: list[str] | None, level: int | None, cards: Path | None) -> None:
+    """The command line's --set, --level and --cards, checked (and named) before any row."""
+    from simcore.params import resolve, user_params
+
+    if level is not None and spec.param("level") is None:
+        raise BalanceError(f"--level: {spec.name} has no difficulty levels")
+    if cards is not None:
+        if spec.param("cards") is None:
+            raise BalanceError(f"--cards: {spec.name} has no card list to replace; allowed: leave it out")
+        if not Path(cards).is_file():
+            raise BalanceError(f"--cards: {cards} is not a file; allowed: a card list file ({spec.name}'s format)")
+    user = user_params(spec, list(sets or []), None, {"level": level} if level is not None else {})
+    resolve(spec, {**user, **({"cards": str(Path(cards).resolve())} if cards is not None else {})})
 
 
 def _int(path, i, col, text, low, high, allowed) -> int:

@@ -128,3 +128,14 @@ def test_synthesize_writes_a_log_the_command_reads(tmp_path):
     assert again.read_text() == path.read_text()  # same seed, same log
     r = balance("playtests", path, "--game", "youre-fired", "-n", 200, "--no-expert", "--out", tmp_path / "o", "--quiet")
     assert r.exit_code == 0, (r.output, r.exception)
+
+
+@pytest.mark.parametrize("args,must", [
+    (["--level", "2"], "--level: youre-fired has no difficulty levels"),
+    (["--set", "hand_size=99"], "--set: hand_size"),
+    (["--cards", "nowhere.toml"], "--cards: nowhere.toml is not a file"),
+])
+def test_the_command_lines_settings_are_named_as_options(tmp_path, args, must):
+    path = _log(tmp_path, GOOD)
+    line = one_line_error(balance("playtests", path, "--game", "youre-fired", *args, "--quiet", "--out", tmp_path / "o"))
+    assert must in line and "row" not in line, line
