@@ -311,16 +311,17 @@ def skill_verdicts(s: dict, anchor: str = "", label: Callable[[str], str] | None
         words = sc.get("headline_words") or "someone wins"
         at = f"At {label(h['variant'])}, w" if label and h.get("variant") else "W"
         c, m = h.get("check") or {}, h.get("main") or {}
-        got = (f"{at}ith {sc.get('policy')} at every seat {words} {fmt.pct(c.get('value'))} "
+        got = (f"{at}ith {sc.get('policy')} at every seat, {words} {fmt.pct(c.get('value'))} "
                f"{fmt.ci_pct(c.get('ci'))} of the same {fmt.int_(h.get('deals'))} deals, against "
                f"{fmt.pct(m.get('value'))} with {who}")
         d = h.get("diff")
-        ph = Phrases(within=f"{got}: the headline holds for expert players, within {mw}",
-                     differs=f"{got}: {fmt.points(d)} {more_or_less(d)} for expert players",
-                     whether=f"it holds for expert players within {mw} ({got})",
+        ph = Phrases(within=f"the headline holds for expert players, within {mw}",
+                     differs=f"{fmt.points(d)} {more_or_less(d)} for expert players",
+                     whether=f"it holds for expert players within {mw}",
                      about="whether it holds for expert players")
-        sentence = say(ph, {**v, "margin": s.get("margin")}, mw,
-                       decide_words(v, h.get("deals"), "deals", rerun=_skill_rerun))
+        said = say(ph, {**v, "margin": s.get("margin")}, mw,
+                   decide_words(v, h.get("deals"), "deals", rerun=_skill_rerun))
+        sentence = f"{got}: {said[:1].lower() + said[1:]}"
         detail = (f"{sc.get('policy')} − {who} {fmt.pts(d)}, 95% CI {fmt.ci_pts(h.get('ci'))}, paired on "
                   f"n = {fmt.int_(h.get('deals'))} deals")
         out.append(Verdict(sentence, code, _margin_tag(s.get("margin")), detail, anchor))
