@@ -456,7 +456,7 @@ def play_skill_check(spec, config, run_dir: Path, n_games: int, command: str, de
     if sub is None:
         return
     sub_dir = sc.folder(run_dir)
-    with opened_run(spec, sub, sub_dir, deals, command, "skill-check", True, scheduler, workers) as (prepared, executor):
+    with opened_run(spec, sub, sub_dir, deals, command, "skill-check", quiet, scheduler, workers) as (prepared, executor):
         _play(spec, sub, sub_dir, deals, quiet, None, prepared, executor,
               label=f"skill check: {sc.POLICY} at every seat, {deals:,} deals")
 
