@@ -155,7 +155,7 @@ def read_log(path: Path, spec, sets: list[str] | None = None, level: int | None 
                                "allowed: one cell per header column (quote a cell that holds a comma)")
         rec = {h: (cells[j].strip() if j < len(cells) else "") for j, h in enumerate(header)}
         rows.append(_row(path, i, rec, spec, base_sets, level, cards))
-    ignored = [h for h in header if h not in REQUIRED + OPTIONAL]
+    ignored = [h for h in header if h and h not in REQUIRED + OPTIONAL]
     return Log(path, rows, header, ignored)
 
 
@@ -246,7 +246,7 @@ def _row(path: Path, i: int, rec: dict, spec, base_sets: list[str], level: int |
     if card_file is not None and spec.param("cards") is None:
         raise BalanceError(f"{_where(path, i, 'cards')}: {spec.name} has no card list to replace; allowed: empty")
     row.cards = str(card_file) if card_file is not None else None
-    row.kept = {k: v for k, v in rec.items() if k not in REQUIRED + OPTIONAL[:7] and v}
+    row.kept = {k: v for k, v in rec.items() if k not in REQUIRED + OPTIONAL[:6] and v}  # date, notes, unknown
     return row
 
 
