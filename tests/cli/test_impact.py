@@ -182,3 +182,25 @@ def test_precision_stops_every_variant_at_the_same_games_and_says_so(tmp_path):
     assert all(row["n_a"] == max(games.values()) for row in res["rows"])  # every game kept its pair
     html = (out / "report.html").read_text()
     assert "Stopped by --precision 0.2" in html
+
+
+def test_card_power_is_the_first_card_table_of_a_competitive_game(tmp_path):
+    """You're Fired! (2 players, someone always wins): card power plays one more Axe Man to one seat on the
+    baseline's deals and leads the terminal, impact.json and the report; the ablation stays beside it."""
+    out = tmp_path / "yf"
+    r = balance("impact", "--game", "youre-fired", "--cards", "Axe Man,Lawyer", "-n", 300, "--out", out)
+    assert r.exit_code == 0, r.output
+    res = result(out)
+    cp = res["card_power"]
+    assert [x["card"] for x in cp["rows"]] == ["Axe Man"] and cp["rows"][0]["n"] == 300
+    assert sum(cp["rows"][0]["n_by_seat"]) == 300 and min(cp["rows"][0]["n_by_seat"]) > 100
+    assert [x["card"] for x in cp["not_measured"]] == ["Lawyer"]
+    assert res["rows"] and all(x["what"] == "card" and x["card"] in ("Axe Man", "Lawyer") for x in res["rows"])
+    assert not any("one seat" in x["variant"] for x in res["rows"])  # the ablation: card power is not in it
+    assert r.output.index("card power") < r.output.index("impact on the")
+    html = (out / "report.html").read_text()
+    assert html.index("Card power: what one more copy does") < html.index("Every variant, ranked")
+    r = balance("impact", "--game", "youre-fired", "--cards", "Axe Man", "-n", 100, "--no-card-power", "--quiet",
+                "--out", tmp_path / "none")
+    assert r.exit_code == 0, r.output
+    assert "card_power" not in result(tmp_path / "none")
