@@ -178,7 +178,13 @@ def _int(path, i, col, text, low, high, allowed) -> int:
     try:
         v = int(text)
     except ValueError:
-        raise BalanceError(f"{_where(path, i, col)}: '{text}' is not a whole number; allowed: {allowed}") from None
+        try:  # a spreadsheet may save 2 as 2.0
+            f = float(text)
+            v = int(f) if math.isfinite(f) and f == int(f) else None
+        except ValueError:
+            v = None
+        if v is None:
+            raise BalanceError(f"{_where(path, i, col)}: '{text}' is not a whole number; allowed: {allowed}") from None
     if not low <= v <= high:
         raise BalanceError(f"{_where(path, i, col)}: {v} is out of range; allowed: {allowed}")
     return v
