@@ -20,15 +20,16 @@ figures of the profile (wrong plays, forgotten celebrations, wrong accusations) 
 group's values (defaults, or --set / the row's settings). For a grid of medians (every seat the
 same), the setting is simulated with greedy seats; (log minutes, log cards played) is modelled as
 bivariate normal with the simulated means, standard deviations and correlation at each grid point,
-interpolated linearly between points (0.01 s steps); a row without `turns` uses log minutes alone. The interval's likelihood-ratio
-statistic is scaled by the robust (Godambe) factor H / J when below 1, since the normal model is
-only approximately the simulated games' law.
+interpolated linearly between points (0.01 s steps); a row without `turns` uses log minutes alone.
+The best median maximises the likelihood of the rows; the interval is the likelihood-ratio set as
+above, its statistic scaled by the robust (Godambe) factor H / J when below 1, since the normal
+model is only approximately the simulated games' law.
+
 Minutes alone say little near the default 2.5 s (quick players collide, draw 2 and play longer
 games: the mean of log minutes is flat from 2.25 to 3.5 s), so a log that gives `turns` (cards
 played) beside `minutes` pins the median much better: time per card played grows steadily with it.
 analysis.playtests fits the profile first and plays the skill rungs at the fitted median, so that
-quick or slow players are not read as skill. The best median maximises the likelihood of the rows' minutes, the interval is
-the likelihood-ratio set as above.
+quick or slow players are not read as skill.
 """
 from __future__ import annotations
 
