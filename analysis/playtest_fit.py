@@ -10,9 +10,13 @@ a set of seats), the same end reason (when the row gives one) and a length in th
 the row gives `turns`; bins are the quartiles of all rungs' simulated lengths), with half a game
 added (Jeffreys-like: (c + 1/2) / (N + 1)) so no outcome is impossible. The log-likelihood of a
 rung is the sum over rows; the best rung maximises it, and the interval holds every rung whose
-likelihood-ratio statistic 2 (max - ll) is at most the chi-square(1) quantile (3.84 at 95%): a
-profile interval over an ordered grid, reported as its weakest and strongest rung (`contiguous`
-says whether every rung between them is in the set).
+likelihood-ratio statistic 2 (max - ll) is at most the chi-square(1) quantile (3.84 at 95%) plus
+an allowance for the simulation's own sampling noise (the tables are estimates: with N simulated
+games and n logged ones their noise in a log-likelihood grows like n / sqrt(N), and without the
+allowance an interval from 200 games missed the truth in 4 of 30 logs at N = 2,000; loglik's
+docstring says how it is measured): a profile interval over an ordered grid, reported as its
+weakest and strongest rung (`contiguous` says whether every rung between them is in the set).
+The expert rung plays EXPERT_SHARE of the games (every seat expert costs 1000x a greedy game).
 
 Reaction profile (the party game, rows with `minutes`). The party game's seats react after a
 lognormal delay of median `reaction_median` (seconds) and spread `reaction_spread`; the other
