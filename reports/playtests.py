@@ -208,10 +208,10 @@ def _seat_chart(r: dict) -> Chart | None:
         ax.set_yticks(y, labels)
         ax.set_xlim(0, 1)
         charts._pct_axis(ax)
-        ax.legend(loc="lower right", fontsize=7, frameon=False)
+        fig.legend(loc="outside lower center", ncols=2, fontsize=7, frameon=False)
         ax.set_title("win rates: playtests and simulation", loc="left")
 
-    return Chart("Win rates", charts._draw(build, height=max(1.8, 0.45 * len(rows) + 1.2)),
+    return Chart("Win rates", charts._draw(build, height=max(2.0, 0.45 * len(rows) + 1.5)),
                  "Dots: your playtests with their exact 95% intervals; diamonds: the simulation.")
 
 
@@ -225,7 +225,8 @@ def _skill_chart(sk: dict) -> Chart:
             if e["inside"]:
                 ax.plot([j], [lr[j]], "o", color=charts.BAR, ms=8)
         ax.axhline(3.84, color=charts.MUTED, ls="--", lw=1)
-        ax.set_xticks(x, [("eps " + f"{e['epsilon']:g}") if e["name"] == "greedy" else e["name"] for e in sk["rungs"]],
+        ax.set_xticks(x, [f"eps {e['epsilon']:g}" if e["name"] == "greedy" and e["epsilon"] else e["name"]
+                          for e in sk["rungs"]],
                       rotation=45, ha="right", fontsize=7)
         ax.set_ylabel("likelihood ratio (capped at 60)")
         ax.set_title("which rung explains your games (low is better)", loc="left")
@@ -238,10 +239,11 @@ def _skill_chart(sk: dict) -> Chart:
 def _tables(r: dict, anchors: dict) -> list[Table]:
     c = r["comparison"]
     rows = []
+    many = len(r["groups"]) > 1  # the setting column only when the log holds several
     for it in c["items"]:
         pt, sm = it["playtest"], it["simulation"]
         rate = it["kind"] == "rate"
-        rows.append([it["group"], it["what"],
+        rows.append(([it["group"]] if many else []) + [it["what"],
                      _rate_words(pt, False) if rate else _mean_words(pt), fmt.int_(pt["n"]),
                      _rate_words(sm, False) if rate else _mean_words(sm), fmt.int_(sm["n"]),
                      (fmt.pts(it["diff"]) + " " + fmt.ci_pts(it["diff_ci"])) if rate
@@ -249,18 +251,22 @@ def _tables(r: dict, anchors: dict) -> list[Table]:
                      f"{it['p']:.2g}", f"{it['p_holm']:.2g}", "yes" if it["significant"] else "no",
                      it["margin_verdict"]["words"]])
     out = [Table("Playtests beside the simulation", anchors["cmp"],
-                 ["setting", "figure", "playtests [95% CI]", "n", "simulation [95% CI]", "n",
+                 (["setting"] if many else []) + ["figure", "playtests [95% CI]", "n", "simulation [95% CI]", "n",
                   f"difference [{100 * c['ci_level']:.4g}% CI]", "p", "p (Holm)", "significant", "against the margin"],
                  rows, f"Rates: exact (Clopper-Pearson) intervals; lengths: mean with a t interval. Differences are "
                        f"playtests minus simulation, their intervals at the family level (Bonferroni over "
-                       f"{c['family_size']}).", numeric=(2, 3, 4, 5, 6, 7, 8))]
+                       f"{c['family_size']}).", numeric=tuple(j + many for j in (1, 2, 3, 4, 5, 6, 7)))]
+    if not many:
+        out[0] = Table(out[0].title + f" ({r['groups'][0]['label']})", out[0].anchor, out[0].columns, out[0].rows,
+                       out[0].note, out[0].numeric)
     sk = r["skill"]
     out.append(Table("Skill grid", anchors["skill"], ["rung", "simulated games", "log-likelihood", "LR statistic",
                                                        "simulation noise (sd)", "inside the interval"],
                      [[e["label"], fmt.int_(e["games"]), f"{e['loglik']:.1f}", f"{e['lr']:.2f}", f"{e['sim_sd']:.2f}",
                        "yes" if e["inside"] else ""] for e in sk["rungs"]],
                      "Every seat plays the rung. The interval: LR statistic at most 3.84 plus 3.29 x the simulation "
-                     "noise of the difference from the best rung.", numeric=(1, 2, 3, 4)))
+                     "noise of the difference from the best rung (more simulated games, -n, make that noise and the "
+                     "interval smaller).", numeric=(1, 2, 3, 4)))
     rx = r.get("reaction")
     if rx:
         out.append(Table("Reaction profile", anchors["reaction"], ["reaction_median (s)", "LR statistic"],
