@@ -21,8 +21,8 @@ Commands at the prompt: a number picks an option; `hint` asks `expert` (on a
 copy of the game, from the seat's view; the game's own streams are not
 touched); `undo` takes back the last decision (the game is replayed from the
 start with the earlier ones); `board`, `log`, `help`, `quit`. `quit`, end of
-input or Ctrl-C keep the game so far in its folder (`play.json`; resume it
-with `--resume FOLDER`).
+input or Ctrl-C keep the game so far in its folder (`play.json`; go on with
+it with the same `--out FOLDER`).
 """
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ import typer
 
 from simcore.errors import BalanceError
 
-from .app import (GameOpt, LevelOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SeedOpt, SetOpt, _first_compile, _players,
-                  _spec, _user_params, command, err, out)
+from .app import (LevelOpt, MaybeGameOpt, OutOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SeedOpt, SetOpt,
+                  _first_compile, _players, _spec, _user_params, command, err, out)
 
 REAL_TIME = {"sickdays-party": "it is a real-time game (everyone plays at once, against the bots' reaction times), "
                                "which a turn-by-turn prompt cannot play fairly"}
@@ -52,7 +52,7 @@ HINT_ROLLOUTS = 48  # games played out per hint for the win chance
 HINT_SECONDS = 8.0  # ... or fewer, when they take longer than this
 HELP_TEXT = ("a number: play that option   hint: what expert would play here, and a win chance   "
              "undo: take back your last decision   board: show the table again   log: the whole game so far   "
-             "help: this line   quit: stop here (the game is kept; resume it with --resume FOLDER)")
+             "help: this line   quit: stop here (the game is kept: go on with balance play --out FOLDER)")
 
 
 class Quit(Exception):
@@ -283,53 +283,56 @@ def write_play_file(folder: Path, doc: dict) -> None:
 def read_play_file(folder: Path) -> dict:
     path = Path(folder) / PLAY_FILE
     try:
+        if path.is_symlink() or path.stat().st_size > 10_000_000:  # nothing in a folder is followed or read unbounded
+            raise ValueError("a link, or larger than 10 MB")
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise BalanceError(f"--resume: {path} does not exist; allowed: a folder written by balance play") from None
+        raise BalanceError(f"--out: {path} does not exist; allowed: a folder written by balance play") from None
     except (OSError, ValueError) as exc:
-        raise BalanceError(f"--resume: {path} cannot be read ({exc}); allowed: a play.json written by balance play") from None
+        raise BalanceError(f"--out: {path} cannot be read ({exc}); allowed: a play.json written by balance play") from None
     need = {"game": str, "players": int, "seat": int, "seed": int, "settings": dict, "policies": list, "choices": list}
     for key, kind in need.items():
         if not isinstance(doc.get(key), kind) or isinstance(doc.get(key), bool):
-            raise BalanceError(f"--resume: {path}: '{key}' is missing or not a {kind.__name__}; allowed: a play.json "
+            raise BalanceError(f"--out: {path}: '{key}' is missing or not a {kind.__name__}; allowed: a play.json "
                                "written by balance play")
     if doc.get("finished"):
-        raise BalanceError(f"--resume: {folder} holds a finished game; allowed: an unfinished one (replay a finished "
-                           f"game with: balance replay {Path(folder) / 'run'})")
+        raise BalanceError(f"--out: {folder} holds a finished game; allowed: a new folder, or an unfinished game's to go "
+                           f"on with it (replay this one with: balance replay {Path(folder) / 'run'})")
     if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in doc["choices"]):
-        raise BalanceError(f"--resume: {path}: 'choices' must be option codes (whole numbers >= 0)")
+        raise BalanceError(f"--out: {path}: 'choices' must be option codes (whole numbers >= 0)")
     return doc
 
 
 # ------------------------------------------------------------------ the command
 @command(name="play")
 def play(
-    game: GameOpt = "youre-fired",
+    game: MaybeGameOpt = None,
     players: PlayersOpt = None,
-    seat: Annotated[int, typer.Option("--seat", metavar="K", help="your seat, 1..players (1 moves first)")] = 1,
+    seat: Annotated[Optional[int], typer.Option("--seat", metavar="K", help="your seat, 1..players (1 moves first; "
+                                                "default 1)")] = None,
     policy: PolicyOpt = None,
     policy_param: PolicyParamOpt = None,
     set_: SetOpt = None,
     seed: SeedOpt = 1,
     level: LevelOpt = None,
-    out_dir: Annotated[Optional[Path], typer.Option(
-        "--out", metavar="FOLDER", help="where games are kept: one folder per game (`balance replay` reads a "
-        "finished one) and playtests.csv, one row per finished game (default: plays/)")] = None,
-    resume: Annotated[Optional[Path], typer.Option(
-        "--resume", metavar="FOLDER", help="go on with an unfinished game (quit, end of input or Ctrl-C) kept in "
-        "FOLDER, with its own settings")] = None,
+    out_dir: OutOpt = None,
     notes: Annotated[str, typer.Option("--notes", metavar="TEXT", help="a note for the playtest log's row")] = "",
 ):
-    """Play a game yourself against the bots, in the terminal: your seat sees only what it may see; a finished
-    game is saved as a run folder `balance replay` reads, and as a row of playtests.csv."""
+    """Play a game yourself against the bots, in the terminal. Your seat sees only what it may see. The game's
+    folder (--out; default a new folder under runs/) keeps an unfinished game (quit, end of input, Ctrl-C: give
+    the same --out to go on with it); a finished one is saved in it as a run folder `balance replay` reads
+    (FOLDER/run), and as one row of playtests.csv beside the folder (runs/playtests.csv by default)."""
     from .play_session import run_session
 
     run_session(game=game, players=players, seat=seat, policy=policy, policy_param=policy_param, set_=set_,
-                seed=seed, level=level, out_dir=out_dir, resume=resume, notes=notes)
+                seed=seed, level=level, out_dir=out_dir, notes=notes)
 
 
-def setup(game: str, players: int | None, seat: int, policy, policy_param, set_, level):
+def setup(game: str | None, players: int | None, seat: int, policy, policy_param, set_, level):
     """Check every option against the game before anything plays: (spec, n_players, seats, user params)."""
+    if game is None:
+        raise BalanceError("--game: give the game to play (see `balance games`), or --out the folder of an "
+                           "unfinished game to go on with it")
     if game in REAL_TIME:
         raise BalanceError(f"--game: balance play cannot seat you at {game}: {REAL_TIME[game]}; allowed: "
                            "overtime, youre-fired, four-day-weekend, sickdays-solo")
@@ -343,19 +346,22 @@ def setup(game: str, players: int | None, seat: int, policy, policy_param, set_,
 
 
 def bot_policies(spec, policy, policy_param, n_players: int, human: int) -> list:
-    """Each seat's policy: --policy for every bot (one name), or one per other seat in seat order; the
-    person's seat gets a placeholder (it is never asked)."""
+    """Each seat's policy: --policy for every bot (one name), one per other seat in seat order, or one per seat;
+    the person's seat keeps a placeholder (it is never asked)."""
     from simcore.batch import parse_policies, policy_names
 
     names = policy_names(policy)
     others = n_players - 1
     if len(names) == 1:
         per_seat = names * n_players
+    elif len(names) == n_players:  # one per seat, as every command reads --policy: yours is not asked
+        per_seat = list(names)
     elif len(names) == others:
         per_seat = names[:human] + ["greedy"] + names[human:]
     else:
         raise BalanceError(f"--policy: {len(names)} policies given ({', '.join(names)}) for {others} bot seat(s); "
-                           f"allowed: one policy for every bot, or {others} (one per other seat, in seat order)")
+                           f"allowed: one policy for every bot, {others} (one per other seat, in seat order) or "
+                           f"{n_players} (one per seat; yours is not played)")
     if n_players == 1:
         per_seat = ["greedy"]
     pols = parse_policies(spec, per_seat, policy_param, n_players)

@@ -57,25 +57,35 @@ def _game_folder(root: Path, game: str) -> Path:
     return path
 
 
-def run_session(game, players, seat, policy, policy_param, set_, seed, level, out_dir, resume, notes) -> None:
+def run_session(game, players, seat, policy, policy_param, set_, seed, level, out_dir, notes) -> None:
+    from analysis import runs
     from simcore.batch import resolve_policy
 
-    if resume is not None:
-        doc = read_play_file(resume)
-        given = [n for n, v in (("--players", players), ("--policy", policy), ("--policy-param", policy_param),
-                                ("--set", set_), ("--level", level)) if v]
+    folder = Path(out_dir) if out_dir is not None else None
+    if folder is not None and folder.exists() and (folder / PLAY_FILE).exists():  # an unfinished game: go on with it
+        doc = read_play_file(folder)
+        given = [n for n, v in (("--players", players), ("--seat", seat), ("--policy", policy),
+                                ("--policy-param", policy_param), ("--set", set_), ("--level", level)) if v]
+        if game is not None and game != doc["game"]:
+            given.insert(0, "--game")
         if given:
-            raise BalanceError(f"{given[0]}: not allowed with --resume (the game goes on with its own settings)")
+            raise BalanceError(f"{given[0]}: not allowed with --out {folder}, an unfinished game that goes on with its "
+                               "own settings; allowed: --out alone, or a new folder for a new game")
         sets = [f"{k}={_value(v)}" for k, v in doc["settings"].items() if k != "level"]
         spec, n_players, seats, user = setup(doc["game"], doc["players"], doc["seat"], doc["policies"],
                                              doc.get("policy_params") or None, sets, doc["settings"].get("level"))
-        seed, folder, notes = doc["seed"], Path(resume), notes or doc.get("notes", "")
+        seed, notes = doc["seed"], notes or doc.get("notes", "")
         choices, policy, policy_param = list(doc["choices"]), doc["policies"], doc.get("policy_params") or []
         seat, spent = doc["seat"], float(doc.get("seconds", 0.0))
     else:
+        seat = 1 if seat is None else seat
         spec, n_players, seats, user = setup(game, players, seat, policy, policy_param, set_, level)
-        root = Path(out_dir) if out_dir is not None else Path("plays")
-        folder, choices, spent = _game_folder(root, spec.name), [], 0.0
+        if folder is None:
+            folder = runs.new_run_dir(Path("runs"), f"{spec.name}-play")
+        elif folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise BalanceError(f"--out: {folder} is not an empty folder nor an unfinished game of balance play; "
+                               "allowed: a new folder, or the folder of an unfinished game to go on with it")
+        choices, spent = [], 0.0
         policy, policy_param = list(policy or ["greedy"]), list(policy_param or [])
     data = spec.load_data(dict(user))
     human = seat - 1
@@ -99,7 +109,7 @@ def run_session(game, players, seat, policy, policy_param, set_, seed, level, ou
         _keep(g, table, doc, folder, spent + time.perf_counter() - started)
         say("")
         say(f"Stopped ({why}). The game so far is kept in {folder}: go on with "
-            f"balance play --resume {folder}", style="bold")
+            f"balance play --out {folder}", style="bold")
         return
     except BalanceError:
         raise
@@ -114,7 +124,7 @@ def run_session(game, players, seat, policy, policy_param, set_, seed, level, ou
         try:
             _keep(g, table, doc, folder, spent + time.perf_counter() - started)
             (folder / "error.txt").write_text(detail, encoding="utf-8")
-            where = f"; the game so far is kept in {folder} (details in {folder / 'error.txt'}): go on with balance play --resume {folder}"
+            where = f"; the game so far is kept in {folder} (details in {folder / 'error.txt'}): go on with balance play --out {folder}"
         except Exception:  # noqa: BLE001
             where = ""
         err.print(f"error: balance play met an internal error ({type(exc).__name__}: {exc}){where}", markup=False,
@@ -221,7 +231,17 @@ def _hint_policy(spec, resolve_policy):
     return resolve_policy(spec, "greedy")
 
 
+_HINT_READY: set = set()
+
+
 def _hint(table, g: Game, expert) -> None:
+    if expert.name not in _HINT_READY:  # a first compile of the expert's loop on this machine is said, and done in children
+        from simcore.batch import Engine
+
+        from .app import _first_compile
+
+        _first_compile(g.spec, [expert], Engine(g.spec, [expert]))
+        _HINT_READY.add(expert.name)
     say(f"(asking {expert.name}: it searches from what you can see; this takes a few seconds)")
     j, chance, played, name = g.hint(expert)
     words = table.option(g.state, int(g.options[j]))
@@ -244,8 +264,8 @@ def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _warm_up(spec, seats, human: int) -> None:
-    """Compile (or load) what the game needs before it starts: the replay loop with a recorded seat, so the
-    save at the end does not wait (said when it is a first compile on this machine)."""
+    """Compile (or load) what the game needs before it starts: the replay loop and the batch loop with a recorded
+    seat, so the save at the end does not wait (said when it is a first compile on this machine)."""
     from dataclasses import replace
 
     from simcore.batch import Engine
@@ -255,7 +275,9 @@ def _warm_up(spec, seats, human: int) -> None:
 
     rec = list(seats)
     rec[human] = replace(seats[human], name=NAME, kind=RECORDED, params=params_of([]))
-    _first_compile(spec, rec, Engine(spec, rec), traced=True)
+    engine = Engine(spec, rec)
+    _first_compile(spec, rec, engine, traced=True)  # the check against the runner at the end
+    _first_compile(spec, rec, engine, say=False)  # the one-game run folder
 
 
 def _finish(spec, g: Game, table, doc: dict, folder: Path, user: dict, seats, human: int, notes: str) -> None:

@@ -4,7 +4,7 @@ Every turn-based game and mode is played through to its end (always option 1, af
 illegal option number and an undo), saved, and its folder replayed by `balance replay`: the replay's
 transcript must be the game's own (transcript.txt, the events the person's game produced), the
 compiled runner must have reached the same game (play.json's same_as_runner), and the playtest log
-must hold its row. Quit, Ctrl-C and end of input keep the game; --resume goes on with it. No capture
+must hold its row. Quit, Ctrl-C and end of input keep the game; the same --out goes on with it. No capture
 holds a traceback.
 """
 from __future__ import annotations
@@ -34,12 +34,6 @@ def run(*args, stdin: str = "", timeout: float = 600) -> subprocess.CompletedPro
 
 def ones(k: int = 4000) -> str:
     return "1\n" * k
-
-
-def only_folder(root: Path) -> Path:
-    found = [p for p in root.iterdir() if p.is_dir()]
-    assert len(found) == 1, found
-    return found[0]
 
 
 def check_saved(game_dir: Path, players: int) -> None:
@@ -132,7 +126,7 @@ def tmux_session(tmp_path):
 
 
 def test_duel_in_a_terminal_wrong_key_illegal_option_undo_hint_then_to_the_end(tmux_session, tmp_path):
-    out = tmp_path / "plays"
+    out = tmp_path / "plays" / "game"
     t = tmux_session("play", "--game", "youre-fired", "--seed", "3", "--out", out)
     first = t.wait(lambda s: PROMPT in s)
     assert "Your hand:" in first and "Player 2: 3 card(s) in hand" in first
@@ -153,34 +147,35 @@ def test_duel_in_a_terminal_wrong_key_illegal_option_undo_hint_then_to_the_end(t
             break
     assert "Saved:" in screen and "Game over (" in screen
     assert "Traceback" not in screen
-    game_dir = only_folder(out)
-    doc = json.loads((game_dir / "play.json").read_text())
-    assert doc["choices"][0] == doc["choices"][0] and len(doc["choices"]) >= 1
+    game_dir = out
     check_saved(game_dir, 2)
+    again = run("play", "--out", game_dir)  # a finished game is not played on: refused in one line
+    assert again.returncode == 2 and "holds a finished game" in again.stderr
+    assert f"balance replay {game_dir / 'run'}" in again.stderr
 
 
 def test_overtime_ctrl_c_then_quit_then_resume_to_the_end(tmux_session, tmp_path):
-    out = tmp_path / "plays"
+    out = tmp_path / "plays" / "game"
     t = tmux_session("play", "--game", "overtime", "--seed", "2", "--out", out)
     t.wait(lambda s: PROMPT in s)
     t.answer("1")
     t.answer("1")
     t.keys("C-c")
     screen = t.wait(lambda s: "Stopped (" in s)
-    assert "Stopped (Ctrl-C)" in screen and "balance play --resume" in screen and "Traceback" not in screen
-    game_dir = only_folder(out)
+    game_dir = out
+    assert "Stopped (Ctrl-C)" in screen and f"balance play --out {game_dir}" in screen and "Traceback" not in screen
     kept = json.loads((game_dir / "play.json").read_text())
     assert kept["finished"] is False and len(kept["choices"]) == 2
     assert not (game_dir / "run").exists()
     rep = run("replay", game_dir)  # an unfinished game is not a run folder: refused in one line
     assert rep.returncode == 2 and "Traceback" not in rep.stderr
-    t2 = tmux_session("play", "--resume", game_dir)
+    t2 = tmux_session("play", "--out", game_dir)
     screen = t2.wait(lambda s: PROMPT in s)
     assert "resumed after your 2 decision(s)" in screen
     screen = t2.answer("quit")
     assert "Stopped (quit)" in screen
     assert len(json.loads((game_dir / "play.json").read_text())["choices"]) == 2
-    done = run("play", "--resume", game_dir, stdin=ones())
+    done = run("play", "--out", game_dir, stdin=ones())
     assert done.returncode == 0, done.stderr
     assert "Saved:" in done.stdout and "Traceback" not in done.stdout + done.stderr
     check_saved(game_dir, 4)
@@ -198,7 +193,7 @@ MODES = [
 
 @pytest.mark.parametrize("game,args,players", MODES, ids=[f"{m[0]}{''.join(m[1])}" for m in MODES])
 def test_every_mode_played_through_with_piped_input(tmp_path, game, args, players):
-    out = tmp_path / "plays"
+    out = tmp_path / "plays" / "game"
     done = run("play", "--game", game, *args, "--seed", "5", "--out", out, stdin="zz\n0\nundo\n" + ones())
     assert done.returncode == 0, done.stderr
     text = done.stdout + done.stderr
@@ -206,23 +201,33 @@ def test_every_mode_played_through_with_piped_input(tmp_path, game, args, player
     assert "'zz' is not a command" in text and "0 is not one of the options" in text
     assert "Nothing to undo" in text or "Undone" in text
     assert "Saved:" in done.stdout
-    check_saved(only_folder(out), players)
+    check_saved(out, players)
 
 
 def test_end_of_input_keeps_the_game(tmp_path):
-    out = tmp_path / "plays"
+    out = tmp_path / "plays" / "game"
     done = run("play", "--game", "youre-fired", "--seed", "4", "--out", out, stdin="1\n")
     assert done.returncode == 0, done.stderr
     assert "Stopped (end of input)" in done.stdout and "Traceback" not in done.stdout + done.stderr
-    kept = json.loads((only_folder(out) / "play.json").read_text())
+    kept = json.loads((out / "play.json").read_text())
     assert kept["finished"] is False and len(kept["choices"]) == 1
-    assert not (out / "playtests.csv").exists()  # an unfinished game is not a playtest
+    assert not (out.parent / "playtests.csv").exists()  # an unfinished game is not a playtest
+
+
+def test_out_of_another_folder_is_refused(tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    done = run("play", "--game", "youre-fired", "--out", other)
+    assert done.returncode == 2 and "is not an empty folder nor an unfinished game" in done.stderr
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
 
 
 @pytest.mark.parametrize("args,words", [
     (["--game", "sickdays-party"], "real-time game"),
     (["--game", "overtime", "--seat", "7"], "--seat: 7 is not a seat"),
-    (["--game", "youre-fired", "--policy", "greedy,random"], "--policy: 2 policies given"),
+    (["--game", "youre-fired", "--policy", "greedy,random,greedy"], "--policy: 3 policies given"),
+    ([], "--game: give the game to play"),
 ])
 def test_refusals_are_one_line(tmp_path, args, words):
     done = run("play", *args, "--out", tmp_path / "plays")
