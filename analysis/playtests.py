@@ -95,7 +95,14 @@ def compare(spec, groups_: list[Group], sims: dict[str, Sim], margin: float = 0.
         with_end = [r.end for r in g.rows if r.end is not None]
         if with_end:
             seen = sorted({ends.index(e) for e in with_end} | set(np.unique(sim.end).tolist()))
+            won_any = np.array([bool(r.winners) for r in g.rows if r.end is not None])
+            sim_any = sim.won.any(axis=1)
             for code in seen:
+                pt_end = np.array([e == ends[code] for e in with_end])
+                sim_end = sim.end == code
+                if any((np.array_equal(pt_end, w) and np.array_equal(sim_end, sw)) for w, sw in
+                       ((won_any, sim_any), (~won_any, ~sim_any))):
+                    continue  # the same games as "someone won" or "nobody won" (solo: all_happy is the win rate)
                 items.append(_rate_item(f"ends by {ends[code]}", g.label, sum(e == ends[code] for e in with_end),
                                         len(with_end), int((sim.end == code).sum()), N, id=f"end:{ends[code]}",
                                         seat=None))
