@@ -489,6 +489,9 @@ def holm_adjusted(pvalues: list[float]) -> list[float]:
     return out
 
 
+MAX_DECIDE_FACTOR = 1000  # games_to_decide is said only up to this many times the games played
+
+
 def margin_verdict(estimate, ci, margin: float, n: int | None = None, no_information: str | None = None) -> dict:
     """One interval and a margin of practical significance -> a verdict, read
     from that interval alone.
@@ -529,8 +532,9 @@ def margin_verdict(estimate, ci, margin: float, n: int | None = None, no_informa
     if n and code in ("inconclusive", "differs_size_unclear"):
         half = (hi - lo) / 2
         room = abs(abs(estimate) - margin)
-        if half > 0 and room > 0:
+        if half > 0 and room > 0 and half / room < math.sqrt(MAX_DECIDE_FACTOR):
             need = int(math.ceil(n * (half / room) ** 2))
+        # else: the estimate sits on the margin, and no practical number of games would settle it (None)
     return {**out, "verdict": code, "significant": sig, "words": words, "games_to_decide": need}
 
 

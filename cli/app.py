@@ -373,6 +373,11 @@ def _print_summary(summary: dict, run_dir: Path, spec=None) -> None:
 
         pols = summary["policies"]
         out.print(f"policies moved round the table: {', '.join(seat_labels(spec, pols, len(pols)))}", highlight=False)
+        for r in ((summary["seat_rotation"].get("policies") or {}).get("seats") or []):
+            ci = r.get("ci") or [None, None]
+            rng = f" (95% CI {100 * ci[0]:.2f}% – {100 * ci[1]:.2f}%)" if ci[0] is not None else ""
+            out.print(f"  {r.get('policy', '?')} wins {100 * r['value']:.2f}%{rng} over every seat, "
+                      f"{r.get('n', 0):,} deals", highlight=False)
     _print_verdicts(summary)
     out.print(f"run folder: {run_dir}")
 
