@@ -343,3 +343,35 @@ def write_comparison(folder, result: dict, command: str):
     path = folder / "comparison.json"  # its report is the reports layer's (reports.render_compare_report)
     path.write_text(json.dumps(jsonable({**result, "command": command}), indent=2, allow_nan=False))
     return path
+
+
+# ---------------------------------------------------------------- compare (comparison.json's skill_check)
+def skill_check(run_a: Path, run_b: Path, variant_a: str | None, variant_b: str | None, main: dict,
+                   margin: float) -> dict:
+    """The comparison recomputed on the skill checks of its sides (`compare --game`: one folder's A and B;
+    two run folders: each one's own check, when both have one), each metric's verdict beside the main one."""
+    from pathlib import Path
+
+    from .skill_check import POLICY, SUBFOLDER, folder, has_check, status
+
+    a, b = folder(run_a), folder(run_b)
+    if not (has_check(Path(run_a)) and has_check(Path(run_b))):
+        why = "a side was played without a skill check" if Path(run_a) != Path(run_b) else None
+        return {"played": False, "policy": POLICY, "why": why or "skipped (--skill-check 0): the verdicts are for "
+                "the run's own policies only"}
+    sub = compare_runs(a, b, variant_a, variant_b, margin)
+    rows = {m["metric"]: m for m in sub.get("metrics") or []}
+    items = []
+    for m in main.get("metrics") or []:
+        c = rows.get(m["metric"])
+        if c is None:
+            continue
+        mv, cv = (m.get("margin_verdict") or {}), (c.get("margin_verdict") or {})
+        same = m.get("diff") is None or c.get("diff") is None or (m["diff"] >= 0) == (c["diff"] >= 0)
+        items.append({"metric": m["metric"], "status": status(mv.get("verdict"), cv.get("verdict"), same),
+                      "check": {k: c.get(k) for k in ("metric", "diff", "ci", "ci_level", "margin", "margin_verdict",
+                                                      "rate", "n_a", "n_b", "a", "b", "method", "role")}})
+    return {"played": True, "policy": POLICY, "folder": SUBFOLDER, "n_a": sub.get("n_a"), "n_b": sub.get("n_b"),
+            "items": items, "changes": sum(1 for i in items if i["status"] == "changes"), "margin": margin,
+            "how": f"the first deals of each side played again with {POLICY} at every seat, on the same deals, "
+                   f"compared with the same statistics"}

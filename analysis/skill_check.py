@@ -107,19 +107,24 @@ def headline_metric(summary: dict) -> tuple[str, str]:
     return "win rate", "the team wins" if summary.get("cooperative") else "someone wins"
 
 
+def _outcome(seats: pl.DataFrame, metric: str) -> pl.DataFrame:
+    """Per game (game_index, v): 1 when someone won ("win rate"), or when seat 1 won ("seat 1 win rate")."""
+    won = pl.col("won").cast(pl.Int64).clip(0, 1)
+    if metric == "seat 1 win rate":
+        return seats.filter(pl.col("seat") == 0).group_by("game_index").agg(won.max().alias("v"))
+    return seats.group_by("game_index").agg(won.max().alias("v"))
+
+
 def paired_headline(run_dir: Path, spec: GameSpec, main_variant: str, check_variant: str, deals: int,
                     metric: str, margin: float) -> dict | None:
     """The headline on the same deals: main run's and expert's, and expert minus main (95%, paired)."""
-    from .compare import _per_game, _values
-
-    ga, sa = _first_games(run_dir, spec, main_variant, deals)
-    gb, sb = _first_games(folder(run_dir), spec, check_variant, deals)
-    if ga.is_empty() or gb.is_empty():
+    _, sa = _first_games(run_dir, spec, main_variant, deals)
+    _, sb = _first_games(folder(run_dir), spec, check_variant, deals)
+    if sa.is_empty() or sb.is_empty():
         return None
-    a, b = _per_game(ga, sa, spec), _per_game(gb, sb, spec)
-    both = a.select("game_index", pl.col(metric).alias("x")).join(
-        b.select("game_index", pl.col(metric).alias("y")), on="game_index")
-    x, y = _values(both, "x"), _values(both, "y")
+    a, b = _outcome(sa, metric), _outcome(sb, metric)
+    both = a.rename({"v": "x"}).join(b.rename({"v": "y"}), on="game_index")
+    x, y = both["x"].cast(pl.Float64).to_numpy(), both["y"].cast(pl.Float64).to_numpy()
     if not x.size:
         return None
     d = paired_difference(x, y, 0.95, True)
@@ -172,17 +177,15 @@ def compare_items(main: list[dict], check: list[dict]) -> list[dict]:
     return out
 
 
-def result(run_dir: Path, spec: GameSpec, summary: dict, margin: float) -> dict:
+def result(run_dir: Path, spec: GameSpec, summary: dict, sub: dict | None, margin: float) -> dict:
     """summary.json's `skill_check`: what was checked, the paired headline per variant, each verdict's
-    status. With no skill-check folder: why not (every seat already expert; no expert; skipped)."""
-    from .summary import summarize
-
+    status, from the run's summary and its check's (`sub`, analysis.summary of RUN/skill-check; None when
+    there is none: then why not, every seat already expert, no expert, or skipped)."""
     run_dir = Path(run_dir)
-    if not has_check(run_dir):
+    if sub is None:
         why = why_not(spec, summary.get("policies") or [])
         return {"played": False, "policy": POLICY,
                 "why": why or "skipped (--skill-check 0): the verdicts are for the run's own policies only"}
-    sub = summarize(folder(run_dir), spec, margin)
     metric, words = headline_metric(summary)
     rotated = summary.get("seat_rotation") is not None
     from .frames import load_manifest
@@ -225,33 +228,3 @@ def _max_index(sub: dict, name: str) -> int:
         if v.get("name") == name:
             return int(v.get("n_games") or 0)
     return int(sub.get("n_games") or 0)
-
-
-# ---------------------------------------------------------------- compare (comparison.json's skill_check)
-def compare_result(run_a: Path, run_b: Path, variant_a: str | None, variant_b: str | None, main: dict,
-                   margin: float) -> dict:
-    """The comparison recomputed on the skill checks of its sides (`compare --game`: one folder's A and B;
-    two run folders: each one's own check, when both have one), each metric's verdict beside the main one."""
-    from .compare import compare_runs
-
-    a, b = folder(run_a), folder(run_b)
-    if not (has_check(Path(run_a)) and has_check(Path(run_b))):
-        why = "a side was played without a skill check" if Path(run_a) != Path(run_b) else None
-        return {"played": False, "policy": POLICY, "why": why or "skipped (--skill-check 0): the verdicts are for "
-                "the run's own policies only"}
-    sub = compare_runs(a, b, variant_a, variant_b, margin)
-    rows = {m["metric"]: m for m in sub.get("metrics") or []}
-    items = []
-    for m in main.get("metrics") or []:
-        c = rows.get(m["metric"])
-        if c is None:
-            continue
-        mv, cv = (m.get("margin_verdict") or {}), (c.get("margin_verdict") or {})
-        same = m.get("diff") is None or c.get("diff") is None or (m["diff"] >= 0) == (c["diff"] >= 0)
-        items.append({"metric": m["metric"], "status": status(mv.get("verdict"), cv.get("verdict"), same),
-                      "check": {k: c.get(k) for k in ("metric", "diff", "ci", "ci_level", "margin", "margin_verdict",
-                                                      "rate", "n_a", "n_b", "a", "b", "method", "role")}})
-    return {"played": True, "policy": POLICY, "folder": SUBFOLDER, "n_a": sub.get("n_a"), "n_b": sub.get("n_b"),
-            "items": items, "changes": sum(1 for i in items if i["status"] == "changes"), "margin": margin,
-            "how": f"the first deals of each side played again with {POLICY} at every seat, on the same deals, "
-                   f"compared with the same statistics"}

@@ -889,7 +889,8 @@ def summarize(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN) -> dict
     if manifest.get("kind") != CHECK_KIND:  # a run, not its own skill check
         from . import skill_check
 
-        out["skill_check"] = jsonable(skill_check.result(Path(run_dir), spec, out, margin))
+        sub = (summarize(skill_check.folder(run_dir), spec, margin) if skill_check.has_check(Path(run_dir)) else None)
+        out["skill_check"] = jsonable(skill_check.result(Path(run_dir), spec, out, sub, margin))
         if out["skill_check"].get("changes"):
             out.setdefault("alerts", []).append({"id": "skill_changes", "policy": out["skill_check"]["policy"],
                                                  "changes": out["skill_check"]["changes"]})

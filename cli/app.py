@@ -779,9 +779,9 @@ def compare(
         result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
         sides = (run_a, run_b, a_variant, b_variant)
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
-    from analysis.skill_check import compare_result
+    from analysis.compare import skill_check as compare_skill_check
 
-    result["skill_check"] = compare_result(*sides, result, margin)
+    result["skill_check"] = compare_skill_check(*sides, result, margin)
     from reports import render_compare_report
     from reports.comparison import card_diff_of, headline_first
 
