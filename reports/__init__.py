@@ -248,6 +248,13 @@ def _rebuild_ladder(folder: Path) -> Path:
     return render_ladder_report(folder, result, spec)
 
 
+def _rebuild_playtests(folder: Path) -> Path:
+    """A playtests folder (`balance playtests`): its report from playtests.json (the simulation it holds)."""
+    from .playtests import render_playtests_report
+
+    return render_playtests_report(folder, _result(folder / "playtests.json"))
+
+
 @dataclass(frozen=True)
 class FolderKind:
     kind: str  # what `balance` calls it
@@ -263,6 +270,7 @@ FOLDER_KINDS: list[FolderKind] = [
     FolderKind("campaign", "campaign.json", _rebuild_campaign),
     FolderKind("impact", "impact.json", _rebuild_impact),  # also a run folder: the manifest's kind is "impact"
     FolderKind("ladder", "ladder.json", _rebuild_ladder),  # before manifest.json: a ladder folder holds both
+    FolderKind("playtests", "playtests.json", _rebuild_playtests),
     FolderKind("run", "manifest.json", _rebuild_run),  # run and sweep (the manifest's kind says which)
 ]
 
@@ -271,8 +279,8 @@ def folder_kind(folder: str | Path) -> FolderKind:
     """The kind of a folder `balance` wrote, from the file that marks it (FOLDER_KINDS)."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise BalanceError(f"{folder}: no such folder; give a folder written by simulate, sweep, compare, tune, ladder or "
-                           f"campaign")
+        raise BalanceError(f"{folder}: no such folder; give a folder written by simulate, sweep, compare, tune, ladder, "
+                           f"campaign or playtests")
     for k in FOLDER_KINDS:
         if (folder / k.file).is_file():
             return k
