@@ -93,7 +93,7 @@ ParamsFileOpt = Annotated[Optional[Path], typer.Option("--params", metavar="FILE
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="SEED", help="master seed: same seed, same games")]
 GAMES_HELP = ("number of games (sweep: per grid point; compare: per side; tune: per finalist; "
               "bench: per measurement; impact: per variant, the baseline too; ladder: per cheap rung, the search "
-              "rungs play --search-share of them, default per game)")
+              "rungs play --search-share of them, default per game; playtests: per setting and skill rung)")
 
 
 def games_opt(minimum: int = 1):
