@@ -230,7 +230,11 @@ class Overtime(Table):
             lines.append("Reaction pile (newest last): " + "; ".join(self.entry(s, e) for e in range(g[K.G_PILE_N])))
         elif not final and ph == K.PH_ACTION:
             ek = self.kind_of(s["ps"][h, K.P_EMP])
-            lines.append(f"Action phase: {g[K.G_ACTIONS_USED]} action(s) used.")
+            level = self.tired(ek, s["ps"][h, K.P_SNOOZE])
+            allowed = (0 if level == 3 else self.kinds[ek, K.KF_P] - (self.rules[K.R_PEN1] if level == 1 else
+                                                                       self.rules[K.R_PEN2] if level == 2 else 0))
+            free = " (the first action may be an E card, free)" if g[K.G_ACTED] == 0 and self.rules[K.R_FIRST_E_FREE] else ""
+            lines.append(f"Action phase: {g[K.G_ACTIONS_USED]} of {max(0, allowed)} action(s) used{free}.")
         elif not final and ph == K.PH_DISCARD:
             lines.append(f"End of your turn: discard down to your Determination "
                          f"({self.kinds[self.kind_of(s['ps'][h, K.P_EMP]), K.KF_D]}).")

@@ -58,6 +58,19 @@ def check_saved(game_dir: Path, players: int) -> None:
     assert "Traceback" not in rep.stdout + rep.stderr
 
 
+def check_hidden(text: str, game: str, human: int) -> None:
+    """The seat's screen names no card another player drew or was dealt (the transcript does: replay shows all)."""
+    import re
+
+    if game == "youre-fired":
+        for m in re.finditer(r"Player (\d) draws ([^\n]*)", text):
+            assert int(m.group(1)) == human or m.group(2) == "a card.", m.group(0)
+        assert "consultant(s) dealt face down" in text and not re.search(r"with consultant\(s\) [A-Z]", text)
+    if game == "four-day-weekend":
+        for m in re.finditer(r"Slacker (\d) (draws|is dealt) ([^\n]*)", text):
+            assert int(m.group(1)) == human or m.group(3) == "a card from the Draw pile.", m.group(0)
+
+
 # ------------------------------------------------------------------ a real terminal
 class Tmux:
     """One `balance` command in a tmux pane of its own server (never the user's)."""
@@ -147,6 +160,7 @@ def test_duel_in_a_terminal_wrong_key_illegal_option_undo_hint_then_to_the_end(t
             break
     assert "Saved:" in screen and "Game over (" in screen
     assert "Traceback" not in screen
+    check_hidden(screen, "youre-fired", 1)
     game_dir = out
     check_saved(game_dir, 2)
     again = run("play", "--out", game_dir)  # a finished game is not played on: refused in one line
@@ -201,6 +215,8 @@ def test_every_mode_played_through_with_piped_input(tmp_path, game, args, player
     assert "'zz' is not a command" in text and "0 is not one of the options" in text
     assert "Nothing to undo" in text or "Undone" in text
     assert "Saved:" in done.stdout
+    seat = int(args[args.index("--seat") + 1]) if "--seat" in args else 1
+    check_hidden(done.stdout, game, seat)
     check_saved(out, players)
 
 
