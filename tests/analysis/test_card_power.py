@@ -144,3 +144,30 @@ def test_simulate_share():
     assert cp.simulate_share(1_000_000, 30) == pytest.approx(8_333 / 1_000_000)  # a quarter of the run, shared
     assert cp.simulate_share(10_000_000, 30) == pytest.approx(cp.PER_KIND / 10_000_000)
     assert cp.simulate_share(20_000, 30) == 0.0  # 166 a card: no card power
+
+
+def test_simulate_variants_play_a_share_of_the_run_and_read_back(tmp_path):
+    """What `balance simulate` adds (simulate_variants): one variant per card, each the first `share` of the
+    run's deals, paired with the run's own variant; `analyse` reads the table back from the folder."""
+    from analysis import runs
+    from simcore import registry
+    from simcore.batch import parse_policies
+
+    spec = registry.get("youre-fired")
+    config = runs.make_config(spec, {}, 2, parse_policies(spec, ["greedy"], None, 2), 5, 3000)
+    extra, why = cp.simulate_variants(spec, config.variants[0], 2, 3000, per_kind=500, max_share=1.0)
+    assert why is None and len(extra) == 6
+    assert all(runs.variant_games(v, 3000) == 500 for v in extra)
+    config.variants += extra
+    run_dir = tmp_path / "run"
+    runs.open_run(run_dir, spec, config, 3000, "test")
+    try:
+        runs.execute(run_dir, spec, config, 3000)
+    finally:
+        runs.close_run(run_dir)
+    res = cp.analyse(run_dir, spec)
+    assert len(res["rows"]) == 6 and all(r["n"] == 500 and r["against"] == "base" for r in res["rows"])
+    assert res["rows"] == sorted(res["rows"], key=lambda r: -r["effect"])
+    assert cp.write(run_dir, spec).name == cp.CARD_POWER_FILE
+    none, why = cp.simulate_variants(spec, config.variants[0], 2, 3000)  # a quarter of 3,000: too few for 6 cards
+    assert none == [] and "fewer than" in why
