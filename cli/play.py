@@ -51,7 +51,8 @@ LOG_COLUMNS = ("players", "winners", "turns", "minutes", "end", "settings", "car
 HINT_ROLLOUTS = 48  # games played out per hint for the win chance
 HINT_SECONDS = 8.0  # ... or fewer, when they take longer than this
 HELP_TEXT = ("a number: play that option   hint: what expert would play here, and a win chance   "
-             "undo: take back your last decision   board: show the table again   log: the whole game so far   "
+             "undo: take back your last decision   board: show the table again   cards: every card's text   "
+             "log: the whole game so far   "
              "help: this line   quit: stop here (the game is kept: go on with balance play --out FOLDER)")
 
 

@@ -162,6 +162,10 @@ def _loop(table, g: Game, expert, resumed: bool) -> None:
             if line == "hint":
                 _hint(table, g, expert)
                 continue
+            if line == "cards":
+                for text in table.card_list():
+                    say(text)
+                continue
             if line == "undo":
                 if not g.choices:
                     say("Nothing to undo: you have made no decision yet.")
@@ -180,7 +184,7 @@ def _loop(table, g: Game, expert, resumed: bool) -> None:
                     break
                 say(f"{k} is not one of the options; allowed: 1..{g.n} (or help).")
                 continue
-            say(f"'{line[:20]}' is not a command; allowed: a number 1..{g.n}, hint, undo, board, log, help, quit.")
+            say(f"'{line[:20]}' is not a command; allowed: a number 1..{g.n}, hint, undo, board, cards, log, help, quit.")
 
 
 def _keep(g: Game, table, doc: dict, folder: Path, seconds: float) -> None:

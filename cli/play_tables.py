@@ -9,7 +9,34 @@ another player's draw, a deal, a card removed unseen.
 """
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numpy as np
+
+
+def card_texts(data) -> dict[str, str]:
+    """Each card's rule text by name, from the card list the game was loaded with (its `text` fields), read
+    only when its bytes are the ones the game played (sha256); {} when the list has no texts."""
+    cards = getattr(data, "cards", None)
+    path, want = getattr(cards, "path", None), getattr(cards, "sha256", None)
+    if not path or not want:
+        return {}
+    try:
+        import tomllib
+
+        raw = Path(path).read_bytes()
+        if hashlib.sha256(raw).hexdigest() != want or len(raw) > 5_000_000:
+            return {}
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for section in doc.values():
+        for e in section if isinstance(section, list) else ():
+            if isinstance(e, dict) and isinstance(e.get("name"), str) and isinstance(e.get("text"), str):
+                out[e["name"]] = e["text"]
+    return out
 
 
 class Table:
@@ -18,6 +45,14 @@ class Table:
     def __init__(self, spec, data, players: int, human: int):
         self.spec, self.data, self.players, self.human = spec, data, players, human
         self.names = list(data.card_names)
+        self.texts = card_texts(data)
+
+    def card_list(self) -> list[str]:
+        """The `cards` command: every card of the list with its rule text."""
+        if not self.texts:
+            return ["This card list has no card texts; the options say what each play does."]
+        width = max(len(n) for n in self.texts)
+        return [f"{name:<{width}}  {text}" for name, text in sorted(self.texts.items(), key=lambda kv: kv[0].lower())]
 
     def card(self, c: int) -> str:
         return self.names[c] if 0 <= c < len(self.names) else "?"

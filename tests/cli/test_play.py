@@ -148,6 +148,8 @@ def test_duel_in_a_terminal_wrong_key_illegal_option_undo_hint_then_to_the_end(t
     assert "'xyz' is not a command; allowed: a number 1..4" in screen
     screen = t.answer("99")
     assert "99 is not one of the options; allowed: 1..4" in screen
+    screen = t.answer("cards")
+    assert "Secretary" in screen and "Name an employee. If it is in target opponent's hand, fire it." in screen
     screen = t.answer("hint")
     assert "expert would play" in screen and "win chance" in screen
     t.answer("2")
