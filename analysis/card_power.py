@@ -147,7 +147,7 @@ def _why_not(spec, data, kind) -> str:
         if kind.name in names and kinds and kinds[names.index(kind.name)] == "consultant":
             return "a consultant is unique by the rules, so one more copy of it is no card list the game has"
         return "one Boss a player, by the rules"
-    return f"not a card of the {kind.section} that can be dealt into a hand"
+    return f"a card of the [[{kind.section}]] list, which is never dealt into a hand (card power deals hand cards)"
 
 
 def pick(spec: GameSpec, params: dict, names: list[str] | None = None) -> list[PowerKind]:
