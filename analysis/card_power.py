@@ -122,7 +122,7 @@ def power_kinds(spec: GameSpec, params: dict) -> tuple[list[PowerKind], list[dic
     if not supported(spec):
         return [], []
     from . import cardfile
-    from .impact import base_cards
+    from .cardfile import base_cards
 
     data = spec.load_data(params)
     ids = set(data.info.get("power_cards") or ())

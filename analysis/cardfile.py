@@ -161,3 +161,16 @@ def edited(doc: dict, kind: Kind, change: str) -> tuple[dict | None, str | None,
     entry[kind.count_field] = after
     entries[kind.index] = entry
     return {**doc, kind.section: entries}, None, (before, after)
+
+
+def base_cards(spec, params: dict):
+    """(CardList, parsed document) of the baseline's card list, or (None, None)."""
+    from pathlib import Path
+
+    from simcore.files import read_toml
+
+    data = spec.load_data(params)
+    cl = data.cards
+    if cl is None or not cl.sections:
+        return None, None
+    return cl, read_toml(Path(cl.path))

@@ -53,6 +53,7 @@ from simcore.params import resolve
 from simcore.spec import GameSpec
 
 from . import card_power, cardfile
+from .cardfile import base_cards  # noqa: F401  (impact.base_cards: the baseline's card list)
 from .compare import ALPHA, DEFAULT_MARGIN, PRIMARY, _per_game, _values, dedupe, pairing_of
 from .runs import CARD_LISTS, RunConfig, Variant, default_chunk_size
 from .stats import difference_family, family_level, mean_ci, rate
@@ -74,15 +75,6 @@ class Plan:
 def _slug(name: str) -> str:
     s = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower()
     return s[:40] or "card"
-
-
-def base_cards(spec: GameSpec, params: dict):
-    """(CardList, parsed document) of the baseline's card list, or (None, None)."""
-    data = spec.load_data(params)
-    cl = data.cards
-    if cl is None or not cl.sections:
-        return None, None
-    return cl, read_toml(Path(cl.path))
 
 
 def card_kinds(spec: GameSpec, params: dict) -> list[cardfile.Kind]:
