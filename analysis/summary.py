@@ -889,6 +889,12 @@ def summarize(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN) -> dict
     if manifest.get("kind") != CHECK_KIND:  # a run, not its own skill check
         from . import skill_check
 
+        from . import card_power
+
+        if (Path(run_dir) / card_power.SUBFOLDER / "manifest.json").is_file():
+            cp = card_power.analyse(Path(run_dir) / card_power.SUBFOLDER, spec, margin)
+            if cp is not None:
+                out["card_power"] = jsonable(cp)
         sub = (summarize(skill_check.folder(run_dir), spec, margin) if skill_check.has_check(Path(run_dir)) else None)
         out["skill_check"] = jsonable(skill_check.result(Path(run_dir), spec, out, sub, margin))
         if out["skill_check"].get("changes"):

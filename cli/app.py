@@ -428,13 +428,16 @@ def _print_verdicts(summary: dict) -> None:
 
 def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False,
                    precision: float | None = None, scheduler: str | None = None, workers: int | None = None,
-                   margin: float | None = None, skill_check: int | None = 0, check_only: list[str] | None = None) -> dict:
+                   margin: float | None = None, skill_check: int | None = 0, check_only: list[str] | None = None,
+                   card_power: bool = False) -> dict:
     """Check the folder (read only), compile, then open or resume the folder, play what is missing with a
     progress bar, then the skill check (`skill_check` deals per variant with expert at every seat, None: the
     default, 0: none; `check_only`: the variants it plays, default all), write summary.json and report.html.
     Returns the summary."""
     with opened_run(spec, config, run_dir, n_games, command, kind, quiet, scheduler, workers) as (prepared, executor):
         _play(spec, config, run_dir, n_games, quiet, precision, prepared, executor, paired=kind in PAIRED_KINDS)
+        if card_power:
+            play_card_power(spec, config, run_dir, n_games, command, quiet, scheduler, workers)
         play_skill_check(spec, config, run_dir, n_games, command, skill_check, check_only, quiet, scheduler, workers)
         # imported after the games, not before: a cold first run's compile children run while this process waits,
         # and the report's libraries (matplotlib, jinja2) would be held through them for nothing
@@ -444,6 +447,23 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
         summary = json.loads(write_summary(run_dir, spec, margin).read_text())
         render_run_report(run_dir, spec)
         return summary
+
+
+def play_card_power(spec, config, run_dir: Path, n_games: int, command: str, quiet: bool = False,
+                    scheduler: str | None = None, workers: int | None = None) -> None:
+    """Card power beside a run (analysis.card_power): the run's first deals with one more copy of each card
+    kind for one seat, in RUN/card-power, a run folder of its own. Nothing in a game with no card power."""
+    from analysis import card_power as cp
+
+    if spec.cooperative or config.players < 2 or not cp.supported(spec):
+        return
+    sub, games = cp.run_config(spec, config, n_games)
+    if sub is None:
+        return
+    sub_dir = Path(run_dir) / cp.SUBFOLDER
+    with opened_run(spec, sub, sub_dir, games, command, "card-power", quiet, scheduler, workers) as (prepared, executor):
+        _play(spec, sub, sub_dir, games, quiet, None, prepared, executor, paired=True,
+              label=f"card power: {len(sub.variants) - 1} cards, {games:,} deals each")
 
 
 def play_skill_check(spec, config, run_dir: Path, n_games: int, command: str, deals: int | None,
@@ -641,6 +661,10 @@ def simulate(
                                "at every seat on the same deal): seat advantage free of who sits where")] = False,
     margin: MarginOpt = 0.02,
     skill_check: SkillCheckOpt = None,
+    card_power: Annotated[bool, typer.Option(
+        "--card-power/--no-card-power",
+        help="also measure what one more copy of each card does for the seat that gets it (competitive games "
+             "with a card list; the run's first deals, up to 12,000 a card and a quarter of -n in all)")] = True,
     quiet: QuietOpt = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
@@ -655,7 +679,8 @@ def simulate(
     config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
     summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision,
-                             scheduler=scheduler, workers=workers, margin=margin, skill_check=skill_check)
+                             scheduler=scheduler, workers=workers, margin=margin, skill_check=skill_check,
+                             card_power=card_power)
     _print_summary(summary, run_dir, spec)
     out.print(f"report: {run_dir / 'report.html'}")
 

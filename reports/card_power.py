@@ -153,14 +153,14 @@ def card_verdict(r: dict, cp: dict, anchor: str = "") -> verdicts.Verdict:
 def verdict_list(cp: dict, anchor: str = "", keep: int = 4) -> list:
     """The card-power verdicts a report leads with: the cards that need attention first (beyond the margin,
     then undecided), at most `keep`, and one line counting the rest (reports.verdicts.shortlist). No card is
-    named on an interval wider than twice the margin on each side (issue 43: a card named in a headline has
-    a figure narrower than the margin); those are counted instead."""
+    named on an interval wider than twice the margin, i.e. not known to within ± the margin (issue 43;
+    analysis.summary.nameable); those are counted instead."""
     rows = cp.get("rows") or []
     margin = cp.get("margin") or 0.02
     named, vague = [], []
     for r in rows:
         lo, hi = (r.get("ci") or [None, None])[:2]
-        (named if lo is not None and hi is not None and hi - lo < 4 * margin else vague).append(r)
+        (named if lo is not None and hi is not None and hi - lo < 2 * margin else vague).append(r)
     vs = [card_verdict(r, cp, anchor) for r in named]
     out = verdicts.shortlist(vs, "card", anchor, keep=keep) if vs else []
     if vague:

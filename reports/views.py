@@ -862,11 +862,15 @@ def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) ->
     about = build_about(s, manifest, Path(run_dir), spec)
     chart_list = [c for c in (_win_chart(s, about), _length_chart(s), _end_chart(s)) if c]
     chart_list += _distribution_charts(s)
-    chart_list += [c for c in (_ladder_chart(s), _card_chart(s, about)) if c]
+    from . import card_power
+
+    power = card_power.view(s.get("card_power"))  # what a card does for its holder: the first card figures
+    chart_list += [c for c in (_ladder_chart(s),) if c] + (power.charts if power else [])
+    chart_list += [c for c in (_card_chart(s, about),) if c]
     tables = [_metrics_table(s)]
     tables += [t for t in (_seat_table(s, about), _ladder_table(s), _variants_table(s)) if t]
     tables.append(_end_table(s))
-    tables += _card_tables(s, about)
+    tables += (power.tables if power else []) + _card_tables(s, about)
     notes = ["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians, Newcombe for "
              "differences of rates. Rates in percent, differences of rates in points (pts). Seats are numbered from 1."]
     return RunReport(
@@ -882,5 +886,18 @@ def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) ->
         notes=notes,
         banners=context.card_banner(about.cards, 1, about.game_title),
         about=context.about_sentences(about.seats, bool(s.get("cooperative")), about.ladder),
-        block=verdicts.run_block(s, run_anchors(chart_list, tables)),
+        block=_with_power(verdicts.run_block(s, run_anchors(chart_list, tables)), s, power),
     )
+
+
+def _with_power(block: verdicts.Block, s: dict, power) -> verdicts.Block:
+    """The run's verdict block with the card-power verdicts after the run's own."""
+    if not power:
+        return block
+    from dataclasses import replace
+
+    from . import card_power
+
+    return replace(block, verdicts=block.verdicts + card_power.verdict_list(s["card_power"], power.anchor, keep=3),
+                   methods=block.methods + [m for m in verdicts.methods_for("impact") if m.name == "Paired difference"
+                                            and m not in block.methods])
