@@ -27,7 +27,6 @@ it with the same `--out FOLDER`).
 from __future__ import annotations
 
 import csv
-import datetime as _dt
 import json
 import time
 from dataclasses import dataclass, field
@@ -39,8 +38,8 @@ import typer
 
 from simcore.errors import BalanceError
 
-from .app import (LevelOpt, MaybeGameOpt, OutOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SeedOpt, SetOpt,
-                  _first_compile, _players, _spec, _user_params, command, err, out)
+from .app import (LevelOpt, MaybeGameOpt, OutOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SeedOpt, SetOpt, _players,
+                  _spec, _user_params, command)
 
 REAL_TIME = {"sickdays-party": "it is a real-time game (everyone plays at once, against the bots' reaction times), "
                                "which a turn-by-turn prompt cannot play fairly"}
@@ -369,4 +368,4 @@ def bot_policies(spec, policy, policy_param, n_players: int, human: int) -> list
     return pols * n_players if len(pols) == 1 else list(pols)
 
 
-__all__ = ["Game", "play", "setup", "append_log", "read_play_file", "write_play_file", "_first_compile", "err", "out"]
+__all__ = ["Game", "play", "setup", "append_log", "read_play_file", "write_play_file"]
