@@ -321,7 +321,7 @@ def _finish(spec, g: Game, table, doc: dict, folder: Path, user: dict, seats, hu
     run_and_report(spec, config, run_dir, 1, _command_line(), kind="play", quiet=True)
     turns = _column(spec, game_row, "turns")
     row = {"players": g.players, "winners": ";".join(str(s + 1) for s in winners), "turns": turns,
-           "minutes": f"{doc['seconds'] / 60:.1f}", "end": reason, "settings": _settings_text(user),
+           "minutes": _minutes(doc["seconds"]), "end": reason, "settings": _settings_text(user),
            "cards": str(user.get("cards") or ""), "level": str(user.get("level") or g.data.params.get("level") or "")
            if spec.param("level") is not None else "",
            "date": _dt.date.today().isoformat(), "notes": notes, "game": spec.name, "seat": human + 1,
@@ -330,6 +330,13 @@ def _finish(spec, g: Game, table, doc: dict, folder: Path, user: dict, seats, hu
     log = folder.parent / LOG_FILE
     append_log(log, row)
     say(f"Saved: {run_dir} (replay it with: balance replay {run_dir}); a row added to {log}.")
+
+
+def _minutes(seconds: float) -> str:
+    """Minutes at the table, as the log takes them (a number above 0); empty for a game too quick to time
+    (played from a script)."""
+    m = seconds / 60
+    return f"{m:.2f}" if m >= 0.01 else ""
 
 
 def _column(spec, game_row, name: str) -> str:

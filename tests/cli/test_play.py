@@ -49,6 +49,7 @@ def check_saved(game_dir: Path, players: int) -> None:
     rows = list(csv.DictReader(open(game_dir.parent / "playtests.csv", newline="")))
     row = next(r for r in rows if r["folder"] == str(game_dir / "run"))
     assert int(row["players"]) == players
+    assert row["minutes"] == "" or float(row["minutes"]) > 0  # balance playtests takes a number above 0, or none
     assert row["end"] == end.split(";")[0].removeprefix("End: ")
     if "nobody won" in end:
         assert row["winners"] == ""
