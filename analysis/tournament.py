@@ -15,7 +15,9 @@ won (random) finite; with hundreds of deals it moves no rating by more than a fe
 Intervals: bootstrap over deals (the deals are resampled together in every pairing, so what one deal
 does to several pairings stays together), percentile intervals of each rating and of each difference.
 A verdict "A beats B" needs the whole interval of a - b above 0 (at 1 - alpha); otherwise "cannot be
-told apart". tests/analysis/test_tournament.py checks the rate of such verdicts between two identical
+told apart". One number per rung assumes strength is transitive; each table's observed share is checked
+against the share the ratings predict (`pairings[].fits`), and a table they miss is reported (an expert
+that is a best response to greedy beats greedy seats by more than it beats lookahead). tests/analysis/test_tournament.py checks the rate of such verdicts between two identical
 policies (alpha or less, within its binomial tolerance).
 """
 from __future__ import annotations
@@ -130,9 +132,15 @@ def ratings(players: list[str], pairings: list[Pairing], anchor: str | None = No
     rng = np.random.default_rng(seed)
     pos = [np.searchsorted(universe, pr.deals) for pr in prs]
     boot = np.empty((reps, len(players)))
+    share = np.full((reps, len(prs)), np.nan)  # each pairing's observed share of A's wins, per resample
     for r in range(reps):
         counts = np.bincount(rng.integers(0, universe.size, universe.size), minlength=universe.size).astype(float)
-        boot[r] = fit(players, _totals(players, prs, [counts[p] for p in pos]), ai)
+        w = [counts[p] for p in pos]
+        boot[r] = fit(players, _totals(players, prs, w), ai)
+        for k, pr in enumerate(prs):
+            aw, bw = float(np.dot(pr.a_wins, w[k])), float(np.dot(pr.b_wins, w[k]))
+            if aw + bw > 0:
+                share[r, k] = aw / (aw + bw)
     lo_q, hi_q = 100 * alpha / 2, 100 * (1 - alpha / 2)
     out_players = []
     for i, p in enumerate(players):
@@ -153,10 +161,30 @@ def ratings(players: list[str], pairings: list[Pairing], anchor: str | None = No
                           "head_to_head": [pr.table for pr in direct]})
     return {"players": out_players, "pairs": pairs, "anchor": anchor, "n_deals": int(universe.size),
             "bootstrap": reps, "alpha": alpha, "prior": PRIOR,
-            "method": f"Bradley-Terry, maximum likelihood (MM iterations), {anchor} at 0; {100 * (1 - alpha):g}% "
+            "method": f"Bradley-Terry, maximum likelihood (Newton), {anchor} at 0; {100 * (1 - alpha):g}% "
                       f"percentile intervals from {reps} bootstrap resamples of the deals",
-            "pairings": [{"a": pr.a, "b": pr.b, "table": pr.table, "deals": int(pr.deals.size),
-                          "a_wins": float(pr.a_wins.sum()), "b_wins": float(pr.b_wins.sum())} for pr in prs]}
+            "pairings": [_fit_check(pr, share[:, k], theta[players.index(pr.a)] - theta[players.index(pr.b)], lo_q, hi_q)
+                         for k, pr in enumerate(prs)]}
+
+
+def _fit_check(pr: Pairing, share: np.ndarray, diff: float, lo_q: float, hi_q: float) -> dict:
+    """One table's comparisons of A and B: A's observed share of them with its bootstrap interval, the
+    share the ratings predict, and whether the prediction lies in that interval (`fits`). A table the
+    ratings miss says strength is not one number there (a rung strong against one opponent only)."""
+    aw, bw = float(pr.a_wins.sum()), float(pr.b_wins.sum())
+    ok = share[~np.isnan(share)]
+    ci = [float(x) for x in np.percentile(ok, [lo_q, hi_q])] if ok.size else [None, None]
+    if ci[0] is not None and ci[1] - ci[0] < 1e-12 and aw + bw > 0:
+        # the bootstrap has no spread when one side won every comparison: widen to Wilson's interval of
+        # the comparisons (the prior keeps a prediction off 0 and 1 by a hair)
+        z = 1.959963984540054
+        n, k = aw + bw, aw
+        centre, half = (k + z * z / 2) / (n + z * z), z * np.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
+        ci = [min(ci[0], float(centre - half)), max(ci[1], float(centre + half))]
+    pred = p_beats(diff)
+    return {"a": pr.a, "b": pr.b, "table": pr.table, "deals": int(pr.deals.size), "a_wins": aw, "b_wins": bw,
+            "observed": aw / (aw + bw) if aw + bw > 0 else None, "observed_ci": ci, "predicted": pred,
+            "fits": bool(ci[0] is None or ci[0] <= pred <= ci[1])}
 
 
 def verdict(a: str, b: str, lo: float, hi: float) -> dict:

@@ -75,10 +75,15 @@ def strength_sentences(lad: dict) -> list[str]:
                        f"{p['label']} {_rating(p['rating'])} {_ci_rating(p['ci'])}" + (" (anchor)" if p.get("anchor") else "")
                        for p in ranked) + ".")
         pairs = {frozenset((q["a"], q["b"])): q for q in tour.get("pairs") or []}
+        unfit = {frozenset((q["a"], q["b"])) for q in tour.get("pairings") or [] if q.get("fits") is False}
         said = []
         for hi_, lo_ in zip(ranked, ranked[1:]):
             q = pairs.get(frozenset((hi_["label"], lo_["label"])))
             if q is None:
+                continue
+            if frozenset((hi_["label"], lo_["label"])) in unfit:
+                said.append(f"{hi_['label']} and {lo_['label']}: no verdict from the ratings, which do not fit the "
+                            f"table where they met (below)")
                 continue
             d = q["diff"] if q["a"] == hi_["label"] else -q["diff"]
             ci = q["ci"] if q["a"] == hi_["label"] else [-q["ci"][1], -q["ci"][0]]
@@ -86,6 +91,13 @@ def strength_sentences(lad: dict) -> list[str]:
                         f"{_ci_rating(ci)})")
         if said:
             out.append("Neighbours in the ratings: " + "; ".join(said) + ".")
+        misfit = [q for q in tour.get("pairings") or [] if q.get("fits") is False]
+        if misfit:
+            out.append("The ratings do not fit every table, so strength is not one number here: " + "; ".join(
+                f"{q['a']} against {q['b']} ({q['table']} table): {q['a']} won {fmt.pct(q['observed'])} "
+                f"{fmt.ci_pct(q['observed_ci'])} of their comparisons on {fmt_int(q['deals'])} deals, the ratings "
+                f"predict {fmt.pct(q['predicted'])}" for q in misfit)
+                       + ". For these rungs read the table, not the ratings.")
         if not tour.get("connected", True):
             out.append("Some rungs never met at one table: their ratings rest on the prior alone.")
     for e in lad.get("head_to_head") or []:

@@ -62,6 +62,22 @@ def test_known_strengths_are_recovered_inside_their_intervals():
     # random never met expert: the tournament still rates the pair through greedy
     assert words[("expert", "random")] == "expert beats random"
     assert r["n_deals"] == 1500 and by["greedy"]["anchor"]
+    # transitive strengths: every table is where the ratings say it is
+    assert all(p["fits"] for p in r["pairings"]), r["pairings"]
+
+
+def test_a_table_the_ratings_cannot_fit_is_flagged():
+    """Expert strong against greedy, level with lookahead, lookahead level with greedy: no one number per rung
+    gives all three tables (a best response to greedy); the check says which tables the ratings miss."""
+    rng = np.random.default_rng(8)
+    deals = np.arange(1500)
+    prs = [_pairing(rng, "expert", "greedy", 1.4, 0.0, deals), _pairing(rng, "lookahead", "greedy", 0.0, 0.0, deals),
+           _pairing(rng, "expert", "lookahead", 0.0, 0.0, deals)]
+    r = T.ratings(["greedy", "expert", "lookahead"], prs, "greedy", reps=200, seed=2)
+    assert not all(p["fits"] for p in r["pairings"])
+    for p in r["pairings"]:
+        lo, hi = p["observed_ci"]
+        assert lo <= p["observed"] <= hi and 0 < p["predicted"] < 1
 
 
 def test_a_rung_that_never_wins_keeps_a_finite_rating():

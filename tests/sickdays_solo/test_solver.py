@@ -186,12 +186,13 @@ def _doomed_reference(s):
 
 def test_doomed_is_its_plain_reference_on_the_states_of_real_games():
     """The pruning's two rules (a worker no line can save; more cards needed than open cells) against
-    their plain reading, on every state of greedy's games at levels with few and many weeks."""
+    their plain reading, on every state of greedy's games at levels with few and many weeks. (A rule
+    loosened to 'need + 3 > open cells' fails here.)"""
     opts = np.zeros(K.MAX_OPTIONS, np.int64)
     checked = doomed = 0
-    for params in ({"level": 4, "max_weeks": 5}, {"level": 4}, {"level": 11}):
+    for params, games in (({"level": 4, "max_weeks": 5}, 5), ({"level": 4}, 4), ({"level": 11}, 2)):
         tb = tables(**params)
-        for g in range(6):
+        for g in range(games):
             rng = R.new_streams(3, g)
             s = K.new_game(tb, np.int64(1), rng, no_trace())
             while K.to_move(s) >= 0:
