@@ -121,3 +121,21 @@ def test_two_identical_policies_are_declared_different_at_most_alpha_of_the_time
                                          (-0.1, 0.2, "a and b cannot be told apart")])
 def test_verdict_reads_the_interval(lo, hi, words):
     assert T.verdict("a", "b", lo, hi)["words"] == words
+
+
+def test_the_fit_check_flags_a_table_at_most_alpha_of_the_time_when_strength_is_one_number():
+    """Null calibration of `fits`: strengths that are one number per rung (the model holds), three tables;
+    the share of tables flagged must stay within alpha and its binomial tolerance. (It is conservative: 0 of
+    450 tables at seed 42, as each table's data also pulls the fit towards it; the intransitive set above
+    is still flagged.)"""
+    rng = np.random.default_rng(42)
+    reps, flagged, tables = 150, 0, 0
+    deals = np.arange(200)
+    for r in range(reps):
+        prs = [_pairing(rng, "expert", "greedy", 0.8, 0.0, deals), _pairing(rng, "lookahead", "greedy", 0.4, 0.0, deals),
+               _pairing(rng, "expert", "lookahead", 0.8, 0.4, deals)]
+        out = T.ratings(["greedy", "expert", "lookahead"], prs, "greedy", reps=100, seed=r)
+        flagged += sum(not p["fits"] for p in out["pairings"])
+        tables += len(out["pairings"])
+    rate = flagged / tables
+    assert rate <= T.ALPHA + 3 * np.sqrt(T.ALPHA * (1 - T.ALPHA) / tables), (flagged, tables)
