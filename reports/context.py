@@ -39,7 +39,8 @@ same, every parameter it lists has the run's value, and, when both record
 one, the engine that played it is the run's (`engine_hash`: a ladder from
 another build, e.g. before a policy's defaults changed, measured other bots). A policy entry
 matches a seat by `name` and, when it lists `params`, by each of them. A
-"bound" entry (oracle) is an upper bound, never "stronger play".
+"bound" entry (oracle) is an open-hand search (it sees the hidden cards), never "stronger play" and
+never called an upper bound.
 """
 from __future__ import annotations
 
@@ -452,8 +453,8 @@ PLAIN = {
     "greedy": "the game's scripted rule-of-thumb player (it judges each move on its own, without searching ahead)",
     "lookahead": "greedy checked by Monte Carlo rollouts of each option",
     "expert": "a careful player: search over the deals its seat cannot tell apart",
-    "oracle": "an upper bound that sees every hidden card (best possible with the cards known; no real player "
-              "reaches it)",
+    "oracle": "an open-hand search: the expert's search told the hidden cards (not a player, and not an upper "
+              "bound: a longer search can do better)",
 }
 
 
@@ -609,7 +610,7 @@ def about_sentences(seats: list[SeatPolicy], cooperative: bool, ladder: tuple[di
         real = [e for e in entries if not e.get("bound") and isinstance(e.get("value"), (int, float))]
         ranked = sorted(real, key=lambda e: -e["value"])
         rank = next((i for i, e in enumerate(ranked) if e is mine), None)
-        others = "; ".join(f"{_label(e)} {_value_words(e)}" + (" (an upper bound)" if e.get("bound") else "")
+        others = "; ".join(f"{_label(e)} {_value_words(e)}" + (" (open-hand search)" if e.get("bound") else "")
                            for e in entries if e is not mine)
         place = f"{rank + 1} of {len(ranked)}" if rank is not None else "–"
         out.append(f"On the skill ladder for this game and setting ({where}{', same deals' if data.get('paired') else ''}), "

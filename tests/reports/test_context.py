@@ -266,7 +266,7 @@ def test_ladder_beside_the_run_says_where_the_policy_stands_and_that_stronger_pl
     assert "On the skill ladder for this game and setting (ladder.json in the run folder, same deals)" in about
     assert "greedy has a win rate of one seat among greedy seats of 50.0% [47.8%, 52.2%] (n = 2,000), place 2 of 3" \
         in about
-    assert "oracle 99.0% [98.0%, 99.5%] (an upper bound)" in about
+    assert "oracle 99.0% [98.0%, 99.5%] (open-hand search)" in about
     assert "The headline would move a lot with stronger play: expert gets +20.0 pts" in about
     assert "stronger play may differ" not in about
 
