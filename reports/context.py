@@ -597,6 +597,10 @@ def about_sentences(seats: list[SeatPolicy], cooperative: bool, ladder: tuple[di
     data, where = ladder
     metric = data.get("metric") or "win rate"
     entries = [e for e in data.get("policies") or [] if isinstance(e, dict)]
+    if "among greedy" in metric and sum(1 for s in seats if s.name != "greedy") > 1:
+        out.append(f"The skill ladder ({where}) measured one seat among greedy seats; this table seats "
+                   f"{' and '.join(names)}, so no standing from it is quoted here.")
+        return out
     seen = set()
     for s in seats:
         if s.words() in seen:
@@ -617,9 +621,16 @@ def about_sentences(seats: list[SeatPolicy], cooperative: bool, ladder: tuple[di
                    f"{_label(mine)} has a {metric} of {_value_words(mine)} (n = {fmt.int_(mine.get('n'))}), place "
                    f"{place} among the real players" + (f"; {others}" if others else "") + ".")
         stronger = [e for e in real if e is not mine and e["value"] > (mine.get("value") or 0)]
-        if not stronger:
-            out.append(f"No policy on the ladder does better than {_label(mine)}: stronger play measured so far "
-                       f"does not move this {metric}.")
+        if not stronger:  # none above on its point estimate: say so from the nearest rung's interval
+            below = [e for e in real if e is not mine]
+            near = max(below, key=lambda e: e["value"]) if below else None
+            d = _difference(mine, near, data) if near is not None else None
+            if d is None or d["ci"][0] is None:
+                out.append(f"No policy on the ladder is measured above {_label(mine)} (no interval to compare with).")
+            else:
+                out.append(f"No policy on the ladder is shown to do better than {_label(mine)}: the nearest, "
+                           f"{_label(near)}, gets {fmt.diff(-d['diff'], [-d['ci'][1], -d['ci'][0]])} against it"
+                           f"{' on the same deals' if d['paired'] else ''}.")
             continue
         best = max(stronger, key=lambda e: e["value"])
         d = _difference(mine, best, data)
