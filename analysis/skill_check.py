@@ -48,8 +48,11 @@ def default_deals(n_games: int, n_variants: int) -> int:
 
 def why_not(spec: GameSpec, policies: list) -> str | None:
     """Why a run has no skill check to play, or None when it has one."""
-    if spec.policy(POLICY) is None:
+    pol = spec.policy(POLICY)
+    if pol is None:
         return f"{spec.title} has no {POLICY} policy to check against"
+    if getattr(pol, "refused", None):
+        return f"{POLICY} is not available for {spec.title}: {pol.refused}"
     names = {(p.name if hasattr(p, "name") else p.get("name")) for p in policies}
     if names == {POLICY}:
         return f"every seat already plays {POLICY}"

@@ -40,7 +40,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _diffs(a, b, path="", rel=1e-12) -> list[str]:
     if isinstance(a, dict) and isinstance(b, dict):
-        keys = (set(a) | set(b)) - {"generated"}
+        # skill_check and card_power are read from the run's other folders (RUN/skill-check, RUN/card-power),
+        # not from its frames: a folder summary has them, an in-memory one cannot
+        keys = (set(a) | set(b)) - {"generated", "skill_check", "card_power"}
         return [d for k in sorted(keys, key=str) for d in
                 (_diffs(a.get(k), b.get(k), f"{path}/{k}", rel) if k in a and k in b else [f"{path}/{k} missing"])]
     if isinstance(a, list) and isinstance(b, list):
