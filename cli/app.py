@@ -981,6 +981,12 @@ def replay(
         if given:  # a folder's game is replayed with the run's own settings, never silently others
             raise BalanceError(f"{given[0]}: not allowed with a run FOLDER (its game is replayed with the run's own "
                                "settings); allowed: FOLDER with --index/--variant, or --game with the settings instead")
+        if (Path(run) / "play.json").is_file() and not (Path(run) / "manifest.json").exists():  # balance play's
+            if (Path(run) / "run" / "manifest.json").is_file():
+                run = Path(run) / "run"
+            else:
+                raise BalanceError(f"FOLDER: {run} is an unfinished game of balance play; go on with it: "
+                                   f"balance play --out {run}")
         manifest = runs.load_manifest(run, "FOLDER")
         config = runs.config_from_manifest(manifest, run)
         spec = runs.spec_of(manifest, run)
