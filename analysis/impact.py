@@ -418,7 +418,54 @@ def analyse(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN, alpha: fl
     stop = read_stopping(run_dir)
     if stop and stop.get("max_games") == manifest.get("n_games"):
         out["stopping"] = stop  # a --precision run: what stopped it (every variant at the same games)
+    from . import skill_check
+
+    if manifest.get("kind") != "skill-check":
+        sub = analyse(skill_check.folder(run_dir), spec, margin, alpha) if skill_check.has_check(run_dir) else None
+        out["skill_check"] = _skill(out, sub, manifest, spec)
     return out
+
+
+def check_variants(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN, top: int = 3, top_power: int = 2) -> list[str]:
+    """The variants the skill check re-measures: the baseline, the `top` largest effects on the headline
+    and the `top_power` largest card-power effects (chosen on the main run's games, measured again on
+    expert's)."""
+    res = analyse(run_dir, spec, margin)
+    rows = sorted(res.get("rows") or [], key=lambda r: -abs(r.get("diff") or 0.0))[:top]
+    power = sorted((res.get("card_power") or {}).get("rows") or [], key=lambda r: -abs(r.get("effect") or 0.0))
+    names = [res["baseline"]["name"]] + [r["variant"] for r in rows] + [r["variant"] for r in power[:top_power]]
+    return list(dict.fromkeys(names))
+
+
+def _skill(out: dict, sub: dict | None, manifest: dict, spec) -> dict:
+    """impact.json's `skill_check`: each re-measured variant's verdict beside its verdict on the expert games."""
+    from . import skill_check
+
+    if sub is None:
+        why = skill_check.why_not(spec, manifest["config"].get("policies") or [])
+        return {"played": False, "policy": skill_check.POLICY,
+                "why": why or "skipped (--skill-check 0): the verdicts are for the run's own policies only"}
+    items = []
+    for key, main_rows, check_rows, est in (("rows", out.get("rows") or [], sub.get("rows") or [], "diff"),
+                                            ("card_power", (out.get("card_power") or {}).get("rows") or [],
+                                             (sub.get("card_power") or {}).get("rows") or [], "effect")):
+        by = {r["variant"]: r for r in check_rows}
+        for r in main_rows:
+            c = by.get(r["variant"])
+            if c is None:
+                continue
+            a, b = r.get(est), c.get(est)
+            same = a is None or b is None or (a >= 0) == (b >= 0)
+            st = skill_check.status((r.get("margin_verdict") or {}).get("verdict"),
+                                    (c.get("margin_verdict") or {}).get("verdict"), same)
+            items.append({"table": key, "variant": r["variant"], "status": st,
+                          "check": {k: c.get(k) for k in (est, "ci", "ci_level", "margin", "margin_verdict", "n", "n_a",
+                                                          "a", "b", "seat_win_without", "seat_win_with", "rate")}})
+    return {"played": True, "policy": skill_check.POLICY, "folder": skill_check.SUBFOLDER,
+            "n_games": sub["baseline"].get("n") if isinstance(sub.get("baseline"), dict) else None,
+            "items": items, "changes": sum(1 for i in items if i["status"] == "changes"),
+            "how": f"the baseline and the largest effects played again on the first deals with "
+                   f"{skill_check.POLICY} at every seat, each measured the same way"}
 
 
 def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: float = DEFAULT_MARGIN,

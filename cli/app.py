@@ -473,6 +473,8 @@ def play_skill_check(spec, config, run_dir: Path, n_games: int, command: str, de
     number) again with expert at every seat, in RUN/skill-check, a run folder of its own (resumed like any)."""
     from analysis import skill_check as sc
 
+    if callable(only):  # chosen from the run's own result (impact: the largest effects)
+        only = only(run_dir)
     n_variants = len(only) if only is not None else len(config.variants)
     if any("seat_rotation" in (v.varied or {}) for v in config.variants):
         n_variants = 1

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from simcore.errors import BalanceError
 
-from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PrecisionOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt,
+from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PrecisionOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt, SkillCheckOpt,
                   SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads,
                   _user_params, command, err, out, run_and_report)
 
@@ -43,6 +43,7 @@ def impact(
     workers: WorkersOpt = None,
     margin: MarginOpt = 0.02,
     precision: PrecisionOpt = None,
+    skill_check: SkillCheckOpt = None,
     quiet: QuietOpt = False,
 ):
     """What each card and rule does to the game: the same seeds played with one copy of a card removed, all
@@ -73,7 +74,8 @@ def impact(
     config = imp.impact_config(spec, plan, n_players, seats, seed, n, chunk_size)
     try:
         run_and_report(spec, config, run_dir, n, _command_line(), kind="impact", quiet=quiet, scheduler=scheduler,
-                       workers=workers, margin=margin, precision=precision)
+                       workers=workers, margin=margin, precision=precision, skill_check=skill_check,
+                       check_only=lambda folder: imp.check_variants(folder, spec, margin))
     except BaseException:
         imp.discard(plan, run_dir)  # the card lists of a folder that was refused
         raise
@@ -151,4 +153,13 @@ def _print(res: dict, run_dir: Path) -> None:
     for reason, which in groups.items():
         shown = ", ".join(which[:6]) + (f" and {len(which) - 6} more" if len(which) > 6 else "")
         out.print(f"not played ({len(which)}): {shown}: {reason}", highlight=False, markup=False)
+    sc = res.get("skill_check") or {}
+    if sc.get("played"):
+        from reports import verdicts
+
+        for v in verdicts.impact_block(res, {}, {}).verdicts:
+            if v.skill:
+                out.print(f"skill check: {v.skill}", highlight=False, markup=False)
+    elif sc:
+        out.print(f"skill check: not checked for stronger play: {sc.get('why')}", highlight=False, markup=False)
     out.print(f"run folder: {run_dir}\nreport: {run_dir / 'report.html'}")

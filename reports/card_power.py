@@ -150,7 +150,7 @@ def card_verdict(r: dict, cp: dict, anchor: str = "") -> verdicts.Verdict:
     return verdicts.Verdict(s, v["verdict"], f"margin ±{fmt.pts(cp.get('margin'), signed=False)}", detail, anchor)
 
 
-def verdict_list(cp: dict, anchor: str = "", keep: int = 4) -> list:
+def verdict_list(cp: dict, anchor: str = "", keep: int = 4, skill: dict | None = None) -> list:
     """The card-power verdicts a report leads with: the cards that need attention first (beyond the margin,
     then undecided), at most `keep`, and one line counting the rest (reports.verdicts.shortlist). No card is
     named on an interval wider than twice the margin, i.e. not known to within ± the margin (issue 43;
@@ -161,7 +161,12 @@ def verdict_list(cp: dict, anchor: str = "", keep: int = 4) -> list:
     for r in rows:
         lo, hi = (r.get("ci") or [None, None])[:2]
         (named if lo is not None and hi is not None and hi - lo < 2 * margin else vague).append(r)
-    vs = [card_verdict(r, cp, anchor) for r in named]
+    vs = []
+    for r in named:
+        item = verdicts.skill_row({"skill_check": skill or {}}, "card_power", r["variant"])
+        check = {**r, **(item or {}).get("check", {})}
+        vs.append(verdicts.with_note(card_verdict(r, cp, anchor), item, card_verdict(check, cp) if item else None,
+                                     check.get("n")))
     out = verdicts.shortlist(vs, "card", anchor, keep=keep) if vs else []
     if vague:
         out.append(verdicts.Verdict(f"{len(vague)} of the {len(rows)} cards: too few paired games for an interval "

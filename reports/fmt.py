@@ -178,3 +178,14 @@ def anchor(kind: str, title: str) -> str:
     """The id of a chart or table in the page ('table-win-rate-by-seat'), so a verdict can link to it."""
     words = "".join(c if c.isalnum() else "-" for c in title.lower())
     return f"{kind}-" + "-".join(w for w in words.split("-") if w)[:60]
+
+
+SENTENCE_WORDS = {"seats", "seat", "the", "not", "moving", "at", "with", "b's", "someone", "nobody", "no", "one",
+                  "it", "this", "every", "all", "a", "an"}
+
+
+def lower_first(sentence: str) -> str:
+    """A sentence continued after a colon: its first word lowercased when it is an ordinary word ('Seats are
+    ...' -> 'seats are ...'), never a name ('Axe Man ...' stays)."""
+    word = sentence.split(" ", 1)[0]
+    return sentence[:1].lower() + sentence[1:] if word.lower() in SENTENCE_WORDS else sentence

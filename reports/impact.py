@@ -368,7 +368,8 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
                "cards": next((c.anchor for c in charts_ if c.title.startswith("Card ablation")), "")}
     block = verdicts.impact_block(res, base_summary, anchors)
     if power:  # card power leads: what a card does for the player who has it
-        block = replace(block, verdicts=card_power.verdict_list(res["card_power"], power.anchor) + block.verdicts)
+        block = replace(block, verdicts=card_power.verdict_list(res["card_power"], power.anchor,
+                                                                skill=res.get("skill_check")) + block.verdicts)
     return RunReport(
         title=f"{res.get('title') or res.get('game')}: impact of cards and rules",
         subtitle=f"{res.get('game')} · {res.get('players')} player(s) · {_games_per_variant(res)} games per "

@@ -286,7 +286,7 @@ def skill_note(v: Verdict, it: dict, s: dict, label: str = "", base: str = "") -
     if said is None:
         return v
     sentence = said.sentence
-    text = f"{SKILL_LEADS[row['status']]} ({fmt.int_(check.get('n'))} deals): {sentence[:1].lower() + sentence[1:]}"
+    text = f"{SKILL_LEADS[row['status']]} ({fmt.int_(check.get('n'))} deals): {fmt.lower_first(sentence)}"
     from dataclasses import replace
 
     return replace(v, skill=text, skill_code=row["status"])
@@ -321,7 +321,7 @@ def skill_verdicts(s: dict, anchor: str = "", label: Callable[[str], str] | None
                      about="whether it holds for expert players")
         said = say(ph, {**v, "margin": s.get("margin")}, mw,
                    decide_words(v, h.get("deals"), "deals", rerun=_skill_rerun))
-        sentence = f"{got}: {said[:1].lower() + said[1:]}"
+        sentence = f"{got}: {fmt.lower_first(said)}"
         detail = (f"{sc.get('policy')} − {who} {fmt.pts(d)}, 95% CI {fmt.ci_pts(h.get('ci'))}, paired on "
                   f"n = {fmt.int_(h.get('deals'))} deals")
         out.append(Verdict(sentence, code, _margin_tag(s.get("margin")), detail, anchor))
@@ -488,7 +488,7 @@ def compare_skill_note(v: Verdict, m: dict, r: dict) -> Verdict:
     from dataclasses import replace
 
     return replace(v, skill=f"{SKILL_LEADS[row['status']]} ({fmt.int_(n)} deals a side): "
-                            f"{said[:1].lower() + said[1:]}", skill_code=row["status"])
+                            f"{fmt.lower_first(said)}", skill_code=row["status"])
 
 
 def compare_block(r: dict, anchors: dict[str, str]) -> Block:
@@ -542,11 +542,41 @@ def impact_verdict(row: dict, res: dict, anchor: str = "") -> Verdict:
     return Verdict(s, v["verdict"], _margin_tag(row.get("margin")) if rate else f"margin {mw}", detail, anchor)
 
 
+def skill_row(res: dict, table: str, variant: str) -> dict | None:
+    """impact.json's skill-check item of one row (table "rows" or "card_power")."""
+    return next((i for i in (res.get("skill_check") or {}).get("items") or []
+                 if i.get("table") == table and i.get("variant") == variant), None)
+
+
+def with_note(v: Verdict, item: dict | None, said: Verdict | None, n) -> Verdict:
+    """A verdict with its skill-check line (the same verdict said again on the expert games)."""
+    if item is None or said is None:
+        return v
+    from dataclasses import replace
+
+    sentence = said.sentence
+    return replace(v, skill=f"{SKILL_LEADS[item['status']]} ({fmt.int_(n)} deals): "
+                            f"{fmt.lower_first(sentence)}", skill_code=item["status"])
+
+
 def impact_block(res: dict, base: dict, anchors: dict[str, str]) -> Block:
     rows = sorted(res.get("rows") or [], key=lambda r: -abs(r.get("diff") or 0.0))  # rises and falls alike
-    vs = [impact_verdict(r, res, anchors.get("ranked", "")) for r in rows]
-    return Block(shortlist(vs, "variant", anchors.get("ranked", ""), keep=5),
-                 run_alerts(base, anchors, "In the baseline: "), methods_for("impact", res), margin_line(res.get("margin")))
+    vs = []
+    for r in rows:
+        v = impact_verdict(r, res, anchors.get("ranked", ""))
+        item = skill_row(res, "rows", r["variant"])
+        check = {**r, **(item or {}).get("check", {})}
+        vs.append(with_note(v, item, impact_verdict(check, res) if item else None, check.get("n_a")))
+    sc = res.get("skill_check") or {}
+    tail = ([Verdict(f"Not checked for stronger play: {sc.get('why')}.", "count", "", "", anchors.get("ranked", ""))]
+            if sc and not sc.get("played") else [])
+    alerts = run_alerts(base, anchors, "In the baseline: ")
+    if sc.get("changes"):
+        alerts.append(Alert(f"{fmt.plural(sc['changes'], 'verdict')} change for {sc.get('policy')} players: the answer "
+                            f"depends on how well the game is played (see the verdicts).", anchors.get("ranked", ""),
+                            "skill_changes"))
+    return Block(shortlist(vs, "variant", anchors.get("ranked", ""), keep=5) + tail,
+                 alerts, methods_for("impact", res), margin_line(res.get("margin")))
 
 
 # ---------------------------------------------------------------- skill ladders (ladder.json's result)
@@ -730,7 +760,7 @@ REPORT_METHODS = {
     "sweep": ["skill", "margin", "interval", "wilson", "paired", "mcnemar", "bonferroni", "seat_gap", "decide", "p",
               "bootstrap", "t", "holm", "fisher", "lift", "naming"],
     "compare": ["skill", "margin", "interval", "paired", "mcnemar", "newcombe", "bonferroni", "t", "decide", "p"],
-    "impact": ["margin", "interval", "paired", "mcnemar", "bonferroni", "holm", "t", "decide", "lift", "naming"],
+    "impact": ["skill", "margin", "interval", "paired", "mcnemar", "bonferroni", "holm", "t", "decide", "lift", "naming"],
     "ladder": ["margin", "interval", "wilson", "paired", "mcnemar", "t", "decide"],
     "tune": ["fresh", "band", "margin", "interval", "wilson", "paired", "mcnemar", "bootstrap", "decide"],
     "campaign": ["margin", "interval", "wilson", "newcombe", "bonferroni", "t", "bootstrap", "decide"],

@@ -88,3 +88,19 @@ def test_compare_checks_both_sides_on_the_same_deals(tmp_path):
     assert sc["played"] and sc["n_a"] == 100 and sc["n_b"] == 100
     assert sc["items"] and {i["status"] for i in sc["items"]} <= {"holds", "changes", "unsettled"}
     assert "skill check: " in r.output
+
+
+def test_impact_re_measures_its_largest_effects_with_expert(tmp_path):
+    out = tmp_path / "imp"
+    r = balance("impact", "--game", "race21", "--rules", "target", "-n", 300, "--skill-check", 60, "--out", out,
+                "--quiet")
+    assert r.exit_code == 0, r.output
+    res = json.loads((out / "impact.json").read_text())
+    sc = res["skill_check"]
+    assert sc["played"]
+    sub = json.loads((out / "skill-check" / "manifest.json").read_text())
+    names = [v["name"] for v in sub["config"]["variants"]]
+    assert names[0] == res["baseline"]["name"] and len(names) <= 1 + 3 + 2
+    assert {i["variant"] for i in sc["items"]} == set(names[1:])
+    assert all(i["status"] in ("holds", "changes", "unsettled") for i in sc["items"])
+    assert "skill check: " in " ".join(r.output.split()).lower() or not sc["items"]
