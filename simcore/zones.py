@@ -12,7 +12,11 @@ determinise), so variants stay paired on the same deals.
 import numpy as np
 
 from . import rng as R
+from .bits import lowbit
 from .jit import jit
+from .scratch import stack_i64
+
+SORT_WORDS = 16  # sort_head's bitmap: card ids 0..1023, each once, are sorted by marking them
 
 
 @jit
@@ -39,7 +43,36 @@ def scatter(pool, at, cards, count):
 
 @jit
 def sort_head(cards, n):
-    """Sort cards[0:n] in place (heapsort: no allocation, so refless kernels may call it)."""
+    """Sort cards[0:n] in place, allocating nothing (refless kernels call it). Distinct ids below
+    64 x SORT_WORDS (card instances) are marked in a bitmap on the stack and read back in order
+    (about 0.3 us for 100 cards, where a heapsort took 4 us: `determinise` runs once per search
+    iteration); others (card kinds, which repeat) are heapsorted."""
+    if n < 2:
+        return
+    bits = stack_i64(SORT_WORDS)
+    for w in range(SORT_WORDS):
+        bits[w] = 0
+    distinct = True
+    for i in range(n):
+        c = cards[i]
+        if c < 0 or c >= 64 * SORT_WORDS:
+            distinct = False
+            break
+        m = np.int64(1) << (c & 63)
+        if bits[c >> 6] & m:
+            distinct = False
+            break
+        bits[c >> 6] |= m
+    if distinct:
+        i = 0
+        for w in range(SORT_WORDS):
+            word = bits[w]
+            while word != 0:
+                b = lowbit(word)
+                cards[i] = (w << 6) + b
+                i += 1
+                word &= word - 1
+        return
     for start in range(n // 2 - 1, -1, -1):
         _sift(cards, start, n)
     for end in range(n - 1, 0, -1):
