@@ -37,17 +37,25 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from . import cardcsv
 from .errors import BalanceError
 from .files import data_file, parse_toml, read_bytes, shown
 from .params import coerce
 
 _MISSING = object()
+_CSV_PLACES: dict[str, cardcsv.Places] = {}  # a CSV card list read (its path, and its name as shown) -> its rows
 
 
 def refuse(file: Path | str, where: str, field_name: str, msg: str, allowed: str = "") -> BalanceError:
-    """The one error format for a data file: file, place, field, problem, allowed."""
+    """The one error format for a data file: file, place, field, problem, allowed.
+    In a CSV card list the place is the entry's row and the field's column."""
     extra = f"; allowed: {allowed}" if allowed else ""
     place = f"{where}, " if where else ""
+    if _CSV_PLACES:
+        csv_places = _CSV_PLACES.get(file if isinstance(file, str) else _resolved(str(file)))
+        at = csv_places.place(where, field_name) if csv_places is not None else None
+        if at is not None:
+            place = f"{at}, "
     return BalanceError(f"{shown(Path(file)) if not isinstance(file, str) else file}: {place}field '{field_name}': {msg}{extra}")
 
 
@@ -441,9 +449,25 @@ class Reader:
         the canonical order and not the file's: the same cards, however their
         entries are ordered, play the same games."""
         path = Path(path)
-        doc = canonical_card_doc(self.toml(path, allowed=allowed), tuple(sections))
+        parsed = self.csv_cards(path, sections) if cardcsv.is_csv(path) else self.toml(path, allowed=allowed)
+        doc = canonical_card_doc(parsed, tuple(sections))
         self._handed[str(path.resolve())] = doc
         return doc, self.card_list(path, default, reconstruction, sections)
+
+    def csv_cards(self, path: Path, sections: tuple[CardSection, ...]) -> dict:
+        """A CSV card list (simcore.cardcsv) as the document its TOML would
+        parse to; the game checks it as it checks the TOML, and a refusal about
+        one of its entries names the row and the column."""
+        key = str(path.resolve())
+        if key not in self._parsed:
+            data = read_bytes(path, "", cardcsv.ALLOWED)
+            self.read[shown(path)] = (path, hashlib.sha256(data).hexdigest())
+            keys = {s.key for s in sections}
+            doc, places = cardcsv.parse(data, shown(path), tuple(s.section for s in sections),
+                                        key=keys.pop() if len(keys) == 1 else "name")
+            _CSV_PLACES[key] = _CSV_PLACES[shown(path)] = places
+            self._parsed[key] = doc
+        return self._parsed[key]
 
     def card_list(self, path: Path | str, default: Path, reconstruction: bool,
                   sections: tuple[CardSection, ...] = ()) -> CardList:

@@ -43,7 +43,7 @@ class Param:
         if self.kind == "bool":
             return "true, false"
         if self.kind == "file":
-            return "the path of an existing .toml file, or empty for the game's own"
+            return "the path of an existing .toml or .csv file, or empty for the game's own"
         rng = f"{self.low:g}..{self.high:g}" if self.low is not None and self.high is not None else "any"
         if self.kind in ("ints", "floats"):
             n = f"{self.length} " if self.length else ""
@@ -69,8 +69,8 @@ def coerce(param: Param, raw: Any, source: str) -> Any:
         path = Path(text).expanduser().resolve()
         if not path.is_file():
             raise bad("no such file")
-        if path.suffix.lower() != ".toml":
-            raise bad("not a .toml file")
+        if path.suffix.lower() not in (".toml", ".csv"):  # a CSV card list: simcore.cardcsv
+            raise bad("not a .toml or .csv file")
         return str(path)
     if param.kind == "bool":
         if isinstance(raw, bool):
