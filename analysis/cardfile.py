@@ -167,10 +167,10 @@ def base_cards(spec, params: dict):
     """(CardList, parsed document) of the baseline's card list, or (None, None)."""
     from pathlib import Path
 
-    from simcore.files import read_toml
+    from simcore.cardcsv import read_document
 
     data = spec.load_data(params)
     cl = data.cards
     if cl is None or not cl.sections:
         return None, None
-    return cl, read_toml(Path(cl.path))
+    return cl, read_document(Path(cl.path), tuple(s.section for s in cl.sections))

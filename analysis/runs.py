@@ -422,7 +422,9 @@ def keep_card_lists(run_dir: Path, spec: GameSpec, config: RunConfig, recorded: 
         if rel is not None and rel.startswith(CARD_LISTS + "/") and "/" not in rel[len(CARD_LISTS) + 1:]:
             have.setdefault(sha, {"file": rel, "sha256": sha, "from": rel})
             continue
-        name = have[sha]["file"] if sha in have else f"{CARD_LISTS}/{sha[:16]}.toml"
+        # a CSV list's copy stays a .csv: the loader reads a card list by its extension (simcore.cardcsv)
+        ext = ".csv" if Path(cards.path).suffix.lower() == ".csv" else ".toml"
+        name = have[sha]["file"] if sha in have else f"{CARD_LISTS}/{sha[:16]}{ext}"
         try:
             _, digest = store.sha256_entry(run_dir, name, store.MAX_CARD_BYTES)
         except FileNotFoundError:

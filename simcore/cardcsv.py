@@ -196,7 +196,7 @@ class Places:
 
     file: str
     header: tuple[str, ...]
-    rows: dict[tuple[str, str], int] = field(default_factory=dict)  # (section, name) -> row
+    rows: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # (section, name) -> its rows
     first_row: dict[str, int] = field(default_factory=dict)  # section -> its first row
 
     def column(self, name: str) -> str:
@@ -210,9 +210,10 @@ class Places:
         col = re.split(r"[\[.]", field_name, maxsplit=1)[0]
         m = re.fullmatch(r"([^']*) '(.*)'", where or "")
         if m:
-            rows = [r for (sec, name), r in self.rows.items() if name == m.group(2)]
-            if len(rows) == 1:
-                return f"row {rows[0]} ({where}), {self.column(col)}"
+            rows = [r for (sec, name), rs in self.rows.items() if name == m.group(2) for r in rs]
+            if rows:
+                at = f"row {rows[0]}" if len(rows) == 1 else "rows " + ", ".join(map(str, rows))
+                return f"{at} ({where}), {self.column(col)}"
         if where in ("top level", "") and field_name in self.first_row:
             return f"row {self.first_row[field_name]}, column '{SECTION}' (section '{field_name}')"
         return None
@@ -292,8 +293,18 @@ def parse(data: bytes, file: str, list_sections: tuple[str, ...], key: str = "na
             doc[section] = entry
         places.first_row.setdefault(section, n)
         if isinstance(name, str):
-            places.rows.setdefault((section, name), n)
+            places.rows.setdefault((section, name), []).append(n)
     return doc, places
+
+
+def read_document(path: Path, list_sections: tuple[str, ...], key: str = "name") -> dict:
+    """A card list file as parsed: a .csv through `parse`, anything else as TOML
+    (simcore.files.read_toml), each refused in one line naming the file."""
+    from .files import read_bytes, read_toml, shown
+
+    if not is_csv(path):
+        return read_toml(Path(path))
+    return parse(read_bytes(Path(path), "", ALLOWED), shown(Path(path)), list_sections, key)[0]
 
 
 # ---------------------------------------------------------------- writing
