@@ -1,0 +1,163 @@
+"""`balance export RUN [--table T] [--format csv|parquet|xlsx] [--out FILE]`: one table of a run folder
+written as a file a spreadsheet or another tool opens.
+
+Registered by its import in cli/__init__.py. The tables are read through analysis.frames' checked readers
+(committed chunks only, every part checked against its record): games (one row per game), seats (one row
+per game and seat), cards (the per-card counters, one row per chunk, card and counter); summary is
+summary.json's win-rate table flattened: one row per variant for every seat together (seat empty) and one
+per seat, each with its 95% interval. xlsx needs openpyxl (`pip install openpyxl`)."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from simcore.errors import BalanceError
+
+from .app import FOLDER_HELP, command, out
+
+TABLES = ("games", "seats", "cards", "summary")
+FORMATS = ("csv", "parquet", "xlsx")
+XLSX_MAX_ROWS = 1_048_575  # a worksheet's rows, less the header
+SUMMARY_COLUMNS = ("variant", "seat", "policy", "win_rate", "ci_low", "ci_high", "wins", "n")
+
+
+def summary_frame(run_dir: Path):
+    """summary.json's win rates: per variant, all seats (seat null) then each seat."""
+    import polars as pl
+
+    from analysis import store
+
+    try:
+        raw = store.read_entry(Path(run_dir), "summary.json", "RUN", store.MAX_RESULT_BYTES)
+    except FileNotFoundError:
+        raise BalanceError(f"RUN: {run_dir} has no summary.json; write it with `balance report {run_dir}`, or "
+                           "export another --table (games, seats, cards)") from None
+    try:
+        summary = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BalanceError(f"RUN: {run_dir}/summary.json is not valid JSON ({exc}); write it again with "
+                           f"`balance report {run_dir}`") from None
+    variants = summary.get("variants") if isinstance(summary, dict) else None
+    parts = [v for v in variants if isinstance(v, dict)] if isinstance(variants, list) and variants else [summary]
+    rows = []
+    for part in parts:
+        if not isinstance(part, dict):
+            continue
+        name = part.get("name", part.get("variant", "base"))
+        name = str(name) if name is not None else "base"
+        ci = part.get("win_rate_ci") or [None, None]
+        rows.append((name, None, "all", part.get("win_rate"), ci[0], ci[1], part.get("wins"), part.get("n_games")))
+        for s in part.get("win_rate_by_seat") or []:
+            if not isinstance(s, dict):
+                continue
+            ci = s.get("ci") or [None, None]
+            rows.append((name, s.get("seat"), s.get("policy"), s.get("value"), ci[0], ci[1], s.get("wins"), s.get("n")))
+    schema = {"variant": pl.String, "seat": pl.Int64, "policy": pl.String, "win_rate": pl.Float64,
+              "ci_low": pl.Float64, "ci_high": pl.Float64, "wins": pl.Int64, "n": pl.Int64}
+    try:
+        return pl.DataFrame(rows, schema=schema, orient="row")
+    except (TypeError, ValueError, pl.exceptions.PolarsError) as exc:
+        raise BalanceError(f"RUN: {run_dir}/summary.json: its win-rate table is damaged ({str(exc)[:120]}); write "
+                           f"it again with `balance report {run_dir}`") from None
+
+
+def table_frame(run_dir: Path, table: str):
+    from analysis import frames
+
+    if table == "summary":
+        return summary_frame(run_dir)
+    return {"games": frames.load_games, "seats": frames.load_seats, "cards": frames.load_cards}[table](run_dir)
+
+
+def _xlsx_bytes(frame, sheet: str) -> bytes:
+    import io
+
+    from openpyxl import Workbook
+
+    if frame.height > XLSX_MAX_ROWS:
+        raise BalanceError(f"--format: xlsx holds at most {XLSX_MAX_ROWS + 1:,} rows a sheet and this table has "
+                           f"{frame.height + 1:,}; allowed: --format csv or parquet")
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet(sheet)
+    ws.append(frame.columns)
+    for row in frame.iter_rows():
+        ws.append([json.dumps(v) if isinstance(v, (list, dict)) else v for v in row])
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def export_table(run: Path, table: str = "games", fmt: str | None = None, dest: Path | None = None,
+                 force: bool = False) -> tuple[Path, int]:
+    """Write one table of a run folder; returns (the file written, its rows). The format is `fmt`, else
+    the extension of `dest`, else csv; `dest` defaults to RUNNAME-TABLE.FORMAT in the current folder."""
+    if table not in TABLES:
+        raise BalanceError(f"--table: {table!r} is not a table of a run folder; allowed: {', '.join(TABLES)}")
+    if fmt is None and dest is not None and dest.suffix.lower().lstrip(".") in FORMATS:
+        fmt = dest.suffix.lower().lstrip(".")
+    fmt = (fmt or "csv").lower()
+    if fmt not in FORMATS:
+        raise BalanceError(f"--format: {fmt!r} is not allowed; allowed: {', '.join(FORMATS)}")
+    if dest is not None and dest.suffix.lower().lstrip(".") in FORMATS and dest.suffix.lower().lstrip(".") != fmt:
+        raise BalanceError(f"--out: {dest} ends in {dest.suffix} but --format is {fmt}; allowed: a file name ending "
+                           f"in .{fmt}, or no --format")
+    if fmt == "xlsx":
+        try:
+            import openpyxl  # noqa: F401
+        except ImportError:
+            raise BalanceError("--format: xlsx needs openpyxl, which is not installed; pip install openpyxl "
+                               "(or --format csv)") from None
+    run = Path(run)
+    if not run.is_dir():
+        raise BalanceError(f"RUN: {run} is not a folder; allowed: {FOLDER_HELP}")
+    if not (run / "manifest.json").is_file():
+        raise BalanceError(f"RUN: {run} holds no manifest.json; allowed: {FOLDER_HELP}")
+    target = dest if dest is not None else Path(f"{run.resolve().name}-{table}.{fmt}")
+    if target.is_dir():
+        raise BalanceError(f"--out: {target} is a folder; allowed: a file name ending in .{fmt}")
+    if (target.exists() or target.is_symlink()) and not force:
+        raise BalanceError(f"--out: {target} exists; allowed: a new file name, or --force to overwrite it")
+    if not target.parent.is_dir():
+        raise BalanceError(f"--out: {target.parent} is not a folder; allowed: a file in an existing folder")
+    frame = table_frame(run, table)
+    if fmt == "csv":
+        data = frame.write_csv().encode("utf-8")
+    elif fmt == "parquet":
+        import io
+
+        buf = io.BytesIO()
+        frame.write_parquet(buf)
+        data = buf.getvalue()
+    else:
+        data = _xlsx_bytes(frame, table)
+    try:
+        if target.is_symlink():  # --force replaces the link, never the file it points to
+            target.unlink()
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise BalanceError(f"--out: cannot write {target} ({exc.strerror or exc}); allowed: a file in a folder you "
+                           "can write to") from None
+    return target, frame.height
+
+
+@command("export")
+def export(
+    run: Annotated[Path, typer.Argument(metavar="RUN", help=FOLDER_HELP)],
+    table: Annotated[str, typer.Option("--table", metavar="TABLE", help="games (one row per game), seats (per game "
+                                       "and seat), cards (per-card counters by chunk), summary (win rates by seat, "
+                                       "with intervals)")] = "games",
+    fmt: Annotated[Optional[str], typer.Option("--format", metavar="FORMAT", help="csv, parquet or xlsx (needs "
+                                               "openpyxl); default: FILE's extension, else csv")] = None,
+    dest: Annotated[Optional[Path], typer.Option("--out", metavar="FILE", help="the file to write (default: "
+                                                 "RUNNAME-TABLE.FORMAT here)")] = None,
+    force: Annotated[bool, typer.Option("--force", help="overwrite the file if it exists")] = False,
+):
+    """Write one table of a run folder as CSV, Parquet or an Excel sheet."""
+    target, n = export_table(run, table, fmt, dest, force)
+    out.print(f"wrote {target}: {table} of {run}, {n:,} rows", highlight=False, markup=False)
