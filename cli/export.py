@@ -1,4 +1,4 @@
-"""`balance export RUN [--table T] [--format csv|parquet|xlsx] [--out FILE]`: one table of a run folder
+"""`balance export RUN [FILE] [--table T] [--format csv|parquet|xlsx]`: one table of a run folder
 written as a file a spreadsheet or another tool opens.
 
 Registered by its import in cli/__init__.py. The tables are read through analysis.frames' checked readers
@@ -103,7 +103,7 @@ def export_table(run: Path, table: str = "games", fmt: str | None = None, dest: 
     if fmt not in FORMATS:
         raise BalanceError(f"--format: {fmt!r} is not allowed; allowed: {', '.join(FORMATS)}")
     if dest is not None and dest.suffix.lower().lstrip(".") in FORMATS and dest.suffix.lower().lstrip(".") != fmt:
-        raise BalanceError(f"--out: {dest} ends in {dest.suffix} but --format is {fmt}; allowed: a file name ending "
+        raise BalanceError(f"FILE: {dest} ends in {dest.suffix} but --format is {fmt}; allowed: a file name ending "
                            f"in .{fmt}, or no --format")
     if fmt == "xlsx":
         try:
@@ -118,11 +118,11 @@ def export_table(run: Path, table: str = "games", fmt: str | None = None, dest: 
         raise BalanceError(f"RUN: {run} holds no manifest.json; allowed: {FOLDER_HELP}")
     target = dest if dest is not None else Path(f"{run.resolve().name}-{table}.{fmt}")
     if target.is_dir():
-        raise BalanceError(f"--out: {target} is a folder; allowed: a file name ending in .{fmt}")
+        raise BalanceError(f"FILE: {target} is a folder; allowed: a file name ending in .{fmt}")
     if (target.exists() or target.is_symlink()) and not force:
-        raise BalanceError(f"--out: {target} exists; allowed: a new file name, or --force to overwrite it")
+        raise BalanceError(f"FILE: {target} exists; allowed: a new file name, or --force to overwrite it")
     if not target.parent.is_dir():
-        raise BalanceError(f"--out: {target.parent} is not a folder; allowed: a file in an existing folder")
+        raise BalanceError(f"FILE: {target.parent} is not a folder; allowed: a file in an existing folder")
     frame = table_frame(run, table)
     if fmt == "csv":
         data = frame.write_csv().encode("utf-8")
@@ -141,7 +141,7 @@ def export_table(run: Path, table: str = "games", fmt: str | None = None, dest: 
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
     except OSError as exc:
-        raise BalanceError(f"--out: cannot write {target} ({exc.strerror or exc}); allowed: a file in a folder you "
+        raise BalanceError(f"FILE: cannot write {target} ({exc.strerror or exc}); allowed: a file in a folder you "
                            "can write to") from None
     return target, frame.height
 
@@ -149,13 +149,13 @@ def export_table(run: Path, table: str = "games", fmt: str | None = None, dest: 
 @command("export")
 def export(
     run: Annotated[Path, typer.Argument(metavar="RUN", help=FOLDER_HELP)],
+    dest: Annotated[Optional[Path], typer.Argument(metavar="FILE", help="the file to write (default: "
+                                                   "RUNNAME-TABLE.FORMAT here)", show_default=False)] = None,
     table: Annotated[str, typer.Option("--table", metavar="TABLE", help="games (one row per game), seats (per game "
                                        "and seat), cards (per-card counters by chunk), summary (win rates by seat, "
                                        "with intervals)")] = "games",
     fmt: Annotated[Optional[str], typer.Option("--format", metavar="FORMAT", help="csv, parquet or xlsx (needs "
                                                "openpyxl); default: FILE's extension, else csv")] = None,
-    dest: Annotated[Optional[Path], typer.Option("--out", metavar="FILE", help="the file to write (default: "
-                                                 "RUNNAME-TABLE.FORMAT here)")] = None,
     force: Annotated[bool, typer.Option("--force", help="overwrite the file if it exists")] = False,
 ):
     """Write one table of a run folder as CSV, Parquet or an Excel sheet."""

@@ -31,11 +31,11 @@ LOADERS = {"games": frames.load_games, "seats": frames.load_seats, "cards": fram
 def test_parquet_and_csv_hold_the_table(run, table, tmp_path):
     want = LOADERS[table](run)
     assert want.height > 0
-    r = balance("export", run, "--table", table, "--format", "parquet", "--out", tmp_path / "t.parquet")
+    r = balance("export", run, "--table", table, "--format", "parquet", tmp_path / "t.parquet")
     assert r.exit_code == 0, r.output
     assert f"{want.height:,} rows" in r.stdout
     assert pl.read_parquet(tmp_path / "t.parquet").equals(want)
-    r = balance("export", run, "--table", table, "--out", tmp_path / "t.csv")  # the format from the extension
+    r = balance("export", run, "--table", table, tmp_path / "t.csv")  # the format from the extension
     assert r.exit_code == 0, r.output
     assert pl.read_csv(tmp_path / "t.csv", schema=want.schema).equals(want)
 
@@ -54,7 +54,7 @@ def test_the_default_is_games_as_csv_named_after_the_run_here(run, tmp_path, mon
 
 
 def test_summary_is_the_win_rates_by_seat(run, tmp_path):
-    r = balance("export", run, "--table", "summary", "--out", tmp_path / "s.csv")
+    r = balance("export", run, "--table", "summary", tmp_path / "s.csv")
     assert r.exit_code == 0, r.output
     got = pl.read_csv(tmp_path / "s.csv")
     summary = json.loads((run / "summary.json").read_text())
@@ -71,7 +71,7 @@ def test_a_sweep_summary_has_one_block_per_point(tmp_path):
     out = tmp_path / "sweep"
     assert balance("sweep", "--game", "race21", "--vary", "target=11..21:5", "-n", 200, "--out", out,
                    "--quiet").exit_code == 0
-    assert balance("export", out, "--table", "summary", "--out", tmp_path / "s.parquet").exit_code == 0
+    assert balance("export", out, "--table", "summary", tmp_path / "s.parquet").exit_code == 0
     got = pl.read_parquet(tmp_path / "s.parquet")
     assert got["variant"].unique(maintain_order=True).to_list() == ["target=11", "target=16", "target=21"]
     assert got.filter(pl.col("seat").is_null()).height == 3
@@ -79,14 +79,14 @@ def test_a_sweep_summary_has_one_block_per_point(tmp_path):
 
 def test_xlsx_without_openpyxl_is_one_line(run, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "openpyxl", None)  # import openpyxl -> ImportError
-    line = one_line_error(balance("export", run, "--format", "xlsx", "--out", tmp_path / "t.xlsx"))
+    line = one_line_error(balance("export", run, "--format", "xlsx", tmp_path / "t.xlsx"))
     assert "pip install openpyxl" in line
     assert not (tmp_path / "t.xlsx").exists()
 
 
 def test_xlsx_with_openpyxl(run, tmp_path):
     openpyxl = pytest.importorskip("openpyxl")
-    r = balance("export", run, "--table", "seats", "--out", tmp_path / "t.xlsx")
+    r = balance("export", run, "--table", "seats", tmp_path / "t.xlsx")
     assert r.exit_code == 0, r.output
     rows = list(openpyxl.load_workbook(tmp_path / "t.xlsx", read_only=True)["seats"].iter_rows(values_only=True))
     want = frames.load_seats(run)
@@ -96,8 +96,8 @@ def test_xlsx_with_openpyxl(run, tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--table", "players"], "--table: 'players' is not a table"),
     (["--format", "json"], "--format: 'json' is not allowed"),
-    (["--format", "csv", "--out", "x.parquet"], "ends in .parquet but --format is csv"),
-    (["--out", "no/such/folder/x.csv"], "is not a folder"),
+    (["x.parquet", "--format", "csv"], "ends in .parquet but --format is csv"),
+    (["no/such/folder/x.csv"], "is not a folder"),
 ])
 def test_refusals(run, args, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -117,9 +117,9 @@ def test_a_folder_without_summary_or_with_a_damaged_part(run, tmp_path):
     shutil.copytree(run, copy)
     (copy / "summary.json").unlink()
     assert "has no summary.json" in one_line_error(balance("export", copy, "--table", "summary",
-                                                           "--out", tmp_path / "s.csv"))
+                                                           tmp_path / "s.csv"))
     part = sorted((copy / "parts" / "games").rglob("*.parquet"))[0]
     part.write_bytes(part.read_bytes()[:50])
-    line = one_line_error(balance("export", copy, "--out", tmp_path / "g.csv"))
+    line = one_line_error(balance("export", copy, tmp_path / "g.csv"))
     assert part.name in line
     assert not (tmp_path / "g.csv").exists()
