@@ -48,7 +48,7 @@ import polars as pl
 from simcore.errors import BalanceError
 from simcore.spec import GameSpec
 
-from .compare import ALPHA, DEFAULT_MARGIN
+from .stats import ALPHA, DEFAULT_MARGIN
 from .runs import SHARE_KEY, Variant
 from .stats import difference_family, family_level, mean_ci, rate
 

@@ -35,11 +35,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .stats import Moments, family_level, margin_verdict, paired_difference, two_proportions_ci, welch
+from .stats import ALPHA, DEFAULT_MARGIN, Moments, family_level, margin_verdict, paired_difference, two_proportions_ci, welch
 
-ALPHA = 0.05
 PRIMARY = "win rate"
-DEFAULT_MARGIN = 0.02
 
 
 def _per_game(games: pl.DataFrame, seats: pl.DataFrame, spec) -> pl.DataFrame:

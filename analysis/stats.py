@@ -33,6 +33,8 @@ import numpy as np
 from scipy.special import bdtr, betaincinv, chdtrc, ndtr, ndtri, stdtr, stdtrit
 
 Z95 = 1.959963984540054
+ALPHA = 0.05  # every verdict's level: 95% intervals, 5% tests (Bonferroni/Holm within a family)
+DEFAULT_MARGIN = 0.02  # practical significance: 2 points of win rate (--margin)
 
 
 def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:

@@ -34,6 +34,8 @@ from .distributions import distribution, distribution_counts, histogram, histogr
 from .frames import load_manifest, part_files, scan_parts, windows
 from .metrics import GameMetrics
 from .stats import (
+    ALPHA,
+    DEFAULT_MARGIN,
     Moments,
     WinPatterns,
     family_level,
@@ -44,8 +46,6 @@ from .stats import (
     seat_balance,
 )
 
-ALPHA = 0.05
-DEFAULT_MARGIN = 0.02  # practical significance: 2 points of win rate (--margin)
 STOPPING_FILE = "stopping.json"
 ROTATION_KEY = "seat_rotation"  # a variant's `varied` entry in a seat-rotated run (analysis.runs)
 SUMMARY_FILE = "summary.json"

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from . import charts, fmt, verdicts
-from .views import Chart, Table, fmt_int, fmt_p
+from .model import Chart, Table
+
+fmt_int, fmt_p = fmt.int_, fmt.p
 
 MAX_ROWS = 25  # cards in one chart (the table has them all)
 
