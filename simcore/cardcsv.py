@@ -230,7 +230,8 @@ def parse(data: bytes, file: str, list_sections: tuple[str, ...], key: str = "na
         text = data.decode("utf-8-sig")  # a spreadsheet's UTF-8 often starts with a byte-order mark
     except UnicodeDecodeError:
         raise bad("", "not a text file (not UTF-8)") from None
-    first = text.split("\n", 1)[0]
+    # the delimiter from the header row (the first line that is not blank or a comment)
+    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().lstrip('"').startswith("#")), "")
     delimiter = "," if "," in first or not any(d in first for d in ";\t") else (";" if ";" in first else "\t")
     try:
         records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True))
@@ -241,6 +242,8 @@ def parse(data: bytes, file: str, list_sections: tuple[str, ...], key: str = "na
     if not rows:
         raise bad("", "no header row")
     header_row, header = rows[0]
+    if not list_sections and SECTION not in [h.strip() for h in header]:
+        raise bad(f"row {header_row}: ", f"no '{SECTION}' column", "a 'section' column naming each row's list")
     header = [h.strip() for h in header]
     for j, h in enumerate(header):
         where = f"row {header_row}, column {column_letter(j)}: "

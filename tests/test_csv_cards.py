@@ -220,3 +220,12 @@ def test_a_cell_reads_back_as_written(value):
                 max_size=4))
 def test_effects_read_back_as_written(effects):
     assert cardcsv.read_effects(cardcsv.write_effects(effects) or "[]") == effects
+
+
+def test_a_comment_row_does_not_choose_the_delimiter(tmp_path):
+    f = tmp_path / "cards.csv"
+    text = cardcsv.write(shipped_doc("youre-fired"), sections("youre-fired"), note="a; b; c (no comma here)")
+    assert text.splitlines()[0] == "# a; b; c (no comma here)"
+    f.write_text(text, encoding="utf-8")
+    spec = registry.get("youre-fired")
+    assert spec.load_data({"cards": str(f)}).card_list_hash == spec.load_data({}).card_list_hash
