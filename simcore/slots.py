@@ -14,7 +14,7 @@ GREEDY = 1
 LOOKAHEAD = 2
 USER = 3
 EXPERT = 4  # information-set search (simcore/search.py)
-ORACLE = 5  # the same search with perfect information: an upper bound, not a player
+ORACLE = 5  # the same search told the hidden cards: an open-hand search, not a player and not a bound
 BUILTIN_KINDS = frozenset((RANDOM, GREEDY, LOOKAHEAD, EXPERT, ORACLE))
 
 # Slots.

@@ -220,8 +220,9 @@ EXPERT_HELP = (
     "Other seats are modelled as greedy"
 )
 ORACLE_HELP = (
-    "UPPER BOUND, not a player: the expert's search with perfect information (the real deck order "
-    "and hands; shuffles still to come are not known). Best possible with the cards known; no real player reaches it"
+    "OPEN-HAND SEARCH, not a player: the expert's search told the hidden cards (the real deck order and "
+    "hands; shuffles still to come are not known). Not an upper bound either: a longer search does better "
+    "(Sick Days solo's bound is the ladder's exhaustive solver)"
 )
 
 

@@ -34,8 +34,8 @@ def test_spec_is_complete(name):
     else:
         assert {p.name for p in expert.params} >= {"iterations", "horizon", "depth", "exploration"}
     oracle = spec.policy("oracle")
-    if oracle is not None:  # an upper bound, and every place it is listed says so
-        assert "UPPER BOUND" in oracle.help and "no real player" in oracle.help
+    if oracle is not None:  # an open-hand search, never called a bound, and every place it is listed says so
+        assert "OPEN-HAND SEARCH" in oracle.help and "Not an upper bound" in oracle.help
     assert set(params) >= {p.name for p in spec.params}
     assert isinstance(tables, tuple) and all(isinstance(t, np.ndarray) for t in tables)
     assert n_cards > 0 and len(spec.card_counters) > 0

@@ -238,7 +238,7 @@ def test_run_report_says_the_headline_would_move_a_lot_with_stronger_play():
     words = " ".join(context.about_sentences(_greedy_seat(), True, (_ladder(), "ladder.json in the run folder")))
     assert "place 2 of 3 among the real players" in words
     assert "The headline would move a lot with stronger play: expert gets +20.0" in words
-    assert "oracle 97.0%" in words and "(an upper bound)" in words
+    assert "oracle 97.0%" in words and "(open-hand search)" in words and "upper bound" not in words
 
 
 def test_run_report_does_not_claim_a_move_the_interval_does_not_show():
