@@ -96,7 +96,7 @@ def test_a_new_kind_is_one_entry(tmp_path, monkeypatch):
 
 def test_not_a_folder_balance_wrote(tmp_path):
     with pytest.raises(BalanceError, match="not a folder balance wrote .*manifest.json.*allowed: a compare, tune, "
-                                           "campaign, impact, ladder, run folder"):
+                                           "campaign, impact, ladder, playtests, run folder"):
         rebuild_report(tmp_path)
     with pytest.raises(BalanceError, match="no such folder"):
         rebuild_report(tmp_path / "missing")
