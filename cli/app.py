@@ -315,8 +315,9 @@ def _game_details(spec) -> None:
     if cards is None:
         out.print("  none (this game has no card list)")
         return
-    what = ("a reconstruction: invented cards stand in for the printed ones (replace cards.toml, or pass "
-            "--set cards=FILE, to measure the printed game)" if cards.reconstruction
+    what = ("a reconstruction: invented cards stand in for the printed ones (write it out with "
+            "`balance cards export --game G FILE`, type in the printed cards, and pass --set cards=FILE to measure "
+            "the printed game)" if cards.reconstruction
             else "the printed deck" if cards.shipped else "a designer's list")
     out.print(f"  {cards.file}: {what}; hash {cards.hash}", highlight=False, markup=False)
     names = Counter(str(c) for c in data.card_names)

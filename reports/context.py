@@ -55,7 +55,7 @@ from . import fmt
 # Games whose shipped card list is a reconstruction (GAMES.md: three rulebooks do not
 # list their cards). Only a fallback: a GameData's CardList says so itself.
 RECONSTRUCTED = {"overtime": "Overtime", "youre-fired": "You're Fired!", "four-day-weekend": "Four Day Weekend"}
-BANNER = "Invented cards stand in for the printed ones: replace `cards.toml`"
+BANNER = "Invented cards stand in for the printed ones"
 
 # "the headline would move a lot with stronger play": a significant change of at least this much
 MOVES_A_LOT = 0.05
@@ -293,8 +293,9 @@ def card_banner(notes: list[CardListNote], n_variants: int = 1, title: str = "",
         if n.reconstruction:
             out.append(f"{BANNER} ({n.file}). {subject} plays the reconstructed card list{game}{where}, built from "
                        f"the cards the rulebook names, not the published deck: every card name and card figure "
-                       f"below is about invented cards, and the headline figures depend on them. Put the printed "
-                       f"list in a file of the same format and run it with --set cards=FILE.")
+                       f"below is about invented cards, and the headline figures depend on them. Write the list out "
+                       f"with `balance cards export --game G FILE` (TOML or CSV), type in the printed cards and run it "
+                       f"with --set cards=FILE.")
         else:
             k, m = n.edited
             out.append(f"Mostly invented cards: {subject.lower()} plays {n.file}{where}, an edited copy of the reconstructed card "

@@ -68,7 +68,8 @@ def cards_param(default_file: Path) -> Param:
     the same deals). Empty means the game's own list. Runs record the file's
     content hash, so an edited file is a different configuration."""
     rel = shown(default_file)
-    return Param("cards", "file", "", f"card list file (TOML, the format of {rel}); empty: {rel}")
+    return Param("cards", "file", "", f"card list file (.toml, or .csv as in docs/card-lists.md; `balance cards export --game G` "
+                                       f"writes the game's own); empty: {rel}")
 
 
 @dataclass(frozen=True)
