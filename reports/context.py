@@ -291,10 +291,11 @@ def card_banner(notes: list[CardListNote], n_variants: int = 1, title: str = "",
         where = "" if len(n.variants) >= n_variants else f" ({at} {', '.join(n.variants)})"
         game = f" of {title}" if title else ""
         if n.reconstruction:
+            cli = next((g for g, t in RECONSTRUCTED.items() if t == title), "G")
             out.append(f"{BANNER} ({n.file}). {subject} plays the reconstructed card list{game}{where}, built from "
                        f"the cards the rulebook names, not the published deck: every card name and card figure "
                        f"below is about invented cards, and the headline figures depend on them. Write the list out "
-                       f"with `balance cards export --game G FILE` (TOML or CSV), type in the printed cards and run it "
+                       f"with `balance cards export --game {cli} FILE` (TOML or CSV), type in the printed cards and run it "
                        f"with --set cards=FILE.")
         else:
             k, m = n.edited
