@@ -253,3 +253,31 @@ def test_refusals_are_one_line(tmp_path, args, words):
     assert done.returncode == 2
     assert words in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "plays").exists()
+
+
+TERMINAL_MODES = [
+    ("four-day-weekend", ["-p", "3", "--seat", "2"], 3),
+    ("sickdays-solo", ["--level", "7"], 1),
+    ("sickdays-solo", ["-p", "2", "--seat", "2", "--level", "3"], 2),
+    ("youre-fired", ["-p", "4", "--set", "teams=true", "--seat", "2"], 4),
+]
+
+
+@pytest.mark.parametrize("game,args,players", TERMINAL_MODES, ids=[f"{m[0]}{''.join(m[1])}" for m in TERMINAL_MODES])
+def test_every_other_mode_in_a_terminal_then_finished(tmux_session, tmp_path, game, args, players):
+    """Each game in a real terminal: a wrong key, an illegal option, a move, undo, quit; then the same
+    game finished (resumed with piped input) and saved, replayable."""
+    out = tmp_path / "plays" / "game"
+    t = tmux_session("play", "--game", game, *args, "--seed", "6", "--out", out)
+    t.wait(lambda s: PROMPT in s)
+    assert "'zz' is not a command" in t.answer("zz")
+    assert "0 is not one of the options" in t.answer("0")
+    t.answer("1")
+    screen = t.answer("undo")
+    assert "Undone" in screen or "Nothing to undo" in screen
+    screen = t.answer("quit")
+    assert "Stopped (quit)" in screen and "Traceback" not in screen
+    done = run("play", "--out", out, stdin=ones())
+    assert done.returncode == 0, done.stderr
+    assert "Saved:" in done.stdout and "Traceback" not in done.stdout + done.stderr
+    check_saved(out, players)
