@@ -48,9 +48,10 @@ so a game added later gets it with no code:
 `oracle` is the same search without `determinise`: every world is the real
 state (deck order, hands, removed cards), and what chance does after the
 decision (a shuffle of the deck, as Sick Days' refresh does) is drawn afresh
-in each world, as for expert. It is an upper bound no real player reaches
-("best possible with the cards known"); it does not know how a shuffle still
-to come will fall (until session 13 it did, reading the game's own chance
+in each world, as for expert. It is an open-hand search, not a player and not
+an upper bound (a longer search does better; Sick Days solo's bound is the
+ladder's exhaustive solver, simcore/sickdays_solo/solver.py); it does not know
+how a shuffle still to come will fall (until session 13 it did, reading the game's own chance
 stream: Sick Days solo level 4 94.0% against 88.6% without, 500 deals).
 
 Randomness: iteration worlds and rollouts draw from streams derived from one
