@@ -48,6 +48,7 @@ import polars as pl
 from simcore.errors import BalanceError
 from simcore.spec import GameSpec
 
+from .jsonsafe import jsonable
 from .stats import ALPHA, DEFAULT_MARGIN
 from .runs import SHARE_KEY, Variant
 from .stats import difference_family, family_level, mean_ci, rate
@@ -353,7 +354,7 @@ def analyse_frames(seats: pl.DataFrame, games: pl.DataFrame | None, manifest: di
                            # each receiving seat's own paired difference (95%, not family-wise: a guide to the split)
                            "by_seat": [_seat_row(x[r == s], y[r == s], s) for s in range(players)]}
     if not primary:
-        return _jsonable({"kind": "card_power", "game": cfg.get("game"), "rows": [], "refused": refused,
+        return jsonable({"kind": "card_power", "game": cfg.get("game"), "rows": [], "refused": refused,
                           "players": players, "alpha": alpha, "margin": margin})
     fam = difference_family(primary, alpha, margin)
     rows = []
@@ -396,7 +397,7 @@ def analyse_frames(seats: pl.DataFrame, games: pl.DataFrame | None, manifest: di
                       "that deal), so every seat receives in about 1/players of the games"),
         "rows": rows, "refused": refused,
     }
-    return _jsonable(result)
+    return jsonable(result)
 
 
 def _seat_row(x: np.ndarray, y: np.ndarray, seat: int) -> dict:
@@ -430,20 +431,6 @@ def _words(card: str, f: dict, margin: float) -> str:
         return f"{card}: {f['margin_verdict'].get('words')}"
     return f"{card}: not enough games to say ({_pts(f['diff'])} points {span})"
 
-
-def _jsonable(obj):
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, (np.floating, float)):
-        x = float(obj)
-        return x if math.isfinite(x) else None
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    return obj
 
 
 def write(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN, alpha: float = ALPHA) -> Path | None:

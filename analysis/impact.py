@@ -55,6 +55,7 @@ from simcore.spec import GameSpec
 from . import card_power, cardfile
 from .cardfile import base_cards  # noqa: F401  (impact.base_cards: the baseline's card list)
 from .compare import ALPHA, DEFAULT_MARGIN, PRIMARY, _per_game, _values, dedupe, pairing_of
+from .jsonsafe import jsonable
 from .runs import CARD_LISTS, RunConfig, Variant, default_chunk_size
 from .stats import difference_family, family_level, mean_ci, rate
 
@@ -391,12 +392,6 @@ def _is_power(v: dict) -> bool:
     return card_power.POWER_KEY in (v.get("varied") or {})
 
 
-def _clean(x):
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    return x
-
-
 def analyse(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN, alpha: float = ALPHA) -> dict:
     """The impact result of an impact run folder (pure: writes nothing)."""
     from .frames import load_games, load_manifest, load_seats
@@ -551,21 +546,8 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
     }
     if meta.get("card_power"):
         result["asked"]["card_power"] = meta["card_power"].get("cards", [])
-    return _jsonable(result)
+    return jsonable(result)
 
-
-def _jsonable(obj):
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, (np.integer,)):
-        return int(obj)
-    if isinstance(obj, (np.floating, float)):
-        return _clean(float(obj))
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    return obj
 
 
 def write_impact(run_dir: str | Path, spec, margin: float | None = None) -> Path:

@@ -33,6 +33,7 @@ from . import cards as card_impact
 from .distributions import distribution, distribution_counts, histogram, histogram_counts  # noqa: F401
 from .frames import load_manifest, part_files, scan_parts, windows
 from .metrics import GameMetrics
+from .jsonsafe import jsonable  # noqa: F401  (summary.jsonable: compare, skill check and others use it)
 from .stats import (
     ALPHA,
     DEFAULT_MARGIN,
@@ -55,26 +56,7 @@ WINDOW_GAMES = 50_000  # game indices read at a time from a run folder, over all
 
 
 # ---------------------------------------------------------------- helpers
-def jsonable(obj):
-    """numpy / polars scalars to plain Python; NaN and inf to None; keys to str."""
-    if isinstance(obj, dict):
-        return {str(k): jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return [jsonable(v) for v in obj.tolist()]
-    if isinstance(obj, (np.bool_, bool)):
-        return bool(obj)
-    if isinstance(obj, (np.integer,)):
-        return int(obj)
-    if isinstance(obj, (np.floating, float)):
-        f = float(obj)
-        return None if math.isnan(f) or math.isinf(f) else f
-    if isinstance(obj, pl.Series):
-        return jsonable(obj.to_list())
-    if isinstance(obj, pl.DataFrame):
-        return jsonable(obj.to_dicts())
-    return obj
+
 
 
 def _is_id_column(name: str) -> bool:
