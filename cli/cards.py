@@ -61,20 +61,31 @@ def export_card_list(game: str, file: Path | None = None, force: bool = False) -
     if suffix not in (".toml", ".csv"):
         raise BalanceError(f"FILE: {target} is neither .toml nor .csv; allowed: a file name ending in .toml (the "
                            "card list as shipped) or .csv (a spreadsheet, docs/card-lists.md)")
-    if target.is_dir():
-        raise BalanceError(f"FILE: {target} is a folder; allowed: a file name ending in .toml or .csv")
-    if (target.exists() or target.is_symlink()) and not force:
-        raise BalanceError(f"FILE: {target} exists; allowed: a new file name, or --force to overwrite it")
-    if not target.parent.is_dir():
-        raise BalanceError(f"FILE: {target.parent} is not a folder; allowed: a file in an existing folder")
+    check_new_file(target, force, ".toml or .csv")
     shipped = Path(cards.path)
     data = read_bytes(shipped, "", "the game's own card list")
     if suffix == ".csv":
         doc = parse_toml(data, cards.file)
         data = cardcsv.write(doc, tuple(s.section for s in cards.sections),
                              note=header_note(data.decode("utf-8"))).encode("utf-8")
+    write_file(target, data)
+    return target, cards
+
+
+def check_new_file(target: Path, force: bool, endings: str) -> None:
+    """FILE of an export: not a folder, not an existing file unless --force, in an existing folder."""
+    if target.is_dir():
+        raise BalanceError(f"FILE: {target} is a folder; allowed: a file name ending in {endings}")
+    if (target.exists() or target.is_symlink()) and not force:
+        raise BalanceError(f"FILE: {target} exists; allowed: a new file name, or --force to overwrite it")
+    if not target.parent.is_dir():
+        raise BalanceError(f"FILE: {target.parent} is not a folder; allowed: a file in an existing folder")
+
+
+def write_file(target: Path, data: bytes) -> None:
+    """Write an export's bytes; --force replaces a link itself, never the file it points to."""
     try:
-        if target.is_symlink():  # --force replaces the link itself, never the file it points to
+        if target.is_symlink():
             target.unlink()
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         with os.fdopen(fd, "wb") as fh:
@@ -82,7 +93,6 @@ def export_card_list(game: str, file: Path | None = None, force: bool = False) -
     except OSError as exc:
         raise BalanceError(f"FILE: cannot write {target} ({exc.strerror or exc}); allowed: a file in a folder you "
                            "can write to") from None
-    return target, cards
 
 
 @cards_app.command("export")

@@ -9,7 +9,6 @@ per seat, each with its 95% interval. xlsx needs openpyxl (`pip install openpyxl
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -117,12 +116,9 @@ def export_table(run: Path, table: str = "games", fmt: str | None = None, dest: 
     if not (run / "manifest.json").is_file():
         raise BalanceError(f"RUN: {run} holds no manifest.json; allowed: {FOLDER_HELP}")
     target = dest if dest is not None else Path(f"{run.resolve().name}-{table}.{fmt}")
-    if target.is_dir():
-        raise BalanceError(f"FILE: {target} is a folder; allowed: a file name ending in .{fmt}")
-    if (target.exists() or target.is_symlink()) and not force:
-        raise BalanceError(f"FILE: {target} exists; allowed: a new file name, or --force to overwrite it")
-    if not target.parent.is_dir():
-        raise BalanceError(f"FILE: {target.parent} is not a folder; allowed: a file in an existing folder")
+    from .cards import check_new_file, write_file
+
+    check_new_file(target, force, f".{fmt}")
     frame = table_frame(run, table)
     if fmt == "csv":
         data = frame.write_csv().encode("utf-8")
@@ -134,15 +130,7 @@ def export_table(run: Path, table: str = "games", fmt: str | None = None, dest: 
         data = buf.getvalue()
     else:
         data = _xlsx_bytes(frame, table)
-    try:
-        if target.is_symlink():  # --force replaces the link, never the file it points to
-            target.unlink()
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-    except OSError as exc:
-        raise BalanceError(f"FILE: cannot write {target} ({exc.strerror or exc}); allowed: a file in a folder you "
-                           "can write to") from None
+    write_file(target, data)
     return target, frame.height
 
 
