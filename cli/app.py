@@ -289,8 +289,13 @@ def games(game: MaybeGameOpt = None):
         for col in ("parameter", "default", "allowed", "meaning"):
             t.add_column(col)
         for p in spec.params:
+            if p.internal:  # not a rule (card power's knobs): listed below the table, not among the rules
+                continue
             t.add_row(p.name, "from level" if p.default is None else str(p.default), p.allowed(), p.help)
         out.print(t)
+        hidden = [p.name for p in spec.params if p.internal]
+        if hidden:
+            out.print(f"  not rules (set by balance impact and card power): {', '.join(hidden)}", highlight=False)
         if game is not None:
             _game_details(spec)
         out.print()
