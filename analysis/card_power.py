@@ -213,22 +213,16 @@ def run_config(spec: GameSpec, config, n_games: int):
     variant per card kind, all on the same deals), or (None, why not)."""
     from dataclasses import replace as _replace
 
-    from .runs import ROTATION_KEY, default_chunk_size
+    from .runs import ROTATION_KEY, default_chunk_size, variant_games
 
     first = config.variants[0]
     base = Variant("base", dict(first.params), {k: x for k, x in (first.varied or {}).items() if k != ROTATION_KEY})
     extra, why = simulate_variants(spec, base, config.players, n_games)
     if not extra:
         return None, why
-    games = variant_games_of(extra[0], n_games)
+    games = variant_games(extra[0], n_games)
     extra = [Variant(v.name, v.params, {k: x for k, x in v.varied.items() if k != SHARE_KEY}) for v in extra]
     return _replace(config, variants=[base] + extra, chunk_size=default_chunk_size(games), check=False), games
-
-
-def variant_games_of(v, n_games: int) -> int:
-    from .runs import variant_games
-
-    return variant_games(v, n_games)
 
 
 # ---------------------------------------------------------------- the analysis

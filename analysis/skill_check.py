@@ -198,11 +198,9 @@ def result(run_dir: Path, spec: GameSpec, summary: dict, sub: dict | None, margi
     main_variants = [v.get("name") for v in (main_manifest.get("config") or {}).get("variants") or []]
     heads = []
     pols = {str(p.get("name")) + str(p.get("params")) for p in summary.get("policies") or [] if isinstance(p, dict)}
-    if metric != "win rate" and len(pols) > 1:  # seat 1's rate is its policy's as much as the game's: no headline
-        sub_variants_for_head = []
-    else:
-        sub_variants_for_head = sub_variants
-    for name in sub_variants_for_head:
+    # seat 1's rate is its policy's as much as the game's: no paired headline when the seats play different ones
+    headed = [] if metric != "win rate" and len(pols) > 1 else sub_variants
+    for name in headed:
         main_name = name if name in main_variants else (main_variants[0] if main_variants else name)
         h = paired_headline(run_dir, spec, main_name, name, _max_index(sub, name), metric, margin)
         if h is not None:
