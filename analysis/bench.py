@@ -47,7 +47,7 @@ DEFAULT_POLICIES = ("random", "greedy", "expert")  # what `balance bench` measur
 
 def available(game: str, policies: list[str]) -> tuple[list[str], dict[str, str]]:
     """The policies a game can play, and those it refuses with why (sickdays-party's expert)."""
-    from simcore import registry
+    from balance.simcore import registry
 
     spec = registry.get(game)
     keep, refused = [], {}
@@ -79,9 +79,9 @@ def first_batch_for(policy: str) -> int:
 def _batch(spec, policy: str, n: int, players: int, seed: int = 1, found: dict | None = None) -> dict:
     """Games 0..n-1 of `seed`; `found`: record under the policy's name whether its
     loop was in the compile cache before the batch (None where that cannot be told)."""
-    from simcore.batch import Engine, resolve_policy
-    from simcore.precompile import is_warm
-    from simcore.params import resolve
+    from balance.simcore.batch import Engine, resolve_policy
+    from balance.simcore.precompile import is_warm
+    from balance.simcore.params import resolve
 
     params = resolve(spec, {})
     data = spec.load_data(params)
@@ -124,8 +124,8 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
         for pol in policies:
             t1 = time.perf_counter()
             if mode == "cold":  # as a first command compiles: in budgeted children, then loads the loop
-                from simcore.batch import Engine, resolve_policy
-                from simcore.precompile import in_child, is_warm
+                from balance.simcore.batch import Engine, resolve_policy
+                from balance.simcore.precompile import in_child, is_warm
 
                 engine = Engine(spec, [resolve_policy(spec, pol)])
                 out["in_cache_before"][pol] = is_warm(engine)
@@ -157,11 +157,11 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
 
 
 def _spawn(game: str, mode: str, n: int, policies: list[str], env_extra: dict, repeat: int = 1) -> dict:
-    from simcore import registry
-    from simcore.precompile import child_env
+    from balance.simcore import registry
+    from balance.simcore.precompile import child_env
 
     env = child_env(env_extra)
-    cmd = [sys.executable, "-m", "analysis.bench", game, registry.GAMES[game], mode, str(n), ",".join(policies), str(repeat)]
+    cmd = [sys.executable, "-m", "balance.analysis.bench", game, registry.GAMES[game], mode, str(n), ",".join(policies), str(repeat)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
@@ -179,9 +179,9 @@ def bench_game(game: str, n: int, policies: list[str], cold: bool = True, nojit_
     is not timed without the JIT. The cold compile is that of every policy's
     loop in turn (a loop is compiled per set of policy kinds, and random and
     greedy share one), also given per policy."""
-    from simcore import registry
-    from simcore.batch import Engine, resolve_policy
-    from simcore.precompile import in_child
+    from balance.simcore import registry
+    from balance.simcore.batch import Engine, resolve_policy
+    from balance.simcore.precompile import in_child
 
     policies, refused = available(game, with_baseline(list(policies)))
     spec = registry.get(game)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.batch import Engine, SeatPolicy
-from simcore.params import resolve
-from simcore.spec import GameSpec
+from balance.simcore.batch import Engine, SeatPolicy
+from balance.simcore.params import resolve
+from balance.simcore.spec import GameSpec
 
 from .stats import bootstrap_ci, family_level, margin_verdict, mean_ci, rate, two_proportions_ci
 

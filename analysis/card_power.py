@@ -45,8 +45,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simcore.errors import BalanceError
-from simcore.spec import GameSpec
+from balance.simcore.errors import BalanceError
+from balance.simcore.spec import GameSpec
 
 from .jsonsafe import jsonable
 from .stats import ALPHA, DEFAULT_MARGIN

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+\Z")  # \Z, not $: "0\n" is not a bare key
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
@@ -167,7 +167,7 @@ def base_cards(spec, params: dict):
     """(CardList, parsed document) of the baseline's card list, or (None, None)."""
     from pathlib import Path
 
-    from simcore.cardcsv import read_document
+    from balance.simcore.cardcsv import read_document
 
     data = spec.load_data(params)
     cl = data.cards

@@ -274,8 +274,8 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
     """Compare two run folders (or two variants of sweep folders)."""
     import json
 
-    from simcore import registry
-    from simcore.errors import BalanceError
+    from balance.simcore import registry
+    from balance.simcore.errors import BalanceError
 
     from .frames import load_games, load_seats
     from .runs import config_from_manifest, load_manifest, played_data

@@ -22,7 +22,7 @@ _WORKER_CACHE: dict[str, object] = {}
 def config_payload(config) -> str:
     """A RunConfig as JSON, in the manifest's shape (config_from_manifest reads
     it), with the module that holds the game's spec."""
-    from simcore import registry
+    from balance.simcore import registry
 
     return json.dumps({"module": registry.GAMES[config.game], "config": {
         "game": config.game, "mode": config.mode, "players": config.players, "seed": config.seed,
@@ -59,7 +59,7 @@ class DaskExecutor:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            from simcore.errors import BalanceError
+            from balance.simcore.errors import BalanceError
 
             raise BalanceError("--scheduler/--workers: Dask is not installed; allowed: pip install 'balance[cluster]'") from None
         self.cluster = None
@@ -67,7 +67,7 @@ class DaskExecutor:
             try:
                 self.client = Client(scheduler, timeout="10s")
             except OSError as exc:
-                from simcore.errors import BalanceError
+                from balance.simcore.errors import BalanceError
 
                 raise BalanceError(f"--scheduler: cannot reach {scheduler} ({exc})") from None
             self.threads = None

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from . import store
 

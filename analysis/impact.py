@@ -47,10 +47,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore.errors import BalanceError
-from simcore.files import read_toml, shown
-from simcore.params import resolve
-from simcore.spec import GameSpec
+from balance.simcore.errors import BalanceError
+from balance.simcore.files import read_toml, shown
+from balance.simcore.params import resolve
+from balance.simcore.spec import GameSpec
 
 from . import card_power, cardfile
 from .cardfile import base_cards  # noqa: F401  (impact.base_cards: the baseline's card list)

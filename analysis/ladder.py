@@ -63,9 +63,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore.batch import SeatPolicy, resolve_policy
-from simcore.errors import BalanceError
-from simcore.params import resolve
+from balance.simcore.batch import SeatPolicy, resolve_policy
+from balance.simcore.errors import BalanceError
+from balance.simcore.params import resolve
 
 from . import stats
 from . import tournament as T
@@ -518,7 +518,7 @@ def tournament(won: pl.DataFrame, tables: list[list[dict]], players: int, labels
 def solver_for(game: str):
     """The game's exhaustive solver: the module `simcore.<game package>.solver`, if it exists and has
     `solve_deals`; None for every game without one."""
-    from simcore import registry
+    from balance.simcore import registry
 
     mod = registry.GAMES.get(game)
     if mod is None:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore import metrics as M
+from balance.simcore import metrics as M
 
 from .distributions import distribution_counts
 from .stats import Moments, rate

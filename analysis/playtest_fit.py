@@ -42,8 +42,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.batch import resolve_policy
-from simcore.errors import BalanceError
+from balance.simcore.batch import resolve_policy
+from balance.simcore.errors import BalanceError
 
 from .playtest_log import PROFILE, Group, Row, Sim, end_words, simulate
 
@@ -257,7 +257,7 @@ def fit_reaction(groups: list[Group], tables: dict[str, np.ndarray], grid=REACTI
 
 def profile_held(spec, groups: list[Group]) -> dict:
     """The reaction profile's other figures as each group played them (held, not fitted)."""
-    from simcore.params import resolve
+    from balance.simcore.params import resolve
 
     out = {}
     for g in groups:

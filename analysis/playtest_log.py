@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 
 REQUIRED = ("players", "winners")
@@ -114,7 +114,7 @@ def read_log(path: Path, spec, sets: list[str] | None = None, level: int | None 
              cards: Path | None = None) -> Log:
     """The log's rows, checked; one line naming the file, row, column and what is allowed otherwise.
     `sets`, `level`, `cards`: the command line's, under every row (a row's own settings win)."""
-    from simcore.files import read_bytes
+    from balance.simcore.files import read_bytes
 
     _check_options(spec, sets, level, cards)
     path = Path(path)
@@ -161,7 +161,7 @@ def read_log(path: Path, spec, sets: list[str] | None = None, level: int | None 
 
 def _check_options(spec, sets: list[str] | None, level: int | None, cards: Path | None) -> None:
     """The command line's --set, --level and --cards, checked (and named) before any row."""
-    from simcore.params import resolve, user_params
+    from balance.simcore.params import resolve, user_params
 
     if level is not None and spec.param("level") is None:
         raise BalanceError(f"--level: {spec.name} has no difficulty levels")
@@ -191,7 +191,7 @@ def _int(path, i, col, text, low, high, allowed) -> int:
 
 
 def _row(path: Path, i: int, rec: dict, spec, base_sets: list[str], level: int | None, cards: Path | None) -> Row:
-    from simcore.params import split_assignment
+    from balance.simcore.params import split_assignment
 
     allowed_players = f"{spec.min_players}..{spec.max_players} ({spec.name})"
     players = _int(path, i, "players", rec["players"], spec.min_players, spec.max_players, allowed_players)
@@ -258,7 +258,7 @@ def _row(path: Path, i: int, rec: dict, spec, base_sets: list[str], level: int |
 
 def row_user(spec, row: Row, path: Path) -> dict:
     """The row's validated rule parameters; a bad one named by row and column."""
-    from simcore.params import user_params
+    from balance.simcore.params import user_params
 
     extra: dict[str, Any] = {}
     if row.level is not None:
@@ -266,7 +266,7 @@ def row_user(spec, row: Row, path: Path) -> dict:
     sets = list(row.settings) + ([f"cards={row.cards}"] if row.cards else [])
     try:
         user = user_params(spec, sets, None, extra)
-        from simcore.params import resolve
+        from balance.simcore.params import resolve
 
         resolve(spec, user)  # a card file that does not load, a setting the game refuses: here, per row
     except BalanceError as exc:
@@ -367,7 +367,7 @@ def synthesize(spec, players: int, sets: list[str], level: int | None, seats: li
     """n games of known policies (`seats`: one SeatPolicy, or one per seat) and settings, as log rows
     (CSV cells by column name). The `settings` cell holds the rule settings of `sets`, not the policies
     nor the party game's behaviour profile (PROFILE): a log says what was played, not how people play."""
-    from simcore.params import split_assignment, user_params
+    from balance.simcore.params import split_assignment, user_params
 
     user = user_params(spec, sets, None, {"level": level} if level is not None else {})
     rules = [s for s in sets if split_assignment(s, "--set")[0] not in PROFILE]

@@ -134,7 +134,7 @@ def analyse(spec, path: Path, players: int | None = None, sets: list[str] | None
             say: Callable[[str], None] | None = None) -> dict:
     """Read the log, simulate its settings (every rung of the skill grid), set the playtests beside the
     greedy simulation, fit the skill rung and (party game, rows with minutes) the reaction profile."""
-    from simcore.errors import BalanceError
+    from balance.simcore.errors import BalanceError
 
     from . import playtest_fit as fit
     from .playtest_log import PARTY, groups, read_log

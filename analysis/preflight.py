@@ -16,8 +16,8 @@ import os
 import shutil
 from pathlib import Path
 
-from simcore.batch import BalanceError, seat_labels
-from simcore.spec import GameSpec
+from balance.simcore.batch import BalanceError, seat_labels
+from balance.simcore.spec import GameSpec
 
 from . import runs
 from .store import MANIFEST

@@ -28,11 +28,11 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 import polars as pl
 
-from simcore.batch import BalanceError, Engine, InvariantBroken, Results, SeatPolicy
-from simcore.jit import SOURCE_HASH
-from simcore.params import resolve
-from simcore.runner import USER
-from simcore.spec import GameSpec
+from balance.simcore.batch import BalanceError, Engine, InvariantBroken, Results, SeatPolicy
+from balance.simcore.jit import SOURCE_HASH
+from balance.simcore.params import resolve
+from balance.simcore.runner import USER
+from balance.simcore.spec import GameSpec
 
 from . import store
 from .store import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
@@ -97,7 +97,7 @@ def policy_identity(p: SeatPolicy) -> dict:
     out = p.describe()
     path = policy_file(p)
     if path is not None:
-        from simcore.files import read_bytes
+        from balance.simcore.files import read_bytes
 
         data = read_bytes(Path(path), "--policy: ", "a Python file holding your @njit policy function")
         out["file_sha256"] = hashlib.sha256(data).hexdigest()
@@ -111,8 +111,8 @@ def engine_hash(spec: GameSpec) -> str:
     import importlib
     import sys
 
-    import simcore
-    from simcore import registry
+    from balance import simcore
+    from balance.simcore import registry
 
     root = Path(simcore.__file__).resolve().parent
     first_kernel = spec.kernels[0]
@@ -401,7 +401,7 @@ def keep_card_lists(run_dir: Path, spec: GameSpec, config: RunConfig, recorded: 
     were played. A list the folder already holds (an impact variant's) is
     recorded where it is. Returns the manifest's `config.card_files` (one
     {file, sha256, from} per list) and the files this call wrote."""
-    from simcore.files import read_bytes
+    from balance.simcore.files import read_bytes
 
     run_dir = Path(run_dir)
     root = run_dir.resolve()
@@ -491,7 +491,7 @@ def load_manifest(run_dir: Path, role: str = "") -> dict:
 
 def spec_of(manifest: dict, run_dir: Path):
     """The game a manifest names, or a BalanceError naming the manifest."""
-    from simcore import registry
+    from balance.simcore import registry
 
     game = manifest["config"]["game"]
     if game not in registry.GAMES:
@@ -527,7 +527,7 @@ def replay_policies(run_dir: Path, manifest: dict, config: "RunConfig", given: l
     if mine.rpartition(":")[2] != ref.rpartition(":")[2]:
         raise BalanceError(f"--policy: {mine} is not the function the run used ({ref}); allowed: "
                            f"path/to/file.py:{ref.rpartition(':')[2]}")
-    from simcore.files import read_bytes
+    from balance.simcore.files import read_bytes
 
     data = read_bytes(Path(mine.rpartition(":")[0]), "--policy: ", "the policy file the run used")
     want = recorded.get(ref)

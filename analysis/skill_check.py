@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simcore.spec import GameSpec
+from balance.simcore.spec import GameSpec
 
 from .runs import ROTATION_KEY, RunConfig, Variant, default_chunk_size
 from .stats import margin_verdict, paired_difference
@@ -63,7 +63,7 @@ def check_config(spec: GameSpec, config: RunConfig, deals: int, only: list[str] 
     """The skill check's configuration: the run's game, rules, seed and variants (those named in `only`,
     else all; a seat-rotated run: its first rotation, since with one policy at every seat a rotation is
     the same game), with `expert` at every seat. None when there is nothing to check (`why_not`)."""
-    from simcore.batch import parse_policies
+    from balance.simcore.batch import parse_policies
 
     if deals <= 0 or why_not(spec, config.policies) is not None:
         return None

@@ -51,7 +51,7 @@ from typing import Callable
 
 import polars as pl
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 TABLES = ("games", "seats", "cards")
 PARTS = "parts"

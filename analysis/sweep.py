@@ -12,13 +12,15 @@ SPEC syntax for `--vary NAME=SPEC`:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import itertools
 from decimal import Decimal
 from typing import Any
 
-from simcore.errors import BalanceError
-from simcore.params import coerce, lookup, resolve, split_assignment
-from simcore.spec import GameSpec
+from balance.simcore.errors import BalanceError
+from balance.simcore.params import coerce, lookup, resolve, split_assignment
+from balance.simcore.spec import GameSpec
 
 from .runs import RunConfig, Variant, default_chunk_size
 
@@ -42,12 +44,16 @@ def _range(text: str) -> list[str]:
     return out
 
 
-def parse_values(spec: GameSpec, text: str) -> tuple[str, list[Any]]:
-    """`NAME=SPEC` -> (name, checked values)."""
-    name, raw = split_assignment(text, "--vary")
+def parse_values(spec: GameSpec, text: str | tuple[str, Any]) -> tuple[str, list[Any]]:
+    """`NAME=SPEC` -> (name, checked values); from Python, (name, SPEC) or (name, [values])."""
+    name, raw = text if isinstance(text, tuple) else split_assignment(text, "--vary")
     param = lookup(spec, name, "--vary")
     source = "--vary"
-    if param.kind in ("ints", "floats") and not (param.kind == "floats" and ".." in raw and "|" not in raw):
+    if not isinstance(raw, str):  # Python: the values themselves (a list, a range), each checked as it is
+        items = list(raw) if isinstance(raw, (list, tuple, range)) else [raw]
+        if param.kind in ("ints", "floats") and items and not isinstance(items[0], (list, tuple)):
+            items = [items]  # one list value
+    elif param.kind in ("ints", "floats") and not (param.kind == "floats" and ".." in raw and "|" not in raw):
         items = [x for x in raw.split("|") if x.strip()]
     elif ".." in raw:
         if param.kind not in ("int", "float", "floats"):  # a floats range: one value for every seat per point
@@ -64,8 +70,10 @@ def parse_values(spec: GameSpec, text: str) -> tuple[str, list[Any]]:
     return name, values
 
 
-def grid(spec: GameSpec, varies: list[str]) -> list[dict[str, Any]]:
-    axes = [parse_values(spec, v) for v in varies]
+def grid(spec: GameSpec, varies) -> list[dict[str, Any]]:
+    """The points of --vary NAME=SPEC texts, or of a mapping {name: SPEC or [values]} (Python)."""
+    items = list(varies.items()) if isinstance(varies, Mapping) else [varies] if isinstance(varies, str) else varies
+    axes = [parse_values(spec, v) for v in items]
     names = [a[0] for a in axes]
     if len(set(names)) != len(names):
         raise BalanceError("--vary: each parameter may be varied once")

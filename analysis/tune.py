@@ -46,9 +46,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.batch import BalanceError, Engine, SeatPolicy, resolve_policy
-from simcore.params import resolve
-from simcore.spec import GameSpec
+from balance.simcore.batch import BalanceError, Engine, SeatPolicy, resolve_policy
+from balance.simcore.params import resolve
+from balance.simcore.spec import GameSpec
 
 from .stats import (WinPatterns, bootstrap_quantile_ci, margin_verdict, mean_ci, paired_binary, rate, seat_balance,
                     z_of)

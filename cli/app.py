@@ -7,6 +7,7 @@ no traceback.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import json
 import shlex
@@ -19,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperCommand, TyperGroup
 
-from simcore.errors import BalanceError, InvariantBroken
+from balance.simcore.errors import BalanceError, InvariantBroken
 
 
 def _no_type(ctx):
@@ -135,7 +136,7 @@ FOLDER_HELP = "a folder written by simulate, sweep, compare, tune, campaign, imp
 
 def _check_shared(kw: dict) -> None:
     """Options every command shares, checked before anything is written."""
-    from analysis.runs import check_out_path, check_seed
+    from balance.analysis.runs import check_out_path, check_seed
 
     if kw.get("seed") is not None:
         check_seed(kw["seed"])
@@ -146,6 +147,13 @@ def _check_shared(kw: dict) -> None:
         check_out_path(out_dir)
 
 
+# The Python API (balance/__init__.py, through cli/api.py) calls these same command functions: while it does,
+# API_CALL holds the call as written in Python (the command recorded in the folder) and errors are raised
+# (BalanceError), not printed; COMMANDS: name -> the command's own function.
+API_CALL: contextvars.ContextVar[str | None] = contextvars.ContextVar("balance_api_call", default=None)
+COMMANDS: dict = {}
+
+
 def command(*args, **kwargs):
     """`app.command` whose BalanceErrors become one line on stderr and exit 2
     (an invariant broken under --check: one line and exit 1); a full disk
@@ -154,28 +162,39 @@ def command(*args, **kwargs):
     def deco(f):
         @functools.wraps(f)
         def wrapper(*a, **kw):
+            python = API_CALL.get() is not None  # called from Python (balance.simulate...): errors are raised
             try:
                 with _signals():
                     _check_shared(kw)
                     return f(*a, **kw)
             except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM: what was kept is said where it was kept
                 _announce(exc, "interrupted")
+                if python:
+                    raise
                 raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
             except BalanceError as exc:
+                if python:
+                    raise
                 err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None
             except OSError as exc:
-                from analysis.store import is_disk_full
+                from balance.analysis.store import is_disk_full
 
                 if not is_disk_full(exc):
                     raise
-                err.print(f"error: cannot write {exc.filename or 'a file'} ({exc.strerror}); the committed chunks are "
-                          "kept: free some space and run the same command again", markup=False, highlight=False,
-                          soft_wrap=True)
+                text = (f"cannot write {exc.filename or 'a file'} ({exc.strerror}); the committed chunks are "
+                        "kept: free some space and run the same command again")
+                if python:
+                    raise BalanceError(text) from None
+                err.print(f"error: {text}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None
             except InvariantBroken as exc:  # an engine bug found by --check, not bad input
+                if python:
+                    raise
                 err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(1) from None
+
+        COMMANDS[(kwargs.get("name") or (args[0] if args else None) or f.__name__).replace("_", "-")] = wrapper
 
         kwargs.setdefault("cls", Command)
         return app.command(*args, **kwargs)(wrapper)
@@ -185,7 +204,7 @@ def command(*args, **kwargs):
 
 def _version(value: bool):
     if value:
-        from analysis.runs import package_version
+        from balance.analysis.runs import package_version
 
         out.print(f"balance {package_version()}")
         raise typer.Exit()
@@ -209,7 +228,7 @@ def _threads(threads: int | None) -> None:
 
 
 def _spec(game: str):
-    from simcore import registry
+    from balance.simcore import registry
 
     return registry.get(game)
 
@@ -224,14 +243,14 @@ def _players(spec, players: int | None) -> int:
 def _policies(spec, policy: list[str] | None, policy_params: list[str] | None, players: int | None = None):
     """--policy and --policy-param, as every command reads them (simcore.batch.parse_policies): checked against
     the game and the number of players (default: the game's) before anything compiles or is written."""
-    from simcore.batch import parse_policies
+    from balance.simcore.batch import parse_policies
 
     return parse_policies(spec, policy, policy_params, spec.default_players if players is None else players)
 
 
 def _seats_words(spec, seats, players: int) -> str:
     """'greedy' when every seat plays it at its defaults, else each seat's policy with its changed parameters."""
-    from simcore.batch import seat_labels
+    from balance.simcore.batch import seat_labels
 
     labels = seat_labels(spec, seats, players)
     if len(set(labels)) == 1:
@@ -240,7 +259,7 @@ def _seats_words(spec, seats, players: int) -> str:
 
 
 def _user_params(spec, sets, params_file, level):
-    from simcore.params import user_params
+    from balance.simcore.params import user_params
 
     extra = {}
     if level is not None:
@@ -254,8 +273,8 @@ def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool
     """Before the games: when the engine's loop is not in the compile cache, say so (unless not `say`: --quiet)
     and compile it in child processes; nothing when it is ready (`traced`: the replay loop; `checked`: the
     loop that checks invariants, --check)."""
-    from simcore.batch import Engine
-    from simcore.precompile import in_child
+    from balance.simcore.batch import Engine
+    from balance.simcore.precompile import in_child
 
     from .first_run import status
 
@@ -272,14 +291,15 @@ def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool
 
 
 def _command_line() -> str:
-    return "balance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    called = API_CALL.get()
+    return called if called is not None else "balance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
 @command()
 def games(game: MaybeGameOpt = None):
     """List games, modes, player counts and rule parameters with defaults and ranges; with --game, one game's
     parameters, policies and card list (and whether the list is a reconstruction)."""
-    from simcore import registry
+    from balance.simcore import registry
 
     for name in [game] if game is not None else registry.names():
         spec = registry.get(name)
@@ -305,7 +325,7 @@ def _game_details(spec) -> None:
     """`balance games --game G`: the policies and the card list of one game."""
     from collections import Counter
 
-    from simcore.params import resolve
+    from balance.simcore.params import resolve
 
     out.print("\n[bold]policies[/bold]")
     for pol in spec.policies:
@@ -375,7 +395,7 @@ def _print_summary(summary: dict, run_dir: Path, spec=None) -> None:
             t.add_row(f"ended: {reason}", f"{c:,}", "", f"{n:,}")
     out.print(t)
     if summary.get("seat_rotation") and spec is not None and isinstance(summary.get("policies"), list):
-        from simcore.batch import seat_labels
+        from balance.simcore.batch import seat_labels
 
         pols = summary["policies"]
         out.print(f"policies moved round the table: {', '.join(seat_labels(spec, pols, len(pols)))}", highlight=False)
@@ -391,7 +411,7 @@ def _print_summary(summary: dict, run_dir: Path, spec=None) -> None:
 def _summary_seat_labels(summary: dict, spec) -> dict[int, str]:
     """Seat -> its policy with its changed parameters by name ('greedy (epsilon=1)'), from the run's recorded
     policies; none in a seat-rotated run (every policy sits at every seat)."""
-    from simcore.batch import seat_labels
+    from balance.simcore.batch import seat_labels
 
     pols, players = summary.get("policies"), summary.get("players")
     if spec is None or summary.get("seat_rotation") or not isinstance(pols, list) or not isinstance(players, int):
@@ -420,7 +440,7 @@ def _print_verdicts(summary: dict) -> None:
                   f"n = {it.get('n') or 0:,})", highlight=False)
     sc = summary.get("skill_check") or {}
     if sc:  # the skill check, in the report's own words (reports.verdicts)
-        from reports.verdicts import run_items, skill_note, skill_verdicts, _one
+        from balance.reports.verdicts import run_items, skill_note, skill_verdicts, _one
 
         for it in run_items(summary):
             said = _one(it)
@@ -447,8 +467,8 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
         play_skill_check(spec, config, run_dir, n_games, command, skill_check, check_only, quiet, scheduler, workers)
         # imported after the games, not before: a cold first run's compile children run while this process waits,
         # and the report's libraries (matplotlib, jinja2) would be held through them for nothing
-        from analysis.summary import write_summary
-        from reports import render_run_report
+        from balance.analysis.summary import write_summary
+        from balance.reports import render_run_report
 
         summary = json.loads(write_summary(run_dir, spec, margin).read_text())
         render_run_report(run_dir, spec)
@@ -459,7 +479,7 @@ def play_card_power(spec, config, run_dir: Path, n_games: int, command: str, qui
                     scheduler: str | None = None, workers: int | None = None) -> None:
     """Card power beside a run (analysis.card_power): the run's first deals with one more copy of each card
     kind for one seat, in RUN/card-power, a run folder of its own. Nothing in a game with no card power."""
-    from analysis import card_power as cp
+    from balance.analysis import card_power as cp
 
     if spec.cooperative or config.players < 2 or not cp.supported(spec):
         return
@@ -477,7 +497,7 @@ def play_skill_check(spec, config, run_dir: Path, n_games: int, command: str, de
                      workers: int | None = None) -> None:
     """The skill check (analysis.skill_check): the first `deals` deals of each variant (None: the default
     number) again with expert at every seat, in RUN/skill-check, a run folder of its own (resumed like any)."""
-    from analysis import skill_check as sc
+    from balance.analysis import skill_check as sc
 
     if callable(only):  # chosen from the run's own result (impact: the largest effects)
         only = only(run_dir)
@@ -539,7 +559,7 @@ def _nothing_kept(what: str):
 
 def _games_kept(run_dir: Path, config, n_games: int) -> tuple[int, int]:
     """(games committed, games the command asks for) over every variant of a run folder."""
-    from analysis import runs
+    from balance.analysis import runs
 
     total = sum(runs.variant_games(v, n_games) for v in config.variants)
     return total - sum(t[3] for t in runs.missing_tasks(Path(run_dir), config, n_games)), total
@@ -560,13 +580,13 @@ def opened_run(spec, config, run_dir: Path, n_games: int, command: str, kind: st
     only then the folder created or resumed ("resuming: N of M games already played"). Yields (prepared,
     executor); Ctrl-C or SIGTERM inside says what was kept ("interrupted: N of M games kept; rerun the same
     command to resume"). The folder is let go when the block ends."""
-    from analysis import preflight, runs
+    from balance.analysis import preflight, runs
 
     resumed = preflight.check_out(run_dir, spec, config, n_games)
     executor, prepared = None, None
     try:
         if scheduler or workers:
-            from analysis.executors import DaskExecutor
+            from balance.analysis.executors import DaskExecutor
 
             executor = DaskExecutor(config, scheduler, workers)
         else:
@@ -629,7 +649,7 @@ def _play(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: flo
     """Play what the folder lacks, with a progress bar."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from analysis import runs
+    from balance.analysis import runs
 
     total = sum(runs.variant_games(v, n_games) for v in config.variants)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -676,7 +696,7 @@ def simulate(
     quiet: QuietOpt = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
-    from analysis import runs
+    from balance.analysis import runs
 
     _threads(threads)
     spec = _spec(game)
@@ -691,6 +711,7 @@ def simulate(
                              card_power=card_power)
     _print_summary(summary, run_dir, spec)
     out.print(f"report: {run_dir / 'report.html'}")
+    return run_dir
 
 
 @command()
@@ -717,8 +738,8 @@ def sweep(
     quiet: QuietOpt = False,
 ):
     """Play every point of a parameter grid on the same deals; one folder, one report."""
-    from analysis import runs
-    from analysis.sweep import grid, sweep_config
+    from balance.analysis import runs
+    from balance.analysis.sweep import grid, sweep_config
 
     _threads(threads)
     spec = _spec(game)
@@ -732,6 +753,7 @@ def sweep(
     summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=quiet, precision=precision,
                              scheduler=scheduler, workers=workers, margin=margin, skill_check=skill_check)
     _print_sweep(summary, run_dir)
+    return run_dir
 
 
 def _print_sweep(summary: dict, run_dir: Path) -> None:
@@ -776,8 +798,8 @@ def compare(
     """Differences in every headline metric between two runs (RUN_A RUN_B), or between two settings played now on
     the same deals (--game G --a-set ... --b-set ...; --set and --params apply to both), with intervals and
     verdicts."""
-    from analysis import runs
-    from analysis.compare import compare_runs, write_comparison
+    from balance.analysis import runs
+    from balance.analysis.compare import compare_runs, write_comparison
 
     _threads(threads)
     if game is not None:
@@ -787,8 +809,8 @@ def compare(
         n_players = _players(spec, players)
         seats = _policies(spec, policy, policy_param, n_players)
         base = _user_params(spec, set_, params, level)
-        from simcore.params import resolve, user_params
-        from analysis.runs import RunConfig, Variant, default_chunk_size
+        from balance.simcore.params import resolve, user_params
+        from balance.analysis.runs import RunConfig, Variant, default_chunk_size
 
         side_a = {**base, **user_params(spec, a_set)}
         side_b = {**base, **user_params(spec, b_set)}
@@ -806,17 +828,17 @@ def compare(
         if params is not None or set_ or a_set or b_set or precision is not None or skill_check is not None:
             raise BalanceError("compare: --set, --params, --a-set, --b-set, --precision and --skill-check play new "
                                "games: give them with --game G, not with two run folders")
-        from analysis.preflight import check_result_folder
+        from balance.analysis.preflight import check_result_folder
 
         check_result_folder(out_dir, "comparison.json and report.html")  # before the comparison, not after it
         result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
         sides = (run_a, run_b, a_variant, b_variant)
         folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
-    from analysis.compare import skill_check as compare_skill_check
+    from balance.analysis.compare import skill_check as compare_skill_check
 
     result["skill_check"] = compare_skill_check(*sides, result, margin)
-    from reports import render_compare_report
-    from reports.comparison import card_diff_of, headline_first
+    from balance.reports import render_compare_report
+    from balance.reports.comparison import card_diff_of, headline_first
 
     result["card_diff"] = card_diff_of(result)  # kept in comparison.json: a rebuild needs no card file
     write_comparison(folder, result, _command_line())
@@ -828,8 +850,8 @@ def compare(
     for col in ("metric", "A", "B", "B − A (CI)", "CI level", "p (adjusted)", "verdict", "against the margin"):
         t.add_column(col)
 
-    from reports import fmt
-    from reports.comparison import _diff, _diff_ci, _level, _value
+    from balance.reports import fmt
+    from balance.reports.comparison import _diff, _diff_ci, _level, _value
 
     for m in headline_first(result):  # the headline first, every number in the reports' one format
         t.add_row(m["metric"], _value(m, "a"), _value(m, "b"), f"{_diff(m)} {_diff_ci(m)}", _level(m),
@@ -846,7 +868,7 @@ def compare(
         said.append(pairing["words"])
     if said:
         out.print("pairing: " + "; ".join(said), highlight=False)
-    from reports.verdicts import compare_block
+    from balance.reports.verdicts import compare_block
 
     for v in compare_block(result, {}).verdicts:
         if v.skill:
@@ -857,6 +879,7 @@ def compare(
         out.print("left out of the family: " + "; ".join(f"{d['metric']} ({d['reason']})" for d in result["dropped"]),
                   highlight=False)
     out.print(f"n: A {result['n_a']:,} games, B {result['n_b']:,} games\nreport: {path}")
+    return folder
 
 
 @command()
@@ -887,9 +910,9 @@ def tune(
 ):
     """Search parameters to hit targets; report the recommendation measured on fresh games, how sure the pick
     is, its runners-up and skill sensitivity."""
-    from analysis import runs
-    from analysis.sweep import grid
-    from analysis.tune import parse_target, tune as run_tune, write_tuning
+    from balance.analysis import runs
+    from balance.analysis.sweep import grid
+    from balance.analysis.tune import parse_target, tune as run_tune, write_tuning
 
     _threads(threads)
     spec = _spec(game)
@@ -898,7 +921,7 @@ def tune(
     user = _user_params(spec, set_, params, level)
     targets = [parse_target(t) for t in target]
     points = grid(spec, vary)
-    from analysis.preflight import check_result_folder
+    from balance.analysis.preflight import check_result_folder
 
     check_result_folder(out_dir, "tuning.json and report.html")  # before the games, not after them
     _first_compile(spec, seats, say=not quiet)
@@ -907,7 +930,7 @@ def tune(
         result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep,
                           n_skill=skill_games, n_fresh=fresh, margin=margin)
     folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
-    from reports import render_tuning_report
+    from balance.reports import render_tuning_report
 
     write_tuning(folder, result, _command_line())
     path = render_tuning_report(folder, result)
@@ -937,13 +960,14 @@ def tune(
         if "target" not in row:
             break
     out.print(f"report: {path}")
+    return folder
 
 
 @command()
 def report(folder: Annotated[Path, typer.Argument(metavar="FOLDER", help=FOLDER_HELP)]):
     """Rebuild report.html from a folder alone, as the kind of folder it is (a run's summary.json too)."""
-    from analysis import runs
-    from reports import rebuild_report
+    from balance.analysis import runs
+    from balance.reports import rebuild_report
 
     if (folder / runs.MANIFEST).exists():  # a run folder: not while a run writes it, every part against its record
         manifest = runs.load_manifest(folder, "report")
@@ -954,6 +978,7 @@ def report(folder: Annotated[Path, typer.Argument(metavar="FOLDER", help=FOLDER_
     else:
         path = rebuild_report(folder)
     out.print(f"report: {path}")
+    return Path(path)
 
 
 @command()
@@ -975,8 +1000,8 @@ def replay(
     check: CheckOpt = False,
 ):
     """Print one game as a readable transcript, in the rulebook's words."""
-    from analysis import runs
-    from simcore.batch import Engine
+    from balance.analysis import runs
+    from balance.simcore.batch import Engine
 
     if folder is not None and run is not None and Path(folder) != Path(run):
         raise BalanceError("replay: give the run folder once (FOLDER; --run is its old spelling)")
@@ -1017,7 +1042,7 @@ def replay(
         spec = _spec(game)
         n_players = _players(spec, players)
         seats = _policies(spec, policy, policy_param, n_players)
-        from simcore.params import resolve
+        from balance.simcore.params import resolve
 
         rule_params = resolve(spec, _user_params(spec, set_, params, level))
         data = spec.load_data(rule_params)
@@ -1026,7 +1051,8 @@ def replay(
     events, game_row, seat_rows = engine.replay(data.tables, n_players, seed, index, check=check)
     out.print(f"[bold]{spec.title}[/bold] — game {index} of seed {seed}, {n_players} player(s), "
               f"policies {', '.join(s.name for s in seats)}", highlight=False)
-    for line in spec.decode_trace(events, data, n_players):
+    lines = list(spec.decode_trace(events, data, n_players))
+    for line in lines:
         out.print(line, highlight=False, markup=False)
     reason = spec.all_end_reasons[int(game_row[0])]
     winners = [str(s + 1) for s in range(n_players) if seat_rows[s, 0] > 0.5]
@@ -1038,6 +1064,7 @@ def replay(
               f"{'winner(s): seat ' + ', '.join(winners) if winners else 'nobody won'}.", highlight=False)
     if check:
         out.print(f"--check: every invariant held after each of the {int(game_row[1])} decisions.", highlight=False)
+    return lines
 
 
 @command()
@@ -1058,7 +1085,7 @@ def campaign(
     quiet: QuietOpt = False,
 ):
     """Play whole campaigns (levels 1..11; a lost level is replayed with one more event)."""
-    from analysis.campaign import run_campaign, write_campaign
+    from balance.analysis.campaign import run_campaign, write_campaign
 
     _threads(threads)
     spec = _spec(game)
@@ -1068,15 +1095,15 @@ def campaign(
     seats = _policies(spec, policy, policy_param, n_players)
     user = _user_params(spec, set_, params, None)
     n = n_old if n_old is not None else n
-    from analysis.preflight import check_result_folder
+    from balance.analysis.preflight import check_result_folder
 
     check_result_folder(out_dir, "campaign.json and report.html")  # before the games, not after them
     _first_compile(spec, seats, say=not quiet)
     with _nothing_kept("campaign"):
         result = run_campaign(spec, user, n_players, seats, seed, n, max_attempts)
-    from analysis.runs import new_run_dir
+    from balance.analysis.runs import new_run_dir
 
-    from reports import render_campaign_report
+    from balance.reports import render_campaign_report
 
     folder = out_dir or new_run_dir(Path("runs"), f"{spec.name}-campaign")
     write_campaign(folder, spec, result, _command_line())
@@ -1097,6 +1124,7 @@ def campaign(
                   f"(95% CI {g['mean']['ci'][0]:.1f}–{g['mean']['ci'][1]:.1f}), median {g['median']:.0f}, "
                   f"n={g['n']:,} of {n:,} campaigns cleared")
     out.print(f"report: {path}")
+    return folder
 
 
 @command()
@@ -1116,8 +1144,8 @@ def bench(
     on all cores, compile time on a cold and a warm cache, the speed-up over the JIT disabled, peak memory."""
     import numba
 
-    from analysis.bench import bench_game
-    from simcore import registry
+    from balance.analysis.bench import bench_game
+    from balance.simcore import registry
 
     n = 2_000 if quick else n
     nojit_games = nojit if nojit is not None else (5 if quick else 20)
@@ -1125,7 +1153,7 @@ def bench(
     names = game or registry.names()
     for name in names:
         registry.get(name)  # unknown names fail before any work
-    from analysis.bench import DEFAULT_POLICIES
+    from balance.analysis.bench import DEFAULT_POLICIES
 
     policies = [x.strip() for item in (policy or list(DEFAULT_POLICIES)) for x in item.split(",") if x.strip()]
     for name in names:
@@ -1175,5 +1203,5 @@ def main() -> None:
     app()
 
 
-from cli.ladder import register as _register_ladder  # noqa: E402  (`balance ladder`, cli/ladder.py)
+from balance.cli.ladder import register as _register_ladder  # noqa: E402  (`balance ladder`, cli/ladder.py)
 _register_ladder(globals())

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from .app import GameOpt, Group, _spec, app, err, out
 
@@ -48,8 +48,8 @@ def export_card_list(game: str, file: Path | None = None, force: bool = False) -
     """Write `game`'s shipped card list to `file` (default `<game>-cards.toml` here): TOML as shipped, or
     CSV when the name ends in .csv. Returns (the path written, the list's CardList). Refuses a game without
     a card list, another extension, and an existing file unless `force`."""
-    from simcore import cardcsv
-    from simcore.files import parse_toml, read_bytes
+    from balance.simcore import cardcsv
+    from balance.simcore.files import parse_toml, read_bytes
 
     spec = _spec(game)
     cards = spec.load_data({}).cards if spec.param("cards") is not None else None

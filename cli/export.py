@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from .app import FOLDER_HELP, command, out
 
@@ -28,7 +28,7 @@ def summary_frame(run_dir: Path):
     """summary.json's win rates: per variant, all seats (seat null) then each seat."""
     import polars as pl
 
-    from analysis import store
+    from balance.analysis import store
 
     try:
         raw = store.read_entry(Path(run_dir), "summary.json", "RUN", store.MAX_RESULT_BYTES)
@@ -65,7 +65,7 @@ def summary_frame(run_dir: Path):
 
 
 def table_frame(run_dir: Path, table: str):
-    from analysis import frames
+    from balance.analysis import frames
 
     if table == "summary":
         return summary_frame(run_dir)
@@ -149,3 +149,4 @@ def export(
     """Write one table of a run folder as CSV, Parquet or an Excel sheet."""
     target, n = export_table(run, table, fmt, dest, force)
     out.print(f"wrote {target}: {table} of {run}, {n:,} rows", highlight=False, markup=False)
+    return target

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore.precompile import is_warm
+from balance.simcore.precompile import is_warm
 
 # Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 13:
 # `balance bench --game G --policy greedy --quick`, a 2-core machine; Overtime 49.5-57.2 s in four runs,

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PrecisionOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt, SkillCheckOpt,
                   SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads,
@@ -48,15 +48,15 @@ def impact(
 ):
     """What each card and rule does to the game: the same seeds played with one copy of a card removed, all
     removed, one added, or a rule stepped; paired differences with corrected intervals, ranked, in one report."""
-    from analysis import impact as imp
-    from analysis import runs
+    from balance.analysis import impact as imp
+    from balance.analysis import runs
 
     _threads(threads)
     spec = _spec(game)
     n_players = _players(spec, players)
     seats = _policies(spec, policy, policy_param, n_players)
     user = _user_params(spec, set_, params, level)
-    from simcore.params import resolve
+    from balance.simcore.params import resolve
 
     base = resolve(spec, user)
     rule_names = imp.pick_rules(spec, rules)
@@ -67,7 +67,7 @@ def impact(
                                f"allowed: {', '.join(imp.steppable(spec))}")
     kinds = imp.pick_cards(spec, base, cards)
     run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-impact")
-    from analysis.preflight import check_target
+    from balance.analysis.preflight import check_target
 
     check_target(run_dir)  # before the plan writes its card lists there (the whole folder: in run_and_report)
     plan = imp.plan(spec, user, run_dir, kinds, rule_names, power=power)
@@ -81,6 +81,7 @@ def impact(
         raise
     result = json.loads((run_dir / imp.IMPACT_FILE).read_text(encoding="utf-8"))
     _print(result, run_dir)
+    return run_dir
 
 
 def _pts(x) -> str:
@@ -155,7 +156,7 @@ def _print(res: dict, run_dir: Path) -> None:
         out.print(f"not played ({len(which)}): {shown}: {reason}", highlight=False, markup=False)
     sc = res.get("skill_check") or {}
     if sc.get("played"):
-        from reports import verdicts
+        from balance.reports import verdicts
 
         for v in verdicts.impact_block(res, {}, {}).verdicts:
             if v.skill:

@@ -54,8 +54,8 @@ def register(ns: dict) -> None:
         search, oracle): the skill ladder, paired, in one folder with ladder.json, summary.json and report.html;
         competitive games also play expert against lookahead and rate every rung (Bradley-Terry); Sick Days
         solo's exhaustive solver says which deals some line wins (bound.json)."""
-        from analysis import ladder as L
-        from analysis import runs
+        from balance.analysis import ladder as L
+        from balance.analysis import runs
 
         _app["_threads"](threads)
         spec = _app["_spec"](game)
@@ -67,7 +67,7 @@ def register(ns: dict) -> None:
         config, rs, left = L.ladder_config(spec, user, n_players, seed, levels, chunk_size or L.default_chunk(n_games, share),
                                            share)
         run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-ladder")
-        from analysis.preflight import check_out
+        from balance.analysis.preflight import check_out
 
         check_out(run_dir, spec, config, n_games)  # a folder that cannot be run is refused before the plan
         _print_plan(spec, config, n_games, n_players, left)
@@ -76,7 +76,7 @@ def register(ns: dict) -> None:
         with _app["opened_run"](spec, config, run_dir, n_games, _app["_command_line"](), L.KIND, quiet, scheduler,
                                 workers) as (prepared, executor):
             _app["_play"](spec, config, run_dir, n_games, quiet, None, prepared, executor, label=f"{spec.name} ladder")
-            from reports import render_ladder_report
+            from balance.reports import render_ladder_report
 
             nodes = L.default_solver_nodes(spec.name) if solver_nodes is None else solver_nodes
             if L.solver_for(spec.name) is not None and nodes > 0:
@@ -91,10 +91,11 @@ def register(ns: dict) -> None:
             path = render_ladder_report(run_dir, result)
         print_ladder(result)
         _app["out"].print(f"ladder folder: {run_dir}\nreport: {path}", highlight=False)
+        return run_dir
 
 
 def _print_plan(spec, config, n_games: int, players: int, left: list[str]) -> None:
-    from analysis import ladder as L
+    from balance.analysis import ladder as L
 
     rows = L.plan(config, n_games)
     competitive = L.is_competitive(spec, players)
@@ -147,7 +148,7 @@ def print_ladder(result: dict) -> None:
             t.add_row(*row)
             prev = e["label"]
         out.print(t)
-        from reports.ladder import bound_sentence, strength_sentences
+        from balance.reports.ladder import bound_sentence, strength_sentences
 
         tour = lad.get("tournament") or {}
         if tour.get("players"):

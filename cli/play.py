@@ -36,7 +36,7 @@ from typing import Annotated, Optional
 import numpy as np
 import typer
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from .app import (LevelOpt, MaybeGameOpt, OutOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SeedOpt, SetOpt, _players,
                   _spec, _user_params, command)
@@ -73,8 +73,8 @@ class Game:
     choices: list[int] = field(default_factory=list)  # option codes the person chose at asked decisions
 
     def __post_init__(self):
-        from simcore.batch import Engine
-        from simcore.runner import GREEDY, RANDOM
+        from balance.simcore.batch import Engine
+        from balance.simcore.runner import GREEDY, RANDOM
 
         bots = [s for i, s in enumerate(self.seats) if i != self.human]
         self._simple = all(s.kind in (RANDOM, GREEDY) for s in bots)
@@ -85,8 +85,8 @@ class Game:
         self.restart()
 
     def restart(self) -> None:
-        from simcore import rng as R
-        from simcore.trace import new_trace
+        from balance.simcore import rng as R
+        from balance.simcore.trace import new_trace
 
         k = self.spec.kernels
         self.rng = np.zeros(R.N_STREAMS, np.uint64)
@@ -103,7 +103,7 @@ class Game:
 
     @property
     def events(self) -> np.ndarray:
-        from simcore.trace import events
+        from balance.simcore.trace import events
 
         return events(self.trace)
 
@@ -147,8 +147,8 @@ class Game:
 
     def bot_choice(self, seat: int, n: int) -> int:
         """The runner's decision for a bot seat (simcore/runner.py, `play`), on the game's own streams."""
-        from simcore import rng as R
-        from simcore.runner import GREEDY, P_EPSILON, RANDOM
+        from balance.simcore import rng as R
+        from balance.simcore.runner import GREEDY, P_EPSILON, RANDOM
 
         kind = int(self.kinds[seat])
         params = self.params[seat]
@@ -178,7 +178,7 @@ class Game:
 
     def result(self) -> tuple[np.ndarray, np.ndarray]:
         """The runner's result rows of the finished game (end reason as the runner sets it)."""
-        from simcore.runner import COL_DECISIONS, COL_END_REASON, END_CAP, END_NO_MOVE
+        from balance.simcore.runner import COL_DECISIONS, COL_END_REASON, END_CAP, END_NO_MOVE
 
         game_row = np.zeros(len(self.spec.game_column_names))
         seat_rows = np.zeros((self.players, len(self.spec.seat_column_names)))
@@ -195,8 +195,8 @@ class Game:
         """(expert's option index, win chance, games played out, policy name), on copies of the game: its
         streams are not touched. The win chance: the seat's wins when the hidden cards are redrawn as the
         seat may imagine them (determinise), expert's option is played, and every seat plays greedy on."""
-        from simcore import rng as R
-        from simcore.batch import Engine
+        from balance.simcore import rng as R
+        from balance.simcore.batch import Engine
 
         k = self.spec.kernels
         tables = self.data.tables
@@ -211,7 +211,7 @@ class Game:
             runner = Engine(self.spec, [expert])._runner()
             j = int(runner.choose(tables, state, np.int64(seat), self.options.copy(), np.int64(self.n),
                                   np.int64(expert.kind), np.array(expert.params), rng, self.buf.copy()))
-        from simcore.batch import policy_defaults
+        from balance.simcore.batch import policy_defaults
 
         greedy_params = policy_defaults(self.spec, "greedy")
         wins = played = 0
@@ -327,7 +327,7 @@ def setup(game: str | None, players: int | None, seat: int, policy, policy_param
 def bot_policies(spec, policy, policy_param, n_players: int, human: int) -> list:
     """Each seat's policy: --policy for every bot (one name), one per other seat in seat order, or one per seat;
     the person's seat keeps a placeholder (it is never asked)."""
-    from simcore.batch import parse_policies, policy_names
+    from balance.simcore.batch import parse_policies, policy_names
 
     names = policy_names(policy)
     others = n_players - 1

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from .play import (HELP_TEXT, LOG_FILE, PLAY_FILE, Game, Quit, _settings_text, append_log, read_play_file, setup,
                    write_play_file)
@@ -58,8 +58,8 @@ def _game_folder(root: Path, game: str) -> Path:
 
 
 def run_session(game, players, seat, policy, policy_param, set_, seed, level, out_dir, notes) -> None:
-    from analysis import runs
-    from simcore.batch import resolve_policy
+    from balance.analysis import runs
+    from balance.simcore.batch import resolve_policy
 
     folder = Path(out_dir) if out_dir is not None else None
     if folder is not None and folder.exists() and (folder / PLAY_FILE).exists():  # an unfinished game: go on with it
@@ -209,7 +209,7 @@ def _jsonable(user: dict) -> dict:
 
 def _narrate(table, g: Game, shown: int) -> int:
     """Print the events since trace position `shown` (as the seat may see them); the new position."""
-    from simcore.trace import EVENT_WIDTH
+    from balance.simcore.trace import EVENT_WIDTH
 
     now = int(g.trace[0])
     if now > shown:
@@ -240,7 +240,7 @@ _HINT_READY: set = set()
 
 def _hint(table, g: Game, expert) -> None:
     if expert.name not in _HINT_READY:  # a first compile of the expert's loop on this machine is said, and done in children
-        from simcore.batch import Engine
+        from balance.simcore.batch import Engine
 
         from .app import _first_compile
 
@@ -272,8 +272,8 @@ def _warm_up(spec, seats, human: int) -> None:
     seat, so the save at the end does not wait (said when it is a first compile on this machine)."""
     from dataclasses import replace
 
-    from simcore.batch import Engine
-    from simcore.recorded import NAME, RECORDED, params_of
+    from balance.simcore.batch import Engine
+    from balance.simcore.recorded import NAME, RECORDED, params_of
 
     from .app import _first_compile
 
@@ -288,9 +288,9 @@ def _finish(spec, g: Game, table, doc: dict, folder: Path, user: dict, seats, hu
     """The game is over: show the end, check it against the compiled runner, save the run folder and the log row."""
     from dataclasses import replace
 
-    from analysis import runs
-    from simcore.batch import Engine
-    from simcore.recorded import NAME, RECORDED, params_of
+    from balance.analysis import runs
+    from balance.simcore.batch import Engine
+    from balance.simcore.recorded import NAME, RECORDED, params_of
 
     from .app import _command_line, run_and_report
 

@@ -98,7 +98,7 @@ def _counts(names, counts) -> str:
 class YoureFired(Table):
     def __init__(self, spec, data, players, human):
         super().__init__(spec, data, players, human)
-        from simcore.youre_fired import constants as K
+        from balance.simcore.youre_fired import constants as K
 
         self.K = K
         self.effects = list(data.info["effects"])
@@ -209,7 +209,7 @@ class YoureFired(Table):
 class Overtime(Table):
     def __init__(self, spec, data, players, human):
         super().__init__(spec, data, players, human)
-        from simcore.overtime import constants as K
+        from balance.simcore.overtime import constants as K
 
         self.K = K
         self.rules, self.kinds, _, self.ck = data.tables[:4]
@@ -321,7 +321,7 @@ class Overtime(Table):
 class FourDayWeekend(Table):
     def __init__(self, spec, data, players, human):
         super().__init__(spec, data, players, human)
-        from simcore.four_day_weekend import constants as K
+        from balance.simcore.four_day_weekend import constants as K
 
         self.K = K
         self.cards = data.tables[K.T_CARDS]
@@ -420,7 +420,7 @@ class FourDayWeekend(Table):
 class SickDays(Table):
     def __init__(self, spec, data, players, human):
         super().__init__(spec, data, players, human)
-        from simcore.sickdays_solo import kernels as K
+        from balance.simcore.sickdays_solo import kernels as K
 
         self.K = K
         self.info = data.info
@@ -434,7 +434,7 @@ class SickDays(Table):
         return f"{c % 7 + 1}-{self.info['suits'][c // 7]}"
 
     def long(self, c: int) -> str:
-        from simcore.sickdays_solo import _card
+        from balance.simcore.sickdays_solo import _card
 
         return _card(c, self.info)
 

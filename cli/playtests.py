@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from .app import (GameOpt, LevelOpt, MarginOpt, OutOpt, PlayersOpt, QuietOpt, SeedOpt, SetOpt, _command_line, _players,
                   _spec, command, err, games_opt, out)
@@ -53,8 +53,8 @@ def playtests(
     if synthesize:
         _synthesize(spec, file, players, set_, level, n, seed, policy, policy_param)
         return
-    from analysis import playtests as PT
-    from analysis import runs
+    from balance.analysis import playtests as PT
+    from balance.analysis import runs
 
     run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-playtests")
     _check_folder(run_dir)
@@ -62,7 +62,7 @@ def playtests(
     result = PT.analyse(spec, file, players, set_, level, cards, n, seed, margin, expert, say)
     result["command"] = _command_line()
     PT.write(run_dir, result)
-    from reports.playtests import render_playtests_report
+    from balance.reports.playtests import render_playtests_report
 
     path = render_playtests_report(run_dir, result)
     _print(result)
@@ -71,7 +71,7 @@ def playtests(
 
 def _check_folder(run_dir: Path) -> None:
     """A new folder, or one this command wrote before (its playtests.json and report.html are replaced)."""
-    from analysis.playtests import PLAYTESTS_FILE
+    from balance.analysis.playtests import PLAYTESTS_FILE
 
     run_dir = Path(run_dir)
     if run_dir.exists() and not run_dir.is_dir():
@@ -84,8 +84,8 @@ def _check_folder(run_dir: Path) -> None:
 
 
 def _synthesize(spec, file: Path, players, sets, level, n, seed, policy, policy_param) -> None:
-    from analysis.playtest_log import synthesize, write_log
-    from simcore.batch import parse_policies, seat_labels
+    from balance.analysis.playtest_log import synthesize, write_log
+    from balance.simcore.batch import parse_policies, seat_labels
 
     p = _players(spec, players)
     seats = parse_policies(spec, policy, policy_param, p)

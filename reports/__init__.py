@@ -24,7 +24,7 @@ from typing import Callable
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from .views import RunReport, build_run_report
 
@@ -32,7 +32,7 @@ REPORT_FILE = "report.html"
 
 
 def environment() -> Environment:
-    return Environment(loader=PackageLoader("reports", "templates"),
+    return Environment(loader=PackageLoader("balance.reports", "templates"),
                        autoescape=select_autoescape(["html", "jinja2"], default=True),
                        trim_blocks=True, lstrip_blocks=True)
 
@@ -43,8 +43,8 @@ def render_html(view: RunReport) -> str:
 
 def _summary_for(run_dir: Path, spec) -> dict:
     """summary.json, recomputed (and rewritten) when missing or older than a part."""
-    from analysis.frames import part_files
-    from analysis.summary import SUMMARY_FILE, write_summary
+    from balance.analysis.frames import part_files
+    from balance.analysis.summary import SUMMARY_FILE, write_summary
 
     path = run_dir / SUMMARY_FILE
     parts = [p for kind in ("games", "seats", "cards") for p in part_files(run_dir, kind)]
@@ -72,7 +72,7 @@ def is_sweep(summary: dict) -> bool:
 def render_run_report(run_dir: str | Path, spec) -> Path:
     """Write `report.html` for a run folder and return its path (the sweep
     report when the folder holds several variants)."""
-    from analysis.frames import load_manifest
+    from balance.analysis.frames import load_manifest
 
     run_dir = Path(run_dir)
     summary = _summary_for(run_dir, spec)
@@ -85,7 +85,7 @@ def render_run_report(run_dir: str | Path, spec) -> Path:
 
 def render_sweep_report(run_dir: str | Path, spec, summary: dict | None = None) -> Path:
     """Write the sweep report of a run folder with several variants; return its path."""
-    from analysis.frames import load_manifest
+    from balance.analysis.frames import load_manifest
 
     from .sweep import build_sweep_report
 
@@ -97,9 +97,9 @@ def render_sweep_report(run_dir: str | Path, spec, summary: dict | None = None) 
 def render_impact_report(run_dir: str | Path, spec, summary: dict | None = None) -> Path:
     """An impact folder (balance impact): impact.json recomputed from its parts
     (analysis.impact), then report.html (reports.impact)."""
-    from analysis.frames import load_manifest
-    from analysis.impact import write_impact
-    from analysis.summary import SUMMARY_FILE
+    from balance.analysis.frames import load_manifest
+    from balance.analysis.impact import write_impact
+    from balance.analysis.summary import SUMMARY_FILE
 
     from .impact import build_impact_report
 
@@ -131,7 +131,7 @@ def render_campaign_report(folder: str | Path, result: dict, spec=None) -> Path:
     """Write the campaign report (analysis.campaign.run_campaign's result) into folder/report.html."""
     from .campaign import build_campaign_report
 
-    from analysis.campaign import verdicts as campaign_verdicts
+    from balance.analysis.campaign import verdicts as campaign_verdicts
 
     folder = Path(folder)
     if "verdicts" not in result and result.get("levels"):  # a campaign run before its verdicts were stored
@@ -145,7 +145,7 @@ def render_ladder_report(folder: str | Path, result: dict, spec=None) -> Path:
     """Write the skill-ladder report (analysis.ladder.analyse's result) into folder/report.html."""
     from .ladder import build_ladder_report
 
-    from analysis import ladder
+    from balance.analysis import ladder
 
     folder = Path(folder)
     if spec is None:
@@ -183,7 +183,7 @@ def _read_json(path: Path) -> dict:
 
 
 def _spec_of(game, path: Path, required: bool = True):
-    from simcore import registry
+    from balance.simcore import registry
 
     if str(game) in registry.names():
         return registry.get(str(game))
@@ -201,8 +201,8 @@ def _result(path: Path) -> dict:
 
 def _rebuild_run(folder: Path) -> Path:
     """A run or sweep folder: summary.json recomputed from the parts, then its report."""
-    from analysis.frames import load_manifest
-    from analysis.summary import write_summary
+    from balance.analysis.frames import load_manifest
+    from balance.analysis.summary import write_summary
 
     manifest = load_manifest(folder)
     if manifest.get("kind") == "ladder":  # a ladder folder whose ladder.json was lost
@@ -234,8 +234,8 @@ def _rebuild_campaign(folder: Path) -> Path:
 def _rebuild_ladder(folder: Path) -> Path:
     """A ladder folder (`balance ladder`): ladder.json and summary.json recomputed from the parts, then its
     report. A run folder that merely holds a copied ladder.json is a run folder."""
-    from analysis import ladder
-    from analysis.frames import load_manifest
+    from balance.analysis import ladder
+    from balance.analysis.frames import load_manifest
 
     manifest = load_manifest(folder)
     if manifest.get("kind") != ladder.KIND:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from simcore.errors import BalanceError
+from balance.simcore.errors import BalanceError
 
 from . import fmt
 
@@ -201,7 +201,7 @@ def _side(x) -> tuple[dict, str, str | None]:
     """(parsed file, file as shown, sha256) of a GameData, a CardList, a path or an already parsed dict."""
     import hashlib
 
-    from simcore.files import read_bytes, parse_toml, shown
+    from balance.simcore.files import read_bytes, parse_toml, shown
 
     if isinstance(x, Mapping):
         return dict(x), "(given)", None
@@ -212,7 +212,7 @@ def _side(x) -> tuple[dict, str, str | None]:
         if cards is not None:
             path, label = Path(cards.path), cards.file
         else:  # a game not moved to simcore.gamedata yet: its cards parameter, else its shipped file
-            from simcore.files import data_file
+            from balance.simcore.files import data_file
 
             given = (getattr(x, "params", None) or {}).get("cards")
             path = Path(given) if given else data_file(x.game, "cards.toml")

@@ -149,7 +149,7 @@ def pairing_effect(r: dict) -> str | None:
     """What the pairing did here, measured (analysis.compare.pairing_sentence of the
     paired against the unpaired interval's width), with the correlation behind it;
     None when nothing was measured."""
-    from analysis.compare import pairing_sentence
+    from balance.analysis.compare import pairing_sentence
 
     p = r.get("pairing") or {}
     words = p.get("words") or pairing_sentence(p, r.get("pairing_basis"))
@@ -439,7 +439,7 @@ def card_diff_of(result: dict) -> dict | None:
         return {**rec, "same": True, "rows": [],
                 "words": f"Both sides play the same card list ({ba.get('file')}, hash {str(ba['sha256'])[:16]})."}
     try:
-        from simcore import registry
+        from balance.simcore import registry
 
         from .card_diff import diff_card_lists
 

@@ -112,7 +112,7 @@ def _sha256_of(path: Path) -> str | None:
 
 def _game_cards_file(game: str) -> Path | None:
     try:
-        from simcore.files import data_file
+        from balance.simcore.files import data_file
 
         return data_file(game, "cards.toml")
     except Exception:  # noqa: BLE001  an unknown game on this machine
@@ -264,7 +264,7 @@ def card_lists_of(spec, game: str, params: dict | None) -> list[CardListNote]:
     reconstruction like a run's (`edited_from`)."""
     params = dict(params or {})
     try:
-        from simcore.params import resolve
+        from balance.simcore.params import resolve
 
         params = resolve(spec, params)
     except Exception:  # noqa: BLE001  (a parameter this build no longer has: the loader's fallback below)
@@ -339,7 +339,7 @@ def _defaults(spec, level=None) -> dict:
     if spec is None:
         return {}
     try:
-        from simcore.params import resolve
+        from balance.simcore.params import resolve
 
         return resolve(spec, {"level": level} if level is not None else {})
     except Exception:  # noqa: BLE001
@@ -576,7 +576,7 @@ def _difference(mine: dict, best: dict, ladder: dict) -> dict | None:
     if isinstance(vs, dict) and vs.get("diff") is not None:
         return {"diff": vs["diff"], "ci": vs.get("ci") or [None, None], "paired": True}
     try:
-        from analysis.stats import two_proportions
+        from balance.analysis.stats import two_proportions
 
         n1, n2 = int(mine["n"]), int(best["n"])
         d = two_proportions(round(mine["value"] * n1), n1, round(best["value"] * n2), n2)

@@ -343,13 +343,13 @@ def render_playtests_report(folder: str | Path, result: dict, spec=None) -> Path
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     if spec is None:
-        from simcore import registry
+        from balance.simcore import registry
 
         try:
             spec = registry.get(result["game"])
         except Exception:  # noqa: BLE001  (a report of a game no longer installed: its stored title)
             spec = None
-    env = Environment(loader=PackageLoader("reports", "templates"),
+    env = Environment(loader=PackageLoader("balance.reports", "templates"),
                       autoescape=select_autoescape(["html", "jinja2"], default=True), trim_blocks=True,
                       lstrip_blocks=True)
     html = env.get_template("playtests.jinja2").render(r=build_playtests_report(json.loads(json.dumps(result,

@@ -212,7 +212,7 @@ def vs_first(s: dict) -> dict:
             rows[c["variant"]] = {**c["win_rate"], "n": c["n_pairs"], "length": c.get("length_mean")}
         return {"baseline": block["baseline"], "paired": True, "method": block.get("method", "paired by game"),
                 "rows": rows, "alpha": block.get("alpha", ALPHA), "correction": block.get("correction", "Holm")}
-    from analysis.stats import holm, two_proportions
+    from balance.analysis.stats import holm, two_proportions
 
     base = vs[0]
     rows = {}

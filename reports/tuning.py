@@ -44,7 +44,7 @@ def policy_words(result: dict) -> str:
 
 
 def _targets(result: dict):
-    from analysis.tune import parse_target
+    from balance.analysis.tune import parse_target
 
     out = []
     for t in result.get("targets") or []:
@@ -90,7 +90,7 @@ def band_words(t) -> str:
 
 def verdict(t, m: dict) -> str:
     """A band target against the fresh interval (as analysis.tune.band_check)."""
-    from analysis.tune import band_check
+    from balance.analysis.tune import band_check
 
     return band_check(t, m).get("words", "unclear")
 

@@ -6,6 +6,8 @@ one game with its trace. The kernels see only arrays and scalars.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import hashlib
 import importlib.util
 import math
@@ -129,9 +131,17 @@ _NAME_KEY = re.compile(r"[A-Za-z_]\w*")
 
 
 def parse_policy_param(text: str) -> PolicySetting:
-    """`epsilon=0.1`, `2:epsilon=1` (seat 2) or `greedy.epsilon=1` (every greedy seat), checked for form only."""
-    key, eq, raw = str(text).partition("=")
-    key, raw = key.strip(), raw.strip()
+    """`epsilon=0.1`, `2:epsilon=1` (seat 2) or `greedy.epsilon=1` (every greedy seat), checked for form only;
+    from Python also a pair (key, number)."""
+    if isinstance(text, tuple):
+        key, raw = str(text[0]).strip(), text[1]
+        eq, text = "=", f"{key}={raw}"
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+            raw = "not a number"
+        raw = str(raw).strip()
+    else:
+        key, eq, raw = str(text).partition("=")
+        key, raw = key.strip(), raw.strip()
     if not eq or not key:
         raise BalanceError(f"--policy-param: '{text}' is not NAME=VALUE; allowed: {POLICY_PARAM_FORMS}")
     try:
@@ -158,7 +168,7 @@ def _policy_of(name: str, ref: str) -> bool:
 
 def seat_settings(spec: GameSpec, names: list[str], texts: list[str] | None, players: int) -> list[dict[str, float]]:
     """Each seat's policy parameters from --policy-param (`names`: one policy, or one per seat)."""
-    settings = [parse_policy_param(t) for t in texts or []]
+    settings = [parse_policy_param(t) for t in (list(texts.items()) if isinstance(texts, Mapping) else texts or [])]
     seats = names if len(names) == players else names * players
     chosen: list[dict[str, tuple[int, PolicySetting]]] = [{} for _ in range(players)]
     for st in settings:

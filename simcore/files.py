@@ -8,7 +8,7 @@ rule or card of ours takes one). A refusal is a `BalanceError` that names
 the file and says what is allowed. Nothing read is ever executed.
 
 The game data (`data/<game>/*.toml` in a checkout) is installed inside the
-package as `balance_data`, so an installed `balance` finds it wherever it
+package as `balance.data`, so an installed `balance` finds it wherever it
 runs; `data_file(game, name)` is the one way to reach it.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ def data_root() -> Path:
     try:
         from importlib.resources import files
 
-        root = Path(str(files("balance_data")))
+        root = Path(str(files("balance.data")))
         if root.is_dir():
             return root
     except (ImportError, TypeError):  # not installed: a bare checkout on sys.path

@@ -76,7 +76,7 @@ SOURCE_HASH = _hash_files(_HERE.rglob("*.py"))  # the whole engine, for provenan
 @lru_cache(maxsize=None)
 def source_key(module: str) -> str:
     """Hash of what a module's kernels depend on: the core plus its own package."""
-    parts = module.split(".")
+    parts = module.removeprefix("balance.").split(".")
     if parts[0] == "simcore" and len(parts) > 2:
         return f"{parts[1]}-{CORE_HASH}-{_hash_files((_HERE / parts[1]).rglob('*.py'))}"
     if parts[0] == "simcore":

@@ -4,6 +4,8 @@ Every error names where the value came from, the parameter, and what is
 allowed."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,6 +136,18 @@ def split_assignment(text: str, option: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def assignments(items, option: str) -> list[tuple[str, Any]]:
+    """NAME=VALUE texts (the command line), or a mapping {name: value} (Python: each value as it is, checked
+    like a value read from a TOML file, never turned into text first)."""
+    if items is None:
+        return []
+    if isinstance(items, Mapping):
+        return [(str(k), v) for k, v in items.items()]
+    if isinstance(items, str):
+        items = [items]
+    return [split_assignment(str(t), option) for t in items]
+
+
 def lookup(spec, name: str, source: str) -> Param:
     p = spec.param(name)
     if p is None:
@@ -151,8 +165,7 @@ def user_params(spec, sets: list[str] | None = None, file: Path | None = None,
         data = read_toml(path, "--params: ", "a TOML file of NAME = VALUE rule parameters")
         for name, raw in data.items():
             values[name] = coerce(lookup(spec, name, str(path)), raw, str(path))
-    for text in sets or []:
-        name, raw = split_assignment(text, "--set")
+    for name, raw in assignments(sets, "--set"):
         values[name] = coerce(lookup(spec, name, "--set"), raw, "--set")
     for name, raw in (extra or {}).items():
         if raw is not None:

@@ -123,7 +123,7 @@ def in_child(spec, engine, check: bool = False, budget_mb: float | None = BUDGET
     if module is None or engine.user_ref is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return None
     kinds = ",".join(str(k) for k in sorted(engine.kinds))
-    cmd = [sys.executable, "-m", "simcore.precompile", module, kinds, str(int(check)),
+    cmd = [sys.executable, "-m", "balance.simcore.precompile", module, kinds, str(int(check)),
            "none" if budget_mb is None else str(budget_mb), str(int(traced))]
     for _ in range(MAX_CHILDREN):
         try:

@@ -64,7 +64,7 @@ def kernel():
 
         from .jit import stable_uuid
 
-        _KERNEL.append(stable_uuid(numba.njit(play_back), f"simcore.recorded.play_back@{USER_KEY}"))
+        _KERNEL.append(stable_uuid(numba.njit(play_back), f"balance.simcore.recorded.play_back@{USER_KEY}"))
     return _KERNEL[0]
 
 

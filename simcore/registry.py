@@ -8,11 +8,11 @@ from .spec import GameSpec
 
 # --game name -> module holding SPEC. Listed here, never registered on import.
 GAMES: dict[str, str] = {
-    "overtime": "simcore.overtime",
-    "sickdays-solo": "simcore.sickdays_solo",
-    "four-day-weekend": "simcore.four_day_weekend",
-    "youre-fired": "simcore.youre_fired",
-    "sickdays-party": "simcore.sickdays_party",
+    "overtime": "balance.simcore.overtime",
+    "sickdays-solo": "balance.simcore.sickdays_solo",
+    "four-day-weekend": "balance.simcore.four_day_weekend",
+    "youre-fired": "balance.simcore.youre_fired",
+    "sickdays-party": "balance.simcore.sickdays_party",
 }
 
 

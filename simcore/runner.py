@@ -173,7 +173,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     new_game, to_move, legal, step, outcome = kernels.new_game, kernels.to_move, kernels.legal, kernels.step, kernels.outcome
     clone, determinise, value, greedy, card_counts = (kernels.clone, kernels.determinise, kernels.value, kernels.greedy,
                                                       kernels.card_counts)
-    module = getattr(getattr(new_game, "py_func", None), "__module__", "simcore.runner")
+    module = getattr(getattr(new_game, "py_func", None), "__module__", "balance.simcore.runner")
     ks = runner_kinds(kinds)
     if user_policy is not None:
         ks = ks | {USER}

@@ -1,7 +1,7 @@
 """Play one game outside the runner's loop, kernel by kernel (tests and fitting tools)."""
 import numpy as np
 
-from simcore import rng as R
+from balance.simcore import rng as R
 
 
 def play_on(spec, tables, state, rng, choose, decisions, look=None, after=None):

@@ -46,8 +46,8 @@ for p in (str(HERE), str(HERE.parent)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from analysis.compare import compare_frames  # noqa: E402
-from analysis.stats import WinPatterns, chi2_equal_rates, seat_balance, wilson  # noqa: E402
+from balance.analysis.compare import compare_frames  # noqa: E402
+from balance.analysis.stats import WinPatterns, chi2_equal_rates, seat_balance, wilson  # noqa: E402
 
 ALPHA = 0.05
 
@@ -158,8 +158,8 @@ def seat_verdict_resamples(won: np.ndarray, repeats: int, n: int, seed: int = 0,
 
 def overtime_winners(n: int = 100_000, players: int = 4, seed: int = 11) -> np.ndarray:
     """Winner vectors of n Overtime games, greedy at every seat."""
-    from simcore import registry
-    from simcore.batch import Engine, resolve_policy
+    from balance.simcore import registry
+    from balance.simcore.batch import Engine, resolve_policy
 
     spec = registry.get("overtime")
     return play_won(spec, Engine(spec, [resolve_policy(spec, "greedy", {})]), {}, players, seed, n)
@@ -175,9 +175,9 @@ def toy_spec():
 
 def play_frames(spec, policies, params: dict, players: int, seed: int, first: int, n: int, variant: str,
                 engine=None):
-    from analysis.runs import results_frames
-    from simcore.batch import Engine
-    from simcore.params import resolve
+    from balance.analysis.runs import results_frames
+    from balance.simcore.batch import Engine
+    from balance.simcore.params import resolve
 
     params = resolve(spec, params)
     engine = engine or Engine(spec, policies)
@@ -190,7 +190,7 @@ def play_frames(spec, policies, params: dict, players: int, seed: int, first: in
 
 def play_won(spec, engine, params: dict, players: int, seed: int, n: int) -> np.ndarray:
     """The winner vectors of games 0..n-1 (int, n x players)."""
-    from simcore.params import resolve
+    from balance.simcore.params import resolve
 
     params = resolve(spec, params)
     data = spec.load_data(params)
@@ -200,7 +200,7 @@ def play_won(spec, engine, params: dict, players: int, seed: int, n: int) -> np.
 
 def seat_null_race21(repeats: int, n: int, players: int, seed: int = 0, balance=None) -> dict:
     """race to 21 with greedy at every seat: the first player is drawn from the deal, so the seats are equal."""
-    from simcore.batch import Engine, resolve_policy
+    from balance.simcore.batch import Engine, resolve_policy
 
     balance = balance or seat_balance
     spec = toy_spec()
@@ -219,9 +219,9 @@ def seat_rotation_race21(repeats: int, n: int, seed: int = 0, balance=None) -> d
     """greedy against random, every deal played with the seats rotated: equal
     seats (the null holds for the rotated test), unequal policies (the
     unrotated test must see seat 1's greedy)."""
-    from analysis.runs import RunConfig, Variant, rotated_variants, seat_policies
-    from analysis.summary import _Rotations
-    from simcore.batch import Engine, resolve_policy
+    from balance.analysis.runs import RunConfig, Variant, rotated_variants, seat_policies
+    from balance.analysis.summary import _Rotations
+    from balance.simcore.batch import Engine, resolve_policy
 
     balance = balance or seat_balance
     spec = toy_spec()
@@ -309,8 +309,8 @@ def compare_null_engine(game: str, repeats: int, n: int, players: int, seed: int
     """The same game played by `random` and by `greedy` with epsilon 1 on the
     same deals: both move uniformly at random, from different draws of the
     policy stream. A change with no effect: compare must not find one."""
-    from simcore import registry
-    from simcore.batch import Engine, resolve_policy
+    from balance.simcore import registry
+    from balance.simcore.batch import Engine, resolve_policy
 
     spec = toy_spec() if game == "race21" else registry.get(game)
     pa = [resolve_policy(spec, "random", {})]
@@ -339,7 +339,7 @@ def compare_coverage_race21(repeats: int, n: int, truth_games: int = 400_000, se
     (seat 2 plays better, the race is longer): the truth of each compared
     metric from `truth_games` paired games, then the coverage of compare's
     intervals from `repeats` runs of n games on other seeds."""
-    from simcore.batch import Engine, resolve_policy
+    from balance.simcore.batch import Engine, resolve_policy
 
     spec = toy_spec()
     pols = [resolve_policy(spec, "greedy", {}), resolve_policy(spec, "random", {})]

@@ -7,7 +7,7 @@ sys.path.insert(0, str(HERE.parent))
 
 # The fixture game of docs/adding-a-game.md, registered for the tests only:
 # every test that runs "every registered game" runs it too.
-from simcore import registry  # noqa: E402
+from balance.simcore import registry  # noqa: E402
 
 registry.GAMES.setdefault("shed", "shedgame.spec")
 
@@ -24,7 +24,7 @@ def _game_dirs() -> dict[str, str]:
     a fixture game's own package, tests/shedgame), as the registry names them."""
     out = {}
     for game, module in registry.GAMES.items():
-        parts = module.split(".")
+        parts = module.removeprefix("balance.").split(".")
         out[parts[1] if parts[0] == "simcore" and len(parts) > 1 else parts[0]] = game
     return out
 

@@ -47,7 +47,7 @@ import numpy as np
 
 def wilson(k: float, n: int) -> tuple[float, float, float]:
     """The rate k / n with its 95% Wilson interval (analysis.stats, checked under a true null)."""
-    from analysis.stats import wilson as interval
+    from balance.analysis.stats import wilson as interval
 
     lo, hi = interval(k, n)
     return k / n, lo, hi
@@ -57,7 +57,7 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """Mean of a - b over games paired by index, with its 95% interval: analysis.stats.paired_difference
     (exact McNemar with its Newcombe interval for 0/1 wins, a paired t interval otherwise), the tests
     `balance` itself uses, checked under a true null."""
-    from analysis.stats import paired_difference
+    from balance.analysis.stats import paired_difference
 
     r = paired_difference(np.asarray(b, float), np.asarray(a, float))
     nan = float("nan")  # too few games for an estimate or an interval
@@ -65,8 +65,8 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 
 
 def _setup(game: str, over: dict):
-    from simcore import registry
-    from simcore.params import resolve
+    from balance.simcore import registry
+    from balance.simcore.params import resolve
 
     spec = registry.get(game)
     params = resolve(spec, over)
@@ -80,7 +80,7 @@ def _setup(game: str, over: dict):
 def play(game: str, seats: list[str], n: int, seed: int, over: dict | None = None, players: int | None = None,
          first: int = 0, pp: dict | None = None):
     """`pp`: parameters of every seat that is not greedy (the challenger)."""
-    from simcore.batch import Engine, resolve_policy
+    from balance.simcore.batch import Engine, resolve_policy
 
     spec, tables, n_cards = _setup(game, over or {})
     e = Engine(spec, [resolve_policy(spec, p, None if p == "greedy" else pp) for p in seats])
@@ -108,7 +108,7 @@ def solo(levels: list[int], policies: list[str], n: int, seed: int, pp: dict | N
 def one_seat_wins(game: str, policy: str, n: int, seed: int, pp: dict | None = None) -> np.ndarray:
     """Wins (0/1 per game) of one `policy` seat among greedy seats, moved through every seat: the
     seat s plays games s*n/P .. (s+1)*n/P - 1, so any two policies meet the same deals."""
-    from simcore import registry
+    from balance.simcore import registry
 
     P = registry.get(game).default_players
     per = max(1, n // P)
@@ -121,7 +121,7 @@ def one_seat_wins(game: str, policy: str, n: int, seed: int, pp: dict | None = N
 
 
 def seats(game: str, n: int, seed: int, challengers: list[str], pp: dict | None = None) -> None:
-    from simcore import registry
+    from balance.simcore import registry
 
     P = registry.get(game).default_players
     g_all = one_seat_wins(game, "greedy", n, seed)
@@ -140,7 +140,7 @@ def seats(game: str, n: int, seed: int, challengers: list[str], pp: dict | None 
 
 
 def speed(game: str, n: int, seed: int, policy: str = "expert", pp: dict | None = None) -> None:
-    from simcore import registry
+    from balance.simcore import registry
 
     spec = registry.get(game)
     play(game, [policy], 2, seed, pp=pp)  # compile or load
@@ -159,8 +159,8 @@ def cost(game: str, n: int, seed: int, pp: dict, level: int | None = None) -> No
     and with `pp` (the same stream, the order of the two alternating), each timed; prints the ratio of the
     summed times and how often the two chose differently. Paired per decision, so the machine's drift
     cancels."""
-    from simcore.batch import Engine, resolve_policy
-    from simcore.slots import EXPERT
+    from balance.simcore.batch import Engine, resolve_policy
+    from balance.simcore.slots import EXPERT
     from tests.by_hand import play_by_hand
 
     spec, tables, _ = _setup(game, {} if level is None else {"level": level})
@@ -197,7 +197,7 @@ def cost(game: str, n: int, seed: int, pp: dict, level: int | None = None) -> No
 
 def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
     """Expert (and oracle where there is one) with the changed parameters `pp` against the defaults."""
-    from simcore import registry
+    from balance.simcore import registry
 
     spec = registry.get(game)
     if spec.name != "sickdays-solo":

@@ -1,4 +1,4 @@
-"""analysis.tune with the engine replaced by a known win-rate table: game i
+"""balance.analysis.tune with the engine replaced by a known win-rate table: game i
 of a seed is won when its uniform draw u_i (the same at every point, like the
 same deals) is below the point's win rate, so points are paired as real runs
 are and fresh games differ from the selection games."""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis import tune
+from balance.analysis import tune
 
 SKILL = {"random": -0.3, "greedy": 0.0, "lookahead": 0.05}
 

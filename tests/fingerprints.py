@@ -45,9 +45,9 @@ def shuffled_cards(name: str, seed: int, out: Path) -> Path | None:
     section its loader does not declare ordered in an order drawn from
     `seed` (never the file's own order, where a section has two entries or
     more); comments are not kept. None when the game has no such section."""
-    from analysis.cardfile import dumps
-    from simcore import registry
-    from simcore.files import read_toml
+    from balance.analysis.cardfile import dumps
+    from balance.simcore import registry
+    from balance.simcore.files import read_toml
 
     cards = registry.get(name).load_data({}).cards
     sections = [s for s in (cards.sections if cards is not None else ()) if not getattr(s, "ordered", False)]
@@ -68,9 +68,9 @@ def shuffled_cards(name: str, seed: int, out: Path) -> Path | None:
 
 def fingerprints(name: str, user: dict | None = None) -> dict[str, str]:
     """Every line of one game, with the parameters `user` (e.g. another card list)."""
-    from simcore import registry
-    from simcore.batch import Engine, resolve_policy
-    from simcore.params import resolve
+    from balance.simcore import registry
+    from balance.simcore.batch import Engine, resolve_policy
+    from balance.simcore.params import resolve
 
     spec = registry.get(name)
     params = resolve(spec, dict(user or {}))
@@ -100,7 +100,7 @@ def main(argv=None) -> int:
     ap.add_argument("--shuffled", type=int, metavar="SEED",
                     help="play each game's own card list with its entries shuffled by SEED")
     a = ap.parse_args(argv)
-    from simcore import registry
+    from balance.simcore import registry
 
     if a.cards and len(a.game or []) != 1:
         ap.error("--cards needs exactly one --game")

@@ -22,13 +22,13 @@ from tests.fit_value import cross_entropy, fit, predict
 
 
 def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tuple[np.ndarray, np.ndarray]:
-    from simcore import registry
-    from simcore import rng as R
-    from simcore.batch import resolve_policy
-    from simcore.overtime import constants as C
-    from simcore.overtime.engine import value_terms
-    from simcore.overtime.state import view
-    from simcore.params import resolve
+    from balance.simcore import registry
+    from balance.simcore import rng as R
+    from balance.simcore.batch import resolve_policy
+    from balance.simcore.overtime import constants as C
+    from balance.simcore.overtime.engine import value_terms
+    from balance.simcore.overtime.state import view
+    from balance.simcore.params import resolve
     from tests.by_hand import play_by_hand
 
     spec = registry.get("overtime")
@@ -52,7 +52,7 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
 
 
 def main(argv=None) -> int:
-    from simcore.overtime.engine import VALUE_TERMS
+    from balance.simcore.overtime.engine import VALUE_TERMS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=11)

@@ -12,7 +12,9 @@ Layers, each importing only itself and the ones before it:
 
 Every import counts, also one inside a function (a lazy import is still a
 dependency), and no two modules may import each other, directly or round a
-longer loop. `balance.py` (the Python API) sits beside cli.
+longer loop. `balance/__init__.py` (the Python API) sits beside cli. Every
+layer installs under the one import package `balance` (`balance.simcore`...);
+the graph names modules by their folder (`simcore.files`).
 """
 from __future__ import annotations
 
@@ -65,9 +67,14 @@ def edges() -> dict[str, set[str]]:
                     targets = [f"{prefix}.{node.module}" if node.module else prefix]
                     if not node.module:
                         targets = [f"{prefix}.{a.name}" for a in node.names]
+                elif node.module == "balance" and all(a.name in RANK for a in node.names):
+                    targets = [a.name for a in node.names]  # `from balance import simcore`: the layer, not the API
                 else:
                     targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
             for t in targets:
+                head, _, rest = t.partition(".")
+                if head == "balance" and rest.split(".")[0] in RANK:
+                    t = rest  # balance.simcore.files is simcore/files.py
                 r = _resolve(t, known)
                 if r is not None and r != mod and r.split(".")[0] in RANK:
                     graph[mod].add(r)

@@ -26,8 +26,8 @@ import time
 import numba
 import numpy as np
 
-from simcore import rng as R
-from simcore.slots import EXPERT
+from balance.simcore import rng as R
+from balance.simcore.slots import EXPERT
 
 
 def make_bench(K, choose):
@@ -115,10 +115,10 @@ def make_bench(K, choose):
 
 
 def main(argv=None) -> int:
-    from simcore import registry
-    from simcore.batch import Engine, resolve_policy
-    from simcore.params import resolve
-    from simcore.slots import P_HORIZON, P_TURNS
+    from balance.simcore import registry
+    from balance.simcore.batch import Engine, resolve_policy
+    from balance.simcore.params import resolve
+    from balance.simcore.slots import P_HORIZON, P_TURNS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", required=True)

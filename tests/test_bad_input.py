@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simcore import registry
-from simcore.batch import BalanceError, Engine, resolve_policy
-from simcore.params import resolve, user_params
+from balance.simcore import registry
+from balance.simcore.batch import BalanceError, Engine, resolve_policy
+from balance.simcore.params import resolve, user_params
 
 def _card_file(game: str) -> Path | None:
     """The shipped card list of a registered game (None: it has none to edit)."""

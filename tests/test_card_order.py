@@ -25,10 +25,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.cardfile import dumps
-from simcore import registry
-from simcore.batch import Engine, resolve_policy
-from simcore.files import read_toml
+from balance.analysis.cardfile import dumps
+from balance.simcore import registry
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.files import read_toml
 from tests.fingerprints import shuffled_cards
 
 # (policy, games); lookahead is slow: a few games
@@ -92,7 +92,7 @@ def test_a_shuffled_card_file_plays_the_same_games(game, tmp_path):
 def test_the_shipped_file_is_in_the_canonical_order(game):
     """The shipped file reads in the order the engine uses: its card names, in
     file order, are the card ids' names."""
-    from simcore.gamedata import canonical_order
+    from balance.simcore.gamedata import canonical_order
 
     data = registry.get(game).load_data({})
     doc = read_toml(Path(data.cards.path))
@@ -139,7 +139,7 @@ def test_a_reordered_file_is_the_same_configuration_and_an_edit_is_not(tmp_path)
 
 def test_entries_without_a_name_are_refused_by_their_place_in_the_file(tmp_path):
     """An unnamed entry is not sorted away: the refusal names it by its place in the file."""
-    from simcore.errors import BalanceError
+    from balance.simcore.errors import BalanceError
 
     spec = registry.get("four-day-weekend")
     doc = read_toml(Path(spec.load_data({}).cards.path))
@@ -156,9 +156,9 @@ def test_sick_days_suit_order_does_not_change_the_tables(tmp_path):
     not depend on their order."""
     import shutil
 
-    from simcore.files import data_file
-    from simcore.gamedata import loader
-    from simcore.sickdays_solo import data as solo
+    from balance.simcore.files import data_file
+    from balance.simcore.gamedata import loader
+    from balance.simcore.sickdays_solo import data as solo
 
     src = data_file("sickdays-solo", "rules.toml")
     shutil.copy(data_file("sickdays-solo", "levels.toml"), tmp_path / "levels.toml")

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore import cardcsv, registry
-from simcore.errors import BalanceError
-from simcore.files import data_file
+from balance.simcore import cardcsv, registry
+from balance.simcore.errors import BalanceError
+from balance.simcore.files import data_file
 from tests.cli.runkit import balance, one_line_error, same_rows
 
 CARD_GAMES = ("overtime", "four-day-weekend", "youre-fired")

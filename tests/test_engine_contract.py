@@ -7,10 +7,10 @@ decodes to words, card counters shaped like the card list."""
 import numpy as np
 import pytest
 
-from simcore import registry
-from simcore.batch import BalanceError, Engine, resolve_policy
-from simcore.params import resolve
-from simcore.runner import COL_DECISIONS, COL_END_REASON, COL_WON
+from balance.simcore import registry
+from balance.simcore.batch import BalanceError, Engine, resolve_policy
+from balance.simcore.params import resolve
+from balance.simcore.runner import COL_DECISIONS, COL_END_REASON, COL_WON
 
 GAMES = registry.names()
 
@@ -109,7 +109,7 @@ _SEARCH_CHILD = """
 import json, sys
 sys.path[:0] = {path!r}
 import numpy as np
-from simcore import registry
+from balance.simcore import registry
 registry.GAMES.update({games!r})
 from test_engine_contract import _search_check
 print(json.dumps(_search_check({name!r}, 2)))
@@ -151,7 +151,7 @@ def _direct_counts(spec, tables, players, seed, index):
     """One random game played here, outside the runner's loop (its decisions made
     as `runner.play` makes a random seat's, epsilon 0): the game's own
     card_counts(state), seats x cards x counter kinds."""
-    from simcore import rng as R
+    from balance.simcore import rng as R
 
     from tests.by_hand import play_by_hand
 
@@ -164,7 +164,7 @@ def test_reached_counts_equal_a_direct_count(name):
     """The runner's hand_stats and the cards part's reached columns equal a count,
     seat by seat, of the games played again here: a card reached a seat's hand
     when one of the spec's hand_counters is > 0 for it (docs/run-folder.md)."""
-    from analysis.runs import results_frames
+    from balance.analysis.runs import results_frames
 
     spec, data, tables, n_cards = _setup(name)
     assert set(spec.hand_counters) <= set(spec.card_counters) and spec.hand_counters, \
@@ -257,7 +257,7 @@ def test_a_clone_plays_on_as_the_original(name):
     the same chance and the same choices it ends as the original does, with the same card counters,
     and it passes the game's invariant check after every step (a clone may leave out room the game
     does not use, never a part of the game)."""
-    from simcore import rng as R
+    from balance.simcore import rng as R
 
     spec, data, tables, n_cards = _setup(name)
     k = spec.kernels
@@ -291,7 +291,7 @@ def test_a_determinised_world_is_a_state_of_the_game(name):
     """`determinise` redraws what a seat cannot see; the world it makes must pass the game's own
     invariant check (its card counters too: a counter left as it was in the real game would tell a
     policy reading it what the other hands really hold) and stay valid as greedy plays it on."""
-    from simcore import rng as R
+    from balance.simcore import rng as R
 
     spec, data, tables, n_cards = _setup(name)
     k = spec.kernels

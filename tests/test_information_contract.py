@@ -22,14 +22,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import registry
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.errors import BalanceError
-from simcore.params import resolve
-from simcore.runner import GREEDY, RANDOM
-from simcore.slots import P_EPSILON
-from simcore.visibility import declared
+from balance.simcore import registry
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.errors import BalanceError
+from balance.simcore.params import resolve
+from balance.simcore.runner import GREEDY, RANDOM
+from balance.simcore.slots import P_EPSILON
+from balance.simcore.visibility import declared
 
 GAMES = registry.names()
 # small budgets: the contract is about what a policy reads, not how well it plays
@@ -174,7 +174,7 @@ def test_every_game_declares_what_a_seat_cannot_see(name):
 
 
 def test_a_game_without_a_declaration_fails_the_contract(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "no-declaration", "simcore.rng")  # a module with no knowledge beside it
+    monkeypatch.setitem(registry.GAMES, "no-declaration", "balance.simcore.rng")  # a module with no knowledge beside it
     monkeypatch.setattr(registry, "get", lambda name: None)
     with pytest.raises(BalanceError, match="no information declaration"):
         declared("no-declaration")

@@ -7,9 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from simcore import registry
-from simcore.batch import Engine, resolve_policy
-from simcore.params import resolve
+from balance.simcore import registry
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.params import resolve
 
 GAMES = registry.names()
 UNWRITTEN = -7.7e300  # what the rows hold before `outcome`: any left means a column was not written

@@ -2,22 +2,22 @@
 import tomllib
 from pathlib import Path
 
-from simcore import registry
-from simcore.files import data_file, data_root
+from balance.simcore import registry
+from balance.simcore.files import data_file, data_root
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_package_folder_is_listed_in_pyproject():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {".".join(p.parent.relative_to(ROOT).parts) for top in ("simcore", "analysis", "cli", "reports")
+    found = {".".join(("balance",) + p.parent.relative_to(ROOT).parts) for top in ("simcore", "analysis", "cli", "reports")
              for p in (ROOT / top).rglob("__init__.py")}
     assert found - listed == set(), "add these packages to [tool.setuptools] packages"
 
 
 def test_game_data_is_read_from_the_installed_package():
     assert (data_root() / "__init__.py").is_file()
-    shipped = [name for name in registry.names() if registry.GAMES[name].startswith("simcore.")]
+    shipped = [name for name in registry.names() if registry.GAMES[name].startswith("balance.simcore.")]
     assert len(shipped) == 5
     for name in shipped:
         assert data_file(name, "rules.toml").is_file(), name

@@ -9,17 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore import registry
+from balance.simcore import registry
 
 SCRIPT = """
 import json, sys
 sys.path.insert(0, sys.argv[2])  # tests/: the fixture games
 import numpy as np
-from simcore import registry
+from balance.simcore import registry
 registry.GAMES.setdefault("shed", "shedgame.spec")
-from simcore.batch import Engine, resolve_policy
-from simcore.params import resolve
-from simcore.registry import get
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.params import resolve
+from balance.simcore.registry import get
 spec = get(sys.argv[1])
 params = resolve(spec, {})
 data = spec.load_data(params)

@@ -6,11 +6,11 @@ moves, counted as "played" per seat, so card counters have something to count.
 """
 import numpy as np
 
-from simcore import rng as R
-from simcore.gamedata import loader, overlay
-from simcore.jit import jit
-from simcore.spec import Column, GameSpec, Kernels, Param, common_policies, game_index, seat_index
-from simcore.trace import emit
+from balance.simcore import rng as R
+from balance.simcore.gamedata import loader, overlay
+from balance.simcore.jit import jit
+from balance.simcore.spec import Column, GameSpec, Kernels, Param, common_policies, game_index, seat_index
+from balance.simcore.trace import emit
 
 GAME_COLUMNS = (Column("total", "final total", low=0, high=160),)
 G = game_index(GAME_COLUMNS)

@@ -18,8 +18,8 @@ recomputing them writes only the state's scoring scratch.
 """
 import numpy as np
 
-from simcore.jit import jit
-from simcore.rng import mix64
+from balance.simcore.jit import jit
+from balance.simcore.rng import mix64
 
 from . import constants as K
 from .engine import count_locked, provisional_points

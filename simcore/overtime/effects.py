@@ -10,8 +10,8 @@ hits, a chosen A card that has left its owner by the time the card resolves,
 abilities) follow fixed rules documented in docs/assumptions.md (Overtime).
 """
 
-from simcore.jit import jit
-from simcore.trace import emit
+from balance.simcore.jit import jit
+from balance.simcore.trace import emit
 
 from .constants import (
     CC_CANCELLED, CC_TAKEN, EF_MASK, EF_N, EF_OP, EF_WHO, EVQ_CAP, EV_A_DISCARD, EV_CANCEL, EV_COMPLETE, EV_EMPLOYEE,

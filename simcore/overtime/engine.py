@@ -11,11 +11,11 @@ player completing an A card").
 """
 import numpy as np
 
-from simcore import rng as R
-from simcore import zones
-from simcore.jit import jit
-from simcore.scratch import stack_i64
-from simcore.trace import emit
+from balance.simcore import rng as R
+from balance.simcore import zones
+from balance.simcore.jit import jit
+from balance.simcore.scratch import stack_i64
+from balance.simcore.trace import emit
 
 from .constants import (
     AB_ACTION, AB_REACTION, CC_CANCELLED, CC_HELD, CC_PLAYED, END_ASSIGNMENTS_DONE, END_ROUNDS_OUT, EV_ABILITY, EV_CHOOSE,

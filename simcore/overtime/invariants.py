@@ -13,8 +13,8 @@ cancel a 64-bit hash sum to go unseen.
 """
 import numpy as np
 
-from simcore.jit import jit
-from simcore.rng import mix64
+from balance.simcore.jit import jit
+from balance.simcore.rng import mix64
 
 from .constants import (
     CC_HELD, EVQ_CAP, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR, G_DECK_N, G_DISCARDS, G_EV_N,

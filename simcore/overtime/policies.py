@@ -22,9 +22,9 @@ It plays the best action while that is worth more than keeping the card
 the cards it values least.
 """
 
-from simcore.jit import jit
-from simcore.runner import P_GAME
-from simcore.spec import PolicyParam, policy_index
+from balance.simcore.jit import jit
+from balance.simcore.runner import P_GAME
+from balance.simcore.spec import PolicyParam, policy_index
 
 from .constants import (
     AB_NONE, AB_PASSIVE, AB_REACTION, EF_MASK, EF_N, EF_OP, EF_WHO, G_CH_ENTRY, G_CH_SLOT, G_CUR, G_NP, G_PHASE,

@@ -18,12 +18,12 @@ gives `s.hand[p, i]`-style access to the same memory (tests, debugging).
 """
 import numpy as np
 
-from simcore import rng as R
-from simcore import zones
-from simcore.jit import jit
-from simcore.records import RecordView, record_dtype
-from simcore.scratch import copy_head
-from simcore.trace import emit
+from balance.simcore import rng as R
+from balance.simcore import zones
+from balance.simcore.jit import jit
+from balance.simcore.records import RecordView, record_dtype
+from balance.simcore.scratch import copy_head
+from balance.simcore.trace import emit
 
 from .constants import (
     AB_PASSIVE, CC_DRAWN, CC_HELD, EF_N, EF_OP, EVQ_CAP, EV_DRAW, EV_RESHUFFLE, EV_SNOOZE, G_DECK_N, G_NINST,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from simcore import metrics as M
-from simcore.gamedata import loader
-from simcore.spec import GameSpec, Kernels, common_policies
+from balance.simcore import metrics as M
+from balance.simcore.gamedata import loader
+from balance.simcore.spec import GameSpec, Kernels, common_policies
 
 from . import kernels as K
 from . import policy as P

@@ -15,11 +15,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from simcore.errors import BalanceError
-from simcore.files import data_file
-from simcore.gamedata import Reader, overlay, read_rules, refuse
-from simcore.params import coerce
-from simcore.spec import Param
+from balance.simcore.errors import BalanceError
+from balance.simcore.files import data_file
+from balance.simcore.gamedata import Reader, overlay, read_rules, refuse
+from balance.simcore.params import coerce
+from balance.simcore.spec import Param
 
 from ..sickdays_solo import data as solo
 from . import kernels as K

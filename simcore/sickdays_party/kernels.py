@@ -27,12 +27,12 @@ The flow of a game, in engine terms:
 """
 import numpy as np
 
-from simcore import rng as R
-from simcore import zones
-from simcore.bits import lowbit, popcount
-from simcore.jit import jit
-from simcore.spec import Column, game_index, seat_index
-from simcore.trace import emit
+from balance.simcore import rng as R
+from balance.simcore import zones
+from balance.simcore.bits import lowbit, popcount
+from balance.simcore.jit import jit
+from balance.simcore.spec import Column, game_index, seat_index
+from balance.simcore.trace import emit
 
 # ---- cards -------------------------------------------------------------
 NSUITS = 10

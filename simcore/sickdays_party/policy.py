@@ -6,10 +6,10 @@ at its moment: which legal card to play, whether to make or play a Doctor's
 note (advanced flow), whether to spend a pizza slice, which card to stall with.
 """
 
-from simcore import rng as R
-from simcore.jit import jit
-from simcore.runner import P_GAME
-from simcore.spec import PolicyParam, policy_index
+from balance.simcore import rng as R
+from balance.simcore.jit import jit
+from balance.simcore.runner import P_GAME
+from balance.simcore.spec import PolicyParam, policy_index
 
 from . import kernels as K
 

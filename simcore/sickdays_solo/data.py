@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.errors import BalanceError
-from simcore.gamedata import Field, Schema, overlay, refuse
-from simcore.params import coerce
-from simcore.spec import Param
+from balance.simcore.errors import BalanceError
+from balance.simcore.gamedata import Field, Schema, overlay, refuse
+from balance.simcore.params import coerce
+from balance.simcore.spec import Param
 
 from . import kernels as K
 

@@ -14,8 +14,8 @@ the sum (several compensating errors would have to cancel a 64-bit sum).
 """
 import numpy as np
 
-from simcore.jit import jit
-from simcore.rng import mix64
+from balance.simcore.jit import jit
+from balance.simcore.rng import mix64
 
 from . import kernels as K
 

@@ -12,12 +12,12 @@ adjacent. Per worker and line, real face-up counts are kept incrementally.
 """
 import numpy as np
 
-from simcore import rng as R
-from simcore import zones
-from simcore.jit import jit
-from simcore.scratch import stack_i64
-from simcore.spec import Column, game_index, seat_index
-from simcore.trace import emit
+from balance.simcore import rng as R
+from balance.simcore import zones
+from balance.simcore.jit import jit
+from balance.simcore.scratch import stack_i64
+from balance.simcore.spec import Column, game_index, seat_index
+from balance.simcore.trace import emit
 
 # ---- cards -------------------------------------------------------------
 NSUITS = 10

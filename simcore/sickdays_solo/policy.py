@@ -15,11 +15,11 @@ import math
 
 import numpy as np
 
-from simcore.bits import lowbit
-from simcore.jit import jit
-from simcore.runner import P_GAME
-from simcore.scratch import stack_f64
-from simcore.spec import PolicyParam, policy_index
+from balance.simcore.bits import lowbit
+from balance.simcore.jit import jit
+from balance.simcore.runner import P_GAME
+from balance.simcore.scratch import stack_f64
+from balance.simcore.spec import PolicyParam, policy_index
 
 from .kernels import (
     EV_BIRTHDAY, EV_COFFEE, EV_LOOKBUSY, EV_NEWYEARS, EV_PIZZAPARTY, EV_VALENTINE, EV_WATERCOOLER,

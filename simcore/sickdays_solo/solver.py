@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore import rng as R
-from simcore.jit import jit
+from balance.simcore import rng as R
+from balance.simcore.jit import jit
 
 from .kernels import (
     END_ALL_HAPPY, H_AUT_CARD, H_AUT_DISC, H_AUT_PLACED, H_DECK_N, H_DISC_N, H_DISCARDS, H_EVENTS_IN, H_NOTES, H_NP,

@@ -8,7 +8,7 @@ the card list holds, a lost card as fewer. It reads the arrays it is given
 and allocates nothing (the card list has a dozen types: counting a type's
 copies in the decks by a loop per type is cheap).
 """
-from simcore.jit import jit
+from balance.simcore.jit import jit
 
 from . import constants as K
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.stats import (Moments, margin_verdict, mean_difference, paired_binary, seat_balance, two_proportions_ci,
+from balance.analysis.stats import (Moments, margin_verdict, mean_difference, paired_binary, seat_balance, two_proportions_ci,
                             wilson)
 from calibration import (compare_null_engine, compare_synthetic, seat_null_race21, seat_null_synthetic,
                          seat_power_synthetic, seat_rotation_race21)
@@ -130,7 +130,7 @@ def test_seat_balance_with_shared_wins_and_its_fair_share():
 
 
 def test_difference_family_holds_together_and_ranks():
-    from analysis.stats import difference_family
+    from balance.analysis.stats import difference_family
 
     rng = np.random.default_rng(11)
     x = rng.random(4000) < 0.4
@@ -148,7 +148,7 @@ def test_difference_family_holds_together_and_ranks():
 # ---------------------------------------------------------------- one seat verdict, read from one interval
 def _seat_table(draw, k: int, reps: int):
     """A WinPatterns of a few distinct outcome vectors (values 0..reps per seat) with counts."""
-    from analysis.stats import WinPatterns
+    from balance.analysis.stats import WinPatterns
 
     rows = draw(st.lists(st.tuples(st.lists(st.integers(0, reps), min_size=k, max_size=k), st.integers(1, 400)),
                          min_size=1, max_size=8))
@@ -211,7 +211,7 @@ def test_the_seat_verdict_is_read_from_the_gap_interval_printed(table):
 
 
 def test_no_verdict_when_no_game_set_one_seat_against_another():
-    from analysis.stats import WinPatterns
+    from balance.analysis.stats import WinPatterns
 
     # every game won by both seats or by neither: a tie in every game
     tied = WinPatterns(2)
@@ -234,7 +234,7 @@ def test_no_verdict_when_no_game_set_one_seat_against_another():
 
 
 def test_a_seat_that_wins_every_deal_from_either_seat_is_seen():
-    from analysis.stats import WinPatterns
+    from balance.analysis.stats import WinPatterns
 
     rot = WinPatterns(2, reps=2)  # seat 1 wins both replays of every deal: no spread, but an answer
     rot.add(np.array([[2, 0]]), np.array([500]))
@@ -244,7 +244,7 @@ def test_a_seat_that_wins_every_deal_from_either_seat_is_seen():
 
 
 def test_no_interval_of_zero_width_and_no_verdict_from_one():
-    from analysis.stats import exact_bound, paired_difference, welch
+    from balance.analysis.stats import exact_bound, paired_difference, welch
 
     # the same result on both sides in every pair (both sides the same policy): no verdict
     x = np.array([1.0, 0.0] * 2500)

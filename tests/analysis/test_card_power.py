@@ -9,8 +9,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import card_power as cp
-from simcore import rng as R
+from balance.analysis import card_power as cp
+from balance.simcore import rng as R
 
 SPEC = SimpleNamespace(length_column="turns", title="toy", name="toy")
 
@@ -78,9 +78,9 @@ def test_receiving_seats_follow_the_deal_stream():
 
 
 def test_the_salts_are_the_engines():
-    from simcore.four_day_weekend import constants as FC
-    from simcore.overtime import constants as OC
-    from simcore.youre_fired import constants as YC
+    from balance.simcore.four_day_weekend import constants as FC
+    from balance.simcore.overtime import constants as OC
+    from balance.simcore.youre_fired import constants as YC
 
     for c in (OC, YC, FC):
         assert (c.POWER_SEAT_SALT, c.POWER_SLOT_SALT) == (cp.SEAT_SALT, cp.SLOT_SALT)
@@ -149,9 +149,9 @@ def test_simulate_share():
 def test_simulate_variants_play_a_share_of_the_run_and_read_back(tmp_path):
     """What `balance simulate` adds (simulate_variants): one variant per card, each the first `share` of the
     run's deals, paired with the run's own variant; `analyse` reads the table back from the folder."""
-    from analysis import runs
-    from simcore import registry
-    from simcore.batch import parse_policies
+    from balance.analysis import runs
+    from balance.simcore import registry
+    from balance.simcore.batch import parse_policies
 
     spec = registry.get("youre-fired")
     config = runs.make_config(spec, {}, 2, parse_policies(spec, ["greedy"], None, 2), 5, 3000)

@@ -3,8 +3,8 @@ B never differed from A (issue 40, items 6b and 8)."""
 import numpy as np
 import pytest
 
-from analysis.compare import compare_frames, pairing_of, pairing_sentence
-from analysis.stats import paired_binary, two_proportions_ci
+from balance.analysis.compare import compare_frames, pairing_of, pairing_sentence
+from balance.analysis.stats import paired_binary, two_proportions_ci
 from calibration import _side, synthetic_frames
 from toygame import SPEC
 

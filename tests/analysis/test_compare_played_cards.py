@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import shutil
 
-from analysis.compare import compare_runs
-from simcore.files import data_file
+from balance.analysis.compare import compare_runs
+from balance.simcore.files import data_file
 from tests.cli.runkit import balance
 
 

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis import card_power, cardfile, impact
-from analysis.stats import wilson
-from simcore import registry
-from simcore.errors import BalanceError
-from simcore.files import parse_toml, read_toml
-from simcore.params import resolve
+from balance.analysis import card_power, cardfile, impact
+from balance.analysis.stats import wilson
+from balance.simcore import registry
+from balance.simcore.errors import BalanceError
+from balance.simcore.files import parse_toml, read_toml
+from balance.simcore.params import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(glob.glob(str(ROOT / "data" / "*" / "*.toml"))) + [str(ROOT / "tests" / "shedgame" / "cards.toml")]
@@ -140,7 +140,7 @@ def test_card_and_rule_names_are_checked():
 
 
 def test_rule_steps():
-    from simcore.params import Param
+    from balance.simcore.params import Param
 
     assert impact.rule_steps(Param("r", "int", 8, "", 1, 10), 8) == [("down", 7), ("up", 9)]
     down, up = impact.rule_steps(Param("r", "int", 10, "", 1, 10), 10)
@@ -159,7 +159,7 @@ def race_games(tmp_path_factory):
     baselines and 'variants' that are other games of the same rules (a true null)."""
     from typer.testing import CliRunner
 
-    from cli.app import app
+    from balance.cli.app import app
 
     registry.GAMES["race21"] = "toygame"
     out = tmp_path_factory.mktemp("race") / "run"
@@ -167,8 +167,8 @@ def race_games(tmp_path_factory):
                                  "--policy-param", "epsilon=0.2", "--out", str(out), "--quiet",
                                  "--chunk-size", "60000"])
     assert r.exit_code == 0, r.output
-    from analysis.compare import _per_game
-    from analysis.frames import load_games, load_seats
+    from balance.analysis.compare import _per_game
+    from balance.analysis.frames import load_games, load_seats
 
     spec = registry.get("race21")
     return spec, _per_game(load_games(out, spec), load_seats(out, spec), spec)
@@ -264,7 +264,7 @@ def test_competitive_games_get_card_power_first(tmp_path, game):
 def test_card_power_knobs_are_no_rules():
     """power_card / power_seat are card power's own settings (Param.internal): not steppable by --rules, not
     listed among a game's parameters in a refusal."""
-    from simcore.params import lookup
+    from balance.simcore.params import lookup
 
     spec = registry.get("youre-fired")
     assert "power_card" not in impact.steppable(spec) and "hand_size" in impact.steppable(spec)

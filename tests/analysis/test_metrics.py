@@ -7,12 +7,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.metrics import GameMetrics, needed_columns
-from analysis.runs import results_frames
-from analysis.stats import mean_ci, rate
-from simcore import metrics as M
-from simcore import registry
-from simcore.batch import Engine, resolve_policy
+from balance.analysis.metrics import GameMetrics, needed_columns
+from balance.analysis.runs import results_frames
+from balance.analysis.stats import mean_ci, rate
+from balance.simcore import metrics as M
+from balance.simcore import registry
+from balance.simcore.batch import Engine, resolve_policy
 
 
 @pytest.fixture(scope="module")

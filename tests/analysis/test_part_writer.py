@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from analysis.part_writer import PartWriter
-from simcore.errors import BalanceError
+from balance.analysis.part_writer import PartWriter
+from balance.simcore.errors import BalanceError
 
 
 def test_writes_run_one_at_a_time_in_order_off_the_callers_thread():

@@ -11,11 +11,11 @@ import math
 import numpy as np
 import pytest
 
-from analysis import playtest_fit as F
-from analysis import playtests as PT
-from analysis.playtest_log import Group, simulate, sim_rows
-from simcore import registry
-from simcore.batch import resolve_policy
+from balance.analysis import playtest_fit as F
+from balance.analysis import playtests as PT
+from balance.analysis.playtest_log import Group, simulate, sim_rows
+from balance.simcore import registry
+from balance.simcore.batch import resolve_policy
 
 TABLE_SEED = 7
 LOG_SEED = 1001

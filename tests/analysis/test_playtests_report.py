@@ -6,9 +6,9 @@ import re
 import shutil
 from pathlib import Path
 
-from analysis import playtests as PT
-from reports.playtests import build_playtests_report, render_playtests_report
-from simcore import registry
+from balance.analysis import playtests as PT
+from balance.reports.playtests import build_playtests_report, render_playtests_report
+from balance.simcore import registry
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "playtests"
 
@@ -35,8 +35,8 @@ def test_a_log_whose_seats_differ_is_said_in_plain_words(tmp_path):
 
 
 def test_a_log_from_the_simulated_settings_says_nothing_differs(tmp_path):
-    from analysis.playtest_log import synthesize, write_log
-    from simcore.batch import resolve_policy
+    from balance.analysis.playtest_log import synthesize, write_log
+    from balance.simcore.batch import resolve_policy
 
     spec = registry.get("youre-fired")
     rows = synthesize(spec, 2, [], None, [resolve_policy(spec, "greedy")], 20, 77)

@@ -7,8 +7,8 @@ the time. The same harness with optional stopping (stop as soon as the differenc
 significant) must fail, or the check could not fail."""
 import numpy as np
 
-from analysis.runs import Tally
-from analysis.stats import difference_family
+from balance.analysis.runs import Tally
+from balance.analysis.stats import difference_family
 
 CHUNK = 100
 MAX_GAMES = 4_000

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from analysis.skill_check import compare_items, default_deals, status
-from analysis.stats import WinPatterns, margin_verdict, paired_difference, seat_balance
+from balance.analysis.skill_check import compare_items, default_deals, status
+from balance.analysis.stats import WinPatterns, margin_verdict, paired_difference, seat_balance
 
 
 @pytest.mark.parametrize("main, check, same, want", [

@@ -6,8 +6,8 @@ import polars as pl
 import pytest
 from scipy import stats as st
 
-from analysis.cards import card_impact, card_totals, cards_to_dict, dead_cards, primary_counter, ranked
-from analysis.stats import EXACT_BELOW, bootstrap_ci, bootstrap_quantile_ci, chi2_equal_rates, normal_p, quantile_counts, two_proportions, wilson
+from balance.analysis.cards import card_impact, card_totals, cards_to_dict, dead_cards, primary_counter, ranked
+from balance.analysis.stats import EXACT_BELOW, bootstrap_ci, bootstrap_quantile_ci, chi2_equal_rates, normal_p, quantile_counts, two_proportions, wilson
 
 
 # Newcombe (1998), Stat Med 17:857, table I, method 3 (Wilson score, no continuity correction)

@@ -1,4 +1,4 @@
-"""analysis.store: commit records, the one-writer lock, what readers trust,
+"""balance.analysis.store: commit records, the one-writer lock, what readers trust,
 the layout plain pandas/polars read, and old flat folders (read, then
 migrated by the next writer)."""
 import json
@@ -12,12 +12,12 @@ import pandas as pd
 import polars as pl
 import pytest
 
-from analysis import runs, store
-from analysis.frames import load_cards, load_games, load_seats, part_files, windows
-from analysis.summary import summarize
-from simcore.batch import resolve_policy
-from simcore.errors import BalanceError
-from simcore.jit import SOURCE_HASH
+from balance.analysis import runs, store
+from balance.analysis.frames import load_cards, load_games, load_seats, part_files, windows
+from balance.analysis.summary import summarize
+from balance.simcore.batch import resolve_policy
+from balance.simcore.errors import BalanceError
+from balance.simcore.jit import SOURCE_HASH
 from toygame import SPEC
 
 N, CHUNK = 2500, 500

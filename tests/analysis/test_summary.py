@@ -13,10 +13,10 @@ import polars as pl
 
 from synthetic import SPEC, make_run
 
-from analysis.frames import load_cards, load_games, load_manifest, load_seats, part_files
-from analysis.summary import summarize, summarize_frames, write_summary
-from simcore import metrics as M
-from simcore.spec import Column
+from balance.analysis.frames import load_cards, load_games, load_manifest, load_seats, part_files
+from balance.analysis.summary import summarize, summarize_frames, write_summary
+from balance.simcore import metrics as M
+from balance.simcore.spec import Column
 
 
 def test_loaders_read_parts_and_ignore_temporary_files(tmp_path):
@@ -159,7 +159,7 @@ def test_level_column_gives_a_ladder(tmp_path):
 
 
 def test_runs_part_names_and_sweep_manifest(tmp_path):
-    """analysis.runs names parts games-v0000-i...-n....parquet and writes params: None
+    """balance.analysis.runs names parts games-v0000-i...-n....parquet and writes params: None
     with per-variant params and `varied` for sweeps."""
     run = make_run(tmp_path, n_games=1000, n_cap=0, variants={"a": 0.7, "b": 0.4})
     for p in (run / "parts").iterdir():

@@ -16,8 +16,8 @@ import polars as pl
 import pytest
 from synthetic import SPEC, make_run
 
-from analysis import summary as summary_mod
-from analysis.frames import (
+from balance.analysis import summary as summary_mod
+from balance.analysis.frames import (
     load_cards,
     load_games,
     load_manifest,
@@ -25,15 +25,15 @@ from analysis.frames import (
     part_files,
     windows,
 )
-from analysis.stats import Moments, mean_ci
-from analysis.summary import (
+from balance.analysis.stats import Moments, mean_ci
+from balance.analysis.summary import (
     distribution,
     distribution_counts,
     summarize,
     summarize_frames,
 )
-from simcore import metrics as M
-from simcore.spec import Column
+from balance.simcore import metrics as M
+from balance.simcore.spec import Column
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,7 +158,7 @@ def test_moments_and_counts_agree_with_rows():
 _PEAK = """
 import resource, sys
 sys.path.insert(0, {tests!r})
-import analysis.summary as S
+import balance.analysis.summary as S
 from synthetic import SPEC
 S.WINDOW_GAMES = 10_000
 s = S.summarize(sys.argv[1], SPEC)

@@ -1,9 +1,9 @@
 """--vary SPEC parsing: ranges, lists, list-valued and per-seat parameters."""
 import pytest
 
-from analysis.sweep import grid
-from simcore import registry
-from simcore.errors import BalanceError
+from balance.analysis.sweep import grid
+from balance.simcore import registry
+from balance.simcore.errors import BalanceError
 
 
 def test_list_and_range_specs():

@@ -5,8 +5,8 @@ as alpha allows (null calibration)."""
 import numpy as np
 import pytest
 
-from analysis import tournament as T
-from analysis.stats import wilson
+from balance.analysis import tournament as T
+from balance.analysis.stats import wilson
 
 
 def _pairing(rng, a, b, ta, tb, deals, contact=0.7, table="t"):

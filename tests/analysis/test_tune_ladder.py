@@ -4,8 +4,8 @@ construction, and every level's steps and skill rows carry their intervals."""
 import numpy as np
 import pytest
 
-from analysis import tune
-from simcore import registry
+from balance.analysis import tune
+from balance.simcore import registry
 
 from faketune import install
 

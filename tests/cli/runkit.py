@@ -11,15 +11,15 @@ from pathlib import Path
 import polars as pl
 from typer.testing import CliRunner
 
-from cli.app import app
+from balance.cli.app import app
 
 runner = CliRunner()
 TESTS = Path(__file__).resolve().parent.parent
 # a child process that knows the toy game, as the test process does
 LAUNCH = (
     "import sys; sys.path[:0] = [{tests!r}, {root!r}]; "
-    "from simcore import registry; registry.GAMES['race21'] = 'toygame'; "
-    "from cli.app import app; app()"
+    "from balance.simcore import registry; registry.GAMES['race21'] = 'toygame'; "
+    "from balance.cli.app import app; app()"
 ).format(tests=str(TESTS), root=str(TESTS.parent))
 
 VOLATILE = {"generated"}  # summary keys that differ between two identical runs
@@ -79,7 +79,7 @@ def race21_run(tmp_path_factory, n: int = 3000, chunk: int = 1000, seed: int = 5
     while it is played, so later tests see the real registry."""
     import pytest
 
-    from simcore import registry
+    from balance.simcore import registry
 
     toy = pytest.MonkeyPatch()
     toy.setitem(registry.GAMES, "race21", "toygame")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from simcore import cardcsv, registry
-from simcore.files import data_file
+from balance.simcore import cardcsv, registry
+from balance.simcore.files import data_file
 from tests.cli.runkit import balance, one_line_error
 
 CARD_GAMES = ("overtime", "four-day-weekend", "youre-fired")

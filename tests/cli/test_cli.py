@@ -4,8 +4,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from simcore import registry
+from balance.cli.app import app
+from balance.simcore import registry
 
 runner = CliRunner()
 
@@ -143,7 +143,7 @@ def test_bench_measures_and_writes_json(tmp_path):
     assert balance("bench", "--game", "nope").exit_code == 2
     assert balance("bench", "--game", "race21", "--repeat", 0).exit_code == 2
     assert balance("bench", "--game", "race21", "--policy", "nope").exit_code == 2
-    from analysis.bench import DEFAULT_POLICIES, available
+    from balance.analysis.bench import DEFAULT_POLICIES, available
 
     assert available("sickdays-party", list(DEFAULT_POLICIES))[0] == ["random", "greedy"]  # party refuses expert
     assert "expert" in available("sickdays-party", list(DEFAULT_POLICIES))[1]

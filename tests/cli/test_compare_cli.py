@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from simcore import registry
+from balance.simcore import registry
 from tests.cli.runkit import balance, one_line_error
 
 

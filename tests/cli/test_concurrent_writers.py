@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from simcore import registry
+from balance.simcore import registry
 
 from runkit import balance, child, one_line_error, same_rows, simulate_args, summary
 

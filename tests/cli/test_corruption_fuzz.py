@@ -12,8 +12,8 @@ import shutil
 import polars as pl
 import pytest
 
-from analysis import store
-from simcore import registry
+from balance.analysis import store
+from balance.simcore import registry
 
 from runkit import balance, one_line_error, same_rows, simulate_args, summary
 

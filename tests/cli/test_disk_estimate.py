@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from analysis import runs
-from simcore import registry
+from balance.analysis import runs
+from balance.simcore import registry
 
 from runkit import balance
 
@@ -35,7 +35,7 @@ def test_the_estimate_is_within_2x_of_a_real_run(tmp_path, game):
 
 def test_the_estimate_grows_with_the_games_and_the_variants():
     spec = registry.get("youre-fired")
-    from simcore.batch import parse_policies
+    from balance.simcore.batch import parse_policies
 
     seats = parse_policies(spec, None, None, 2)
     one = runs.make_config(spec, {}, 2, seats, 1, 1_000_000)

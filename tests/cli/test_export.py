@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis import frames
-from simcore import registry
+from balance.analysis import frames
+from balance.simcore import registry
 from tests.cli.runkit import balance, one_line_error, race21_run
 
 

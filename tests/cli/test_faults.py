@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.frames import load_games
-from simcore import registry
+from balance.analysis.frames import load_games
+from balance.simcore import registry
 
 from runkit import balance, one_line_error, same_rows, simulate_args, summary
 
@@ -75,7 +75,7 @@ def test_disk_full_mid_run_keeps_committed_chunks_and_resumes(tmp_path, monkeypa
 def test_disk_full_while_appending_a_record_is_one_line_and_resumes(tmp_path, monkeypatch):
     import os
 
-    from analysis import store
+    from balance.analysis import store
 
     out = tmp_path / "run"
     real = os.write

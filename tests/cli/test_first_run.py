@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cli import first_run
-from simcore import precompile, registry
-from simcore.batch import Engine, resolve_policy
-from simcore.params import resolve
+from balance.cli import first_run
+from balance.simcore import precompile, registry
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.params import resolve
 from tests.cli.runkit import balance
 
 
@@ -103,8 +103,8 @@ def test_replay_checks_the_traced_loop_and_says_when_it_compiles(tmp_path, monke
 def cold_engine(tmp_path, monkeypatch):
     """The toy game's greedy engine on a real empty cache (tmp_path), and a check that it plays the same
     40 games as the engine compiled in this process."""
-    import simcore.batch as batch
-    import simcore.jit as jit
+    import balance.simcore.batch as batch
+    import balance.simcore.jit as jit
 
     spec, engine = warm_engine()
     data = spec.load_data(resolve(spec, {}))

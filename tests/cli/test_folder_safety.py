@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import store
-from simcore import registry
+from balance.analysis import store
+from balance.simcore import registry
 
 from runkit import balance, child, one_line_error, race21_run, simulate_args
 

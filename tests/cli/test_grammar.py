@@ -9,7 +9,7 @@ from collections import defaultdict
 import pytest
 import typer
 
-from cli.app import app
+from balance.cli.app import app
 from tests.cli.runkit import balance
 
 SHARED = ("--game", "-n", "--seed", "--set", "--params", "--policy", "--policy-param", "--out", "--threads",
@@ -90,7 +90,7 @@ def test_options_that_make_sense_are_everywhere():
 
 
 def test_replay_takes_the_folder_as_an_argument_and_the_old_run_option(tmp_path, monkeypatch):
-    from simcore import registry
+    from balance.simcore import registry
 
     monkeypatch.setitem(registry.GAMES, "race21", "toygame")
     out = tmp_path / "r"

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from simcore import registry
+from balance.simcore import registry
 
 from runkit import balance, one_line_error, race21_run, simulate_args
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from analysis import runs
-from simcore import registry
+from balance.analysis import runs
+from balance.simcore import registry
 
 from runkit import balance, child, one_line_error
 
@@ -97,8 +97,8 @@ def test_a_changed_engine_is_a_new_configuration(tmp_path, monkeypatch):
 
 
 def test_a_folder_from_before_per_game_engine_hashes_resumes_on_the_same_build(tmp_path):
-    from analysis import store
-    from simcore.jit import SOURCE_HASH
+    from balance.analysis import store
+    from balance.simcore.jit import SOURCE_HASH
 
     out = tmp_path / "run"
     args = ["simulate", "--game", "race21", "-n", 500, "--out", out, "--quiet"]

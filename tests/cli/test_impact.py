@@ -9,9 +9,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from simcore import registry
-from simcore.files import read_toml
+from balance.cli.app import app
+from balance.simcore import registry
+from balance.simcore.files import read_toml
 
 runner = CliRunner()
 
@@ -114,7 +114,7 @@ def test_the_report_renders_and_rebuilds_from_the_folder(tmp_path):
     r = balance("report", out)
     assert r.exit_code == 0, r.output
     assert (out / "report.html").exists() and result(out) == first
-    from reports import folder_kind
+    from balance.reports import folder_kind
 
     assert folder_kind(out).kind == "impact"
 

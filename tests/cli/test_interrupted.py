@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from analysis import runs
-from simcore import registry
+from balance.analysis import runs
+from balance.simcore import registry
 
 from runkit import balance, child, summary
 
@@ -98,12 +98,11 @@ def test_impact_ladder_and_simulate_say_what_was_kept(tmp_path, monkeypatch, com
 
 
 def test_tune_says_it_kept_nothing(tmp_path, monkeypatch):
-    import analysis.tune
-
+    from balance.analysis import tune as tune_module
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(analysis.tune, "tune", interrupted)
+    monkeypatch.setattr(tune_module, "tune", interrupted)
     r = balance("tune", "--game", "race21", "--vary", "target=20..21", "--target", "win_rate=0.4..0.6", "-n", 20,
                 "--out", tmp_path / "t", "--quiet")
     assert r.exit_code == 130

@@ -19,9 +19,9 @@ from collections import Counter
 import polars as pl
 import pytest
 
-from analysis import store
-from analysis.frames import load_games, load_seats
-from simcore import registry
+from balance.analysis import store
+from balance.analysis.frames import load_games, load_seats
+from balance.simcore import registry
 
 from runkit import balance, child, rows, same_rows, simulate_args, summary
 

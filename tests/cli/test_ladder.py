@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis import ladder as L
-from analysis.stats import wilson
-from cli.app import app
-from reports import context
-from simcore import registry
+from balance.analysis import ladder as L
+from balance.analysis.stats import wilson
+from balance.cli.app import app
+from balance.reports import context
+from balance.simcore import registry
 
 runner = CliRunner()
 RUNGS = ["random", "greedy epsilon=0.5", "greedy epsilon=0.2", "greedy", "lookahead", "expert"]
@@ -115,7 +115,7 @@ def test_the_report_renders_and_balance_report_rebuilds_it(ladder_dir):
     out, _ = ladder_dir
     html = (out / "report.html").read_text()
     assert "skill ladder" in html and "<svg" in html and "How much skill matters" in html
-    from reports.ladder import sentences
+    from balance.reports.ladder import sentences
 
     before = json.loads((out / "summary.json").read_text())
     for s in sentences(before):  # each a sentence of its own (one began "win rate of ..." after a full stop)
@@ -261,7 +261,7 @@ def test_a_ladder_folder_beside_the_run_is_found_for_its_level_only(tmp_path):
 
 
 def test_a_share_of_the_deals_is_the_first_ones_rounded_up():
-    from analysis.runs import Variant, variant_games
+    from balance.analysis.runs import Variant, variant_games
 
     assert variant_games(Variant("a", {}, {"share": 0.25}), 10) == 3
     assert variant_games(Variant("a", {}, {"share": 0.001}), 10) == 1
@@ -318,7 +318,7 @@ def test_bound_counts_unknown_deals_both_ways_and_checks_every_rung():
     assert b["rungs"]["expert"]["won_not_winnable"] == 0 and b["rungs"]["expert"]["won"] == 3
     # greedy "won" deal 2, which the solver calls not winnable: counted, and the report warns
     assert b["rungs"]["greedy"]["won_not_winnable"] == 1
-    from reports.ladder import bound_sentence
+    from balance.reports.ladder import bound_sentence
 
     words = bound_sentence({"level": 4, "solver_bound": b})
     assert "between 60.0% and 80.0%" in words and "WARNING: greedy" in words
@@ -342,7 +342,7 @@ def test_solve_bound_writes_resumable_bound_json_for_the_deals_expert_plays(tmp_
 
 
 def test_the_open_hand_search_is_never_called_an_upper_bound():
-    from reports.ladder import sentences
+    from balance.reports.ladder import sentences
 
     lad = _ladder()
     for e in lad["policies"]:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LAUNCH = "import sys; sys.path.insert(0, {root!r}); from cli.app import main; main()".format(root=str(ROOT))
+LAUNCH = "import sys; sys.path.insert(0, {root!r}); from balance.cli.app import main; main()".format(root=str(ROOT))
 BALANCE = [sys.executable, "-c", LAUNCH]
 PROMPT = "Your move ("
 

@@ -100,7 +100,7 @@ def policy_file() -> str:
 def fast_tune(monkeypatch):
     """tune's skill-sensitivity rows without the lookahead row (it compiles the search policy
     too, minutes of compile for one row; the weaker row runs the same code path)."""
-    from analysis import tune
+    from balance.analysis import tune
 
     real = tune.skill_policies
 

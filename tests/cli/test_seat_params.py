@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from simcore import registry
-from simcore.batch import parse_policies, policy_label, resolve_policy
-from simcore.slots import P_EPSILON
+from balance.simcore import registry
+from balance.simcore.batch import parse_policies, policy_label, resolve_policy
+from balance.simcore.slots import P_EPSILON
 
 from runkit import balance, one_line_error
 

@@ -3,7 +3,7 @@ import json
 
 from typer.testing import CliRunner
 
-from cli.app import app
+from balance.cli.app import app
 
 runner = CliRunner()
 

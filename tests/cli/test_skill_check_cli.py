@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from simcore import registry
+from balance.simcore import registry
 
 from runkit import balance, summary
 

@@ -4,10 +4,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from analysis.tune import parse_target
-from cli.app import app
-from simcore import registry
-from simcore.errors import BalanceError
+from balance.analysis.tune import parse_target
+from balance.cli.app import app
+from balance.simcore import registry
+from balance.simcore.errors import BalanceError
 
 runner = CliRunner()
 

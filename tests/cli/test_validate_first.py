@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import cli.app as app
-from analysis import runs
-from simcore import registry
+import balance.cli.app as app
+from balance.analysis import runs
+from balance.simcore import registry
 
 from runkit import balance, one_line_error
 
@@ -95,8 +95,8 @@ def test_another_configuration_is_named_in_the_command_line_s_words(tmp_path, mo
 
 
 def test_another_card_list_is_named_by_file(tmp_path):
-    from analysis.preflight import differences
-    from simcore.batch import parse_policies
+    from balance.analysis.preflight import differences
+    from balance.simcore.batch import parse_policies
 
     spec = registry.get("youre-fired")
     mine = tmp_path / "my-cards.toml"
@@ -114,10 +114,8 @@ def test_another_card_list_is_named_by_file(tmp_path):
 @pytest.mark.parametrize("command", list(PLAYS) + ["campaign", "ladder"])
 def test_an_out_that_is_a_file_is_refused_before_the_games_and_left_alone(tmp_path, no_compile, monkeypatch,
                                                                           command):
-    import analysis.campaign
-    import analysis.tune
-
-    for mod, fn in ((analysis.tune, "tune"), (analysis.campaign, "run_campaign")):
+    from balance.analysis import campaign as campaign_module, tune as tune_module
+    for mod, fn in ((tune_module, "tune"), (campaign_module, "run_campaign")):
         monkeypatch.setattr(mod, fn, lambda *a, **k: (_ for _ in ()).throw(AssertionError("played")))
     blocker = tmp_path / "a-file"
     blocker.write_text("mine")

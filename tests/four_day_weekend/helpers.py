@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore import rng as R
-from simcore.four_day_weekend import SPEC
-from simcore.four_day_weekend import constants as K
-from simcore.four_day_weekend import engine as E
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.four_day_weekend import SPEC
+from balance.simcore.four_day_weekend import constants as K
+from balance.simcore.four_day_weekend import engine as E
+from balance.simcore.trace import no_trace
 
 DATA = SPEC.load_data({})
 TABLES = DATA.tables

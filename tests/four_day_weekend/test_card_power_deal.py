@@ -8,15 +8,15 @@ power is the experiment of one slacker's hand holding one more copy of one card.
 import numpy as np
 import pytest
 
-from analysis.card_power import receiving_seats
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.errors import BalanceError
-from simcore.four_day_weekend import SPEC
-from simcore.four_day_weekend import constants as K
-from simcore.four_day_weekend import engine as E
-from simcore.four_day_weekend.invariants import check
-from simcore.trace import no_trace
+from balance.analysis.card_power import receiving_seats
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.errors import BalanceError
+from balance.simcore.four_day_weekend import SPEC
+from balance.simcore.four_day_weekend import constants as K
+from balance.simcore.four_day_weekend import engine as E
+from balance.simcore.four_day_weekend.invariants import check
+from balance.simcore.trace import no_trace
 
 BASE = SPEC.load_data({})
 NAMES = list(BASE.card_names)

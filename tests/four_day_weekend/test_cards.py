@@ -1,11 +1,11 @@
 """The card file is the interface: bad input names the file, the card and the field."""
 import pytest
 
-from simcore.errors import BalanceError
-from simcore.four_day_weekend import SPEC
-from simcore.four_day_weekend import constants as K
-from simcore.four_day_weekend.cards import CARDS_FILE, PARAMS, RULES_FILE
-from simcore.gamedata import Reader, read_rules
+from balance.simcore.errors import BalanceError
+from balance.simcore.four_day_weekend import SPEC
+from balance.simcore.four_day_weekend import constants as K
+from balance.simcore.four_day_weekend.cards import CARDS_FILE, PARAMS, RULES_FILE
+from balance.simcore.gamedata import Reader, read_rules
 
 from .helpers import NAMES, TABLES
 
@@ -58,7 +58,7 @@ def test_bad_field(tmp_path, old, new, card, field):
 
 
 def test_params_validated_and_hash_changes():
-    from simcore.params import coerce
+    from balance.simcore.params import coerce
 
     with pytest.raises(BalanceError):
         coerce(SPEC.param("hand_size"), 99, "--set")

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 
-from simcore.batch import Engine, resolve_policy
-from simcore.four_day_weekend import SPEC
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.four_day_weekend import SPEC
 
 from .helpers import DATA, TABLES
 

@@ -2,9 +2,9 @@
 import numpy as np
 import polars as pl
 
-from analysis.metrics import GameMetrics
-from simcore.batch import Engine, resolve_policy
-from simcore.four_day_weekend import SPEC
+from balance.analysis.metrics import GameMetrics
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.four_day_weekend import SPEC
 
 from .helpers import TABLES
 

@@ -5,13 +5,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.four_day_weekend import SPEC
-from simcore.four_day_weekend import constants as K
-from simcore.four_day_weekend import engine as E
-from simcore.four_day_weekend.policies import greedy
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.four_day_weekend import SPEC
+from balance.simcore.four_day_weekend import constants as K
+from balance.simcore.four_day_weekend import engine as E
+from balance.simcore.four_day_weekend.policies import greedy
+from balance.simcore.trace import no_trace
 
 from .helpers import TABLES, check_conservation, fresh
 

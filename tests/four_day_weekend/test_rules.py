@@ -1,8 +1,8 @@
 """Rulebook scenarios from constructed states."""
 import numpy as np
 
-from simcore.four_day_weekend import constants as K
-from simcore.four_day_weekend import engine as E
+from balance.simcore.four_day_weekend import constants as K
+from balance.simcore.four_day_weekend import engine as E
 
 from .helpers import TABLES, build, cid, do, hand, names_of, options, really, row, sets, tables_with
 
@@ -198,8 +198,8 @@ def test_shared_win_is_recorded_for_every_tied_seat():
 
 def declarations(params: dict, n_games=60, players=4, seed=1):
     """(declarations, of them after a row take in the same turn) in greedy games, from their traces."""
-    from simcore.batch import Engine, resolve_policy
-    from simcore.four_day_weekend import SPEC
+    from balance.simcore.batch import Engine, resolve_policy
+    from balance.simcore.four_day_weekend import SPEC
 
     data = SPEC.load_data(params)
     eng = Engine(SPEC, [resolve_policy(SPEC, "greedy")])

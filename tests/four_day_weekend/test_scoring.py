@@ -1,7 +1,7 @@
 """Scoring: the rulebook's worked example and every Bonus opcode."""
 import pytest
 
-from simcore.four_day_weekend.scoring import score_set
+from balance.simcore.four_day_weekend.scoring import score_set
 
 from .helpers import NAMES, TABLES
 

@@ -1,12 +1,12 @@
 """Build Overtime states by hand for rulebook scenarios."""
 import numpy as np
 
-from simcore import rng as R
-from simcore.overtime import constants as C
-from simcore.overtime.cards import load_data
-from simcore.overtime.engine import legal, new_game, step, to_move
-from simcore.overtime.state import view
-from simcore.trace import events, new_trace, no_trace
+from balance.simcore import rng as R
+from balance.simcore.overtime import constants as C
+from balance.simcore.overtime.cards import load_data
+from balance.simcore.overtime.engine import legal, new_game, step, to_move
+from balance.simcore.overtime.state import view
+from balance.simcore.trace import events, new_trace, no_trace
 
 DATA = load_data({})
 PARAMS = dict(DATA.params)
@@ -117,7 +117,7 @@ def play(s, rng, option, trace=None, data=DATA):
 
 
 def lines(trace, data=DATA):
-    from simcore.overtime.transcript import decode_trace
+    from balance.simcore.overtime.transcript import decode_trace
 
     return decode_trace(events(trace), data, 4)
 

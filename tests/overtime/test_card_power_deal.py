@@ -8,16 +8,16 @@ the experiment of one player's opening hand holding one more copy of one card.
 import numpy as np
 import pytest
 
-from analysis.card_power import receiving_seats
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.errors import BalanceError
-from simcore.overtime import SPEC
-from simcore.overtime import constants as C
-from simcore.overtime.engine import new_game
-from simcore.overtime.invariants import check
-from simcore.overtime.state import view
-from simcore.trace import no_trace
+from balance.analysis.card_power import receiving_seats
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.errors import BalanceError
+from balance.simcore.overtime import SPEC
+from balance.simcore.overtime import constants as C
+from balance.simcore.overtime.engine import new_game
+from balance.simcore.overtime.invariants import check
+from balance.simcore.overtime.state import view
+from balance.simcore.trace import no_trace
 
 BASE = SPEC.load_data({})
 NAMES = list(BASE.card_names)

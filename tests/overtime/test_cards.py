@@ -1,10 +1,10 @@
 """Card file and parameter validation."""
 import pytest
 
-from simcore.errors import BalanceError
-from simcore.overtime import SPEC
-from simcore.overtime.cards import CARDS_FILE, load_data
-from simcore.params import user_params
+from balance.simcore.errors import BalanceError
+from balance.simcore.overtime import SPEC
+from balance.simcore.overtime.cards import CARDS_FILE, load_data
+from balance.simcore.params import user_params
 
 
 def _bad(tmp_path, old, new):
@@ -20,7 +20,7 @@ def _bad(tmp_path, old, new):
 def test_default_list_is_the_rulebook_counts():
     tables = load_data({}).tables
     rules, kinds, eff, inst = tables
-    from simcore.overtime import constants as C
+    from balance.simcore.overtime import constants as C
     assert rules[C.R_N_MAIN] == 122
     assert rules[C.R_J0] - rules[C.R_A0] == 30
     assert inst.shape[0] == 122 + 30 + 6
@@ -48,7 +48,7 @@ def test_snooze_thresholds_set_and_validated():
     data = load_data(vals)
     assert data.params["snooze_thresholds"] == [5, 8, 11]
     rules = data.tables[0]
-    from simcore.overtime import constants as C
+    from balance.simcore.overtime import constants as C
     assert list(rules[[C.R_T1, C.R_T2, C.R_T3]]) == [5, 8, 11]
     with pytest.raises(BalanceError, match="increasing"):
         load_data(user_params(SPEC, ["snooze_thresholds=8,5,11"]))
@@ -59,7 +59,7 @@ def test_snooze_thresholds_set_and_validated():
 
 
 def test_every_param_has_a_default_in_rules_toml():
-    from simcore.overtime.cards import RULES_FILE
+    from balance.simcore.overtime.cards import RULES_FILE
     import tomllib
     data = tomllib.loads(RULES_FILE.read_text())
     # every rule parameter; `cards` (which card list) is the data file itself
@@ -69,7 +69,7 @@ def test_every_param_has_a_default_in_rules_toml():
 
 def test_card_list_larger_than_the_state_is_refused(tmp_path):
     # the state record holds at most NINST_MAX card instances (158 in the default list)
-    from simcore.overtime import constants as C
+    from balance.simcore.overtime import constants as C
     text = CARDS_FILE.read_text()
     assert text.count("count = 6\n") >= 2
     path = tmp_path / "big.toml"
@@ -130,7 +130,7 @@ def test_react_to_complete_lists_completed(tmp_path):
 
 
 def test_the_card_file_header_documents_every_opcode_and_its_fields():
-    from simcore.overtime.cards import EFFECTS
+    from balance.simcore.overtime.cards import EFFECTS
 
     header = [ln for ln in CARDS_FILE.read_text().splitlines() if ln.startswith("#")]
     text = "\n".join(header)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.batch import Engine, resolve_policy
-from simcore.overtime import SPEC
-from simcore.overtime import constants as C
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.overtime import SPEC
+from balance.simcore.overtime import constants as C
 
 from .helpers import DATA, NAMES, TABLES
 

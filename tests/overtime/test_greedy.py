@@ -3,10 +3,10 @@ restores version 1 at 0: the fix changes the choice in a constructed state."""
 import numpy as np
 import pytest
 
-from simcore import rng as R
-from simcore.batch import resolve_policy
-from simcore.overtime import SPEC
-from simcore.overtime.policies import greedy
+from balance.simcore import rng as R
+from balance.simcore.batch import resolve_policy
+from balance.simcore.overtime import SPEC
+from balance.simcore.overtime.policies import greedy
 
 from .helpers import C, DATA, assignment, fresh, give, opt, options, play, slot
 

@@ -4,15 +4,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.overtime import SPEC
-from simcore.overtime import constants as C
-from simcore.overtime import invariants as I
-from simcore.overtime.engine import legal, new_game, step, to_move
-from simcore.overtime.invariants import check
-from simcore.overtime.state import view
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.overtime import SPEC
+from balance.simcore.overtime import constants as C
+from balance.simcore.overtime import invariants as I
+from balance.simcore.overtime.engine import legal, new_game, step, to_move
+from balance.simcore.overtime.invariants import check
+from balance.simcore.overtime.state import view
+from balance.simcore.trace import no_trace
 
 from .helpers import NAMES, TABLES
 

@@ -3,8 +3,8 @@ rule version 1, the reading before the fix)."""
 import numpy as np
 import pytest
 
-from simcore.overtime.cards import CARDS_FILE, load_data
-from simcore.trace import events
+from balance.simcore.overtime.cards import CARDS_FILE, load_data
+from balance.simcore.trace import events
 
 from .helpers import (C, DATA, assignment, fresh, give, kind, new_trace, opt, options, play, slot, to_discard,
                       to_move)
@@ -181,7 +181,7 @@ def test_discarding_the_last_assignment_wins(tmp_path):
 
 
 def test_discard_assignment_refuses_fields_it_does_not_use(tmp_path):
-    from simcore.errors import BalanceError
+    from balance.simcore.errors import BalanceError
 
     with pytest.raises(BalanceError) as e:
         _designer_list(tmp_path, SHREDDER.replace('op = "discard_assignment"', 'op = "discard_assignment", n = 1'))
@@ -252,8 +252,8 @@ def test_reaction_work_goes_on_the_a_card_its_player_chooses():
 
 def test_greedy_chooses_as_the_old_fixed_rules():
     """Greedy's choices: give the A card with the most tasks left, take the one with the fewest."""
-    from simcore import rng as R
-    from simcore.overtime.policies import GREEDY_PARAMS, greedy
+    from balance.simcore import rng as R
+    from balance.simcore.overtime.policies import GREEDY_PARAMS, greedy
 
     s, rng = fresh()
     give(s, 0, "A Hard Day's Night")

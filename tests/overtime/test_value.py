@@ -1,5 +1,5 @@
 """`value`, the search's judge of a state (fitted on greedy self-play: tests/fit_overtime_value.py)."""
-from simcore.overtime.engine import value
+from balance.simcore.overtime.engine import value
 
 from .helpers import C, TABLES, DATA, fresh, give
 

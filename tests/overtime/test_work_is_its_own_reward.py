@@ -10,11 +10,11 @@ it resolves. Played from constructed states; the first test fails on the reading
 import numpy as np
 import pytest
 
-from simcore import rng as R
-from simcore.batch import resolve_policy
-from simcore.overtime import SPEC
-from simcore.overtime.cards import load_data
-from simcore.overtime.policies import greedy
+from balance.simcore import rng as R
+from balance.simcore.batch import resolve_policy
+from balance.simcore.overtime import SPEC
+from balance.simcore.overtime.cards import load_data
+from balance.simcore.overtime.policies import greedy
 
 from .helpers import C, DATA, assignment, events, fresh, give, lines, new_trace, opt, options, play, slot, to_move
 

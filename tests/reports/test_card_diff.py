@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from reports.card_diff import ABSENT, card_diff_table, diff_card_lists, split
-from simcore.errors import BalanceError
-from simcore.files import data_file
-from simcore.gamedata import CardList, GameData
+from balance.reports.card_diff import ABSENT, card_diff_table, diff_card_lists, split
+from balance.simcore.errors import BalanceError
+from balance.simcore.files import data_file
+from balance.simcore.gamedata import CardList, GameData
 
 BASE = """
 suits = ["clubs", "hearts"]

@@ -1,8 +1,8 @@
-"""reports.card_power: the view model of a card-power table (what the impact report shows first)."""
+"""balance.reports.card_power: the view model of a card-power table (what the impact report shows first)."""
 import numpy as np
 
-from analysis import card_power as cp
-from reports import card_power as view
+from balance.analysis import card_power as cp
+from balance.reports import card_power as view
 from tests.analysis.test_card_power import SPEC, manifest, synthetic
 
 

@@ -1,7 +1,7 @@
 """A rate of k = n (or 0) has a Wilson bound equal to it only up to float rounding:
 the charts draw such an interval, never fail on a 'negative' error bar (found by
 the README tour: `tune ... --target ladder=...` at small -n)."""
-from reports import charts
+from balance.reports import charts
 
 
 def test_ladder_fit_with_a_bound_a_rounding_error_inside_the_value():

@@ -7,12 +7,12 @@ import json
 import re
 from pathlib import Path
 
-from analysis.runs import _card_list
-from reports import render_compare_report
-from reports.comparison import build_compare_report, card_diff_of, headline_first
-from simcore import registry
-from simcore.files import data_file
-from simcore.params import resolve
+from balance.analysis.runs import _card_list
+from balance.reports import render_compare_report
+from balance.reports.comparison import build_compare_report, card_diff_of, headline_first
+from balance.simcore import registry
+from balance.simcore.files import data_file
+from balance.simcore.params import resolve
 from tests.reports.test_other_reports import compare_result
 
 

@@ -12,9 +12,9 @@ import pytest
 
 from synthetic import SPEC, make_run
 
-from reports import context, fmt, render_run_report
-from reports import charts
-from simcore.gamedata import CardList, GameData
+from balance.reports import context, fmt, render_run_report
+from balance.reports import charts
+from balance.simcore.gamedata import CardList, GameData
 
 
 def text(html: str) -> str:
@@ -193,10 +193,10 @@ def test_defaults_say_so(tmp_path):
 
 
 def test_level_changes_against_that_levels_own_defaults():
-    from simcore import registry
+    from balance.simcore import registry
 
     spec = registry.get("sickdays-solo")
-    from simcore.params import resolve
+    from balance.simcore.params import resolve
 
     at2 = resolve(spec, {"level": 2})
     assert [c.long_words() for c in context.rule_changes(at2, spec)] == [

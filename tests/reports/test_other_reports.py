@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from synthetic import SPEC, make_run
 
-from analysis.stats import mean_ci, rate
-from reports import (render_campaign_report, render_compare_report, render_run_report, render_sweep_report,
+from balance.analysis.stats import mean_ci, rate
+from balance.reports import (render_campaign_report, render_compare_report, render_run_report, render_sweep_report,
                      render_tuning_report)
-from reports.sweep import axes, fmt_value
+from balance.reports.sweep import axes, fmt_value
 
 from test_run_report import _chromium, _chromium_or_skip, assert_self_contained
 
@@ -95,8 +95,8 @@ def test_list_valued_sweep_renders_with_categorical_x(tmp_path):
 
 @pytest.fixture(scope="module")
 def toy_cli(tmp_path_factory):
-    from cli.app import app
-    from simcore import registry
+    from balance.cli.app import app
+    from balance.simcore import registry
 
     with pytest.MonkeyPatch.context() as mp:  # undone after the module: later tests see the real registry
         mp.setitem(registry.GAMES, "race21", "toygame")
@@ -126,7 +126,7 @@ def test_real_sweep_report(real_sweep):
 
 
 def compare_result() -> dict:
-    from analysis.stats import margin_verdict
+    from balance.analysis.stats import margin_verdict
 
     def m(metric, a, b, lo, hi, p, sig, method="paired by game", role="secondary", level=0.9875, rate=True):
         mg = 0.02 if rate else 0.02 * a
@@ -203,14 +203,14 @@ def test_compare_report_unpaired_warns(tmp_path):
 def _fake_tune(monkeypatch, win_rate, players=1):
     from faketune import install
 
-    from analysis import tune
+    from balance.analysis import tune
 
     install(monkeypatch, win_rate, players)
     return tune
 
 
 def test_tuning_report_plain(tmp_path, monkeypatch):
-    from simcore import registry
+    from balance.simcore import registry
 
     tune = _fake_tune(monkeypatch, lambda p: {4: 0.50, 5: 0.58, 6: 0.30}[p["snooze_thresholds"][0]], players=2)
     spec = registry.get("overtime")
@@ -231,7 +231,7 @@ def test_tuning_report_plain(tmp_path, monkeypatch):
 
 
 def test_tuning_report_ladder(tmp_path, monkeypatch):
-    from simcore import registry
+    from balance.simcore import registry
 
     tune = _fake_tune(monkeypatch, lambda p: min(1.0, 1.05 - 0.15 * p["level"] + 0.02 * p["ready_pizzas"]))
     spec = registry.get("sickdays-solo")
@@ -298,7 +298,7 @@ def test_sweep_and_compare_render_charts_in_headless_chromium(sweep_2d, tmp_path
 
 
 def test_an_impact_ranked_by_length_says_its_unit():
-    from reports.impact import _primary
+    from balance.reports.impact import _primary
 
     assert _primary({"primary": "length", "primary_rate": False, "primary_unit": "turns"}) == "length (turns)"
     assert _primary({"primary": "win rate", "primary_rate": True, "primary_unit": None}) == "win rate"
@@ -306,7 +306,7 @@ def test_an_impact_ranked_by_length_says_its_unit():
 
 def test_unpaired_sweep_rows_name_the_test_that_gave_their_p():
     # small groups get Fisher's exact test (analysis.stats.two_proportions): the method says so
-    from reports.sweep import vs_first
+    from balance.reports.sweep import vs_first
 
     def sweep(*counts):
         return {"variants": [{"name": f"v{i}", "wins": k, "n_games": n} for i, (k, n) in enumerate(counts)]}

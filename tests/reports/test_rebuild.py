@@ -11,14 +11,14 @@ from typer.testing import CliRunner
 
 from synthetic import make_run
 
-import reports
-from reports import FolderKind, folder_kind, rebuild_report
-from simcore import registry
-from simcore.errors import BalanceError
+from balance import reports
+from balance.reports import FolderKind, folder_kind, rebuild_report
+from balance.simcore import registry
+from balance.simcore.errors import BalanceError
 
 from test_other_reports import _fake_tune, campaign_result, compare_result
 
-from analysis.summary import jsonable
+from balance.analysis.summary import jsonable
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +62,7 @@ def test_compare_folder_of_two_runs(tmp_path):
 
 
 def test_tune_folder(tmp_path, monkeypatch):
-    from simcore import registry
+    from balance.simcore import registry
 
     tune = _fake_tune(monkeypatch, lambda p: {4: 0.50, 5: 0.58}[p["snooze_thresholds"][0]], players=2)
     spec = registry.get("overtime")
@@ -106,7 +106,7 @@ def test_not_a_folder_balance_wrote(tmp_path):
 
 
 def test_report_command_rebuilds_any_kind(tmp_path):
-    from cli.app import app
+    from balance.cli.app import app
 
     runner = CliRunner()
     run = make_run(tmp_path / "r", n_games=300)

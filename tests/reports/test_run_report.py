@@ -16,11 +16,11 @@ import pytest
 
 from synthetic import SPEC, make_run
 
-from simcore import metrics as M
+from balance.simcore import metrics as M
 
-from analysis.summary import write_summary
-from reports import render_run_report
-from reports.charts import interval_bars
+from balance.analysis.summary import write_summary
+from balance.reports import render_run_report
+from balance.reports.charts import interval_bars
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -163,7 +163,7 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
 def test_game_metric_shapes_in_the_report(tmp_path):
     """Every declared metric kind renders: a rate, a mean, a bare value -> count dict
     in a group (sick days' missing_cards.at_loss), sums as a distribution, a note."""
-    from reports.views import distributions
+    from balance.reports.views import distributions
 
     lost = pl.col("total") < 21
     spec = dataclasses.replace(SPEC, metrics=(

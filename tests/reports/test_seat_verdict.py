@@ -2,8 +2,8 @@
 verdict; and no verdict where no deal set one seat (or policy) against another (issue 40, items 6b and 7)."""
 import numpy as np
 
-from analysis.summary import summarize_frames
-from reports.views import key_figures, seat_gap_sentences
+from balance.analysis.summary import summarize_frames
+from balance.reports.views import key_figures, seat_gap_sentences
 from synthetic import SPEC
 from test_summary import _rotated_frames, _rotated_manifest
 

@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 
 from synthetic import SPEC, make_run
 
-from analysis.summary import alerts, nameable
-from reports import (fmt, render_campaign_report, render_compare_report, render_ladder_report, render_run_report,
+from balance.analysis.summary import alerts, nameable
+from balance.reports import (fmt, render_campaign_report, render_compare_report, render_ladder_report, render_run_report,
                      render_tuning_report, rebuild_report, verdicts)
-from reports.context import card_banner, card_lists, card_names, edited_from
-from reports.views import key_figures, summary_sentences
+from balance.reports.context import card_banner, card_lists, card_names, edited_from
+from balance.reports.views import key_figures, summary_sentences
 
 from test_other_reports import _fake_tune, campaign_result, compare_result
 from test_run_report import _chromium, _chromium_or_skip, assert_self_contained
@@ -239,7 +239,7 @@ def test_a_compare_report_of_the_reconstruction_has_the_banner(tmp_path):
 
 
 def test_a_ladder_and_a_tuning_report_of_the_reconstruction_have_the_banner(tmp_path, monkeypatch):
-    from simcore import registry
+    from balance.simcore import registry
 
     spec = registry.get("overtime")
     lad = tmp_path / "lad"
@@ -262,7 +262,7 @@ def test_a_ladder_and_a_tuning_report_of_the_reconstruction_have_the_banner(tmp_
 
 
 def test_a_sick_days_campaign_has_no_banner_and_says_its_steps(tmp_path):
-    from simcore import registry
+    from balance.simcore import registry
 
     html = plain(htmllib.unescape(render_campaign_report(tmp_path, campaign_result(), registry.get("sickdays-solo"))
                                   .read_text()))
@@ -320,8 +320,8 @@ def probe(binary: str, tmp: Path, report: Path) -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory):
-    from cli.app import app
-    from simcore import registry
+    from balance.cli.app import app
+    from balance.simcore import registry
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(registry.GAMES, "race21", "toygame")
@@ -349,7 +349,7 @@ def every_report(toy, runs, tmp_path_factory, request) -> dict[str, Path]:
     out["campaign"] = render_campaign_report(tmp / "campaign", campaign_result())
     mp = pytest.MonkeyPatch()
     request.addfinalizer(mp.undo)
-    from simcore import registry
+    from balance.simcore import registry
 
     tune = _fake_tune(mp, lambda p: {4: 0.50, 5: 0.58, 6: 0.30}[p["snooze_thresholds"][0]], players=2)
     spec = registry.get("overtime")
@@ -437,9 +437,9 @@ def test_a_printed_tornado_fits_one_page_with_its_caption(tmp_path):
     """break-inside: avoid cannot keep a figure taller than the page in one piece: a 25-card tornado was one
     chart 2,200 px tall at the page's width. Now each chart, caption included, fits an A4 page."""
     binary = _chromium_or_skip()
-    from reports import render_html
-    from reports.impact import tornado_charts
-    from reports.views import RunReport
+    from balance.reports import render_html
+    from balance.reports.impact import tornado_charts
+    from balance.reports.views import RunReport
     from test_run_report import A4_TEXT_WIDTH_PX, print_styles
 
     res = _big_impact()

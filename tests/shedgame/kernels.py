@@ -7,12 +7,12 @@ from the discard pile (all but its top card), reshuffled.
 """
 import numpy as np
 
-from simcore import rng as R
-from simcore import zones
-from simcore.jit import jit
-from simcore.records import flat_layout
-from simcore.spec import Column, game_index, seat_index
-from simcore.trace import emit
+from balance.simcore import rng as R
+from balance.simcore import zones
+from balance.simcore.jit import jit
+from balance.simcore.records import flat_layout
+from balance.simcore.spec import Column, game_index, seat_index
+from balance.simcore.trace import emit
 
 NMAX = 64  # cards a list may hold (the card file is refused above this)
 PMAX = 4

@@ -2,7 +2,7 @@
 the discard pile is face up. The fixture's `determinise` redraws exactly these."""
 import numpy as np
 
-from simcore.visibility import Hidden, Pool, Visibility
+from balance.simcore.visibility import Hidden, Pool, Visibility
 
 from .kernels import L, NMAX
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simcore import metrics as M
-from simcore.gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, refuse
-from simcore.spec import GameSpec, Kernels, Param, cards_param, common_policies
+from balance.simcore import metrics as M
+from balance.simcore.gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, refuse
+from balance.simcore.spec import GameSpec, Kernels, Param, cards_param, common_policies
 
 from . import kernels as K
 

@@ -1,10 +1,10 @@
 """Constructed states for rulebook scenarios, and a slow zone checker."""
 import numpy as np
 
-from simcore import rng as R
-from simcore.sickdays_party import SPEC
-from simcore.sickdays_party import kernels as K
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.sickdays_party import SPEC
+from balance.simcore.sickdays_party import kernels as K
+from balance.simcore.trace import no_trace
 
 # deterministic reactions: spread 0 means every delay is exactly the median
 CALM = {"wrong_play": [0.0], "forget_celebrate": [0.0], "wrong_accusation": [0.0], "reaction_spread": [0.0]}

@@ -5,7 +5,7 @@ import json
 
 from typer.testing import CliRunner
 
-from cli.app import app
+from balance.cli.app import app
 
 runner = CliRunner()
 

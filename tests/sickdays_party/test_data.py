@@ -1,13 +1,13 @@
 """The rules file and parameters: defaults load, bad values are clear errors."""
 import pytest
 
-from simcore.errors import BalanceError
-from simcore.params import resolve, user_params
-from simcore.sickdays_party import SPEC
-from simcore.sickdays_party import kernels as K
-from simcore.files import data_file
-from simcore.gamedata import Reader
-from simcore.sickdays_party.data import compile_tables, read_rules_file
+from balance.simcore.errors import BalanceError
+from balance.simcore.params import resolve, user_params
+from balance.simcore.sickdays_party import SPEC
+from balance.simcore.sickdays_party import kernels as K
+from balance.simcore.files import data_file
+from balance.simcore.gamedata import Reader
+from balance.simcore.sickdays_party.data import compile_tables, read_rules_file
 
 RULES_FILE = data_file("sickdays-party", "rules.toml")
 
@@ -34,7 +34,7 @@ def test_defaults_come_from_the_rules_file():
 
 
 def test_the_party_deck_is_the_solo_deck():
-    from simcore.sickdays_solo import kernels as solo
+    from balance.simcore.sickdays_solo import kernels as solo
 
     assert (K.NDAYS, K.NSUITS, K.NEVENTS, list(K.EVENT_NAMES)) == (7, solo.NSUITS, solo.NEVENTS, list(solo.EVENT_NAMES))
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore.batch import Engine, resolve_policy
-from simcore.sickdays_party import SPEC
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.sickdays_party import SPEC
 
 GOLDEN = Path(__file__).parent / "golden" / "players4_seed7_game3.txt"
 USER = {"reaction_median": [1.8, 2.2, 2.6, 3.0]}

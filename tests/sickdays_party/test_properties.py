@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.runner import COL_END_REASON
-from simcore.sickdays_party import SPEC
-from simcore.sickdays_party import kernels as K
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.runner import COL_END_REASON
+from balance.simcore.sickdays_party import SPEC
+from balance.simcore.sickdays_party import kernels as K
+from balance.simcore.trace import no_trace
 
 from .helpers import check_zones
 

@@ -5,8 +5,8 @@ seat's median) and per-seat medians that fix who is fastest."""
 import numpy as np
 import pytest
 
-from simcore.sickdays_party import kernels as K
-from simcore.trace import events, new_trace
+from balance.simcore.sickdays_party import kernels as K
+from balance.simcore.trace import events, new_trace
 
 from .helpers import (card, check_zones, detach, event, fresh, hand, options, play, restart, set_hand, set_top,
                       tables_for)

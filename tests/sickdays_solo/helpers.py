@@ -1,10 +1,10 @@
 """Constructed states for rulebook scenarios, and a slow zone checker."""
 import numpy as np
 
-from simcore import rng as R
-from simcore.sickdays_solo import SPEC
-from simcore.sickdays_solo import kernels as K
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.sickdays_solo import SPEC
+from balance.simcore.sickdays_solo import kernels as K
+from balance.simcore.trace import no_trace
 
 
 def tables_for(**params):

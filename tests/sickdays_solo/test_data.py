@@ -3,10 +3,10 @@ import shutil
 
 import pytest
 
-from simcore.errors import BalanceError
-from simcore.files import data_file
-from simcore.gamedata import Reader, loader
-from simcore.sickdays_solo import SPEC, data
+from balance.simcore.errors import BalanceError
+from balance.simcore.files import data_file
+from balance.simcore.gamedata import Reader, loader
+from balance.simcore.sickdays_solo import SPEC, data
 
 GAME_DIR = data_file("sickdays-solo", "rules.toml").parent
 

@@ -10,10 +10,10 @@ paired win-rate difference is above 0 by more than Z_STEP standard errors
 `python -m tests.expert_reach solo --levels 1,...,11 --policies greedy,expert`."""
 import numpy as np
 
-from simcore.batch import Engine, resolve_policy
-from simcore.params import resolve
-from simcore.runner import EXPERT, LOOKAHEAD, ORACLE
-from simcore.sickdays_solo import SPEC
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.params import resolve
+from balance.simcore.runner import EXPERT, LOOKAHEAD, ORACLE
+from balance.simcore.sickdays_solo import SPEC
 
 N = 120  # 60 deals left the band ends at z 1.93 (levels 1 vs 5, 16 iterations): too little power
 ITERATIONS = 16  # a smaller budget than the default (48), to keep CI affordable

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.batch import Engine, resolve_policy
-from simcore.sickdays_solo import SPEC
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.sickdays_solo import SPEC
 
 GOLDEN = Path(__file__).parent / "golden" / "level4_seed7_game3.txt"
 

@@ -5,12 +5,12 @@ and with weights where the block penalty's float sum is not exact."""
 import numpy as np
 import pytest
 
-from simcore import rng as R
-from simcore.batch import resolve_policy
-from simcore.sickdays_solo import SPEC
-from simcore.sickdays_solo import kernels as K
-from simcore.sickdays_solo import policy as P
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.batch import resolve_policy
+from balance.simcore.sickdays_solo import SPEC
+from balance.simcore.sickdays_solo import kernels as K
+from balance.simcore.sickdays_solo import policy as P
+from balance.simcore.trace import no_trace
 from sickdays_solo.helpers import tables_for
 
 

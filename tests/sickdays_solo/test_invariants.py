@@ -5,14 +5,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sickdays_solo.helpers import tables_for
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.sickdays_solo import SPEC
-from simcore.sickdays_solo import invariants as I
-from simcore.sickdays_solo import kernels as K
-from simcore.sickdays_solo import policy as P
-from simcore.sickdays_solo.invariants import check
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.sickdays_solo import SPEC
+from balance.simcore.sickdays_solo import invariants as I
+from balance.simcore.sickdays_solo import kernels as K
+from balance.simcore.sickdays_solo import policy as P
+from balance.simcore.sickdays_solo.invariants import check
+from balance.simcore.trace import no_trace
 
 N_CARDS = len(SPEC.load_data({}).card_names)
 GREEDY = np.array(resolve_policy(SPEC, "greedy").params)

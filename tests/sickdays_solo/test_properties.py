@@ -3,12 +3,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.sickdays_solo import SPEC
-from simcore.sickdays_solo import kernels as K
-from simcore.sickdays_solo import policy as P
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.sickdays_solo import SPEC
+from balance.simcore.sickdays_solo import kernels as K
+from balance.simcore.sickdays_solo import policy as P
+from balance.simcore.trace import no_trace
 from sickdays_solo.helpers import check_zones, tables_for
 
 N_CARDS = len(SPEC.load_data({}).card_names)
@@ -108,7 +108,7 @@ def test_headline_metrics():
 
     import polars as pl
 
-    from analysis.metrics import GameMetrics
+    from balance.analysis.metrics import GameMetrics
 
     t = SPEC.load_data({"level": 4}).tables
     res = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).run(t, 1, 3, np.arange(200), N_CARDS)

@@ -1,7 +1,7 @@
 """Rulebook scenarios on constructed calendars."""
 import numpy as np
 
-from simcore.sickdays_solo import kernels as K
+from balance.simcore.sickdays_solo import kernels as K
 from sickdays_solo.helpers import (
     card, check_zones, do, empty_hand, event, fill, fresh, give, op, options, put, tables_for, to_discard,
 )

@@ -6,13 +6,13 @@ streams); a calendar too small for the workers is not winnable at the root."""
 import numpy as np
 import pytest
 
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.sickdays_solo import SPEC
-from simcore.sickdays_solo import kernels as K
-from simcore.sickdays_solo import policy as P
-from simcore.sickdays_solo import solver as S
-from simcore.trace import no_trace
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.sickdays_solo import SPEC
+from balance.simcore.sickdays_solo import kernels as K
+from balance.simcore.sickdays_solo import policy as P
+from balance.simcore.sickdays_solo import solver as S
+from balance.simcore.trace import no_trace
 
 GREEDY = np.asarray(resolve_policy(SPEC, "greedy").params, np.float64)
 

@@ -1,8 +1,8 @@
 """`value`, the search's judge of a solo state (fitted on greedy play: tests/fit_solo_value.py)."""
 import numpy as np
 
-from simcore.sickdays_solo import kernels as K
-from simcore.sickdays_solo import policy as P
+from balance.simcore.sickdays_solo import kernels as K
+from balance.simcore.sickdays_solo import policy as P
 from sickdays_solo.helpers import card, empty_hand, fill, fresh, put, tables_for
 
 T5 = tables_for(level=5, removed_cards=0)  # 10 workers, 8 weeks, no automa; every card at hand
@@ -80,10 +80,10 @@ def test_viable_best_equals_trying_every_line():
     """The fast viable_best (lines tried from two cards down, open cells counted from a mask) gives
     the reference's answer for every unhappy worker of states reached by greedy and random play,
     with events (wilds, the Birthday cell) and the automa."""
-    from simcore import rng as R
-    from simcore.batch import resolve_policy
-    from simcore.sickdays_solo import SPEC
-    from simcore.trace import no_trace
+    from balance.simcore import rng as R
+    from balance.simcore.batch import resolve_policy
+    from balance.simcore.sickdays_solo import SPEC
+    from balance.simcore.trace import no_trace
 
     params = np.array(resolve_policy(SPEC, "greedy").params)
     out = np.zeros(K.MAX_OPTIONS, np.int64)

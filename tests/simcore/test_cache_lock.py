@@ -9,14 +9,14 @@ import multiprocessing as mp
 import pytest
 from numba.core import caching
 
-import simcore.jit  # noqa: F401  (installs the lock)
+import balance.simcore.jit  # noqa: F401  (installs the lock)
 
 KEYS = 300
 WRITERS = 3
 
 
 def _writer(folder: str, who: int, locked: bool, start) -> None:
-    import simcore.jit  # noqa: F401
+    import balance.simcore.jit  # noqa: F401
 
     f = caching.IndexDataCacheFile(folder, "kernel", ("stamp", 1))
     save = caching.IndexDataCacheFile.save if locked else caching.IndexDataCacheFile._balance_unlocked_save
@@ -59,8 +59,8 @@ import sys, json
 import numpy as np
 sys.path.insert(0, sys.argv[1])
 from toygame import SPEC
-from simcore.batch import Engine, resolve_policy
-from simcore.params import resolve
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.params import resolve
 data = SPEC.load_data(resolve(SPEC, {}))
 out = {}
 for pol in sys.argv[2:]:

@@ -4,16 +4,16 @@ import os
 import polars as pl
 import pytest
 
-from analysis import runs
-from simcore import registry
-from simcore.batch import resolve_policy
+from balance.analysis import runs
+from balance.simcore import registry
+from balance.simcore.batch import resolve_policy
 from toygame import SPEC
 
 distributed = pytest.importorskip("distributed")
 
 
 def test_local_cluster_gives_the_same_parts_as_local(tmp_path, monkeypatch):
-    from analysis.executors import DaskExecutor
+    from balance.analysis.executors import DaskExecutor
 
     monkeypatch.setitem(registry.GAMES, "race21", "toygame")
     # worker processes import the toy game from tests/ like this process does
@@ -39,7 +39,7 @@ def test_local_cluster_gives_the_same_parts_as_local(tmp_path, monkeypatch):
 def test_a_worker_lost_mid_run_has_its_chunks_redone_with_the_same_results(tmp_path, monkeypatch):
     import signal
 
-    from analysis.executors import DaskExecutor
+    from balance.analysis.executors import DaskExecutor
 
     monkeypatch.setitem(registry.GAMES, "race21", "toygame")
     here = os.path.dirname(os.path.dirname(__file__))

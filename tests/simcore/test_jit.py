@@ -1,8 +1,8 @@
 """The compile cache key covers every core file that holds a kernel."""
 from pathlib import Path
 
-import simcore
-from simcore.jit import KERNEL_FILES
+from balance import simcore
+from balance.simcore.jit import KERNEL_FILES
 
 CORE = Path(simcore.__file__).resolve().parent
 
@@ -22,7 +22,7 @@ def test_no_core_kernel_takes_a_games_tables_or_state():
     import inspect
 
     for name in KERNEL_FILES:
-        mod = importlib.import_module(f"simcore.{name[:-3]}")
+        mod = importlib.import_module(f"balance.simcore.{name[:-3]}")
         for attr, obj in vars(mod).items():
             f = getattr(obj, "py_func", None)
             if f is None or f.__module__ != mod.__name__:
@@ -53,7 +53,7 @@ def test_a_kernel_called_with_constants_compiles_once(tmp_path, monkeypatch):
     import numba
     import pytest
 
-    import simcore.jit as J
+    import balance.simcore.jit as J
 
     if numba.config.DISABLE_JIT:
         pytest.skip("no compiled dispatchers without the JIT")
@@ -66,8 +66,8 @@ def test_an_inlined_copy_keeps_the_kernels_compile_options():
     """inlined_copy (the search's rollout greedy) forces inlining and keeps everything else: a
     kernel that allocates keeps its reference counting (You're Fired!'s greedy would not compile
     without it), and one already inlined is itself."""
-    from simcore import registry
-    from simcore.jit import inlined_copy
+    from balance.simcore import registry
+    from balance.simcore.jit import inlined_copy
 
     for name in registry.names():
         greedy = registry.get(name).kernels.greedy
@@ -83,8 +83,8 @@ def test_an_inlined_copy_keeps_the_kernels_compile_options():
 def test_a_kernel_outside_the_engine_is_keyed_on_the_whole_engine():
     """A script's or fixture's kernel may call any game's kernels: its cache key moves with every
     engine file (a game's kernels only with the core and their own package)."""
-    from simcore.jit import CORE_HASH, SOURCE_HASH, source_key
+    from balance.simcore.jit import CORE_HASH, SOURCE_HASH, source_key
 
     assert SOURCE_HASH in source_key("some_measuring_script")
-    game = source_key("simcore.sickdays_solo.policy")
+    game = source_key("balance.simcore.sickdays_solo.policy")
     assert CORE_HASH in game and SOURCE_HASH not in game

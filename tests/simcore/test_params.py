@@ -1,8 +1,8 @@
 import pytest
 
-from simcore.errors import BalanceError
-from simcore.params import coerce, user_params
-from simcore.spec import Param
+from balance.simcore.errors import BalanceError
+from balance.simcore.params import coerce, user_params
+from balance.simcore.spec import Param
 from dataclasses import replace
 from toygame import SPEC
 

@@ -9,9 +9,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from simcore import rng as R
-from simcore.batch import BalanceError, Engine, policy_defaults, resolve_policy
-from simcore.recorded import NAME, P_CURSOR, RECORDED, codes_of, params_of
+from balance.simcore import rng as R
+from balance.simcore.batch import BalanceError, Engine, policy_defaults, resolve_policy
+from balance.simcore.recorded import NAME, P_CURSOR, RECORDED, codes_of, params_of
 from toygame import SPEC
 
 DATA = SPEC.load_data({})

@@ -13,10 +13,10 @@ import numba
 import numpy as np
 import pytest
 
-from simcore import registry
-from simcore.batch import Engine, resolve_policy
-from simcore.jit import REFLESS
-from simcore.params import resolve
+from balance.simcore import registry
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.jit import REFLESS
+from balance.simcore.params import resolve
 
 
 def _has_array(ty) -> bool:
@@ -40,7 +40,7 @@ _CHILD = """
 import json, sys
 from numba.core.runtime import rtsys
 sys.path[:0] = {path!r}
-from simcore import registry
+from balance.simcore import registry
 registry.GAMES.update({games!r})  # the fixture games the suite registers (tests/conftest.py)
 from test_refless import _play as play
 out = {{}}

@@ -1,7 +1,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from simcore import rng as R
+from balance.simcore import rng as R
 
 
 @settings(deadline=None, max_examples=50)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from simcore.batch import BalanceError, Engine, resolve_policy
-from simcore.runner import END_CAP
+from balance.simcore.batch import BalanceError, Engine, resolve_policy
+from balance.simcore.runner import END_CAP
 from toygame import SPEC
 
 DATA = SPEC.load_data({})
@@ -144,7 +144,7 @@ def test_user_policy_answering_an_illegal_option_is_reported_with_the_game(tmp_p
 
 @pytest.mark.parametrize("n,slots,threads", [(0, 2, 2), (1, 2, 2), (7, 2, 2), (1000, 2, 2), (1000, 1, 2), (33, 4, 1)])
 def test_threads_play_every_game_once_and_count_into_their_own_row(n, slots, threads):
-    from simcore.runner import run_in_threads
+    from balance.simcore.runner import run_in_threads
 
     seen = np.zeros(n, np.int64)
     rows = set()

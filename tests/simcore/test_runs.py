@@ -5,8 +5,8 @@ import json
 import polars as pl
 import pytest
 
-from analysis import runs
-from simcore.batch import BalanceError, resolve_policy
+from balance.analysis import runs
+from balance.simcore.batch import BalanceError, resolve_policy
 from toygame import SPEC
 
 

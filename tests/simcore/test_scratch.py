@@ -4,8 +4,8 @@ error for a size numba cannot see when compiling."""
 import numpy as np
 import pytest
 
-from simcore.jit import jit
-from simcore.scratch import copy_head, stack_f64, stack_i64
+from balance.simcore.jit import jit
+from balance.simcore.scratch import copy_head, stack_f64, stack_i64
 
 SIZE = 5
 

@@ -5,12 +5,12 @@ import numba
 import numpy as np
 import pytest
 
-from simcore import registry
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.params import resolve
-from simcore.runner import EXPERT, GREEDY, LOOKAHEAD, ORACLE, RANDOM, kinds_key, runner_kinds
-from simcore.spec import common_policies
+from balance.simcore import registry
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.params import resolve
+from balance.simcore.runner import EXPERT, GREEDY, LOOKAHEAD, ORACLE, RANDOM, kinds_key, runner_kinds
+from balance.simcore.spec import common_policies
 from toygame import SPEC
 
 TABLES = SPEC.load_data({}).tables

@@ -1,11 +1,11 @@
 """Build You're Fired! states by hand for rulebook scenarios."""
 import numpy as np
 
-from simcore import rng as R
-from simcore.youre_fired import SPEC
-from simcore.youre_fired import constants as K
-from simcore.youre_fired.engine import encode, legal, new_game, step
-from simcore.youre_fired.state import view
+from balance.simcore import rng as R
+from balance.simcore.youre_fired import SPEC
+from balance.simcore.youre_fired import constants as K
+from balance.simcore.youre_fired.engine import encode, legal, new_game, step
+from balance.simcore.youre_fired.state import view
 
 NAMES = list(SPEC.load_data({}).card_names)
 ID = {n: i for i, n in enumerate(NAMES)}
@@ -29,7 +29,7 @@ def fresh(n_players=2, seed=1, index=0, **params):
 
 
 def totals(t, s):
-    from simcore.youre_fired.state import card_totals
+    from balance.simcore.youre_fired.state import card_totals
     return card_totals(s)
 
 

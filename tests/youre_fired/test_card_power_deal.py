@@ -7,15 +7,15 @@ experiment of one player's company holding one more copy of one card.
 import numpy as np
 import pytest
 
-from analysis.card_power import receiving_seats
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.errors import BalanceError
-from simcore.youre_fired import SPEC
-from simcore.youre_fired import constants as K
-from simcore.youre_fired.engine import new_game
-from simcore.youre_fired.invariants import check
-from simcore.youre_fired.state import card_totals, view
+from balance.analysis.card_power import receiving_seats
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.errors import BalanceError
+from balance.simcore.youre_fired import SPEC
+from balance.simcore.youre_fired import constants as K
+from balance.simcore.youre_fired.engine import new_game
+from balance.simcore.youre_fired.invariants import check
+from balance.simcore.youre_fired.state import card_totals, view
 
 BASE = SPEC.load_data({})
 NAMES = list(BASE.card_names)

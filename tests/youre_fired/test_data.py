@@ -3,12 +3,12 @@ import tomllib
 
 import pytest
 
-from simcore.errors import BalanceError
-from simcore.gamedata import Reader
-from simcore.params import resolve
-from simcore.youre_fired import SPEC
-from simcore.youre_fired import constants as K
-from simcore.youre_fired.cards import CARDS_FILE, EFFECTS, build, card_rows
+from balance.simcore.errors import BalanceError
+from balance.simcore.gamedata import Reader
+from balance.simcore.params import resolve
+from balance.simcore.youre_fired import SPEC
+from balance.simcore.youre_fired import constants as K
+from balance.simcore.youre_fired.cards import CARDS_FILE, EFFECTS, build, card_rows
 
 GOOD = CARDS_FILE.read_text()
 

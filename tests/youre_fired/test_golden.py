@@ -5,8 +5,8 @@ Regenerate (after a deliberate rules change, bumping SPEC.version):
 """
 from pathlib import Path
 
-from simcore.batch import Engine, resolve_policy
-from simcore.youre_fired import SPEC
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.youre_fired import SPEC
 
 GOLDEN = Path(__file__).parent / "golden" / "duel_greedy_seed7_game3.txt"
 # issue 19's team game: a Boss play that fails (a bluff) and one that fires the other team's last Boss
@@ -58,7 +58,7 @@ def test_transcript_prints_the_runs_own_card_names(tmp_path):
     one with every name replaced, and no default name is left in it."""
     import re
 
-    from simcore.youre_fired.cards import CARDS_FILE
+    from balance.simcore.youre_fired.cards import CARDS_FILE
 
     data = SPEC.load_data({})
     renamed = {n: f"{n.upper()} v2" for n in data.card_names}

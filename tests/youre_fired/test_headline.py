@@ -3,11 +3,11 @@ end reasons with rates, team win rates (team variant only)."""
 import numpy as np
 import polars as pl
 
-from analysis.metrics import GameMetrics
-from analysis.runs import results_frames
-from simcore.batch import Engine, resolve_policy
-from simcore.params import resolve
-from simcore.youre_fired import SPEC
+from balance.analysis.metrics import GameMetrics
+from balance.analysis.runs import results_frames
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.params import resolve
+from balance.simcore.youre_fired import SPEC
 
 
 def frames(players, user, n=60):

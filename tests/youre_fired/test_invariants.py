@@ -4,14 +4,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.youre_fired import SPEC
-from simcore.youre_fired import constants as K
-from simcore.youre_fired import invariants as I
-from simcore.youre_fired.engine import legal, new_game, step, to_move
-from simcore.youre_fired.invariants import check
-from simcore.youre_fired.state import view
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.youre_fired import SPEC
+from balance.simcore.youre_fired import constants as K
+from balance.simcore.youre_fired import invariants as I
+from balance.simcore.youre_fired.engine import legal, new_game, step, to_move
+from balance.simcore.youre_fired.invariants import check
+from balance.simcore.youre_fired.state import view
 
 from .helpers import BOSS, C, tables
 

@@ -12,13 +12,13 @@
 """
 import numpy as np
 
-from simcore import rng as R
-from simcore.batch import Engine, resolve_policy
-from simcore.youre_fired import SPEC
-from simcore.youre_fired import constants as K
-from simcore.youre_fired.engine import to_move
-from simcore.youre_fired.knowledge import determinise, prob_in_hand
-from simcore.youre_fired.state import card_totals, clone, view
+from balance.simcore import rng as R
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.youre_fired import SPEC
+from balance.simcore.youre_fired import constants as K
+from balance.simcore.youre_fired.engine import to_move
+from balance.simcore.youre_fired.knowledge import determinise, prob_in_hand
+from balance.simcore.youre_fired.state import card_totals, clone, view
 from youre_fired.helpers import (AXE, BEAN, BOSS, C, FALL, LAWYER, MANAGER, NONE, SECRETARY, SPOUSE, answer,
                                  encode, fresh, hand_list, options, play, set_seat, turn_of)
 
@@ -230,10 +230,10 @@ def test_determinise_hides_which_partner_holds_a_passed_boss():
 def test_determinised_team_worlds_are_states_of_the_game():
     """Team worlds, Bosses spread between opposing partners, pass the invariants (a team's two
     Bosses in the team) and stay valid as greedy plays them on."""
-    from simcore.youre_fired.invariants import check
+    from balance.simcore.youre_fired.invariants import check
     from tests.by_hand import play_on
-    from simcore.youre_fired.policies import greedy
-    from simcore.batch import policy_defaults
+    from balance.simcore.youre_fired.policies import greedy
+    from balance.simcore.batch import policy_defaults
 
     data = SPEC.load_data({"teams": True})
     t = data.tables

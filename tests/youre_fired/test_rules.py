@@ -2,14 +2,14 @@
 import numpy as np
 import pytest
 
-from simcore import rng as R
-from simcore.youre_fired import constants as K
-from simcore.youre_fired.engine import to_move
-from simcore.youre_fired.knowledge import determinise, prob_in_hand
-from simcore.youre_fired.policies import greedy
-from simcore.youre_fired.state import card_totals, clone, view
-from simcore.batch import policy_defaults
-from simcore.youre_fired import SPEC
+from balance.simcore import rng as R
+from balance.simcore.youre_fired import constants as K
+from balance.simcore.youre_fired.engine import to_move
+from balance.simcore.youre_fired.knowledge import determinise, prob_in_hand
+from balance.simcore.youre_fired.policies import greedy
+from balance.simcore.youre_fired.state import card_totals, clone, view
+from balance.simcore.batch import policy_defaults
+from balance.simcore.youre_fired import SPEC
 from youre_fired.helpers import (AXE, AUDITOR, BEAN, BOSS, C, DOWNSIZER, FALL, LAWYER, MANAGER, NONE, RECRUITER,
                                  REORG, SECRETARY, SPOUSE, answer, encode, fresh, hand_list, options, play,
                                  set_seat, turn_of)

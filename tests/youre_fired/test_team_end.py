@@ -10,10 +10,10 @@ players must then shuffle their hand, deck, and break room").
 import numpy as np
 import pytest
 
-from simcore.batch import Engine, resolve_policy
-from simcore.youre_fired import SPEC
-from simcore.youre_fired import constants as K
-from simcore.youre_fired.engine import decode, legal, step, to_move
+from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.youre_fired import SPEC
+from balance.simcore.youre_fired import constants as K
+from balance.simcore.youre_fired.engine import decode, legal, step, to_move
 from youre_fired.helpers import AXE, BOSS, C, FALL, NONE, SECRETARY, SPOUSE, encode, fresh, options, play, set_seat, turn_of
 
 NOTRACE = np.zeros(0, np.int32)
