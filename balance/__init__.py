@@ -33,11 +33,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:  # polars is imported when a table is first read, not by every `import balance.simcore`
+    import polars as pl
 
-from balance.simcore.errors import BalanceError
+# Run from a checkout (or a git worktree of it), balance.simcore is that checkout's simcore/ folder (and so
+# for analysis/, cli/, reports/, data/), whatever an editable install points at; an installed wheel holds
+# them inside this package and needs nothing.
+_CHECKOUT = Path(__file__).resolve().parent.parent
+if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "simcore" / "__init__.py").is_file():
+    __path__.append(str(_CHECKOUT))  # noqa: F821  (a package's own __path__)
+
+from balance.simcore.errors import BalanceError  # noqa: E402
 
 __all__ = ["BalanceError", "Run", "Comparison", "games", "policies", "load", "simulate", "sweep", "compare", "impact",
            "ladder", "tune", "campaign", "replay", "report", "export", "cards_export"]
@@ -97,7 +105,7 @@ class Run:
                        "seats": lambda: frames.load_seats(self.folder, spec),
                        "cards": lambda: frames.load_cards(self.folder)}
             self._frames[name] = loaders[name]()
-        frame: pl.DataFrame = self._frames[name]
+        frame = self._frames[name]
         return frame.to_pandas() if pandas else frame
 
     @property
