@@ -13,7 +13,8 @@ from balance.simcore.errors import BalanceError
 
 from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PrecisionOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt, SkillCheckOpt,
                   SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads,
-                  _user_params, command, err, out, run_and_report)
+                  _user_params, command, err, out)
+from .running import run_and_report
 
 
 @command()

@@ -292,7 +292,8 @@ def _finish(spec, g: Game, table, doc: dict, folder: Path, user: dict, seats, hu
     from balance.simcore.batch import Engine
     from balance.simcore.recorded import NAME, RECORDED, params_of
 
-    from .app import _command_line, run_and_report
+    from .app import _command_line
+    from .running import run_and_report
 
     game_row, seat_rows = g.result()
     reason = spec.all_end_reasons[int(game_row[0])]

@@ -51,6 +51,14 @@ def test_sweep_compare_replay_export_report(tmp_path):
     assert balance.report(tmp_path / "sweep") == tmp_path / "sweep" / "report.html"
 
 
+def test_impact_and_tune_return_their_folders_results(tmp_path):
+    imp = balance.impact("race21", rules="target", n=200, out=tmp_path / "imp", skill_check=0, quiet=True)
+    assert imp.result["rows"] and (tmp_path / "imp" / "impact.json").is_file()
+    tun = balance.tune("race21", vary={"target": [20, 21]}, target=["win_rate=0.4..0.6"], n=20,
+                       out=tmp_path / "tune", quiet=True)
+    assert tun.result["recommended"] and (tmp_path / "tune" / "report.html").is_file()
+
+
 def test_every_command_is_a_function_with_the_command_lines_options_and_defaults():
     for name in balance.COMMANDS:
         fn = getattr(balance, name)

@@ -1,0 +1,126 @@
+"""`balance compare`: two run folders, or two settings played now on the same deals."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from balance.simcore.errors import BalanceError
+
+from .app import (LevelOpt, MarginOpt, MaybeGameOpt, OutOpt, ParamsFileOpt, PlayersOpt, PolicyOpt, PolicyParamOpt,
+                  PrecisionOpt, QuietOpt, SeedOpt, SetOpt, SkillCheckOpt, ThreadsOpt, _command_line, _players,
+                  _policies, _spec, _threads, _user_params, command, games_opt, out)
+from .running import run_and_report
+
+
+@command()
+def compare(
+    run_a: Annotated[Optional[Path], typer.Argument(metavar="RUN_A", help="run folder A (or --game to play A and B now)")] = None,
+    run_b: Annotated[Optional[Path], typer.Argument(metavar="RUN_B", help="run folder B")] = None,
+    game: MaybeGameOpt = None,
+    a_set: Annotated[Optional[list[str]], typer.Option("--a-set", metavar="NAME=VALUE", help="rule parameter of side A only, NAME=VALUE (with --game)")] = None,
+    b_set: Annotated[Optional[list[str]], typer.Option("--b-set", metavar="NAME=VALUE", help="rule parameter of side B only, NAME=VALUE (with --game)")] = None,
+    a_variant: Annotated[Optional[str], typer.Option("--a-variant", metavar="NAME", help="variant of run A (sweep folders)")] = None,
+    b_variant: Annotated[Optional[str], typer.Option("--b-variant", metavar="NAME", help="variant of run B (sweep folders)")] = None,
+    players: PlayersOpt = None,
+    level: LevelOpt = None,
+    policy: PolicyOpt = None,
+    policy_param: PolicyParamOpt = None,
+    n: Annotated[int, games_opt()] = 100_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    params: ParamsFileOpt = None,
+    out_dir: OutOpt = None,
+    threads: ThreadsOpt = None,
+    precision: PrecisionOpt = None,
+    margin: MarginOpt = 0.02,
+    skill_check: SkillCheckOpt = None,
+    quiet: QuietOpt = False,
+):
+    """Differences in every headline metric between two runs (RUN_A RUN_B), or between two settings played now on
+    the same deals (--game G --a-set ... --b-set ...; --set and --params apply to both), with intervals and
+    verdicts."""
+    from balance.analysis import runs
+    from balance.analysis.compare import compare_runs, write_comparison
+
+    _threads(threads)
+    if game is not None:
+        if run_a is not None or run_b is not None:
+            raise BalanceError("compare: give two run folders, or --game with --a-set/--b-set, not both")
+        spec = _spec(game)
+        n_players = _players(spec, players)
+        seats = _policies(spec, policy, policy_param, n_players)
+        base = _user_params(spec, set_, params, level)
+        from balance.simcore.params import resolve, user_params
+        from balance.analysis.runs import RunConfig, Variant, default_chunk_size
+
+        side_a = {**base, **user_params(spec, a_set)}
+        side_b = {**base, **user_params(spec, b_set)}
+        variants = [Variant("A", resolve(spec, side_a), user_params(spec, a_set)),
+                    Variant("B", resolve(spec, side_b), user_params(spec, b_set))]
+        config = RunConfig(spec.name, spec.modes[0], n_players, seats, seed, variants, default_chunk_size(n))
+        folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
+        run_and_report(spec, config, folder, n, _command_line(), kind="compare", quiet=quiet, precision=precision,
+                       margin=margin, skill_check=skill_check)
+        result = compare_runs(folder, folder, "A", "B", margin)
+        sides = (folder, folder, "A", "B")
+    else:
+        if run_a is None or run_b is None:
+            raise BalanceError("compare: give two run folders RUN_A RUN_B, or --game G --a-set ... --b-set ...")
+        if params is not None or set_ or a_set or b_set or precision is not None or skill_check is not None:
+            raise BalanceError("compare: --set, --params, --a-set, --b-set, --precision and --skill-check play new "
+                               "games: give them with --game G, not with two run folders")
+        from balance.analysis.preflight import check_result_folder
+
+        check_result_folder(out_dir, "comparison.json and report.html")  # before the comparison, not after it
+        result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
+        sides = (run_a, run_b, a_variant, b_variant)
+        folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
+    from balance.analysis.compare import skill_check as compare_skill_check
+
+    result["skill_check"] = compare_skill_check(*sides, result, margin)
+    from balance.reports import render_compare_report
+    from balance.reports.comparison import card_diff_of, headline_first
+
+    result["card_diff"] = card_diff_of(result)  # kept in comparison.json: a rebuild needs no card file
+    write_comparison(folder, result, _command_line())
+    path = render_compare_report(folder, result)
+    how = f"paired on the {result['pairing_basis']}" if result["paired"] else "independent samples"
+    t = Table(title=f"B vs A ({how}; {result['primary']} first at alpha {result['alpha']:g}, then "
+                    f"{result['family_size']} more metrics at alpha/{result['family_size']}, Bonferroni; "
+                    f"margin ±{100 * margin:g} pts)")
+    for col in ("metric", "A", "B", "B − A (CI)", "CI level", "p (adjusted)", "verdict", "against the margin"):
+        t.add_column(col)
+
+    from balance.reports import fmt
+    from balance.reports.comparison import _diff, _diff_ci, _level, _value
+
+    for m in headline_first(result):  # the headline first, every number in the reports' one format
+        t.add_row(m["metric"], _value(m, "a"), _value(m, "b"), f"{_diff(m)} {_diff_ci(m)}", _level(m),
+                  fmt.p(m.get("p_adjusted")), m["verdict"], m["margin_verdict"]["words"])
+    out.print(t)
+    cd = result.get("card_diff") or {}
+    if cd.get("words"):
+        out.print(f"cards: {cd['words']}", highlight=False)
+    pairing = result.get("pairing") or {}
+    said = [result["pairing_words"]] if result.get("pairing_words") else []
+    if pairing.get("correlation") is not None:
+        said.append(f"correlation of the {result['primary']} game by game {pairing['correlation']:.2f}")
+    if pairing.get("words"):  # what the pairing bought, as measured (None when it could not be: no width ratio)
+        said.append(pairing["words"])
+    if said:
+        out.print("pairing: " + "; ".join(said), highlight=False)
+    from balance.reports.verdicts import compare_block
+
+    for v in compare_block(result, {}).verdicts:
+        if v.skill:
+            out.print(f"skill check: {v.skill}", highlight=False, markup=False)
+        elif v.code == "count" and v.sentence.startswith("Not checked"):
+            out.print(f"skill check: {v.sentence}", highlight=False, markup=False)
+    if result.get("dropped"):
+        out.print("left out of the family: " + "; ".join(f"{d['metric']} ({d['reason']})" for d in result["dropped"]),
+                  highlight=False)
+    out.print(f"n: A {result['n_a']:,} games, B {result['n_b']:,} games\nreport: {path}")
+    return folder
