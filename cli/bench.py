@@ -49,7 +49,7 @@ def bench(
     policies = [x.strip() for item in (policy or list(DEFAULT_POLICIES)) for x in item.split(",") if x.strip()]
     for name in names:
         spec = registry.get(name)
-        for pol in policy or []:
+        for pol in policies if policy else []:  # each one named, at every seat (random,greedy: two policies)
             _policies(spec, [pol], None)  # unknown policies fail before any work
     results = []
     t = Table(title=f"balance bench — {n:,} games per measurement, median of {repeat} taking turns, "

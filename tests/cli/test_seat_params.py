@@ -134,9 +134,10 @@ def test_a_label_names_only_the_parameters_not_at_their_default():
 def test_the_python_api_takes_the_same_keys(tmp_path):
     import balance as api
 
-    run = api.simulate("race21", n=200, players=3, policy_params={"2:epsilon": 1}, out=tmp_path / "api")
+    run = api.simulate("race21", n=200, players=3, policy_param={"2:epsilon": 1}, out=tmp_path / "api", skill_check=0,
+                       quiet=True)
     pols = run.manifest["config"]["policies"]
     assert [p["params"][P_EPSILON] for p in pols] == [0.0, 1.0, 0.0]
     with pytest.raises(api.BalanceError, match="seat 4"):
-        api.simulate("race21", n=200, players=3, policy_params={"4:epsilon": 1}, out=tmp_path / "api2")
+        api.simulate("race21", n=200, players=3, policy_param=["4:epsilon=1"], out=tmp_path / "api2", quiet=True)
     assert not (tmp_path / "api2").exists()
