@@ -15,7 +15,12 @@ so a game added later gets it with no code:
 * the tree holds the deciding seat's own decisions only (nodes keyed by the
   option codes taken from the root); the other seats' decisions, forced moves
   and chance are played inside each sampled world by greedy, as the rollouts
-  are: against greedy seats that is the opponent it meets;
+  are: against greedy seats that is the opponent it meets; with `opponents`
+  K > 0 the other seats' first K decisions on a line are nodes too (keyed by
+  the seat and the option code), chosen by UCB1 on that seat's own `value`
+  and backed up with it (opponent nodes, as OpenSpiel's `is_mcts` backs up
+  each player's own return); K = 0, the default, is the search above (session
+  25: at equal budgets not stronger among lookahead seats, docs/benchmarks.md);
 * a node's children are the options seen there; an option legal in some
   worlds only is selected by UCB1 over its availability count (how often it
   was legal when its parent was visited), not the parent's visits;
