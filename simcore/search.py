@@ -15,12 +15,7 @@ so a game added later gets it with no code:
 * the tree holds the deciding seat's own decisions only (nodes keyed by the
   option codes taken from the root); the other seats' decisions, forced moves
   and chance are played inside each sampled world by greedy, as the rollouts
-  are: against greedy seats that is the opponent it meets; with `opponents`
-  K > 0 the other seats' first K decisions on a line are nodes too (keyed by
-  the seat and the option code), chosen by UCB1 on that seat's own `value`
-  and backed up with it (opponent nodes, as OpenSpiel's `is_mcts` backs up
-  each player's own return); K = 0, the default, is the search above (session
-  25: at equal budgets not stronger among lookahead seats, docs/benchmarks.md);
+  are: against greedy seats that is the opponent it meets;
 * a node's children are the options seen there; an option legal in some
   worlds only is selected by UCB1 over its availability count (how often it
   was legal when its parent was visited), not the parent's visits;
@@ -71,8 +66,8 @@ from . import rng as R
 from .jit import jit
 
 from .slots import (
-    GREEDY, P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_FUTILITY, P_HORIZON, P_ITERATIONS, P_OPPONENTS, P_RECHECK,
-    P_ROLLOUT_KIND, P_TURNS, P_WIDEN, P_WORLDS,
+    GREEDY, P_CONFIDENCE, P_DEPTH, P_EXPLORATION, P_FUTILITY, P_HORIZON, P_ITERATIONS, P_RECHECK, P_ROLLOUT_KIND, P_TURNS,
+    P_WIDEN, P_WORLDS,
 )
 
 
@@ -144,7 +139,6 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         turns = np.int64(params[P_TURNS])
         futility = np.int64(params[P_FUTILITY])
         recheck = np.int64(params[P_RECHECK])
-        opp_depth = np.int64(params[P_OPPONENTS])
         shared = min(futility, 2)  # worlds an option must share with greedy's pick before futility judges it
         base = R.next_u64(rng, R.POLICY)
         width = max(buf.shape[0], n)
@@ -152,7 +146,6 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         # new node per iteration
         cap = n + 1 + iters
         code = np.empty(cap, np.int64)
-        who = np.full(cap, seat, np.int64)  # the seat whose decision a node is (its value is that seat's)
         first = np.full(cap, -1, np.int64)  # newest child, -1 none
         sib = np.full(cap, -1, np.int64)  # next older sibling, -1 none
         visits = np.zeros(cap, np.int64)
@@ -161,7 +154,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         rootv = np.zeros((n, iters))  # the value of root option i's k-th visit (in world k)
         for i in range(n):
             code[1 + i] = options[i]
-        path = np.empty(max_depth + max(0, opp_depth), np.int64)
+        path = np.empty(max_depth, np.int64)
         mark = np.empty(width, np.int64)  # per option seen at a node: its child, -1 not tried
         obuf = np.empty(width, np.int64)
         sub = np.empty(width, np.int64)  # options not tried yet at a node
@@ -249,10 +242,8 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             step_call(tables, w, options[i], r2, notrace)
             path[0] = node
             plen = 1
-            own = 1  # the seat's own decisions on the path
-            opp = 0  # other seats' decisions on the path (opponent nodes)
             steps = 1
-            in_tree = own < max_depth or opp < opp_depth
+            in_tree = plen < max_depth
             seat_moving = True  # the last move was the seat's own
             handovers = 0  # times the move passed from the seat to another seat or back
             stopped = False  # the game ended, no move, or the `turns`-th hand-over: judged here
@@ -271,22 +262,18 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                 if m == 0:
                     stopped = True
                     break
-                if m == 1 or (s != seat and opp >= opp_depth):
+                if s != seat or m == 1:
                     j = 0 if m == 1 else simple_choice(tables, w, s, obuf, m, rk, params, r2)
                     step_call(tables, w, obuf[j], r2, notrace)
                     steps += 1
                     continue
-                if s == seat and own >= max_depth:  # below the tree: the rollout plays on
-                    in_tree = False
-                    break
-                # a decision inside the tree (the seat's own, or with `opponents`, another seat's, chosen
-                # by UCB1 on that seat's value): which children are legal here
+                # the seat's own decision inside the tree: which children are legal here
                 for k in range(m):
                     mark[k] = -1
                 ch = first[node]
                 while ch >= 0:
                     for k in range(m):
-                        if obuf[k] == code[ch] and who[ch] == s:
+                        if obuf[k] == code[ch]:
                             mark[k] = ch
                             avail[ch] += 1
                             break
@@ -309,13 +296,12 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                     room = kids < 1.0 + widen * np.sqrt(visits[node])
                 if unexpanded > 0 and room:
                     # the next option tried here: greedy's pick among those not tried yet
-                    q = greedy_call(tables, w, s, sub, unexpanded, params, r2) if unexpanded > 1 else 0
+                    q = greedy_call(tables, w, seat, sub, unexpanded, params, r2) if unexpanded > 1 else 0
                     if q < 0 or q >= unexpanded:
                         q = R.randint(r2, R.POLICY, unexpanded)
                     new = nodes
                     nodes += 1
                     code[new] = sub[q]
-                    who[new] = s
                     sib[new] = first[node]
                     first[node] = new
                     avail[new] = 1
@@ -335,16 +321,12 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                             best_u = u
                             best = k
                 if best < 0:  # nothing seen here is in the tree, and no room for it
-                    in_tree = False  # the rollout plays on from here
+                    in_tree = False
                     continue
                 node = mark[best]
                 path[plen] = node
                 plen += 1
-                if s == seat:
-                    own += 1
-                else:
-                    opp += 1
-                if own >= max_depth and opp >= opp_depth:
+                if plen >= max_depth:
                     in_tree = False
                 step_call(tables, w, obuf[best], r2, notrace)
                 steps += 1
@@ -357,8 +339,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             visits[0] += 1
             for q in range(plen):
                 visits[path[q]] += 1
-                # each node's value from the view of the seat that chose it
-                total[path[q]] += v if who[path[q]] == seat else value(tables, w, who[path[q]])
+                total[path[q]] += v
         # the root option with the most visits; ties: the higher mean, then greedy's order
         pick = g
         best_n = -1

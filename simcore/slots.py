@@ -3,7 +3,7 @@
 A seat's policy is an integer kind plus a vector of N_POLICY_PARAMS floats;
 each slot means one thing for every game. Game weights (greedy's) take
 P_GAME..21, declared by name in each game's spec (`spec.policy_index`); 22 is
-the search's recheck, 23 its opponents.
+the search's recheck, 23 is free.
 Kernels read these as globals (numba freezes them), so this file is one of
 the core kernel files (simcore.jit.KERNEL_FILES).
 """
@@ -22,9 +22,8 @@ P_EPSILON = 0  # probability of a uniformly random move (weaker players)
 P_ROLLOUTS = 1  # lookahead: rollouts per option
 P_HORIZON = 2  # lookahead and search: decisions per rollout before `value` judges the state
 P_ROLLOUT_KIND = 3  # lookahead and search: policy of the rollouts (RANDOM or GREEDY)
-P_GAME = 4  # game weights: P_GAME .. 21 (22 is recheck's, 23 opponents')
+P_GAME = 4  # game weights: P_GAME .. 21 (22 is recheck's, 23 free)
 P_RECHECK = 22  # search: worlds (fresh, not used to choose) on which a challenger's lead over greedy's pick is re-tested (0: none)
-P_OPPONENTS = 23  # search: other seats' decisions on a tree path that are nodes of the tree (UCB on their own value; 0: greedy plays them)
 P_ITERATIONS = 24  # search: iterations (sampled worlds, one rollout each) per decision
 P_DEPTH = 25  # search: most of the seat's own decisions the tree may hold on one path
 P_EXPLORATION = 26  # search: UCB1 exploration constant (values are in 0..1)

@@ -13,7 +13,7 @@ from typing import Any, Callable, NamedTuple
 from .files import data_root, shown
 from .params import Param  # noqa: F401  (declared here for the games: spec.Param)
 from .slots import (EXPERT, GREEDY, LOOKAHEAD, ORACLE, P_CONFIDENCE, P_DEPTH, P_EPSILON, P_EXPLORATION, P_HORIZON,
-                    P_FUTILITY, P_ITERATIONS, P_OPPONENTS, P_RECHECK, P_ROLLOUT_KIND, P_ROLLOUTS, P_TURNS, P_WIDEN, P_WORLDS, RANDOM)
+                    P_FUTILITY, P_ITERATIONS, P_RECHECK, P_ROLLOUT_KIND, P_ROLLOUTS, P_TURNS, P_WIDEN, P_WORLDS, RANDOM)
 
 DATA_DIR = data_root()  # the installed game data (simcore.files)
 
@@ -242,7 +242,6 @@ def common_policies(
     expert_turns: int = 0,
     expert_futility: int = 0,
     expert_recheck: int = 0,
-    expert_opponents: int = 0,
     oracle: bool = False,
     expert_refused: str = "",
 ) -> tuple[PolicySpec, ...]:
@@ -282,10 +281,6 @@ def common_policies(
                     "when the search would replace greedy's pick: play both on this many fresh worlds (not used "
                     "to choose) and replace it only if the challenger leads there by the confidence test (0: none)",
                     0, 10_000),
-        PolicyParam("opponents", P_OPPONENTS, expert_opponents,
-                    "the other players' decisions on a line of the tree (besides `depth` of the player's own) that are "
-                    "nodes of it: each chosen by UCB1 on that player's own value (options tried in its greedy's "
-                    "order); 0: greedy plays every other player's decision", 0, 64),
         PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1,
                     "policy of the other seats and the rollouts: 0 random, 1 greedy", 0, 1),
     ) + greedy_params

@@ -5,8 +5,6 @@
     python -m tests.expert_reach speed --game G [-n 200]
     python -m tests.expert_reach budget --game G [--levels 1,4] [-n 1000] [--seed 7] --policy-param k=v ...
     python -m tests.expert_reach cost --game G [--levels 4] [-n 300] [--seed 7] --policy-param k=v ...
-    python -m tests.expert_reach among --game G [--among lookahead] [-n 300] [--seed 7] --policy-param k=v ...
-    python -m tests.expert_reach h2h --game G [-n 300] [--seed 7] --policy-param k=v ...
     (--policy-param k=v, repeatable, sets the parameters of solo's expert and oracle, of seats'
     challenger, of speed's expert, of the changed expert in budget and cost)
 
@@ -34,17 +32,6 @@ the paired differences and oracle - expert for both; a competitive game as
 `cost`: what the change saves in search time, paired per decision on the
 same states in one process (expert deciding every decision of greedy games
 both ways): the time ratio, and how often the two decide differently.
-
-`among`: one seat of expert with the defaults (old), then one of expert with
-the --policy-param values (new), among `--among` seats (lookahead), the seat
-moved round the table as `seats` does it, on the same deals as a seat of
-`--among` itself (that table's own share): each seat's win rate, its excess
-over the fair share (1 / players) with its 95% interval, the paired difference
-to the `--among` seat and new - old (paired, same deals).
-
-`h2h`: one seat of the new expert among old-expert seats against one old
-expert seat among them (every seat old), moved round the table, same deals:
-the new seat's win rate, excess over the fair share, and new - old (paired).
 
 `seats` and `budget` also save each line's per-game wins under /tmp
 (expert_reach_*.npy; expert_budget_*.npy: default then changed), to pool runs of several seeds.
@@ -91,15 +78,12 @@ def _setup(game: str, over: dict):
 
 
 def play(game: str, seats: list[str], n: int, seed: int, over: dict | None = None, players: int | None = None,
-         first: int = 0, pp: dict | None = None, seat_pp: list | None = None):
-    """`pp`: parameters of every seat that is not greedy (the challenger); `seat_pp`: each seat's own
-    parameters instead (None: its policy's defaults)."""
+         first: int = 0, pp: dict | None = None):
+    """`pp`: parameters of every seat that is not greedy (the challenger)."""
     from balance.simcore.batch import Engine, resolve_policy
 
     spec, tables, n_cards = _setup(game, over or {})
-    if seat_pp is None:
-        seat_pp = [None if p == "greedy" else pp for p in seats]
-    e = Engine(spec, [resolve_policy(spec, p, q) for p, q in zip(seats, seat_pp)])
+    e = Engine(spec, [resolve_policy(spec, p, None if p == "greedy" else pp) for p in seats])
     p = players or spec.default_players
     return e.run(tables, p, seed, np.arange(first, first + n, dtype=np.int64), n_cards)
 
@@ -134,68 +118,6 @@ def one_seat_wins(game: str, policy: str, n: int, seed: int, pp: dict | None = N
         pols[s] = policy
         won.append(play(game, pols, per, seed, first=s * per, pp=pp).seat_out[:, s, 0])
     return np.concatenate(won)
-
-
-def one_seat_among(game: str, policy: str, among: str, n: int, seed: int, pp: dict | None = None,
-                   among_pp: dict | None = None) -> np.ndarray:
-    """Wins of one `policy` seat (parameters `pp`) among `among` seats (`among_pp`), moved through every
-    seat as `one_seat_wins` does it (seat s plays games s*n/P .. (s+1)*n/P - 1: the same deals)."""
-    from balance.simcore import registry
-
-    P = registry.get(game).default_players
-    per = max(1, n // P)
-    won = []
-    for s in range(P):
-        pols = [among] * P
-        pols[s] = policy
-        q = [among_pp] * P
-        q[s] = pp
-        won.append(play(game, pols, per, seed, first=s * per, seat_pp=q).seat_out[:, s, 0])
-    return np.concatenate(won)
-
-
-def _share_line(label: str, w: np.ndarray, P: int, seed: int, t: float) -> str:
-    p, lo, hi = wilson(w.sum(), len(w))
-    f = 1 / P
-    return (f"{label}: win {p:.1%} [{lo:.1%}, {hi:.1%}], fair share {f:.1%} {(p - f) * 100:+.1f} points "
-            f"[{(lo - f) * 100:+.1f}, {(hi - f) * 100:+.1f}] n={len(w)} seed={seed} ({time.time() - t:.0f} s)")
-
-
-def among(game: str, n: int, seed: int, table: str, pp: dict | None) -> None:
-    """One old expert seat and one new expert seat (`pp`) among `table` seats, on the same deals."""
-    from balance.simcore import registry
-
-    P = registry.get(game).default_players
-    t = time.time()
-    base = one_seat_among(game, table, table, n, seed)
-    print(f"{game} {P}p " + _share_line(f"one {table} seat among {table}", base, P, seed, t), flush=True)
-    won = {}
-    for label, q in (("old", None), ("new", pp)):
-        t = time.time()
-        won[label] = w = one_seat_among(game, "expert", table, n, seed, q)
-        m, lo, hi = paired(w, base)
-        print(f"{game} {P}p " + _share_line(f"one {label} expert seat among {table}", w, P, seed, t)
-              + f"; vs the {table} seat {m * 100:+.1f} [{lo * 100:+.1f}, {hi * 100:+.1f}]", flush=True)
-    m, lo, hi = paired(won["new"], won["old"])
-    print(f"{game} {P}p among {table}: new - old expert {m * 100:+.1f} points [{lo * 100:+.1f}, {hi * 100:+.1f}] "
-          f"(paired, same deals) new={pp}", flush=True)
-    np.save(f"/tmp/expert_among_{game}_{table}_{seed}_{n}.npy", np.stack([base, won["old"], won["new"]]))
-
-
-def h2h(game: str, n: int, seed: int, pp: dict | None) -> None:
-    """One new expert seat (`pp`) among old expert seats against an old seat among them, same deals."""
-    from balance.simcore import registry
-
-    P = registry.get(game).default_players
-    t = time.time()
-    old = one_seat_among(game, "expert", "expert", n, seed)
-    print(f"{game} {P}p " + _share_line("one old expert seat among old expert", old, P, seed, t), flush=True)
-    t = time.time()
-    new = one_seat_among(game, "expert", "expert", n, seed, pp)
-    m, lo, hi = paired(new, old)
-    print(f"{game} {P}p " + _share_line("one new expert seat among old expert", new, P, seed, t)
-          + f"; new - old {m * 100:+.1f} [{lo * 100:+.1f}, {hi * 100:+.1f}] (paired) new={pp}", flush=True)
-    np.save(f"/tmp/expert_h2h_{game}_{seed}_{n}.npy", np.stack([old, new]))
 
 
 def seats(game: str, n: int, seed: int, challengers: list[str], pp: dict | None = None) -> None:
@@ -314,8 +236,7 @@ def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("solo", "seats", "speed", "budget", "cost", "among", "h2h"))
-    ap.add_argument("--among", default="lookahead")
+    ap.add_argument("what", choices=("solo", "seats", "speed", "budget", "cost"))
     ap.add_argument("--game", default="sickdays-solo")
     ap.add_argument("--levels", default="1,2,3,4,5")
     ap.add_argument("--policies", default="greedy,lookahead,expert,oracle")
@@ -329,10 +250,6 @@ def main(argv=None) -> int:
         solo([int(x) for x in a.levels.split(",")], a.policies.split(","), a.n, a.seed, pp)
     elif a.what == "seats":
         seats(a.game, a.n, a.seed, a.challengers.split(","), pp)
-    elif a.what == "among":
-        among(a.game, a.n, a.seed, a.among, pp)
-    elif a.what == "h2h":
-        h2h(a.game, a.n, a.seed, pp)
     elif a.what == "budget":
         budget(a.game, [int(x) for x in a.levels.split(",")], a.n, a.seed, pp or {})
     elif a.what == "cost":

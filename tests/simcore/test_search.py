@@ -276,23 +276,3 @@ def test_recheck_can_only_keep_greedys_pick():
             left += without != g
             vetoed += with_it != without
     assert left >= 3 and vetoed >= 1  # recheck had departures to judge, and vetoed some (54 and 23 here)
-
-
-def test_opponents_is_off_at_zero_changes_games_when_on_and_is_refused_out_of_range():
-    # opponents K: the other seats' first K decisions on a tree line are nodes (UCB1 on their own
-    # value); at 0 the same games as today's search, where greedy plays them
-    from balance.simcore.batch import BalanceError
-
-    deep = {"iterations": 64, "depth": 2}
-    base = run(TOY, [resolve_policy(TOY, "expert", deep), "greedy"], np.arange(400))
-    off = run(TOY, [resolve_policy(TOY, "expert", {**deep, "opponents": 0}), "greedy"], np.arange(400))
-    on = run(TOY, [resolve_policy(TOY, "expert", {**deep, "opponents": 2}), "greedy"], np.arange(400))
-    assert np.array_equal(base.game_out, off.game_out) and np.array_equal(base.seat_out, off.seat_out)
-    assert not np.array_equal(base.game_out, on.game_out)
-    # depth 1 (the root's options only): opponent nodes still go below the root
-    one = run(TOY, [resolve_policy(TOY, "expert", {"iterations": 64, "depth": 1, "opponents": 1}), "greedy"],
-              np.arange(400))
-    assert one.seat_out[:, 0, 0].mean() > 0.3
-    for bad in (-1, 65):
-        with pytest.raises(BalanceError, match="opponents"):
-            resolve_policy(TOY, "expert", {"opponents": bad})
