@@ -42,9 +42,12 @@ MAX_SEED = 2**64 - 1  # seeds are uint64
 MAX_INDEX = 2**63 - 1  # game indices are int64
 
 
+DISTRIBUTION = "cardgame-balance"  # pyproject's [project] name; the import package is `balance`
+
+
 def package_version() -> str:
     try:
-        return metadata.version("balance")
+        return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return "0+unknown"
 

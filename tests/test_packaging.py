@@ -23,3 +23,11 @@ def test_game_data_is_read_from_the_installed_package():
         assert data_file(name, "rules.toml").is_file(), name
         data = registry.get(name).load_data({})
         assert data.files and all(f.startswith("data/") for f, _ in data.files), data.files
+
+
+def test_the_version_is_read_from_this_distribution_not_another_projects_balance():
+    from balance.analysis.runs import DISTRIBUTION, package_version
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert DISTRIBUTION == project["name"]  # the index's `balance` is another project: never read its version
+    assert package_version() == project["version"]
