@@ -23,7 +23,6 @@ the cards it values least.
 """
 
 from balance.simcore.jit import jit
-from balance.simcore.scratch import stack_f64
 from balance.simcore.runner import P_GAME
 from balance.simcore.spec import PolicyParam, policy_index
 
@@ -227,18 +226,8 @@ def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w, rem):
 
 
 @jit(force=True)
-def aims(op, who):
-    """Does an effect's value (eff_value, for a card played: no pile entry) depend on the option's target,
-    the A card (arg_a: work and tokens) or the player (arg_p: an effect on "another" or "any" player)?"""
-    return op == OP_WORK or op == OP_TOKENS or who == W_ANOTHER or who == W_ANY
-
-
-@jit(force=True)
-def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem, ev, again):
-    """Value to `me` of kind k's effects resolving for `actor`. Each effect's value is kept in ev[j - base];
-    with `again` (the same card, base and actor as the call before, played with no pile entry: only arg_a
-    and arg_p differ) an effect whose value does not depend on them (`aims`) is read from ev, not
-    evaluated again. The sum is taken in the same order either way: the same value."""
+def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
+    """Value to `me` of kind k's effects resolving for `actor`."""
     eff = t[2]
     v = 0.0
     for j in range(base, base + MAX_EFF):
@@ -246,13 +235,7 @@ def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem, ev, ag
         if op == OP_NONE:
             break
         if op != OP_CANCEL and op != OP_COPY:
-            who = eff[k, j, EF_WHO]
-            if again and not aims(op, who):
-                x = ev[j - base]
-            else:
-                x = eff_value(t, s, me, op, eff[k, j, EF_N], who, eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w, rem)
-                ev[j - base] = x
-            v += x
+            v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w, rem)
             continue
         # cancel and copy read the card they act on, one level deep (one call site of kind_value_flat)
         if depth != 0 or te < 0 or s.pile[te, PF_KIND] < 0:
@@ -400,17 +383,12 @@ def greedy(t, S, seat, options, n, params, rng):
         return choose_assignment(t, s, seat, options, n, w, rem)
     if ph == PH_REACT:
         best_v = w[W.w_react_min]
-    # the options of one card (its targets) follow each other: the effects that do not depend on the
-    # target are valued once per card (kind_value's `again`), their values kept here
-    ev = stack_f64(MAX_EFF)
-    last_slot = -1  # the hand slot of the card the option before played (-1: none)
     for i in range(n):
         o = options[i]
         kind = o >> 24
         a = (o >> 12) & 0xFFF
         b = o & 0xFFF
         if kind == O_END:
-            last_slot = -1
             continue
         # the effects an option resolves for the seat (kind k's from `base` on, aimed at A card aa,
         # player ap or pile entry te) are read at one call site of kind_value, so that greedy holds
@@ -448,8 +426,7 @@ def greedy(t, S, seat, options, n, params, rng):
             base = MAX_EFF
             te = b
         if k >= 0:
-            again = kind == O_PLAY and a == last_slot
-            v = kind_value(t, s, seat, k, base, seat, aa, ap, te, w, 0, rem, ev, again)
+            v = kind_value(t, s, seat, k, base, seat, aa, ap, te, w, 0, rem)
             if kind == O_PLAY:
                 if w[W.rest_spare] != 0:
                     # a Rest card kept to the end of the game is wasted: spare actions rest
@@ -461,8 +438,6 @@ def greedy(t, S, seat, options, n, params, rng):
             v -= w[W.w_card]  # the card spent
         elif kind == O_ABILITY:
             v -= 0.05
-        # a played card valued by kind_value: its next target may reuse ev
-        last_slot = a if kind == O_PLAY and k >= 0 else -1
         if v > best_v:
             best_v = v
             best = i
