@@ -166,9 +166,9 @@ def _written(name: str, args: tuple, given: dict) -> str:
 
 def _command(name: str, first: tuple[str, ...] = (), returns=None):
     """The API function of command `name` (the command's own function, through balance/cli/api.py)."""
-    def function(*args, **kwargs):
-        from balance.cli import api
+    from balance.cli import api
 
+    def function(*args, **kwargs):
         if len(args) > len(first):
             raise BalanceError(f"{name}: at most {len(first)} positional argument(s) ({', '.join(first) or 'none'}); "
                                "give the others by name")
@@ -181,8 +181,6 @@ def _command(name: str, first: tuple[str, ...] = (), returns=None):
         result = api.call(name, given, _written(name, args, kwargs))
         return returns(result) if returns is not None and result is not None else result
 
-    from balance.cli import api
-
     function.__name__ = function.__qualname__ = name.replace("-", "_")
     function.__signature__ = api.signature(name, first)
     function.__doc__ = (api.click_command(name).help or "") + f"\n\nThe command `balance {name}`; see the module's help."
@@ -190,10 +188,10 @@ def _command(name: str, first: tuple[str, ...] = (), returns=None):
 
 
 def _folder(path) -> "Run":
+    """What a command that writes a folder returns: a Comparison for compare's, else a Run."""
     folder = Path(path)
-    for name in RESULT_FILES:
-        if (folder / name).is_file() and name == "comparison.json":
-            return Comparison(folder, json.loads((folder / name).read_text()))
+    if (folder / "comparison.json").is_file():
+        return Comparison(folder, json.loads((folder / "comparison.json").read_text()))
     return Run(folder)
 
 

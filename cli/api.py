@@ -12,6 +12,7 @@ ends. What the command prints (its progress bar included) goes to the terminal o
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
 from collections.abc import Mapping
@@ -25,9 +26,13 @@ from balance.simcore.errors import BalanceError
 from . import app as _app
 
 
+@functools.lru_cache(maxsize=1)
+def _group():
+    return typer.main.get_command(_app.app)  # every command registered (cli/__init__.py ran first)
+
+
 def click_command(name: str):
-    group = typer.main.get_command(_app.app)
-    return group.commands[name]
+    return _group().commands[name]
 
 
 def parameters(name: str) -> list:
@@ -35,8 +40,7 @@ def parameters(name: str) -> list:
     return list(click_command(name).params)
 
 
-def _path_like(func, pname: str) -> bool:
-    hint = typing.get_type_hints(func).get(pname)
+def _path_like(hint) -> bool:
     args = typing.get_args(hint) or (hint,)
     return Path in args or any(Path in typing.get_args(a) for a in args)
 
@@ -85,6 +89,7 @@ def call(name: str, given: dict[str, Any], written: str):
         allowed = ", ".join(p.name for p in cmd.params if not getattr(p, "hidden", False))
         raise BalanceError(f"{name}: no option '{unknown[0]}'; allowed: {allowed}")
     ctx = cmd.context_class(cmd, info_name=name)
+    hints = typing.get_type_hints(func.__wrapped__)
     values: dict[str, Any] = {}
     for p in cmd.params:
         if p.name in given and isinstance(given[p.name], Mapping) and p.multiple:
@@ -99,7 +104,7 @@ def call(name: str, given: dict[str, Any], written: str):
             raise BalanceError(_message(p, exc)) from None
         if p.multiple:
             value = list(value) if value else None
-        elif value is not None and _path_like(func.__wrapped__, p.name):
+        elif value is not None and _path_like(hints.get(p.name)):
             value = Path(value)
         values[p.name] = value
     token = _app.API_CALL.set(written)
@@ -118,13 +123,13 @@ def signature(name: str, first: tuple[str, ...] = ()) -> inspect.Signature:
     keyword-only (what help(balance.simulate) shows)."""
     func = _app.COMMANDS[name].__wrapped__
     own = inspect.signature(func, eval_str=True).parameters
+    hidden = {p.name for p in click_command(name).params if getattr(p, "hidden", False)}
     out = []
     for pname in first:
         out.append(own[pname].replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                       annotation=_plain_hint(own[pname].annotation)))
     for pname, p in own.items():
-        if pname in first or getattr(click_command(name).params[[q.name for q in click_command(name).params]
-                                                                .index(pname)], "hidden", False):
+        if pname in first or pname in hidden:
             continue
         out.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=_plain_hint(p.annotation)))
     return inspect.Signature(out)
