@@ -136,16 +136,15 @@ def parse_policy_param(text: str) -> PolicySetting:
     if isinstance(text, tuple):
         key, raw = str(text[0]).strip(), text[1]
         eq, text = "=", f"{key}={raw}"
-        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
-            raw = "not a number"
+        number = isinstance(raw, (int, float, str)) and not isinstance(raw, bool)  # True is not 1 here
         raw = str(raw).strip()
     else:
         key, eq, raw = str(text).partition("=")
-        key, raw = key.strip(), raw.strip()
+        key, raw, number = key.strip(), raw.strip(), True
     if not eq or not key:
         raise BalanceError(f"--policy-param: '{text}' is not NAME=VALUE; allowed: {POLICY_PARAM_FORMS}")
     try:
-        value = float(raw)
+        value = float(raw) if number else math.nan
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
