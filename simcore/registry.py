@@ -6,13 +6,14 @@ import importlib
 from .errors import BalanceError
 from .spec import GameSpec
 
-# --game name -> module holding SPEC. Listed here, never registered on import.
+# --game name -> the game's spec module (every game: <package>.spec, docs/adding-a-game.md).
+# Listed here, never registered on import.
 GAMES: dict[str, str] = {
-    "overtime": "balance.simcore.overtime",
-    "sickdays-solo": "balance.simcore.sickdays_solo",
-    "four-day-weekend": "balance.simcore.four_day_weekend",
-    "youre-fired": "balance.simcore.youre_fired",
-    "sickdays-party": "balance.simcore.sickdays_party",
+    "overtime": "balance.simcore.overtime.spec",
+    "sickdays-solo": "balance.simcore.sickdays_solo.spec",
+    "four-day-weekend": "balance.simcore.four_day_weekend.spec",
+    "youre-fired": "balance.simcore.youre_fired.spec",
+    "sickdays-party": "balance.simcore.sickdays_party.spec",
 }
 
 

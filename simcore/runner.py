@@ -41,7 +41,7 @@ import numpy as np
 from . import rng as R
 from .jit import inlined_copy, njit_cached
 from .search import leads, make_search, world_streams
-from .trace import emit
+from .trace import EV_CAP, emit
 
 # Policy kinds and the slots of a seat's parameter vector: simcore/slots.py.
 from .slots import (  # noqa: E402,F401  (the runner's names, as every caller knows them)
@@ -71,7 +71,6 @@ CS_TOTAL = 2
 HS_GAMES = 0
 HS_WINS = 1
 
-EV_CAP = -2  # trace code: the turn cap stopped the game
 BAD_CHOICE = -1  # written as the decision count when a policy chose an illegal option
 
 

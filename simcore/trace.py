@@ -2,7 +2,8 @@
 
 Layout: trace[0] holds the number of int32 used; each event is EVENT_WIDTH
 ints (code, a, b, c, d) appended after it. Each game decodes its own codes
-into rulebook words (`decode_trace` on its spec).
+into rulebook words (`decode_trace` on its spec, made by `simcore.transcript.decoder`
+from the game's declared events).
 """
 import numpy as np
 
@@ -10,6 +11,7 @@ from .jit import jit
 
 EVENT_WIDTH = 5
 DEFAULT_TRACE_LEN = 1 + EVENT_WIDTH * 20_000
+EV_CAP = -2  # the runner's own event: the turn cap stopped the game (every game's transcript words it)
 
 
 @jit

@@ -1,4 +1,4 @@
-"""Fit Overtime's `value` (simcore/overtime/engine.py) from greedy self-play (run by hand):
+"""Fit Overtime's `value` (simcore/overtime/rules.py) from greedy self-play (run by hand):
 
     python -m tests.fit_overtime_value [--seed 11] [-n 6000] [--test-seed 12] [--test-n 3000]
 
@@ -25,8 +25,8 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
     from balance.simcore import registry
     from balance.simcore import rng as R
     from balance.simcore.batch import resolve_policy
-    from balance.simcore.overtime import constants as C
-    from balance.simcore.overtime.engine import value_terms
+    from balance.simcore.overtime import constants
+    from balance.simcore.overtime.rules import value_terms
     from balance.simcore.overtime.state import view
     from balance.simcore.params import resolve
     from tests.by_hand import play_by_hand
@@ -47,12 +47,12 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
         s = view(S)
         for p, x in seen:
             xs.append(x)
-            ys.append(1.0 if s.ps[p, C.P_WON] else 0.1 if s.g[C.G_END] == C.END_ROUNDS_OUT else 0.0)
+            ys.append(1.0 if s.ps[p, constants.P_WON] else 0.1 if s.g[constants.G_END] == constants.END_ROUNDS_OUT else 0.0)
     return np.array(xs, float), np.array(ys)
 
 
 def main(argv=None) -> int:
-    from balance.simcore.overtime.engine import VALUE_TERMS
+    from balance.simcore.overtime.rules import VALUE_TERMS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=11)

@@ -1,4 +1,4 @@
-"""Fit Sick Days solo's `value` (simcore/sickdays_solo/policy.py) from greedy play (run by hand):
+"""Fit Sick Days solo's `value` (simcore/sickdays_solo/policies.py) from greedy play (run by hand):
 
     python -m tests.fit_solo_value [--seed 11] [-n 1500] [--test-seed 12] [--test-n 500]
 
@@ -28,8 +28,8 @@ def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.
     from balance.simcore import rng as R
     from balance.simcore.batch import resolve_policy
     from balance.simcore.params import resolve
-    from balance.simcore.sickdays_solo.kernels import END_ALL_HAPPY, H_OVER
-    from balance.simcore.sickdays_solo.policy import N_LEVELS, value_terms
+    from balance.simcore.sickdays_solo.rules import END_ALL_HAPPY, H_OVER
+    from balance.simcore.sickdays_solo.policies import N_LEVELS, value_terms
     from tests.by_hand import play_by_hand
 
     spec = registry.get("sickdays-solo")
@@ -63,14 +63,14 @@ def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.
 
 def old_value(x: np.ndarray) -> np.ndarray:
     """The value before session 17 from the same terms: 0.04 + 0.4 x progress share + 0.01 x pizzas."""
-    from balance.simcore.sickdays_solo.policy import N_LEVELS
+    from balance.simcore.sickdays_solo.policies import N_LEVELS
 
     t = x[:, N_LEVELS:]
     return 0.04 + 0.4 * (t[:, 0] + (2 * t[:, 1] + t[:, 2]) / 3) + 0.01 * t[:, 6]
 
 
 def main(argv=None) -> int:
-    from balance.simcore.sickdays_solo.policy import N_LEVELS, VALUE_TERMS
+    from balance.simcore.sickdays_solo.policies import N_LEVELS, VALUE_TERMS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=11)

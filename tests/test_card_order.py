@@ -158,7 +158,7 @@ def test_sick_days_suit_order_does_not_change_the_tables(tmp_path):
 
     from balance.simcore.files import data_file
     from balance.simcore.gamedata import loader
-    from balance.simcore.sickdays_solo import data as solo
+    from balance.simcore.sickdays_solo import cards as solo
 
     src = data_file("sickdays-solo", "rules.toml")
     shutil.copy(data_file("sickdays-solo", "levels.toml"), tmp_path / "levels.toml")

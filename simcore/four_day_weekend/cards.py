@@ -16,8 +16,7 @@ from ..errors import BalanceError
 from ..files import data_file, shown
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import Param, cards_param
-from . import constants as K
-
+from . import constants
 GAME = "four-day-weekend"
 CARDS_FILE = data_file(GAME, "cards.toml")
 RULES_FILE = data_file(GAME, "rules.toml")
@@ -26,7 +25,7 @@ RULES_FILE = data_file(GAME, "rules.toml")
 # (read_rules at load time); the defaults declared here are what `balance
 # games` shows, and a test checks that the shipped rules file agrees.
 PARAMS = (
-    Param("hand_size", "int", 5, "cards a hand is replenished to", 3, K.HAND_MAX),
+    Param("hand_size", "int", 5, "cards a hand is replenished to", 3, constants.HAND_MAX),
     Param("locked_sets_to_declare", "int", 3, "locked sets in play before Back To Work-ish may be declared", 1, 12),
     Param("rounds_per_player", "int", 0, "rounds per player (0: rulebook, two for 2-3 players, else one)", 0, 4),
     Param("colour_multiplier", "int", 2, "factor for a Necessity whose colour is on the Activity's wheel", 1, 5),
@@ -47,24 +46,24 @@ PARAMS = (
 # ---------------------------------------------------------------- the card file
 AMOUNT_MAX = 20
 
-NECESSITY_TYPE = Field("type", "str", required=True, choices=K.TYPE_NAMES, parse=K.TYPE_NAMES.index,
+NECESSITY_TYPE = Field("type", "str", required=True, choices=constants.TYPE_NAMES, parse=constants.TYPE_NAMES.index,
                        help="a Necessity type")
-COLOUR = Field("colour", "str", required=True, choices=K.COLOUR_NAMES, parse=K.COLOUR_NAMES.index, help="a colour")
+COLOUR = Field("colour", "str", required=True, choices=constants.COLOUR_NAMES, parse=constants.COLOUR_NAMES.index, help="a colour")
 FACTOR = Field("factor", "int", required=True, low=0, high=AMOUNT_MAX)
 AMOUNT = Field("amount", "int", required=True, low=0, high=AMOUNT_MAX)
 
 # A Bonus card's instructions, applied in order after the colour doubling.
 BONUS_EFFECTS = Vocabulary((
-    Opcode("multiply_type", K.OP_MULTIPLY_TYPE, (NECESSITY_TYPE, FACTOR),
+    Opcode("multiply_type", constants.OP_MULTIPLY_TYPE, (NECESSITY_TYPE, FACTOR),
            "that Necessity type's points (after colour doubling) x factor"),
-    Opcode("multiply_colour", K.OP_MULTIPLY_COLOUR, (COLOUR, FACTOR), "Necessities of that colour x factor"),
-    Opcode("multiply_activity", K.OP_MULTIPLY_ACTIVITY, (FACTOR,), "the Activity's points x factor"),
-    Opcode("add_per_necessity", K.OP_ADD_PER_NECESSITY, (AMOUNT,), "amount per Necessity in the set"),
-    Opcode("add_if_type", K.OP_ADD_IF_TYPE, (NECESSITY_TYPE, AMOUNT), "amount if the set holds that Necessity type"),
-    Opcode("add_if_all_types", K.OP_ADD_IF_ALL_TYPES, (AMOUNT,), "amount if the set holds all four Necessity types"),
-    Opcode("add_flat", K.OP_ADD_FLAT, (AMOUNT,), "amount"),
-    Opcode("multiply_set", K.OP_MULTIPLY_SET, (FACTOR,), "everything in the set so far x factor"),
-    Opcode("add_per_doubled", K.OP_ADD_PER_DOUBLED, (AMOUNT,),
+    Opcode("multiply_colour", constants.OP_MULTIPLY_COLOUR, (COLOUR, FACTOR), "Necessities of that colour x factor"),
+    Opcode("multiply_activity", constants.OP_MULTIPLY_ACTIVITY, (FACTOR,), "the Activity's points x factor"),
+    Opcode("add_per_necessity", constants.OP_ADD_PER_NECESSITY, (AMOUNT,), "amount per Necessity in the set"),
+    Opcode("add_if_type", constants.OP_ADD_IF_TYPE, (NECESSITY_TYPE, AMOUNT), "amount if the set holds that Necessity type"),
+    Opcode("add_if_all_types", constants.OP_ADD_IF_ALL_TYPES, (AMOUNT,), "amount if the set holds all four Necessity types"),
+    Opcode("add_flat", constants.OP_ADD_FLAT, (AMOUNT,), "amount"),
+    Opcode("multiply_set", constants.OP_MULTIPLY_SET, (FACTOR,), "everything in the set so far x factor"),
+    Opcode("add_per_doubled", constants.OP_ADD_PER_DOUBLED, (AMOUNT,),
            "amount per Necessity doubled by the Activity's colour wheel"),
 ))
 
@@ -76,7 +75,7 @@ def _wheel_mask(colours: list[int]) -> int:
     return mask
 
 
-KIND = Field("kind", "str", required=True, choices=K.KIND_NAMES)
+KIND = Field("kind", "str", required=True, choices=constants.KIND_NAMES)
 _COMMON = (
     Field("name", "str", required=True),
     KIND,
@@ -88,17 +87,17 @@ CARD_SCHEMAS = {
     "excuse": Schema("excuse card", _COMMON),
     "activity": Schema("activity card", _COMMON + (
         COLOUR, _POINTS,
-        Field("wheel", "strs", required=True, choices=K.COLOUR_NAMES, length=(1, len(K.COLOUR_NAMES)),
-              parse=lambda names: _wheel_mask([K.COLOUR_NAMES.index(n) for n in names]),
-              allowed_text=f"a list of 1 to {len(K.COLOUR_NAMES)} of {', '.join(K.COLOUR_NAMES)}",
+        Field("wheel", "strs", required=True, choices=constants.COLOUR_NAMES, length=(1, len(constants.COLOUR_NAMES)),
+              parse=lambda names: _wheel_mask([constants.COLOUR_NAMES.index(n) for n in names]),
+              allowed_text=f"a list of 1 to {len(constants.COLOUR_NAMES)} of {', '.join(constants.COLOUR_NAMES)}",
               help="colours whose Necessities it doubles"),
     )),
     "necessity": Schema("necessity card", _COMMON + (NECESSITY_TYPE, COLOUR, _POINTS)),
     "bonus": Schema("bonus card", _COMMON + (
-        Field("effects", "effects", required=True, vocabulary=BONUS_EFFECTS, length=(1, K.MAX_BONUS_OPS)),
+        Field("effects", "effects", required=True, vocabulary=BONUS_EFFECTS, length=(1, constants.MAX_BONUS_OPS)),
     )),
 }
-assert tuple(CARD_SCHEMAS) == K.KIND_NAMES
+assert tuple(CARD_SCHEMAS) == constants.KIND_NAMES
 
 
 # the one list of card kinds: read in the canonical order (by name), never the file's (simcore.gamedata)
@@ -139,8 +138,8 @@ def check_cards(raw: dict, path: Path) -> list[dict]:
             raise refuse(path, where, "name", "duplicate", "a name no other card has")
         seen.add(row["name"])
         out.append({
-            "name": row["name"], "kind": K.KIND_NAMES.index(kind), "count": row["count"],
-            "colour": row.get("colour", K.NO_COLOUR), "points": row.get("points", 0), "type": row.get("type", -1),
+            "name": row["name"], "kind": constants.KIND_NAMES.index(kind), "count": row["count"],
+            "colour": row.get("colour", constants.NO_COLOUR), "points": row.get("points", 0), "type": row.get("type", -1),
             "wheel": row.get("wheel", 0),
             "ops": [(op["code"], op.get("type", op.get("colour", 0)), op.get("factor", op.get("amount")))
                     for op in row.get("effects", ())],
@@ -150,11 +149,11 @@ def check_cards(raw: dict, path: Path) -> list[dict]:
 
 def compile_cards(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = len(cards)
-    table = np.zeros((n, K.N_CARD_COLUMNS), np.int64)
-    bonus = np.zeros((n, K.MAX_BONUS_OPS, 3), np.int64)
+    table = np.zeros((n, constants.N_CARD_COLUMNS), np.int64)
+    bonus = np.zeros((n, constants.MAX_BONUS_OPS, 3), np.int64)
     inst = []
     for i, c in enumerate(cards):
-        role = {K.EXCUSE: K.S_EXCUSE, K.ACTIVITY: K.S_ACTIVITY, K.BONUS: K.S_BONUS}.get(c["kind"], K.S_NEC + c["type"])
+        role = {constants.EXCUSE: constants.S_EXCUSE, constants.ACTIVITY: constants.S_ACTIVITY, constants.BONUS: constants.S_BONUS}.get(c["kind"], constants.S_NEC + c["type"])
         table[i] = (c["kind"], c["colour"], c["points"], c["type"], c["wheel"], c["count"], role)
         for k, op in enumerate(c["ops"]):
             bonus[i, k] = op
@@ -163,18 +162,18 @@ def compile_cards(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def compile_rules(p: dict) -> np.ndarray:
-    r = np.zeros(K.N_RULES, np.int64)
-    r[K.R_HAND_SIZE] = p["hand_size"]
-    r[K.R_LOCKED_TO_DECLARE] = p["locked_sets_to_declare"]
-    r[K.R_ROUNDS_PER_PLAYER] = p["rounds_per_player"]
-    r[K.R_COLOUR_MULTIPLIER] = p["colour_multiplier"]
-    r[K.R_ROUND_TURN_LIMIT] = p["round_turn_limit"]
-    r[K.R_RESHUFFLE_DISCARDS] = int(bool(p["reshuffle_discards"]))
-    r[K.R_DECLARER_PILE_ONLY] = int(bool(p["declarer_pile_only"]))
-    r[K.R_ACTIVE_SET_SCORES] = int(bool(p["active_set_scores"]))
-    r[K.R_LOCKED_PER_PLAYER] = int(bool(p["locked_sets_per_player"]))
-    r[K.R_POWER_INST] = -1
-    r[K.R_POWER_SEAT] = p["power_seat"]
+    r = np.zeros(constants.N_RULES, np.int64)
+    r[constants.R_HAND_SIZE] = p["hand_size"]
+    r[constants.R_LOCKED_TO_DECLARE] = p["locked_sets_to_declare"]
+    r[constants.R_ROUNDS_PER_PLAYER] = p["rounds_per_player"]
+    r[constants.R_COLOUR_MULTIPLIER] = p["colour_multiplier"]
+    r[constants.R_ROUND_TURN_LIMIT] = p["round_turn_limit"]
+    r[constants.R_RESHUFFLE_DISCARDS] = int(bool(p["reshuffle_discards"]))
+    r[constants.R_DECLARER_PILE_ONLY] = int(bool(p["declarer_pile_only"]))
+    r[constants.R_ACTIVE_SET_SCORES] = int(bool(p["active_set_scores"]))
+    r[constants.R_LOCKED_PER_PLAYER] = int(bool(p["locked_sets_per_player"]))
+    r[constants.R_POWER_INST] = -1
+    r[constants.R_POWER_SEAT] = p["power_seat"]
     return r
 
 
@@ -200,9 +199,9 @@ def build(reader, user: dict):
             raise BalanceError(f"--set power_card: {power} is not a card of {shown(path)}; allowed: -1, "
                                + ", ".join(f"{i} ({c['name']})" for i, c in enumerate(cards)))
         inst = np.append(inst, np.int64(power))  # its one more copy: the last instance (new_game deals it)
-        rules[K.R_POWER_INST] = inst.shape[0] - 1
+        rules[constants.R_POWER_INST] = inst.shape[0] - 1
     return reader.make(params, (table, bonus, inst, rules), [c["name"] for c in cards], card_list,
-                       info={"kinds": tuple(K.KIND_NAMES[c["kind"]] for c in cards),
+                       info={"kinds": tuple(constants.KIND_NAMES[c["kind"]] for c in cards),
                              # card power (analysis.card_power): every card can be given, and how
                              "power_cards": tuple(range(len(cards))),
                              "power_how": "one more copy dealt into its opening hand of every round in place of a "

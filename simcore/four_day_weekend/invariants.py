@@ -21,8 +21,8 @@ import numpy as np
 from balance.simcore.jit import jit
 from balance.simcore.rng import mix64
 
-from . import constants as K
-from .engine import count_locked, provisional_points
+from . import constants
+from .rules import count_locked, provisional_points
 from .policies import _use, use_context, use_stamp
 
 INV_RANGE = 1
@@ -79,41 +79,41 @@ def _h(inst, z):
 def check(tables, s):
     a = s.a
     counts = s.counts
-    cards = tables[K.T_CARDS]
-    inst_card = tables[K.T_INSTANCES]
-    rules = tables[K.T_RULES]
-    P = a[K.M_PLAYERS]
-    n_inst = a[K.M_N_INST]
-    max_sets = a[K.M_MAX_SETS]
-    o_zone = a[K.O_ZONE]
-    o_owner = a[K.O_OWNER]
-    o_draw = a[K.O_DRAW]
-    o_really = a[K.O_REALLY]
-    o_hand = a[K.O_HAND]
-    o_hand_n = a[K.O_HAND_N]
-    o_row = a[K.O_ROW]
-    o_row_n = a[K.O_ROW_N]
-    o_sets = a[K.O_SETS]
-    o_n_sets = a[K.O_N_SETS]
-    o_stats = a[K.O_SEAT_STATS]
-    ph = a[K.M_PHASE]
+    cards = tables[constants.T_CARDS]
+    inst_card = tables[constants.T_INSTANCES]
+    rules = tables[constants.T_RULES]
+    P = a[constants.M_PLAYERS]
+    n_inst = a[constants.M_N_INST]
+    max_sets = a[constants.M_MAX_SETS]
+    o_zone = a[constants.O_ZONE]
+    o_owner = a[constants.O_OWNER]
+    o_draw = a[constants.O_DRAW]
+    o_really = a[constants.O_REALLY]
+    o_hand = a[constants.O_HAND]
+    o_hand_n = a[constants.O_HAND_N]
+    o_row = a[constants.O_ROW]
+    o_row_n = a[constants.O_ROW_N]
+    o_sets = a[constants.O_SETS]
+    o_n_sets = a[constants.O_N_SETS]
+    o_stats = a[constants.O_SEAT_STATS]
+    ph = a[constants.M_PHASE]
 
     # 1. values in range
     if P < 1 or P > counts.shape[0] or n_inst != inst_card.shape[0]:
         return INV_RANGE
-    if ph < K.PH_START or ph > K.PH_OVER or a[K.M_CUR] < 0 or a[K.M_CUR] >= P:
+    if ph < constants.PH_START or ph > constants.PH_OVER or a[constants.M_CUR] < 0 or a[constants.M_CUR] >= P:
         return INV_RANGE
-    if a[K.M_DECLARER] < -1 or a[K.M_DECLARER] >= P:
+    if a[constants.M_DECLARER] < -1 or a[constants.M_DECLARER] >= P:
         return INV_RANGE
-    dn = a[K.M_DRAW_N]
-    rn = a[K.M_REALLY_N]
+    dn = a[constants.M_DRAW_N]
+    rn = a[constants.M_REALLY_N]
     if dn < 0 or dn > n_inst or rn < 0 or rn > n_inst:
         return INV_RANGE
     for i in range(n_inst):
         z = a[o_zone + i]
-        if z < K.Z_DRAW or z > K.Z_SET or a[o_owner + i] < -1 or a[o_owner + i] >= P:
+        if z < constants.Z_DRAW or z > constants.Z_SET or a[o_owner + i] < -1 or a[o_owner + i] >= P:
             return INV_RANGE
-        if (z == K.Z_DRAW or z == K.Z_REALLY) != (a[o_owner + i] == -1):
+        if (z == constants.Z_DRAW or z == constants.Z_REALLY) != (a[o_owner + i] == -1):
             return INV_RANGE
         x = a[o_draw + i]
         if (i < dn and (x < 0 or x >= n_inst)) or (i >= dn and x != -1):
@@ -123,33 +123,33 @@ def check(tables, s):
             return INV_RANGE
     for p in range(P):
         hn = a[o_hand_n + p]
-        if hn < 0 or hn > K.HAND_MAX:
+        if hn < 0 or hn > constants.HAND_MAX:
             return INV_RANGE
-        for k in range(K.HAND_MAX):
-            x = a[o_hand + p * K.HAND_MAX + k]
+        for k in range(constants.HAND_MAX):
+            x = a[o_hand + p * constants.HAND_MAX + k]
             if (k < hn and (x < 0 or x >= n_inst)) or (k >= hn and x != -1):
                 return INV_RANGE
         m = a[o_row_n + p]
-        if m < 0 or m > K.ROW_MAX:
+        if m < 0 or m > constants.ROW_MAX:
             return INV_RANGE
-        for j in range(K.ROW_MAX):
-            x = a[o_row + p * K.ROW_MAX + j]
+        for j in range(constants.ROW_MAX):
+            x = a[o_row + p * constants.ROW_MAX + j]
             if (j < m and (x < 0 or x >= n_inst)) or (j >= m and x != -1):
                 return INV_RANGE
         ns = a[o_n_sets + p]
         if ns < 0 or ns > max_sets:
             return INV_RANGE
         for i in range(max_sets):
-            for slot in range(K.N_SLOTS):
-                x = a[o_sets + (p * max_sets + i) * K.N_SLOTS + slot]
+            for slot in range(constants.N_SLOTS):
+                x = a[o_sets + (p * max_sets + i) * constants.N_SLOTS + slot]
                 if x < -1 or x >= n_inst or (i >= ns and x != -1):
                     return INV_RANGE
-        for k in range(K.N_SEAT_STATS):
-            if a[o_stats + p * K.N_SEAT_STATS + k] < 0:
+        for k in range(constants.N_SEAT_STATS):
+            if a[o_stats + p * constants.N_SEAT_STATS + k] < 0:
                 return INV_RANGE
         for c in range(counts.shape[1]):
             for k in range(counts.shape[2]):
-                if k != K.CC_SCORED and counts[p, c, k] < 0:
+                if k != constants.CC_SCORED and counts[p, c, k] < 0:
                     return INV_RANGE
 
     # 2./3. every listed card is where its zone says, each card listed once
@@ -157,37 +157,37 @@ def check(tables, s):
     h = np.uint64(0)
     for i in range(dn):
         x = a[o_draw + i]
-        if a[o_zone + x] != K.Z_DRAW:
+        if a[o_zone + x] != constants.Z_DRAW:
             return INV_TWO_PLACES
         listed += 1
-        h += _h(x, K.Z_DRAW)
+        h += _h(x, constants.Z_DRAW)
     for i in range(rn):
         x = a[o_really + i]
-        if a[o_zone + x] != K.Z_REALLY:
+        if a[o_zone + x] != constants.Z_REALLY:
             return INV_TWO_PLACES
         listed += 1
-        h += _h(x, K.Z_REALLY)
+        h += _h(x, constants.Z_REALLY)
     for p in range(P):
         for k in range(a[o_hand_n + p]):
-            x = a[o_hand + p * K.HAND_MAX + k]
-            if a[o_zone + x] != K.Z_HAND or a[o_owner + x] != p:
+            x = a[o_hand + p * constants.HAND_MAX + k]
+            if a[o_zone + x] != constants.Z_HAND or a[o_owner + x] != p:
                 return INV_TWO_PLACES
             listed += 1
-            h += _h(x, K.Z_HAND)
+            h += _h(x, constants.Z_HAND)
         for j in range(a[o_row_n + p]):
-            x = a[o_row + p * K.ROW_MAX + j]
-            if a[o_zone + x] != K.Z_ROW or a[o_owner + x] != p:
+            x = a[o_row + p * constants.ROW_MAX + j]
+            if a[o_zone + x] != constants.Z_ROW or a[o_owner + x] != p:
                 return INV_TWO_PLACES
             listed += 1
-            h += _h(x, K.Z_ROW)
+            h += _h(x, constants.Z_ROW)
         for i in range(a[o_n_sets + p]):
-            for slot in range(K.N_SLOTS):
-                x = a[o_sets + (p * max_sets + i) * K.N_SLOTS + slot]
+            for slot in range(constants.N_SLOTS):
+                x = a[o_sets + (p * max_sets + i) * constants.N_SLOTS + slot]
                 if x >= 0:
-                    if a[o_zone + x] != K.Z_SET or a[o_owner + x] != p:
+                    if a[o_zone + x] != constants.Z_SET or a[o_owner + x] != p:
                         return INV_TWO_PLACES
                     listed += 1
-                    h += _h(x, K.Z_SET)
+                    h += _h(x, constants.Z_SET)
     if listed != n_inst:
         return INV_CONSERVED
     for i in range(n_inst):
@@ -198,93 +198,93 @@ def check(tables, s):
     # 4. set rules
     for p in range(P):
         for i in range(a[o_n_sets + p]):
-            base = o_sets + (p * max_sets + i) * K.N_SLOTS
-            e = a[base + K.S_EXCUSE]
-            if e < 0 or cards[inst_card[e], K.C_KIND] != K.EXCUSE:
+            base = o_sets + (p * max_sets + i) * constants.N_SLOTS
+            e = a[base + constants.S_EXCUSE]
+            if e < 0 or cards[inst_card[e], constants.C_KIND] != constants.EXCUSE:
                 return INV_SETS
-            act = a[base + K.S_ACTIVITY]
-            if act >= 0 and cards[inst_card[act], K.C_KIND] != K.ACTIVITY:
+            act = a[base + constants.S_ACTIVITY]
+            if act >= 0 and cards[inst_card[act], constants.C_KIND] != constants.ACTIVITY:
                 return INV_SETS
-            b = a[base + K.S_BONUS]
-            if b >= 0 and cards[inst_card[b], K.C_KIND] != K.BONUS:
+            b = a[base + constants.S_BONUS]
+            if b >= 0 and cards[inst_card[b], constants.C_KIND] != constants.BONUS:
                 return INV_SETS
-            for t in range(K.N_TYPES):
-                x = a[base + K.S_NEC + t]
+            for t in range(constants.N_TYPES):
+                x = a[base + constants.S_NEC + t]
                 if x >= 0:
                     c = inst_card[x]
-                    if act < 0 or cards[c, K.C_KIND] != K.NECESSITY or cards[c, K.C_TYPE] != t:
+                    if act < 0 or cards[c, constants.C_KIND] != constants.NECESSITY or cards[c, constants.C_TYPE] != t:
                         return INV_SETS
 
     # 5. hand size
     for p in range(P):
-        if a[o_hand_n + p] > rules[K.R_HAND_SIZE]:
+        if a[o_hand_n + p] > rules[constants.R_HAND_SIZE]:
             return INV_HAND_SIZE
 
     # 6. per-seat counters against the cards and turns
-    over = ph == K.PH_OVER
-    rnd = a[K.M_ROUND]
+    over = ph == constants.PH_OVER
+    rnd = a[constants.M_ROUND]
     dealt_rounds = rnd if over else rnd + 1
     turns = 0
     for p in range(P):
-        st = o_stats + p * K.N_SEAT_STATS
+        st = o_stats + p * constants.N_SEAT_STATS
         drawn = 0
         taken = 0
         excuses = 0
         for c in range(counts.shape[1]):
-            drawn += counts[p, c, K.CC_DRAWN]
-            taken += counts[p, c, K.CC_TAKEN]
-            if cards[c, K.C_KIND] == K.EXCUSE:
-                excuses += counts[p, c, K.CC_PLAYED]
-        if drawn != a[st + K.SS_DRAWN] + dealt_rounds * rules[K.R_HAND_SIZE]:
+            drawn += counts[p, c, constants.CC_DRAWN]
+            taken += counts[p, c, constants.CC_TAKEN]
+            if cards[c, constants.C_KIND] == constants.EXCUSE:
+                excuses += counts[p, c, constants.CC_PLAYED]
+        if drawn != a[st + constants.SS_DRAWN] + dealt_rounds * rules[constants.R_HAND_SIZE]:
             return INV_SEAT_COUNTERS
-        if taken != a[st + K.SS_TAKEN] or excuses != a[st + K.SS_SETS_STARTED]:
+        if taken != a[st + constants.SS_TAKEN] or excuses != a[st + constants.SS_SETS_STARTED]:
             return INV_SEAT_COUNTERS
-        if a[st + K.SS_SETS_COMPLETED] > a[st + K.SS_SETS_STARTED] or a[o_n_sets + p] > a[st + K.SS_SETS_STARTED]:
+        if a[st + constants.SS_SETS_COMPLETED] > a[st + constants.SS_SETS_STARTED] or a[o_n_sets + p] > a[st + constants.SS_SETS_STARTED]:
             return INV_SEAT_COUNTERS
-        turns += a[st + K.SS_TURNS]
-    if turns != a[K.M_TURNS]:
+        turns += a[st + constants.SS_TURNS]
+    if turns != a[constants.M_TURNS]:
         return INV_SEAT_COUNTERS
 
     # 7. rounds
-    if over != (a[K.M_OVER] == 1):
+    if over != (a[constants.M_OVER] == 1):
         return INV_ROUNDS
-    if (over and rnd != a[K.M_N_ROUNDS]) or (not over and (rnd < 0 or rnd >= a[K.M_N_ROUNDS])):
+    if (over and rnd != a[constants.M_N_ROUNDS]) or (not over and (rnd < 0 or rnd >= a[constants.M_N_ROUNDS])):
         return INV_ROUNDS
-    if a[K.M_ROUNDS_BTW] + a[K.M_ROUNDS_EXHAUSTED] + a[K.M_ROUNDS_LIMIT] != rnd:
+    if a[constants.M_ROUNDS_BTW] + a[constants.M_ROUNDS_EXHAUSTED] + a[constants.M_ROUNDS_LIMIT] != rnd:
         return INV_ROUNDS
     declared = 0
     won = 0
     for p in range(P):
-        declared += a[o_stats + p * K.N_SEAT_STATS + K.SS_DECLARED]
-        won += a[o_stats + p * K.N_SEAT_STATS + K.SS_ROUNDS_WON]
-    current = 1 if (a[K.M_DECLARER] >= 0 and not over) else 0
-    if declared - current < a[K.M_ROUNDS_BTW] or declared - current > rnd or won < rnd:
+        declared += a[o_stats + p * constants.N_SEAT_STATS + constants.SS_DECLARED]
+        won += a[o_stats + p * constants.N_SEAT_STATS + constants.SS_ROUNDS_WON]
+    current = 1 if (a[constants.M_DECLARER] >= 0 and not over) else 0
+    if declared - current < a[constants.M_ROUNDS_BTW] or declared - current > rnd or won < rnd:
         return INV_ROUNDS
-    if a[K.M_DECLARED_TURN] != 0 and a[K.M_DECLARER] != a[K.M_CUR]:
+    if a[constants.M_DECLARED_TURN] != 0 and a[constants.M_DECLARER] != a[constants.M_CUR]:
         return INV_ROUNDS
-    if a[K.M_TOOK_ROW] < 0 or a[K.M_TOOK_ROW] > 1 or a[K.M_PILE_ONLY] < 0 or a[K.M_PILE_ONLY] > 1:
+    if a[constants.M_TOOK_ROW] < 0 or a[constants.M_TOOK_ROW] > 1 or a[constants.M_PILE_ONLY] < 0 or a[constants.M_PILE_ONLY] > 1:
         return INV_ROUNDS
     # declared after the sweep (refill from the Draw pile only) in a turn that took from a row
-    if rules[K.R_DECLARER_PILE_ONLY] != 0 and a[K.M_PILE_ONLY] != 0 and a[K.M_TOOK_ROW] != 0:
+    if rules[constants.R_DECLARER_PILE_ONLY] != 0 and a[constants.M_PILE_ONLY] != 0 and a[constants.M_TOOK_ROW] != 0:
         return INV_ROUNDS
-    if a[K.M_ROUND_TURNS] < 0 or a[K.M_ROUND_TURNS] > rules[K.R_ROUND_TURN_LIMIT]:
+    if a[constants.M_ROUND_TURNS] < 0 or a[constants.M_ROUND_TURNS] > rules[constants.R_ROUND_TURN_LIMIT]:
         return INV_ROUNDS
 
     # 8. memos
-    if a[K.M_LOCKED] != count_locked(a):
+    if a[constants.M_LOCKED] != count_locked(a):
         return INV_MEMO
     for p in range(P):
-        v = a[a[K.O_PROV] + p]
-        if v != K.PROV_STALE and v != provisional_points(tables, a, p):
+        v = a[a[constants.O_PROV] + p]
+        if v != constants.PROV_STALE and v != provisional_points(tables, a, p):
             return INV_MEMO
     if not over:
-        seat = a[K.M_CUR]
+        seat = a[constants.M_CUR]
         ai, _ = use_context(tables, a, seat)  # both values of `starts` are checked below
         f = s.f
         for c in range(cards.shape[0]):
-            stamp = f[K.F_CARD_USE + 2 * c]
+            stamp = f[constants.F_CARD_USE + 2 * c]
             for starts in (False, True):
-                if stamp == use_stamp(a, starts) and f[K.F_CARD_USE + 2 * c + 1] != _use(
+                if stamp == use_stamp(a, starts) and f[constants.F_CARD_USE + 2 * c + 1] != _use(
                         tables, s, seat, c, ai, starts):
                     return INV_MEMO
     return 0

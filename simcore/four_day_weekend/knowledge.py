@@ -1,23 +1,21 @@
 """What a seat of Four Day Weekend cannot see, declared once (simcore/visibility.py).
 
 The Draw pile's order and the other seats' hands; Personal Discard rows, sets and the Really
-Discarded pile are face up. `determinise` (engine.py) redraws exactly these;
+Discarded pile are face up. `determinise` (rules.py) redraws exactly these;
 tests/test_information_contract.py checks both against this declaration.
 """
 import numpy as np
 
 from ..visibility import Hidden, Pool, Visibility
-from . import constants as K
-
-
+from . import constants
 def _slots(a, seat):
     """Indices into `a` of the places hidden from `seat`: the Draw pile, then the other hands."""
-    d0 = a[K.O_DRAW]
-    out = [np.arange(d0, d0 + a[K.M_DRAW_N])]
-    for p in range(a[K.M_PLAYERS]):
+    d0 = a[constants.O_DRAW]
+    out = [np.arange(d0, d0 + a[constants.M_DRAW_N])]
+    for p in range(a[constants.M_PLAYERS]):
         if p != seat:
-            h0 = a[K.O_HAND] + p * K.HAND_MAX
-            out.append(np.arange(h0, h0 + a[a[K.O_HAND_N] + p]))
+            h0 = a[constants.O_HAND] + p * constants.HAND_MAX
+            out.append(np.arange(h0, h0 + a[a[constants.O_HAND_N] + p]))
     return out
 
 
@@ -34,8 +32,8 @@ def place_pools(tables, s, seat, pools):
         new = cards[at:at + ix.size]
         at += ix.size
         a[ix] = new
-        a[a[K.O_ZONE] + new] = K.Z_DRAW if j == 0 else K.Z_HAND
-        a[a[K.O_OWNER] + new] = -1 if j == 0 else [p for p in range(a[K.M_PLAYERS]) if p != seat][j - 1]
+        a[a[constants.O_ZONE] + new] = constants.Z_DRAW if j == 0 else constants.Z_HAND
+        a[a[constants.O_OWNER] + new] = -1 if j == 0 else [p for p in range(a[constants.M_PLAYERS]) if p != seat][j - 1]
 
 
 VISIBILITY = Visibility(

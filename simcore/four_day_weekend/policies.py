@@ -35,8 +35,8 @@ import numpy as np
 from ..jit import jit
 from ..runner import P_GAME
 from ..spec import PolicyParam, policy_index
-from . import constants as K
-from .engine import (
+from . import constants
+from .rules import (
     can_declare,
     card_of,
     contrib,
@@ -72,7 +72,7 @@ GREEDY_PARAMS = tuple(PolicyParam(name, P_GAME + i, default, help, low, high)
 W = policy_index(GREEDY_PARAMS, P_GAME)
 
 NOW_BONUS = 3.0
-ALL_ROLES = (1 << K.N_SLOTS) - 1
+ALL_ROLES = (1 << constants.N_SLOTS) - 1
 
 
 @jit
@@ -84,23 +84,23 @@ def bonus_gain(tables, s, seat, bonus_card):
     ai = n_sets(a, seat) - 1
     if ai < 0:
         return 0.0
-    inst_card = tables[K.T_INSTANCES]
+    inst_card = tables[constants.T_INSTANCES]
     open_slots = 0
-    for t in range(K.N_TYPES):
-        x = set_at(a, seat, ai, K.S_NEC + t)
+    for t in range(constants.N_TYPES):
+        x = set_at(a, seat, ai, constants.S_NEC + t)
         if x >= 0:
             nc[t] = inst_card[x]
         else:
             nc[t] = -1
             open_slots += 1
-    act = set_at(a, seat, ai, K.S_ACTIVITY)
+    act = set_at(a, seat, ai, constants.S_ACTIVITY)
     if act < 0:
         return 1.0 + 0.5 * open_slots
-    cards = tables[K.T_CARDS]
-    mult = tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
-    exc = inst_card[set_at(a, seat, ai, K.S_EXCUSE)]
+    cards = tables[constants.T_CARDS]
+    mult = tables[constants.T_RULES][constants.R_COLOUR_MULTIPLIER]
+    exc = inst_card[set_at(a, seat, ai, constants.S_EXCUSE)]
     cb = contrib(a)
-    set_points(cards, tables[K.T_BONUS], mult, exc, inst_card[act], nc, bonus_card, cb)
+    set_points(cards, tables[constants.T_BONUS], mult, exc, inst_card[act], nc, bonus_card, cb)
     return cb[5] + 0.5 * open_slots  # what the Bonus adds: with it, less without it
 
 
@@ -119,7 +119,7 @@ def use_context(tables, a, seat):
     starts = False
     if ai < 0:
         for j in range(hand_n(a, seat)):
-            if tables[K.T_CARDS][card_of(tables, hand_at(a, seat, j)), K.C_KIND] == K.EXCUSE:
+            if tables[constants.T_CARDS][card_of(tables, hand_at(a, seat, j)), constants.C_KIND] == constants.EXCUSE:
                 starts = True
     return ai, starts
 
@@ -127,10 +127,10 @@ def use_context(tables, a, seat):
 @jit(force=True)
 def _use(tables, s, seat, c, ai, starts):
     a = s.a
-    cards = tables[K.T_CARDS]
-    kind = cards[c, K.C_KIND]
-    pts = cards[c, K.C_POINTS]
-    if kind == K.EXCUSE:
+    cards = tables[constants.T_CARDS]
+    kind = cards[c, constants.C_KIND]
+    pts = cards[c, constants.C_POINTS]
+    if kind == constants.EXCUSE:
         if ai < 0:
             return NOW_BONUS + 3.0
         return 2.0 if set_complete(a, seat, ai) else 0.8
@@ -138,27 +138,27 @@ def _use(tables, s, seat, c, ai, starts):
         # no set yet: an Excuse in hand will start one this turn
         if not starts:
             return 0.5 * pts + 0.3
-        if kind == K.ACTIVITY:
+        if kind == constants.ACTIVITY:
             return NOW_BONUS + pts + 1.0
-        if kind == K.NECESSITY:
+        if kind == constants.NECESSITY:
             return 0.8 * pts + 0.5
         return 3.0
-    act = set_at(a, seat, ai, K.S_ACTIVITY)
-    if kind == K.NECESSITY:
+    act = set_at(a, seat, ai, constants.S_ACTIVITY)
+    if kind == constants.NECESSITY:
         if act < 0:
             return 0.8 * pts + 0.5
-        if set_at(a, seat, ai, K.S_NEC + cards[c, K.C_TYPE]) >= 0:
+        if set_at(a, seat, ai, constants.S_NEC + cards[c, constants.C_TYPE]) >= 0:
             return 0.3 * pts
         v = pts
-        if (cards[card_of(tables, act), K.C_WHEEL] >> cards[c, K.C_COLOUR]) & 1:
-            v *= tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
+        if (cards[card_of(tables, act), constants.C_WHEEL] >> cards[c, constants.C_COLOUR]) & 1:
+            v *= tables[constants.T_RULES][constants.R_COLOUR_MULTIPLIER]
         return NOW_BONUS + v
-    if kind == K.ACTIVITY:
+    if kind == constants.ACTIVITY:
         if act < 0:
             return NOW_BONUS + pts + 1.0
         return 0.5 * pts + 0.5
     # Bonus
-    if set_at(a, seat, ai, K.S_BONUS) < 0:
+    if set_at(a, seat, ai, constants.S_BONUS) < 0:
         return 1.0 + bonus_gain(tables, s, seat, c)
     return 0.5
 
@@ -167,7 +167,7 @@ def _use(tables, s, seat, c, ai, starts):
 def use_stamp(a, starts):
     """What a use remembered by turn_use is valid for: this epoch (M_EPOCH) and
     this value of `starts`."""
-    return 2.0 * a[K.M_EPOCH] + (2.0 if starts else 1.0)
+    return 2.0 * a[constants.M_EPOCH] + (2.0 if starts else 1.0)
 
 
 @jit(force=True)
@@ -178,7 +178,7 @@ def turn_use(tables, s, seat, c, ai, starts):
     mover plays a card into a set and when a turn begins. `--check` compares
     every use remembered in the current epoch with _use."""
     f = s.f
-    o = K.F_CARD_USE + 2 * c
+    o = constants.F_CARD_USE + 2 * c
     stamp = use_stamp(s.a, starts)
     if f[o] != stamp:
         f[o] = stamp
@@ -195,20 +195,20 @@ def hand_uses(tables, s, seat, roles, ai, starts):
     ai, starts: the seat's use_context."""
     a = s.a
     f = s.f
-    cards = tables[K.T_CARDS]
-    for r in range(K.N_SLOTS):
-        f[K.F_ROLE_BEST + r] = -np.inf
-        f[K.F_ROLE_SLOT + r] = -1.0
+    cards = tables[constants.T_CARDS]
+    for r in range(constants.N_SLOTS):
+        f[constants.F_ROLE_BEST + r] = -np.inf
+        f[constants.F_ROLE_SLOT + r] = -1.0
     for k in range(hand_n(a, seat)):
         c = card_of(tables, hand_at(a, seat, k))
         r = role(cards, c)
         if not (roles >> r) & 1:
             continue
         u = turn_use(tables, s, seat, c, ai, starts)
-        f[K.F_USE + k] = u
-        if u > f[K.F_ROLE_BEST + r]:
-            f[K.F_ROLE_BEST + r] = u
-            f[K.F_ROLE_SLOT + r] = k
+        f[constants.F_USE + k] = u
+        if u > f[constants.F_ROLE_BEST + r]:
+            f[constants.F_ROLE_BEST + r] = u
+            f[constants.F_ROLE_SLOT + r] = k
 
 
 @jit
@@ -218,7 +218,7 @@ def use_with_hand(tables, s, seat, c, skip):
     greedy gets the same values from hand_uses, once per decision (a test
     compares the two)."""
     a = s.a
-    cards = tables[K.T_CARDS]
+    cards = tables[constants.T_CARDS]
     u = card_use(tables, s, seat, c)
     for j in range(hand_n(a, seat)):
         if j == skip:
@@ -227,7 +227,7 @@ def use_with_hand(tables, s, seat, c, skip):
         if role(cards, c) == role(cards, d):
             ud = card_use(tables, s, seat, d)
             if ud > u or (ud == u and j < skip):
-                return min(u, 0.5 * cards[c, K.C_POINTS] + 0.5)
+                return min(u, 0.5 * cards[c, constants.C_POINTS] + 0.5)
     return u
 
 
@@ -235,7 +235,7 @@ def use_with_hand(tables, s, seat, c, skip):
 def opponents_use(tables, s, seat, c):
     a = s.a
     best = 0.0
-    for p in range(a[K.M_PLAYERS]):
+    for p in range(a[constants.M_PLAYERS]):
         if p != seat:
             u = card_use(tables, s, p, c)
             if u > best:
@@ -254,11 +254,11 @@ def final_turn_points(tables, a, p, params):
     greedy games (9-12 points with no slot open, 12-13 with one to three,
     15-19 with four); the means were 3.5-12."""
     ai = n_sets(a, p) - 1
-    open_slots = K.N_TYPES
-    if ai >= 0 and set_at(a, p, ai, K.S_ACTIVITY) >= 0:
+    open_slots = constants.N_TYPES
+    if ai >= 0 and set_at(a, p, ai, constants.S_ACTIVITY) >= 0:
         open_slots = 0
-        for t in range(K.N_TYPES):
-            if set_at(a, p, ai, K.S_NEC + t) < 0:
+        for t in range(constants.N_TYPES):
+            if set_at(a, p, ai, constants.S_NEC + t) < 0:
                 open_slots += 1
     return params[W.final_turn_base] + params[W.final_turn_per_slot] * open_slots
 
@@ -274,8 +274,8 @@ def should_declare(tables, s, seat, params):
     final_turn_base = final_turn_per_slot = 0 this is the old rule (the lead as
     it stands)."""
     a = s.a
-    n_players = a[K.M_PLAYERS]
-    last_round = a[K.M_ROUND] == a[K.M_N_ROUNDS] - 1
+    n_players = a[constants.M_PLAYERS]
+    last_round = a[constants.M_ROUND] == a[constants.M_N_ROUNDS] - 1
     mine = provisional_memo(tables, a, seat) + (score(a, seat) if last_round else 0)
     # the lead over the best other seat is at least the margin iff it is over each
     for p in range(n_players):
@@ -290,10 +290,10 @@ def should_declare(tables, s, seat, params):
 @jit(force=True)
 def played_card(tables, a, seat, o, kind):
     """The card id option o plays, if it plays a card of `kind`; else -1."""
-    if o < K.OPT_PLAY:
+    if o < constants.OPT_PLAY:
         return -1
-    c = card_of(tables, hand_at(a, seat, o - K.OPT_PLAY))
-    return c if tables[K.T_CARDS][c, K.C_KIND] == kind else -1
+    c = card_of(tables, hand_at(a, seat, o - constants.OPT_PLAY))
+    return c if tables[constants.T_CARDS][c, constants.C_KIND] == kind else -1
 
 
 @jit
@@ -307,13 +307,13 @@ def _find(options, n, code):
 @jit(force=True)
 def _greedy(tables, s, seat, options, n, params):
     a = s.a
-    ph = a[K.M_PHASE]
-    cards = tables[K.T_CARDS]
+    ph = a[constants.M_PHASE]
+    cards = tables[constants.T_CARDS]
     deny = params[W.deny_weight]
-    if ph == K.PH_START:
+    if ph == constants.PH_START:
         declare_ok = should_declare(tables, s, seat, params)
-        return _find(options, n, K.OPT_DECLARE if declare_ok else K.OPT_CONTINUE)
-    if ph == K.PH_DISCARD:
+        return _find(options, n, constants.OPT_DECLARE if declare_ok else constants.OPT_CONTINUE)
+    if ph == constants.PH_DISCARD:
         # use_with_hand(c, k) for every slot k, from one pass of card_use: a card is
         # lowered unless it is the first of the most useful cards of its role
         ai, starts = use_context(tables, a, seat)
@@ -323,32 +323,32 @@ def _greedy(tables, s, seat, options, n, params):
         best_u = 1e9
         for k in range(hand_n(a, seat)):
             c = card_of(tables, hand_at(a, seat, k))
-            u = f[K.F_USE + k]
-            if f[K.F_ROLE_SLOT + role(cards, c)] != k:
-                u = min(u, 0.5 * cards[c, K.C_POINTS] + 0.5)
+            u = f[constants.F_USE + k]
+            if f[constants.F_ROLE_SLOT + role(cards, c)] != k:
+                u = min(u, 0.5 * cards[c, constants.C_POINTS] + 0.5)
             if deny > 0.0:
                 u += deny * opponents_use(tables, s, seat, c)
             if u < best_u:
                 best_u = u
                 best_k = k
         if best_k >= 0 and best_u < params[W.keep_threshold]:
-            return _find(options, n, K.OPT_DISCARD + best_k)
-        return _find(options, n, K.OPT_CONTINUE)
-    if ph == K.PH_REFILL:
+            return _find(options, n, constants.OPT_DISCARD + best_k)
+        return _find(options, n, constants.OPT_CONTINUE)
+    if ph == constants.PH_REFILL:
         # use_with_hand(c, -1): lowered if a hand card of its role is more useful.
         # Lowering only lowers: while the Draw pile is open, a row card whose own
         # use is below take_threshold is never taken, so only the roles of the
         # others need the hand's uses (and none at all is the common case).
-        d = _find(options, n, K.OPT_DRAW)
+        d = _find(options, n, constants.OPT_DRAW)
         ai, starts = use_context(tables, a, seat)
         f = s.f
         roles = 0
         for i in range(n):
             o = options[i]
-            if o >= K.OPT_TAKE:
-                c = card_of(tables, row_at(a, (o - K.OPT_TAKE) // K.ROW_MAX, (o - K.OPT_TAKE) % K.ROW_MAX))
+            if o >= constants.OPT_TAKE:
+                c = card_of(tables, row_at(a, (o - constants.OPT_TAKE) // constants.ROW_MAX, (o - constants.OPT_TAKE) % constants.ROW_MAX))
                 u = turn_use(tables, s, seat, c, ai, starts)
-                f[K.F_OPT + i] = u
+                f[constants.F_OPT + i] = u
                 if u >= params[W.take_threshold] or d < 0 or deny > 0.0:
                     roles |= 1 << role(cards, c)
         if roles == 0 and d >= 0:
@@ -358,13 +358,13 @@ def _greedy(tables, s, seat, options, n, params):
         best_u = -1e9
         for i in range(n):
             o = options[i]
-            if o >= K.OPT_TAKE:
-                p = (o - K.OPT_TAKE) // K.ROW_MAX
-                j = (o - K.OPT_TAKE) % K.ROW_MAX
+            if o >= constants.OPT_TAKE:
+                p = (o - constants.OPT_TAKE) // constants.ROW_MAX
+                j = (o - constants.OPT_TAKE) % constants.ROW_MAX
                 c = card_of(tables, row_at(a, p, j))
-                u = f[K.F_OPT + i]
-                if f[K.F_ROLE_BEST + role(cards, c)] > u:
-                    u = min(u, 0.5 * cards[c, K.C_POINTS] + 0.5)
+                u = f[constants.F_OPT + i]
+                if f[constants.F_ROLE_BEST + role(cards, c)] > u:
+                    u = min(u, 0.5 * cards[c, constants.C_POINTS] + 0.5)
                 if deny > 0.0:
                     u += deny * opponents_use(tables, s, seat, c)
                 if u > best_u:
@@ -381,37 +381,37 @@ def _greedy(tables, s, seat, options, n, params):
     ai = n_sets(a, seat) - 1
     excuse_i = -1
     for i in range(n):
-        if played_card(tables, a, seat, options[i], K.EXCUSE) >= 0:
+        if played_card(tables, a, seat, options[i], constants.EXCUSE) >= 0:
             excuse_i = i
             break
     if ai < 0:
         if excuse_i >= 0:
             return excuse_i
         if can_declare(tables, a) and should_declare(tables, s, seat, params):
-            return _find(options, n, K.OPT_DECLARE)
-        return _find(options, n, K.OPT_CONTINUE)
-    act = set_at(a, seat, ai, K.S_ACTIVITY)
-    mult = tables[K.T_RULES][K.R_COLOUR_MULTIPLIER]
+            return _find(options, n, constants.OPT_DECLARE)
+        return _find(options, n, constants.OPT_CONTINUE)
+    act = set_at(a, seat, ai, constants.S_ACTIVITY)
+    mult = tables[constants.T_RULES][constants.R_COLOUR_MULTIPLIER]
     best_i = -1
     best_v = -1.0
     if act < 0:
         # the Activity whose wheel doubles most of the hand's Necessities
         for i in range(n):
-            c = played_card(tables, a, seat, options[i], K.ACTIVITY)
+            c = played_card(tables, a, seat, options[i], constants.ACTIVITY)
             if c < 0:
                 continue
-            v = 1.0 * cards[c, K.C_POINTS]
+            v = 1.0 * cards[c, constants.C_POINTS]
             for j in range(hand_n(a, seat)):
                 d = card_of(tables, hand_at(a, seat, j))
-                if cards[d, K.C_KIND] == K.NECESSITY and (cards[c, K.C_WHEEL] >> cards[d, K.C_COLOUR]) & 1:
-                    v += cards[d, K.C_POINTS] * (mult - 1)
+                if cards[d, constants.C_KIND] == constants.NECESSITY and (cards[c, constants.C_WHEEL] >> cards[d, constants.C_COLOUR]) & 1:
+                    v += cards[d, constants.C_POINTS] * (mult - 1)
             if v > best_v:
                 best_v = v
                 best_i = i
     else:
         # the most useful Necessity that fits
         for i in range(n):
-            c = played_card(tables, a, seat, options[i], K.NECESSITY)
+            c = played_card(tables, a, seat, options[i], constants.NECESSITY)
             if c < 0:
                 continue
             v = _use(tables, s, seat, c, ai, False)  # card_use, with the active set ai
@@ -420,10 +420,10 @@ def _greedy(tables, s, seat, options, n, params):
                 best_i = i
     if best_i >= 0:
         return best_i
-    if set_at(a, seat, ai, K.S_BONUS) < 0:
+    if set_at(a, seat, ai, constants.S_BONUS) < 0:
         best_v = -1.0
         for i in range(n):
-            c = played_card(tables, a, seat, options[i], K.BONUS)
+            c = played_card(tables, a, seat, options[i], constants.BONUS)
             if c < 0:
                 continue
             v = bonus_gain(tables, s, seat, c)
@@ -434,18 +434,18 @@ def _greedy(tables, s, seat, options, n, params):
             return best_i
     if excuse_i >= 0 and set_complete(a, seat, ai):
         n_nec = 0
-        for t in range(K.N_TYPES):
-            if set_at(a, seat, ai, K.S_NEC + t) >= 0:
+        for t in range(constants.N_TYPES):
+            if set_at(a, seat, ai, constants.S_NEC + t) >= 0:
                 n_nec += 1
         has_activity = False
         for k in range(hand_n(a, seat)):
-            if cards[card_of(tables, hand_at(a, seat, k)), K.C_KIND] == K.ACTIVITY:
+            if cards[card_of(tables, hand_at(a, seat, k)), constants.C_KIND] == constants.ACTIVITY:
                 has_activity = True
         if n_nec >= params[W.lock_necessities] or has_activity:
             return excuse_i
     if can_declare(tables, a) and should_declare(tables, s, seat, params):
-        return _find(options, n, K.OPT_DECLARE)
-    return _find(options, n, K.OPT_CONTINUE)
+        return _find(options, n, constants.OPT_DECLARE)
+    return _find(options, n, constants.OPT_CONTINUE)
 
 
 @jit(force=True)

@@ -8,9 +8,7 @@ an Activity and at least one Necessity.
 import numpy as np
 
 from ..jit import jit
-from . import constants as K
-
-
+from . import constants
 @jit
 def set_points(cards, bonus_ops, colour_mult, excuse, activity, necs, bonus, contrib):
     """Points of one set given card ids (-1 for an empty slot).
@@ -23,21 +21,21 @@ def set_points(cards, bonus_ops, colour_mult, excuse, activity, necs, bonus, con
     for i in range(6):
         contrib[i] = 0
     n_nec = 0
-    for t in range(K.N_TYPES):
+    for t in range(constants.N_TYPES):
         if necs[t] >= 0:
             n_nec += 1
     if excuse < 0 or activity < 0 or n_nec == 0:
         return 0
-    act_v = cards[activity, K.C_POINTS]
-    wheel = cards[activity, K.C_WHEEL]
+    act_v = cards[activity, constants.C_POINTS]
+    wheel = cards[activity, constants.C_WHEEL]
     doubled = 0
     base = act_v
     contrib[0] = act_v
-    for t in range(K.N_TYPES):
+    for t in range(constants.N_TYPES):
         c = necs[t]
         if c >= 0:
-            v = cards[c, K.C_POINTS]
-            if (wheel >> cards[c, K.C_COLOUR]) & 1:
+            v = cards[c, constants.C_POINTS]
+            if (wheel >> cards[c, constants.C_COLOUR]) & 1:
                 v *= colour_mult
                 doubled += 1
             contrib[1 + t] = v
@@ -51,26 +49,26 @@ def set_points(cards, bonus_ops, colour_mult, excuse, activity, necs, bonus, con
     for k in range(bonus_ops.shape[1]):
         op = bonus_ops[bonus, k, 0]
         amount = bonus_ops[bonus, k, 2]
-        if op == K.OP_NONE:
+        if op == constants.OP_NONE:
             break
-        if op == K.OP_MULTIPLY_ACTIVITY or op == K.OP_MULTIPLY_SET:
+        if op == constants.OP_MULTIPLY_ACTIVITY or op == constants.OP_MULTIPLY_SET:
             act_mult *= amount
-        if op == K.OP_MULTIPLY_SET:
+        if op == constants.OP_MULTIPLY_SET:
             extra *= amount
-        elif op == K.OP_ADD_PER_NECESSITY:
+        elif op == constants.OP_ADD_PER_NECESSITY:
             extra += amount * n_nec
-        elif op == K.OP_ADD_IF_TYPE:
+        elif op == constants.OP_ADD_IF_TYPE:
             if necs[bonus_ops[bonus, k, 1]] >= 0:
                 extra += amount
-        elif op == K.OP_ADD_IF_ALL_TYPES:
-            if n_nec == K.N_TYPES:
+        elif op == constants.OP_ADD_IF_ALL_TYPES:
+            if n_nec == constants.N_TYPES:
                 extra += amount
-        elif op == K.OP_ADD_FLAT:
+        elif op == constants.OP_ADD_FLAT:
             extra += amount
-        elif op == K.OP_ADD_PER_DOUBLED:
+        elif op == constants.OP_ADD_PER_DOUBLED:
             extra += amount * doubled
     total = act_v * act_mult + extra
-    for t in range(K.N_TYPES):
+    for t in range(constants.N_TYPES):
         c = necs[t]
         if c < 0:
             continue
@@ -78,10 +76,10 @@ def set_points(cards, bonus_ops, colour_mult, excuse, activity, necs, bonus, con
         for k in range(bonus_ops.shape[1]):
             op = bonus_ops[bonus, k, 0]
             arg = bonus_ops[bonus, k, 1]
-            if op == K.OP_NONE:
+            if op == constants.OP_NONE:
                 break
-            if (op == K.OP_MULTIPLY_TYPE and arg == t) or op == K.OP_MULTIPLY_SET or (
-                    op == K.OP_MULTIPLY_COLOUR and cards[c, K.C_COLOUR] == arg):
+            if (op == constants.OP_MULTIPLY_TYPE and arg == t) or op == constants.OP_MULTIPLY_SET or (
+                    op == constants.OP_MULTIPLY_COLOUR and cards[c, constants.C_COLOUR] == arg):
                 mult *= bonus_ops[bonus, k, 2]
         total += contrib[1 + t] * mult
     contrib[5] = total - base
@@ -98,10 +96,10 @@ def score_set(tables, excuse=None, activity=None, necessities=(), bonus=None, na
         return int(x)
 
     cards, bonus_ops, _, rules = tables
-    necs = np.full(K.N_TYPES, -1, np.int64)
+    necs = np.full(constants.N_TYPES, -1, np.int64)
     for n in necessities:
         c = cid(n)
-        necs[cards[c, K.C_TYPE]] = c
+        necs[cards[c, constants.C_TYPE]] = c
     contrib = np.zeros(6, np.int64)
-    total = set_points(cards, bonus_ops, rules[K.R_COLOUR_MULTIPLIER], cid(excuse), cid(activity), necs, cid(bonus), contrib)
+    total = set_points(cards, bonus_ops, rules[constants.R_COLOUR_MULTIPLIER], cid(excuse), cid(activity), necs, cid(bonus), contrib)
     return int(total), [int(x) for x in contrib]

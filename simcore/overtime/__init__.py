@@ -1,87 +1,14 @@
 """Overtime (`--game overtime`, 2-6 players): be the first Employee to complete,
 discard or give away all of your Assignment cards within 8 rounds.
 
-Modules: `constants` (zones, opcodes, offsets), `cards` (the card file's
-schemas and opcode vocabulary, the rule parameters, `build` -> GameData),
-`columns` (the result columns, written by name), `state` (state record and
-helpers), `effects` (opcode interpreter, reaction piles), `engine` (turn flow
-and the kernels of the shared loop), `policies` (scripted greedy),
+Modules, in the layout every game shares (docs/adding-a-game.md): `spec` (the
+declarative header), `constants` (zones, opcodes, offsets, the result columns),
+`cards` (the card file's schemas and opcode vocabulary, the rule parameters,
+`build` -> GameData), `state` (state record and helpers), `rules` (turn flow
+and the kernels of the shared loop), `effects` (opcode interpreter, reaction
+piles), `knowledge` (what a seat sees), `policies` (scripted greedy),
 `transcript`, `invariants` (`--check`).
 """
-from __future__ import annotations
+from .spec import SPEC
 
-import polars as pl
-
-from .. import metrics as M
-from ..spec import GameSpec, Kernels, common_policies
-from . import constants as C
-from .cards import PARAMS, load_data
-from .columns import GAME_COLUMNS, MAX_DECISIONS, SEAT_COLUMNS
-from .engine import card_counts, determinise, legal, new_game, outcome, step, to_move, value
-from .invariants import INVARIANTS, check
-from .policies import GREEDY_PARAMS, greedy
-from .state import clone
-from .transcript import decode_trace
-
-GREEDY_HELP = ("scripted: works when rested and rests when tired (snooze priced by the tiredness levels it "
-               "crosses), reacts to stop a leader, gives A cards away whenever it can, keeps the cards it "
-               "values most")
-
-# Overtime's own summary figures (summary.json's game_metrics): P(everybody loses),
-# length, assignments, exhaustion, piles, and snooze per player round by round.
-METRICS = (
-    M.Rate(key="everybody_loses", label="P(everybody loses)", hits=pl.col("everybody_loses"),
-           help="games in which 8 rounds passed and nobody cleared their A cards"),
-    M.Mean(key="rounds", label="rounds played", value=pl.col("rounds"), counts=True),
-    M.Mean(key="turns", label="turns played", value=pl.col("turns")),
-    M.Mean(key="assignments_completed", label="A cards completed per seat", table="seats",
-           value=pl.col("assignments_completed")),
-    M.Mean(key="assignments_given", label="A cards given away per seat", table="seats",
-           value=pl.col("assignments_given")),
-    M.Mean(key="turns_exhausted", label="turns lost to exhaustion per seat", table="seats",
-           value=pl.col("turns_exhausted")),
-    M.Mean(key="reaction_piles", label="reaction piles per game", value=pl.col("reaction_piles")),
-    # one mean per round, over the games that reached it (NaN: not reached, left out)
-    M.Group(key="snooze_by_round", label="snooze per player at the end of round", members=tuple(
-        M.Mean(key=str(r), value=pl.col(f"snooze_r{r}")) for r in range(1, C.SNOOZE_COLS + 1))),
-)
-
-SPEC = GameSpec(
-    name="overtime",
-    title="Overtime",
-    # 2: issue 19 (skip at 10+, Lost File, abilities per card, A-card choices, discard_assignment); 3: issue 40
-    # item 11 ("the player that has the least amount of A cards" counts the giver: least_assignments_includes_yourself)
-    version="3",
-    modes=("standard",),
-    min_players=2,
-    max_players=6,
-    default_players=4,
-    cooperative=False,
-    max_decisions=MAX_DECISIONS,
-    max_options=C.MAX_OPTIONS,
-    params=PARAMS,
-    end_reasons=("assignments_done", "rounds_out"),
-    game_columns=GAME_COLUMNS,
-    seat_columns=SEAT_COLUMNS,
-    card_counters=C.CARD_COUNTERS,
-    hand_counters=C.HAND_COUNTERS,
-    # expert: flat greedy rollouts (depth 1) of 18 decisions, 32 iterations with a wide root (widen 2: a
-    # card greedy ranks low is still tried), replacing greedy's pick at 1.5 paired standard errors
-    # (docs/assumptions.md, session 10); futility 1: a search stops once nothing tried is ahead of
-    # greedy's pick on the worlds it shared with it. Session 16: with `value` fitted on greedy
-    # self-play, this is stronger than the old 40-decision rollouts with futility 2 (+2.8 points
-    # [+1.0, +4.6] on fresh deals) and 2.6 times faster (104 games/s with every seat expert on 2 cores).
-    # Session 22: rollouts of 18 decisions (were 20), 1.1 times faster, no weaker within a 1-point margin
-    # (one seat among greedy, seeds 6061 and 7070, 40,000 games paired: -0.1 points [-0.7, +0.4])
-    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=40, expert_iterations=32,
-                             expert_horizon=18, expert_depth=1, expert_widen=2.0, expert_confidence=1.5,
-                             expert_futility=1),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check, rollouts_inline=False),  # (the compile cost: simcore.spec.Kernels)
-    decode_trace=decode_trace,
-    load_data=load_data,
-    metrics=METRICS,
-    length_column="turns",
-    rounds_column="rounds",
-    invariants=INVARIANTS,
-)
+__all__ = ["SPEC"]

@@ -17,8 +17,7 @@ import numpy as np
 from ..errors import BalanceError
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import DATA_DIR, Param, cards_param
-from . import constants as C
-
+from . import constants
 GAME_DIR = DATA_DIR / "overtime"
 RULES_FILE = GAME_DIR / "rules.toml"
 CARDS_FILE = GAME_DIR / "cards.toml"
@@ -26,14 +25,14 @@ CARDS_FILE = GAME_DIR / "cards.toml"
 # ---------------------------------------------------------------- values of fields
 TYPE_TEXT = "card types W, R, E, S, B (a dual as S/W, a list as W,R)"
 WHO = {
-    "self": C.W_SELF, "another": C.W_ANOTHER, "any": C.W_ANY, "all": C.W_ALL, "others": C.W_OTHERS,
-    "target_owner": C.W_TARGET_OWNER, "least_assignments": C.W_LEAST_ASSIGNMENTS, "current": C.W_CURRENT,
+    "self": constants.W_SELF, "another": constants.W_ANOTHER, "any": constants.W_ANY, "all": constants.W_ALL, "others": constants.W_OTHERS,
+    "target_owner": constants.W_TARGET_OWNER, "least_assignments": constants.W_LEAST_ASSIGNMENTS, "current": constants.W_CURRENT,
 }
 # a give or a take moves one A card between two players: it needs one player
 WHO_ONE = ("another", "any", "target_owner", "least_assignments", "current")
 REACTION_ONLY_WHO = {"target_owner"}
-ABILITIES = {"none": C.AB_NONE, "action": C.AB_ACTION, "reaction": C.AB_REACTION, "passive": C.AB_PASSIVE}
-REACT_BY = {"other": C.RB_OTHER, "any": C.RB_ANY}
+ABILITIES = {"none": constants.AB_NONE, "action": constants.AB_ACTION, "reaction": constants.AB_REACTION, "passive": constants.AB_PASSIVE}
+REACT_BY = {"other": constants.RB_OTHER, "any": constants.RB_ANY}
 
 
 def type_mask(raw: str) -> int:
@@ -41,18 +40,18 @@ def type_mask(raw: str) -> int:
     mask = 0
     for part in raw.replace("/", ",").split(","):
         part = part.strip().upper()
-        if part not in C.TYPE_BITS or part == "A":
+        if part not in constants.TYPE_BITS or part == "A":
             raise ValueError(f"unknown card type '{part}'")
-        mask |= C.TYPE_BITS[part]
+        mask |= constants.TYPE_BITS[part]
     return mask
 
 
 def react_event(raw: str) -> tuple[int, int]:
     """What a reaction reacts to: (type mask, event). 'completed': a player completes an A card."""
     if raw == "completed":
-        return 0, C.RE_COMPLETED
+        return 0, constants.RE_COMPLETED
     try:
-        return type_mask(raw), C.RE_CARD
+        return type_mask(raw), constants.RE_CARD
     except ValueError as exc:
         hint = " (a player completing an A card is 'completed')" if raw.strip().lower().startswith("complet") else ""
         raise ValueError(f"{exc}{hint}") from None
@@ -70,25 +69,25 @@ TYPES = Field("types", "str", "card types it applies to (default: every type)", 
               parse=type_mask, allowed_text=TYPE_TEXT)  # a default is not parsed: it is the mask
 
 EFFECTS = Vocabulary((
-    Opcode("work", C.OP_WORK, (N_TASKS,), "attach this card to one of your A cards and complete n tasks on it"),
-    Opcode("tokens", C.OP_TOKENS, (N_TASKS,), "n Task tokens on another of your A cards"),
-    Opcode("snooze", C.OP_SNOOZE, (N_SNOOZE, WHO_ANY), "who gains n Snooze tokens (n < 0: removes -n)"),
-    Opcode("draw", C.OP_DRAW, (N_CARDS, WHO_ANY), "who draws n cards"),
-    Opcode("take_discard", C.OP_TAKE_DISCARD, (N_CARDS, TYPES), "take n cards of these types from the discard pile"),
-    Opcode("cancel", C.OP_CANCEL, (TYPES,), "cancel the card reacted to, if it has one of these types"),
-    Opcode("copy", C.OP_COPY, (), "copy the effect of the card reacted to"),
-    Opcode("give_assignment", C.OP_GIVE_ASSIGNMENT, (WHO_SINGLE,),
+    Opcode("work", constants.OP_WORK, (N_TASKS,), "attach this card to one of your A cards and complete n tasks on it"),
+    Opcode("tokens", constants.OP_TOKENS, (N_TASKS,), "n Task tokens on another of your A cards"),
+    Opcode("snooze", constants.OP_SNOOZE, (N_SNOOZE, WHO_ANY), "who gains n Snooze tokens (n < 0: removes -n)"),
+    Opcode("draw", constants.OP_DRAW, (N_CARDS, WHO_ANY), "who draws n cards"),
+    Opcode("take_discard", constants.OP_TAKE_DISCARD, (N_CARDS, TYPES), "take n cards of these types from the discard pile"),
+    Opcode("cancel", constants.OP_CANCEL, (TYPES,), "cancel the card reacted to, if it has one of these types"),
+    Opcode("copy", constants.OP_COPY, (), "copy the effect of the card reacted to"),
+    Opcode("give_assignment", constants.OP_GIVE_ASSIGNMENT, (WHO_SINGLE,),
            "give one of your A cards (with its Work and tokens) to who"),
-    Opcode("take_assignment", C.OP_TAKE_ASSIGNMENT, (WHO_SINGLE,), "take an A card (with its Work and tokens) from who"),
-    Opcode("skip_turn", C.OP_SKIP_TURN, (WHO_ANY,), "who skips their turn (the current one if it is theirs, else the next)"),
-    Opcode("discard_work", C.OP_DISCARD_WORK, (WHO_ANY,),
+    Opcode("take_assignment", constants.OP_TAKE_ASSIGNMENT, (WHO_SINGLE,), "take an A card (with its Work and tokens) from who"),
+    Opcode("skip_turn", constants.OP_SKIP_TURN, (WHO_ANY,), "who skips their turn (the current one if it is theirs, else the next)"),
+    Opcode("discard_work", constants.OP_DISCARD_WORK, (WHO_ANY,),
            "discard a W card attached to an A card of who: its tasks are lost"),
-    Opcode("discard_snooze", C.OP_DISCARD_SNOOZE, (WHO_ANY,), "who discards all Snooze tokens"),
-    Opcode("discard_assignment", C.OP_DISCARD_ASSIGNMENT,
+    Opcode("discard_snooze", constants.OP_DISCARD_SNOOZE, (WHO_ANY,), "who discards all Snooze tokens"),
+    Opcode("discard_assignment", constants.OP_DISCARD_ASSIGNMENT,
            (Field("who", "str", "whose A card", default="self", choices=("self",) + WHO_ONE),),
            "who discards one of their A cards (with its Work): not completed, so nothing reacts to it"),
-    Opcode("work_bonus", C.OP_WORK_BONUS, (N_TASKS,), "(passive ability) +n tasks on each W card you play"),
-    Opcode("snooze_shield", C.OP_SNOOZE_SHIELD, (Field("n", "int", "tokens", required=True, low=1, high=20),),
+    Opcode("work_bonus", constants.OP_WORK_BONUS, (N_TASKS,), "(passive ability) +n tasks on each W card you play"),
+    Opcode("snooze_shield", constants.OP_SNOOZE_SHIELD, (Field("n", "int", "tokens", required=True, low=1, high=20),),
            "(passive ability) gain n fewer Snooze tokens each time"),
 ))
 PASSIVE_OPS = ("work_bonus", "snooze_shield")
@@ -102,7 +101,7 @@ _FLAVOR = Field("flavor", "text", "flavor text (shown, not read)", default="")
 _SHIFT = Field("tiredness_shift", "int", "added to snooze_thresholds under this employee", default=0, low=-10, high=20)
 _ABILITY = Field("ability", "str", "the employee's special ability", default="none", choices=tuple(ABILITIES))
 _ABILITY_EFFECTS = Field("ability_effects", "effects", "what the ability does", default=[], vocabulary=EFFECTS,
-                         length=(0, C.MAX_EFF))
+                         length=(0, constants.MAX_EFF))
 _ABILITY_USES = Field("ability_uses_per_round", "int", "uses per round of each E card (0: unlimited)", default=0,
                       low=0, high=10)
 _ABILITY_REACT_TO = Field("ability_react_to", "str", "what a reaction ability reacts to", allowed_text=REACT_TEXT,
@@ -115,14 +114,14 @@ E_ONLY = ("stats", "tiredness_shift", "ability", "ability_effects", "ability_use
 ASSIGNMENT = Schema("assignment", (
     _NAME,
     Field("tasks", "int", "tasks to complete it", required=True, low=1, high=30),
-    Field("copies", "int", "copies (one per player)", default=C.PMAX, low=C.PMAX, high=20,
-          allowed_text=f"an integer in {C.PMAX}..20 (one per player)"),
+    Field("copies", "int", "copies (one per player)", default=constants.PMAX, low=constants.PMAX, high=20,
+          allowed_text=f"an integer in {constants.PMAX}..20 (one per player)"),
     _TEXT, _FLAVOR,
 ))
 STARTING_EMPLOYEE = Schema("starting_employee", (
     _NAME, _TEXT, _FLAVOR,
-    Field("copies", "int", "copies (one per player)", default=C.PMAX, low=C.PMAX, high=200,
-          allowed_text=f"an integer in {C.PMAX}..200 (one per player)"),
+    Field("copies", "int", "copies (one per player)", default=constants.PMAX, low=constants.PMAX, high=200,
+          allowed_text=f"an integer in {constants.PMAX}..200 (one per player)"),
     _SHIFT, _ABILITY, _ABILITY_EFFECTS, _ABILITY_USES, _ABILITY_REACT_TO, _ABILITY_REACT_BY,
 ))
 CARD = Schema("card", (
@@ -130,7 +129,7 @@ CARD = Schema("card", (
     Field("type", "str", "card type", required=True, parse=type_mask, allowed_text=TYPE_TEXT),
     Field("count", "int", "copies in the Main deck", default=1, low=0, high=200),
     _TEXT, _FLAVOR,
-    Field("effects", "effects", "what the card does", default=[], vocabulary=EFFECTS, length=(0, C.MAX_EFF)),
+    Field("effects", "effects", "what the card does", default=[], vocabulary=EFFECTS, length=(0, constants.MAX_EFF)),
     Field("react_to", "str", "what the reaction reacts to (S and B cards only)", allowed_text=REACT_TEXT,
           parse=react_event),
     Field("react_by", "str", "whose cards it reacts to", default="other", choices=tuple(REACT_BY)),
@@ -148,7 +147,7 @@ SECTIONS = Schema("card file", (
 
 # ---------------------------------------------------------------- rule parameters
 PARAMS = (
-    Param("rounds", "int", 8, "rounds before everybody loses (Round tracker)", 1, C.MAX_ROUNDS),
+    Param("rounds", "int", 8, "rounds before everybody loses (Round tracker)", 1, constants.MAX_ROUNDS),
     Param("snooze_thresholds", "ints", [4, 7, 10],
           "Average Joe's tiredness ratings: snooze counts where levels 4-6, 7-9 and 10+ start (increasing)",
           1, 40, length=3),
@@ -178,9 +177,9 @@ PARAMS = (
     # card power (analysis.card_power, `balance impact`): not rules a designer sets
     Param("power_card", "int", -1, "card power: the id of the main-deck card one seat gets one more copy of, "
           "dealt into its opening hand in place of a random card of it (that card goes to the bottom of the "
-          "deck); -1: none", -1, C.NKINDS_MAX - 1, internal=True),
+          "deck); -1: none", -1, constants.NKINDS_MAX - 1, internal=True),
     Param("power_seat", "int", -1, "card power: the seat that gets it; -1: a seat drawn for each game from its "
-          "deal (the same seat in every variant of that game)", -1, C.PMAX - 1, internal=True),
+          "deal (the same seat in every variant of that game)", -1, constants.PMAX - 1, internal=True),
 )
 
 
@@ -226,26 +225,26 @@ def _who_choices(op: str) -> tuple:
 
 def _target(effects) -> int:
     """What a card played as an action aims at: an A card (work), a player, or nothing."""
-    t = C.TG_NONE
+    t = constants.TG_NONE
     for op, n, who, mask in effects:
-        if op == C.OP_WORK:
-            t = C.TG_ASSIGNMENT
+        if op == constants.OP_WORK:
+            t = constants.TG_ASSIGNMENT
     for op, n, who, mask in effects:
-        if op in (C.OP_SNOOZE, C.OP_DRAW, C.OP_GIVE_ASSIGNMENT, C.OP_TAKE_ASSIGNMENT, C.OP_SKIP_TURN,
-                  C.OP_DISCARD_WORK, C.OP_DISCARD_SNOOZE, C.OP_DISCARD_ASSIGNMENT) and who in (C.W_ANOTHER, C.W_ANY):
-            if t == C.TG_ASSIGNMENT:
+        if op in (constants.OP_SNOOZE, constants.OP_DRAW, constants.OP_GIVE_ASSIGNMENT, constants.OP_TAKE_ASSIGNMENT, constants.OP_SKIP_TURN,
+                  constants.OP_DISCARD_WORK, constants.OP_DISCARD_SNOOZE, constants.OP_DISCARD_ASSIGNMENT) and who in (constants.W_ANOTHER, constants.W_ANY):
+            if t == constants.TG_ASSIGNMENT:
                 return -1
-            t = C.TG_ANOTHER if who == C.W_ANOTHER else C.TG_ANY
+            t = constants.TG_ANOTHER if who == constants.W_ANOTHER else constants.TG_ANY
     return t
 
 
 def _card(path, where: str, raw: dict, c: dict, is_joe: bool) -> dict:
     """One checked [[card]] (or the [starting_employee]) as a row of the kind table."""
-    mask = C.T_E if is_joe else c["type"]
+    mask = constants.T_E if is_joe else c["type"]
     reaction = "react_to" in c
-    if reaction and not (mask & C.T_REACTION):
+    if reaction and not (mask & constants.T_REACTION):
         raise refuse(path, where, "react_to", "only S and B cards react", "give the card type S or B, or drop react_to")
-    if not is_joe and not reaction and not (mask & C.T_ACTION):
+    if not is_joe and not reaction and not (mask & constants.T_ACTION):
         raise refuse(path, where, "react_to", "an S or B card needs a react_to (what it reacts to)", REACT_TEXT)
     if "react_by" in raw and not reaction:
         raise refuse(path, where, "react_by", "only a reaction (a card with react_to) has react_by", "drop react_by")
@@ -256,12 +255,12 @@ def _card(path, where: str, raw: dict, c: dict, is_joe: bool) -> dict:
         raise refuse(path, where, "effects", "a card can choose one target: an A card (work) or a player "
                      "(another/any), not both", "effects with one kind of target")
     if reaction:
-        target = C.TG_NONE  # reactions aim at the card reacted to; secondary choices follow fixed rules
+        target = constants.TG_NONE  # reactions aim at the card reacted to; secondary choices follow fixed rules
     row = dict(name=c["name"], type=mask, count=c.get("copies" if is_joe else "count"), react_mask=react_mask,
                react_event=react_ev, react_by=REACT_BY[c.get("react_by", "other")], reaction=int(reaction),
-               target=target, effects=effects, stats=(0, 0, 0), shift=0, ability=C.AB_NONE, abil_uses=0,
+               target=target, effects=effects, stats=(0, 0, 0), shift=0, ability=constants.AB_NONE, abil_uses=0,
                abil_react_mask=0, abil_react_event=0, abil_react_by=0, abil_effects=[], is_joe=is_joe)
-    if not (mask & C.T_E):
+    if not (mask & constants.T_E):
         extra = [k for k in E_ONLY if k in raw]
         if extra:
             raise refuse(path, where, extra[0], "only E cards have stats and abilities", "type E, or drop the field")
@@ -280,7 +279,7 @@ def _card(path, where: str, raw: dict, c: dict, is_joe: bool) -> dict:
     abil_eff = _effects(path, where, "ability_effects", c["ability_effects"], ab == "passive", ab == "reaction")
     if ab == "action":
         for op, n, who, m in abil_eff:
-            if op == C.OP_WORK or who in (C.W_ANOTHER, C.W_ANY):
+            if op == constants.OP_WORK or who in (constants.W_ANOTHER, constants.W_ANY):
                 raise refuse(path, where, "ability_effects", "action abilities choose no target (no work, another or any)",
                              "take_discard, draw, snooze self/all/others, tokens, ...")
     if ab != "none" and not abil_eff:
@@ -313,13 +312,13 @@ def read_cards(path: Path, raw: dict) -> dict:
     kinds.append(_card(path, joe_where, joe_raw, joe, is_joe=True))
     # the state has room for NINST_MAX card instances and NKINDS_MAX kinds (state.py)
     n_kinds = len(kinds) + len(assigns)
-    if n_kinds > C.NKINDS_MAX:
+    if n_kinds > constants.NKINDS_MAX:
         raise refuse(path, "card", "card", f"{len(kinds) - 1} cards and {len(assigns)} assignments make "
-                     f"{n_kinds} kinds (the starting employee included)", f"at most {C.NKINDS_MAX} kinds in all")
+                     f"{n_kinds} kinds (the starting employee included)", f"at most {constants.NKINDS_MAX} kinds in all")
     n_inst = sum(k["count"] for k in kinds[:-1]) + len(assigns) * copies + joe["copies"]
-    if n_inst > C.NINST_MAX:
+    if n_inst > constants.NINST_MAX:
         raise refuse(path, "card", "count", f"the counts add up to {n_inst} cards (assignment copies and "
-                     "starting employees included)", f"at most {C.NINST_MAX} cards in all")
+                     "starting employees included)", f"at most {constants.NINST_MAX} cards in all")
     return {"cards": kinds, "assignments": [(a["name"], a["tasks"]) for a in assigns], "copies": copies,
             "joe_copies": joe["copies"]}
 
@@ -333,37 +332,37 @@ def compile_tables(p: dict, d: dict) -> tuple:
     n_akinds = len(d["assignments"])
     K = n_main_kinds + n_akinds + 1
     joe_kind = K - 1
-    kinds = np.zeros((K, C.NKF), np.int64)
-    eff = np.zeros((K, 2 * C.MAX_EFF, 4), np.int64)
+    kinds = np.zeros((K, constants.NKF), np.int64)
+    eff = np.zeros((K, 2 * constants.MAX_EFF, 4), np.int64)
     for k, row in enumerate(main + [joe]):
         kk = k if k < n_main_kinds else joe_kind
-        kinds[kk, C.KF_TYPE] = row["type"]
-        kinds[kk, C.KF_REACT_MASK] = row["react_mask"]
-        kinds[kk, C.KF_REACT_EVENT] = row["react_event"]
-        kinds[kk, C.KF_REACT_BY] = row["react_by"]
-        kinds[kk, C.KF_IS_REACTION] = row["reaction"]
-        kinds[kk, C.KF_TARGET] = row["target"]
+        kinds[kk, constants.KF_TYPE] = row["type"]
+        kinds[kk, constants.KF_REACT_MASK] = row["react_mask"]
+        kinds[kk, constants.KF_REACT_EVENT] = row["react_event"]
+        kinds[kk, constants.KF_REACT_BY] = row["react_by"]
+        kinds[kk, constants.KF_IS_REACTION] = row["reaction"]
+        kinds[kk, constants.KF_TARGET] = row["target"]
         stats = row["stats"] if not row["is_joe"] else (p["joe_productiveness"], p["joe_laziness"], p["joe_determination"])
-        kinds[kk, C.KF_P], kinds[kk, C.KF_L], kinds[kk, C.KF_D] = stats
-        kinds[kk, C.KF_SHIFT] = row["shift"]
-        kinds[kk, C.KF_ABIL] = row["ability"]
-        kinds[kk, C.KF_ABIL_USES] = row["abil_uses"]
-        kinds[kk, C.KF_ABIL_REACT_MASK] = row["abil_react_mask"]
-        kinds[kk, C.KF_ABIL_REACT_EVENT] = row["abil_react_event"]
-        kinds[kk, C.KF_ABIL_REACT_BY] = row["abil_react_by"]
+        kinds[kk, constants.KF_P], kinds[kk, constants.KF_L], kinds[kk, constants.KF_D] = stats
+        kinds[kk, constants.KF_SHIFT] = row["shift"]
+        kinds[kk, constants.KF_ABIL] = row["ability"]
+        kinds[kk, constants.KF_ABIL_USES] = row["abil_uses"]
+        kinds[kk, constants.KF_ABIL_REACT_MASK] = row["abil_react_mask"]
+        kinds[kk, constants.KF_ABIL_REACT_EVENT] = row["abil_react_event"]
+        kinds[kk, constants.KF_ABIL_REACT_BY] = row["abil_react_by"]
         for j, e in enumerate(row["effects"]):
             eff[kk, j] = e
-            if e[0] == C.OP_WORK:
-                kinds[kk, C.KF_WORK] += e[1]
-            if e[0] == C.OP_TOKENS:
-                kinds[kk, C.KF_WORK] += e[1]
+            if e[0] == constants.OP_WORK:
+                kinds[kk, constants.KF_WORK] += e[1]
+            if e[0] == constants.OP_TOKENS:
+                kinds[kk, constants.KF_WORK] += e[1]
         for j, e in enumerate(row["abil_effects"]):
-            eff[kk, C.MAX_EFF + j] = e
-            if e[0] == C.OP_TAKE_DISCARD and row["ability"] == C.AB_ACTION:
-                kinds[kk, C.KF_ABIL_TAKE_MASK] |= e[3]
+            eff[kk, constants.MAX_EFF + j] = e
+            if e[0] == constants.OP_TAKE_DISCARD and row["ability"] == constants.AB_ACTION:
+                kinds[kk, constants.KF_ABIL_TAKE_MASK] |= e[3]
     for j, (name, tasks) in enumerate(d["assignments"]):
-        kinds[n_main_kinds + j, C.KF_TYPE] = C.T_A
-        kinds[n_main_kinds + j, C.KF_TASKS] = tasks
+        kinds[n_main_kinds + j, constants.KF_TYPE] = constants.T_A
+        kinds[n_main_kinds + j, constants.KF_TASKS] = tasks
     inst = [k for k, row in enumerate(main) for _ in range(row["count"])]
     power = p["power_card"]
     if power >= 0:  # its one more copy: the last main-deck instance (new_game deals it, never shuffles it in)
@@ -374,33 +373,33 @@ def compile_tables(p: dict, d: dict) -> tuple:
         inst += [n_main_kinds + j] * d["copies"]
     j0 = len(inst)
     inst += [joe_kind] * d["joe_copies"]
-    rules = np.zeros(C.NR, np.int64)
-    rules[C.R_ROUNDS] = p["rounds"]
-    rules[C.R_T1], rules[C.R_T2], rules[C.R_T3] = p["snooze_thresholds"]
-    rules[C.R_PEN1], rules[C.R_PEN2] = p["tired_productiveness_penalty"]
-    rules[C.R_DIE1], rules[C.R_DIE2], rules[C.R_DIE3] = p["work_die_targets"]
-    rules[C.R_DIE_SIDES] = p["work_die_sides"]
-    rules[C.R_START_SNOOZE] = p["starting_snooze"]
-    rules[C.R_START_HAND] = p["starting_hand"]
-    rules[C.R_SKIP_DRAW] = p["skip_turn_draw"]
-    rules[C.R_EXHAUST_IS_SKIP] = int(bool(p["exhaustion_skips_turn"]))
-    rules[C.R_FIRST_E_FREE] = int(bool(p["first_employee_free"]))
-    rules[C.R_JOE_KIND] = joe_kind
-    rules[C.R_N_MAIN] = n_main
-    rules[C.R_A0] = a0
-    rules[C.R_N_AKINDS] = n_akinds
-    rules[C.R_A_COPIES] = d["copies"]
-    rules[C.R_J0] = j0
-    rules[C.R_N_INST] = len(inst)
-    rules[C.R_N_KINDS] = K
-    rules[C.R_FIRST_ASSIGN_KIND] = n_main_kinds
-    rules[C.R_WORK_FOLLOWS] = int(bool(p["moved_assignment_keeps_work"]))
-    rules[C.R_LEAST_YOURSELF] = int(bool(p["least_assignments_includes_yourself"]))
-    rules[C.R_POWER_INST] = n_main - 1 if power >= 0 else -1
-    rules[C.R_POWER_SEAT] = p["power_seat"]
+    rules = np.zeros(constants.NR, np.int64)
+    rules[constants.R_ROUNDS] = p["rounds"]
+    rules[constants.R_T1], rules[constants.R_T2], rules[constants.R_T3] = p["snooze_thresholds"]
+    rules[constants.R_PEN1], rules[constants.R_PEN2] = p["tired_productiveness_penalty"]
+    rules[constants.R_DIE1], rules[constants.R_DIE2], rules[constants.R_DIE3] = p["work_die_targets"]
+    rules[constants.R_DIE_SIDES] = p["work_die_sides"]
+    rules[constants.R_START_SNOOZE] = p["starting_snooze"]
+    rules[constants.R_START_HAND] = p["starting_hand"]
+    rules[constants.R_SKIP_DRAW] = p["skip_turn_draw"]
+    rules[constants.R_EXHAUST_IS_SKIP] = int(bool(p["exhaustion_skips_turn"]))
+    rules[constants.R_FIRST_E_FREE] = int(bool(p["first_employee_free"]))
+    rules[constants.R_JOE_KIND] = joe_kind
+    rules[constants.R_N_MAIN] = n_main
+    rules[constants.R_A0] = a0
+    rules[constants.R_N_AKINDS] = n_akinds
+    rules[constants.R_A_COPIES] = d["copies"]
+    rules[constants.R_J0] = j0
+    rules[constants.R_N_INST] = len(inst)
+    rules[constants.R_N_KINDS] = K
+    rules[constants.R_FIRST_ASSIGN_KIND] = n_main_kinds
+    rules[constants.R_WORK_FOLLOWS] = int(bool(p["moved_assignment_keeps_work"]))
+    rules[constants.R_LEAST_YOURSELF] = int(bool(p["least_assignments_includes_yourself"]))
+    rules[constants.R_POWER_INST] = n_main - 1 if power >= 0 else -1
+    rules[constants.R_POWER_SEAT] = p["power_seat"]
     ts = list(p["time_snooze"])
-    for r in range(C.MAX_ROUNDS):
-        rules[C.R_TIME0 + r] = ts[min(r, len(ts) - 1)]
+    for r in range(constants.MAX_ROUNDS):
+        rules[constants.R_TIME0 + r] = ts[min(r, len(ts) - 1)]
     return (rules, kinds, eff, np.array(inst, np.int64))
 
 
@@ -420,7 +419,7 @@ def build(reader, user: dict):
         raise BalanceError(f"--set power_card: {params['power_card']} is not a main-deck card of {path}; "
                            f"allowed: -1, {allowed}")
     if params["power_card"] >= 0 and sum(k["count"] for k in d["cards"][:-1]) + 1 + len(d["assignments"]) * d["copies"] \
-            + d["joe_copies"] > C.NINST_MAX:
+            + d["joe_copies"] > constants.NINST_MAX:
         raise BalanceError(f"--set power_card: {path} leaves no room for one more card; allowed: -1")
     tables = compile_tables(params, d)
     names = [k["name"] for k in d["cards"][:-1]] + [a[0] for a in d["assignments"]] + [d["cards"][-1]["name"]]
@@ -430,11 +429,11 @@ def build(reader, user: dict):
         "power_cards": tuple(range(n_main_kinds)),
         "power_how": "one more copy dealt into its opening hand in place of a random card of it",
         # what the transcript reads back: each kind's type bits and target, each instance's kind
-        "kind_type": tuple(int(x) for x in kinds[:, C.KF_TYPE]),
-        "kind_target": tuple(int(x) for x in kinds[:, C.KF_TARGET]),
+        "kind_type": tuple(int(x) for x in kinds[:, constants.KF_TYPE]),
+        "kind_target": tuple(int(x) for x in kinds[:, constants.KF_TARGET]),
         "instance_kind": tuple(int(x) for x in tables[3]),
-        "assignment_kinds": tuple(range(int(tables[0][C.R_FIRST_ASSIGN_KIND]),
-                                        int(tables[0][C.R_FIRST_ASSIGN_KIND]) + len(d["assignments"]))),
+        "assignment_kinds": tuple(range(int(tables[0][constants.R_FIRST_ASSIGN_KIND]),
+                                        int(tables[0][constants.R_FIRST_ASSIGN_KIND]) + len(d["assignments"]))),
     }
     return reader.make(params, tables, names, cards, info=info)
 

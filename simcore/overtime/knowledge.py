@@ -1,7 +1,7 @@
 """What a seat of Overtime cannot see, declared once (simcore/visibility.py).
 
 The Main deck's order and the other seats' hands; everything else is on the table ("Any player
-can look at the cards in the discard pile"). `determinise` (engine.py) redraws exactly these;
+can look at the cards in the discard pile"). `determinise` (rules.py) redraws exactly these;
 tests/test_information_contract.py checks both against this declaration.
 """
 import numpy as np

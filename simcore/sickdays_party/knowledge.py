@@ -1,28 +1,26 @@
 """What a seat of Sick Days party cannot see, declared once (simcore/visibility.py).
 
 The deck's order, the other seats' hands and their face-down Doctor's notes. `determinise`
-(kernels.py) redraws exactly these; tests/test_information_contract.py checks both against this
+(rules.py) redraws exactly these; tests/test_information_contract.py checks both against this
 declaration. (The other seats' reactions already sampled by the engine are not cards and are not
 pooled here: docs/information.md.)
 """
 import numpy as np
 
 from ..visibility import Hidden, Pool, Visibility
-from . import kernels as K
-
-
+from . import constants
 def _places(s, seat):
     """The places hidden from `seat`: (kind, seat, cards). The deck's slots, each other seat's face-down
     Doctor's note and the cards of its hand, but a card its pending reaction names (the engine chose
     it when the top card changed: it stays where it is)."""
-    out = [("deck", -1, np.arange(K.O_DECK, K.O_DECK + s[K.H_DECK_N]))]
-    zone = s[K.O_ZONE:K.O_ZONE + K.NCARDS]
-    for p in range(s[K.H_NP]):
+    out = [("deck", -1, np.arange(constants.O_DECK, constants.O_DECK + s[constants.H_DECK_N]))]
+    zone = s[constants.O_ZONE:constants.O_ZONE + constants.NCARDS]
+    for p in range(s[constants.H_NP]):
         if p == seat:
             continue
-        if s[K.O_NOTE + p] >= 0:
-            out.append(("note", p, np.array([K.O_NOTE + p])))
-        hand = [c for c in np.flatnonzero(zone == K.Z_HAND0 + p) if c != s[K.O_RCARD + p]]
+        if s[constants.O_NOTE + p] >= 0:
+            out.append(("note", p, np.array([constants.O_NOTE + p])))
+        hand = [c for c in np.flatnonzero(zone == constants.Z_HAND0 + p) if c != s[constants.O_RCARD + p]]
         out.append(("hand", p, np.array(hand, np.int64)))
     return out
 
@@ -40,10 +38,10 @@ def place_pools(tables, s, seat, pools):
         new = cards[at:at + ix.size]
         at += ix.size
         if kind == "hand":
-            s[K.O_ZONE + new] = K.Z_HAND0 + p
+            s[constants.O_ZONE + new] = constants.Z_HAND0 + p
             continue
         s[ix] = new
-        s[K.O_ZONE + new] = K.Z_DECK if kind == "deck" else K.Z_NOTE0 + p
+        s[constants.O_ZONE + new] = constants.Z_DECK if kind == "deck" else constants.Z_NOTE0 + p
 
 
 VISIBILITY = Visibility(

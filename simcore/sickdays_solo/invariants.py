@@ -17,8 +17,7 @@ import numpy as np
 from balance.simcore.jit import jit
 from balance.simcore.rng import mix64
 
-from . import kernels as K
-
+from . import constants, rules
 INV_RANGE = 1
 INV_TWO_PLACES = 2
 INV_CONSERVED = 3
@@ -72,61 +71,61 @@ def _hl(w, kind, i):
 @jit
 def check(tables, s):
     cfg = tables[0]
-    P = s[K.H_NP]
-    rows = s[K.H_ROWS]
-    ph = s[K.H_PHASE]
+    P = s[constants.H_NP]
+    rows = s[constants.H_ROWS]
+    ph = s[constants.H_PHASE]
 
     # 1. values in range
-    if P < 1 or P > K.MAXP or s[K.H_CUR] < 0 or s[K.H_CUR] >= P or ph < K.PH_TURN or ph > K.PH_COFFEE:
+    if P < 1 or P > constants.MAXP or s[constants.H_CUR] < 0 or s[constants.H_CUR] >= P or ph < constants.PH_TURN or ph > constants.PH_COFFEE:
         return INV_RANGE
-    if rows < 1 or rows > K.MAX_ROWS or s.shape[0] != K.state_size(rows, P):
+    if rows < 1 or rows > constants.MAX_ROWS or s.shape[0] != rules.state_size(rows, P):
         return INV_RANGE
-    if ph == K.PH_COFFEE and (s[K.H_CB_SEAT] < 0 or s[K.H_CB_SEAT] >= P):
+    if ph == constants.PH_COFFEE and (s[constants.H_CB_SEAT] < 0 or s[constants.H_CB_SEAT] >= P):
         return INV_RANGE
-    dn = s[K.H_DECK_N]
-    xn = s[K.H_DISC_N]
-    rn = s[K.H_REM_N]
-    if dn < 0 or dn > K.NCARDS or xn < 0 or xn > K.NCARDS or rn < 0 or rn > K.NCARDS:
+    dn = s[constants.H_DECK_N]
+    xn = s[constants.H_DISC_N]
+    rn = s[constants.H_REM_N]
+    if dn < 0 or dn > constants.NCARDS or xn < 0 or xn > constants.NCARDS or rn < 0 or rn > constants.NCARDS:
         return INV_RANGE
-    for i in range(K.NCARDS):
-        z = s[K.O_ZONE + i]
-        if z < K.Z_OUT or z > K.Z_HAND0 + P - 1 or (z > K.Z_AUTOMA and z < K.Z_HAND0):
+    for i in range(constants.NCARDS):
+        z = s[constants.O_ZONE + i]
+        if z < constants.Z_OUT or z > constants.Z_HAND0 + P - 1 or (z > constants.Z_AUTOMA and z < constants.Z_HAND0):
             return INV_RANGE
-        x = s[K.O_DECK + i]
-        if (i < dn and (x < 0 or x >= K.NCARDS)) or (i >= dn and x != -1):
+        x = s[constants.O_DECK + i]
+        if (i < dn and (x < 0 or x >= constants.NCARDS)) or (i >= dn and x != -1):
             return INV_RANGE
-        x = s[K.O_DISC + i]
-        if (i < xn and (x < 0 or x >= K.NCARDS)) or (i >= xn and x != -1):
+        x = s[constants.O_DISC + i]
+        if (i < xn and (x < 0 or x >= constants.NCARDS)) or (i >= xn and x != -1):
             return INV_RANGE
-        x = s[K.O_REM + i]
-        if (i < rn and (x < 0 or x >= K.NCARDS)) or (i >= rn and x != -1):
+        x = s[constants.O_REM + i]
+        if (i < rn and (x < 0 or x >= constants.NCARDS)) or (i >= rn and x != -1):
             return INV_RANGE
-    for p in range(K.MAXP):
-        hn = s[K.O_HANDN + p]
-        if hn < 0 or hn > K.HAND_CAP or (p >= P and hn != 0) or hn > s[K.H_HAND]:
+    for p in range(constants.MAXP):
+        hn = s[constants.O_HANDN + p]
+        if hn < 0 or hn > constants.HAND_CAP or (p >= P and hn != 0) or hn > s[constants.H_HAND]:
             return INV_RANGE
-        for i in range(K.HAND_CAP):
-            x = s[K.O_HAND + p * K.HAND_CAP + i]
-            if (i < hn and (x < 0 or x >= K.NCARDS)) or (i >= hn and x != -1):
+        for i in range(constants.HAND_CAP):
+            x = s[constants.O_HAND + p * constants.HAND_CAP + i]
+            if (i < hn and (x < 0 or x >= constants.NCARDS)) or (i >= hn and x != -1):
                 return INV_RANGE
-    ac = s[K.H_AUT_CARD]
-    if ac < -1 or ac >= K.NCARDS:
+    ac = s[constants.H_AUT_CARD]
+    if ac < -1 or ac >= constants.NCARDS:
         return INV_RANGE
-    for c in range(K.NCOL):
-        if s[K.O_HEIGHT + c] < 0 or s[K.O_HEIGHT + c] > rows:
+    for c in range(constants.NCOL):
+        if s[constants.O_HEIGHT + c] < 0 or s[constants.O_HEIGHT + c] > rows:
             return INV_RANGE
-    ok = K.o_kind(s)
-    for i in range(rows * K.NCOL):
-        x = s[K.O_GRID + i]
+    ok = rules.o_kind(s)
+    for i in range(rows * constants.NCOL):
+        x = s[constants.O_GRID + i]
         k = s[ok + i]
-        if x < -1 or x >= K.NCARDS or k < K.K_EMPTY or k > K.K_EVENT:
+        if x < -1 or x >= constants.NCARDS or k < constants.K_EMPTY or k > constants.K_EVENT:
             return INV_RANGE
-    for f in (K.H_READY, K.H_USED, K.H_SPENT, K.H_REGAINED, K.H_NOTES, K.H_DISCARDS, K.H_AUT_PLACED, K.H_AUT_DISC,
-              K.H_HAPPY_N):
+    for f in (constants.H_READY, constants.H_USED, constants.H_SPENT, constants.H_REGAINED, constants.H_NOTES, constants.H_DISCARDS, constants.H_AUT_PLACED, constants.H_AUT_DISC,
+              constants.H_HAPPY_N):
         if s[f] < 0:
             return INV_RANGE
-    oc = K.o_cnt(s)
-    for i in range(P * K.NCARDS * K.N_CT):
+    oc = rules.o_cnt(s)
+    for i in range(P * constants.NCARDS * constants.N_CT):
         if s[oc + i] < 0:
             return INV_RANGE
 
@@ -134,140 +133,140 @@ def check(tables, s):
     listed = 0
     h = np.uint64(0)
     for i in range(dn):
-        x = s[K.O_DECK + i]
-        if s[K.O_ZONE + x] != K.Z_DECK:
+        x = s[constants.O_DECK + i]
+        if s[constants.O_ZONE + x] != constants.Z_DECK:
             return INV_TWO_PLACES
         listed += 1
-        h += _hz(x, K.Z_DECK)
+        h += _hz(x, constants.Z_DECK)
     for i in range(xn):
-        x = s[K.O_DISC + i]
-        if s[K.O_ZONE + x] != K.Z_DISCARD:
+        x = s[constants.O_DISC + i]
+        if s[constants.O_ZONE + x] != constants.Z_DISCARD:
             return INV_TWO_PLACES
         listed += 1
-        h += _hz(x, K.Z_DISCARD)
+        h += _hz(x, constants.Z_DISCARD)
     for i in range(rn):
-        x = s[K.O_REM + i]
-        if s[K.O_ZONE + x] != K.Z_REMOVED:
+        x = s[constants.O_REM + i]
+        if s[constants.O_ZONE + x] != constants.Z_REMOVED:
             return INV_TWO_PLACES
         listed += 1
-        h += _hz(x, K.Z_REMOVED)
+        h += _hz(x, constants.Z_REMOVED)
     for p in range(P):
-        for i in range(s[K.O_HANDN + p]):
-            x = s[K.O_HAND + p * K.HAND_CAP + i]
-            if s[K.O_ZONE + x] != K.Z_HAND0 + p:
+        for i in range(s[constants.O_HANDN + p]):
+            x = s[constants.O_HAND + p * constants.HAND_CAP + i]
+            if s[constants.O_ZONE + x] != constants.Z_HAND0 + p:
                 return INV_TWO_PLACES
             listed += 1
-            h += _hz(x, K.Z_HAND0 + p)
-    for i in range(rows * K.NCOL):
-        x = s[K.O_GRID + i]
+            h += _hz(x, constants.Z_HAND0 + p)
+    for i in range(rows * constants.NCOL):
+        x = s[constants.O_GRID + i]
         k = s[ok + i]
-        if k == K.K_EMPTY:
+        if k == constants.K_EMPTY:
             if x != -1:
                 return INV_TWO_PLACES
             continue
-        z = K.Z_FACEUP if k == K.K_FACEUP else (K.Z_NOTE if k == K.K_NOTE else K.Z_EVENT)
-        if x < 0 or s[K.O_ZONE + x] != z:
+        z = constants.Z_FACEUP if k == constants.K_FACEUP else (constants.Z_NOTE if k == constants.K_NOTE else constants.Z_EVENT)
+        if x < 0 or s[constants.O_ZONE + x] != z:
             return INV_TWO_PLACES
         listed += 1
         h += _hz(x, z)
     if ac >= 0:
-        if s[K.O_ZONE + ac] != K.Z_AUTOMA:
+        if s[constants.O_ZONE + ac] != constants.Z_AUTOMA:
             return INV_TWO_PLACES
         listed += 1
-        h += _hz(ac, K.Z_AUTOMA)
-    kept = s[K.H_KEPT]
-    if kept != cfg[K.C_SUITS] or s[K.H_EVENTS_IN] != cfg[K.C_EVENTS] or s[K.H_INGAME] != kept * 7 + s[K.H_EVENTS_IN]:
+        h += _hz(ac, constants.Z_AUTOMA)
+    kept = s[constants.H_KEPT]
+    if kept != cfg[rules.C_SUITS] or s[constants.H_EVENTS_IN] != cfg[rules.C_EVENTS] or s[constants.H_INGAME] != kept * 7 + s[constants.H_EVENTS_IN]:
         return INV_CONSERVED
     covered = 0
     in_play = 0
     events = 0
-    for i in range(K.NCARDS):
-        z = s[K.O_ZONE + i]
-        if z == K.Z_OUT:
+    for i in range(constants.NCARDS):
+        z = s[constants.O_ZONE + i]
+        if z == constants.Z_OUT:
             if i < kept * 7:
                 return INV_CONSERVED
             continue
-        if i >= kept * 7 and i < K.NWORK:
+        if i >= kept * 7 and i < constants.NWORK:
             return INV_CONSERVED
-        if i >= K.NWORK:
+        if i >= constants.NWORK:
             events += 1
         in_play += 1
-        if z == K.Z_COVERED:
+        if z == constants.Z_COVERED:
             covered += 1
         else:
             h -= _hz(i, z)
-    if listed + covered != s[K.H_INGAME] or in_play != s[K.H_INGAME] or events != s[K.H_EVENTS_IN]:
+    if listed + covered != s[constants.H_INGAME] or in_play != s[constants.H_INGAME] or events != s[constants.H_EVENTS_IN]:
         return INV_CONSERVED
     if h != np.uint64(0):
         return INV_TWO_PLACES
 
     # 4. the calendar: columns fill top-down, workers in their day's column, event markers
-    of = K.o_rowfill(s)
-    for c in range(K.NCOL):
-        ht = s[K.O_HEIGHT + c]
+    of = rules.o_rowfill(s)
+    for c in range(constants.NCOL):
+        ht = s[constants.O_HEIGHT + c]
         for r in range(rows):
-            k = s[ok + r * K.NCOL + c]
-            if (r < ht) != (k != K.K_EMPTY):
+            k = s[ok + r * constants.NCOL + c]
+            if (r < ht) != (k != constants.K_EMPTY):
                 return INV_CALENDAR
-            x = s[K.O_GRID + r * K.NCOL + c]
-            if k == K.K_FACEUP and (x >= K.NWORK or x % 7 != c):
+            x = s[constants.O_GRID + r * constants.NCOL + c]
+            if k == constants.K_FACEUP and (x >= constants.NWORK or x % 7 != c):
                 return INV_CALENDAR
-            if k == K.K_EVENT and x < K.NWORK:
+            if k == constants.K_EVENT and x < constants.NWORK:
                 return INV_CALENDAR
     for r in range(rows):
         n = 0
-        for c in range(K.NCOL):
-            if s[ok + r * K.NCOL + c] != K.K_EMPTY:
+        for c in range(constants.NCOL):
+            if s[ok + r * constants.NCOL + c] != constants.K_EMPTY:
                 n += 1
         if s[of + r] != n:
             return INV_CALENDAR
-    br = s[K.H_BD_R]
+    br = s[constants.H_BD_R]
     if br >= 0:
-        bc = s[K.H_BD_C]
-        if br >= rows or bc < 0 or bc >= K.NCOL or s[K.O_GRID + br * K.NCOL + bc] != K.NWORK + K.EV_BIRTHDAY:
+        bc = s[constants.H_BD_C]
+        if br >= rows or bc < 0 or bc >= constants.NCOL or s[constants.O_GRID + br * constants.NCOL + bc] != constants.NWORK + rules.EV_BIRTHDAY:
             return INV_CALENDAR
-    elif s[K.O_ZONE + K.NWORK + K.EV_BIRTHDAY] == K.Z_EVENT:
+    elif s[constants.O_ZONE + constants.NWORK + rules.EV_BIRTHDAY] == constants.Z_EVENT:
         return INV_CALENDAR  # the Birthday card is uncovered on the calendar but not marked
-    ny = s[K.H_NY_R]
-    if (ny >= 0) != (s[K.O_ZONE + K.NWORK + K.EV_NEWYEARS] == K.Z_EVENT):
+    ny = s[constants.H_NY_R]
+    if (ny >= 0) != (s[constants.O_ZONE + constants.NWORK + rules.EV_NEWYEARS] == constants.Z_EVENT):
         return INV_CALENDAR
     if ny >= 0:
         found = False
-        for c in range(K.NCOL):
-            if ny < rows and s[K.O_GRID + ny * K.NCOL + c] == K.NWORK + K.EV_NEWYEARS:
+        for c in range(constants.NCOL):
+            if ny < rows and s[constants.O_GRID + ny * constants.NCOL + c] == constants.NWORK + rules.EV_NEWYEARS:
                 found = True
         if not found:
             return INV_CALENDAR
-    vr = s[K.H_VAL_R]
-    if (vr >= 0) != (s[K.O_ZONE + K.NWORK + K.EV_VALENTINE] == K.Z_EVENT):
+    vr = s[constants.H_VAL_R]
+    if (vr >= 0) != (s[constants.O_ZONE + constants.NWORK + rules.EV_VALENTINE] == constants.Z_EVENT):
         return INV_CALENDAR
     if vr >= 0:
-        vc = s[K.H_VAL_C]
-        if vr >= rows or vc < 0 or vc >= K.NCOL or s[K.O_GRID + vr * K.NCOL + vc] != K.NWORK + K.EV_VALENTINE:
+        vc = s[constants.H_VAL_C]
+        if vr >= rows or vc < 0 or vc >= constants.NCOL or s[constants.O_GRID + vr * constants.NCOL + vc] != constants.NWORK + rules.EV_VALENTINE:
             return INV_CALENDAR
 
     # 5. each worker's face-up counts per line
     cnt = 0
     h = np.uint64(0)
     for r in range(rows):
-        for c in range(K.NCOL):
-            if s[ok + r * K.NCOL + c] == K.K_FACEUP:
-                w = s[K.O_GRID + r * K.NCOL + c] // 7
+        for c in range(constants.NCOL):
+            if s[ok + r * constants.NCOL + c] == constants.K_FACEUP:
+                w = s[constants.O_GRID + r * constants.NCOL + c] // 7
                 cnt += 3
                 h += _hl(w, 0, r) + _hl(w, 1, r - c + 6) + _hl(w, 2, r + c)
-    orc = K.o_rowcnt(s)
-    od1 = K.o_d1(s)
-    od2 = K.o_d2(s)
-    for w in range(K.NSUITS):
+    orc = rules.o_rowcnt(s)
+    od1 = rules.o_d1(s)
+    od2 = rules.o_d2(s)
+    for w in range(constants.NSUITS):
         for r in range(rows):
             v = s[orc + w * rows + r]
             if v < 0:
                 return INV_LINES
             cnt -= v
             h -= np.uint64(v) * _hl(w, 0, r)
-        for i in range(rows + K.NCOL):
-            v1 = s[od1 + w * (rows + K.NCOL) + i]
-            v2 = s[od2 + w * (rows + K.NCOL) + i]
+        for i in range(rows + constants.NCOL):
+            v1 = s[od1 + w * (rows + constants.NCOL) + i]
+            v2 = s[od2 + w * (rows + constants.NCOL) + i]
             if v1 < 0 or v2 < 0:
                 return INV_LINES
             cnt -= v1 + v2
@@ -277,62 +276,62 @@ def check(tables, s):
 
     # 6. happy workers
     happy = 0
-    for w in range(K.NSUITS):
-        f = s[K.O_HAPPY + w]
+    for w in range(constants.NSUITS):
+        f = s[constants.O_HAPPY + w]
         if w >= kept:
-            if f != -1 or s[K.O_HTURN + w] != -1:
+            if f != -1 or s[constants.O_HTURN + w] != -1:
                 return INV_HAPPY
             continue
         if f == 1:
             happy += 1
-            if s[K.O_HTURN + w] < 0:
+            if s[constants.O_HTURN + w] < 0:
                 return INV_HAPPY
         elif f == 0:
-            if s[K.O_HTURN + w] != -1:
+            if s[constants.O_HTURN + w] != -1:
                 return INV_HAPPY
         else:
             return INV_HAPPY
-    vw = s[K.H_VAL_W]
-    if vw < -1 or vw >= kept or (vw >= 0 and (vr < 0 or s[K.O_HAPPY + vw] != 1)):
+    vw = s[constants.H_VAL_W]
+    if vw < -1 or vw >= kept or (vw >= 0 and (vr < 0 or s[constants.O_HAPPY + vw] != 1)):
         return INV_HAPPY
-    if happy != s[K.H_HAPPY_N] or (happy >= kept) != (s[K.H_OVER] == K.END_ALL_HAPPY):
+    if happy != s[constants.H_HAPPY_N] or (happy >= kept) != (s[constants.H_OVER] == constants.END_ALL_HAPPY):
         return INV_HAPPY
 
     # 7. pizzas
-    if s[K.H_READY] + s[K.H_USED] != cfg[K.C_TOTAL]:
+    if s[constants.H_READY] + s[constants.H_USED] != cfg[rules.C_TOTAL]:
         return INV_PIZZAS
-    if s[K.H_READY] != cfg[K.C_READY] - s[K.H_SPENT] + s[K.H_REGAINED]:
+    if s[constants.H_READY] != cfg[rules.C_READY] - s[constants.H_SPENT] + s[constants.H_REGAINED]:
         return INV_PIZZAS
 
     # 8. counters against the calendar and the discard pile
-    if (ac >= 0 and ph != K.PH_AUTOMA) or (ac < 0 and ph == K.PH_AUTOMA and s[K.H_OVER] == 0):
+    if (ac >= 0 and ph != constants.PH_AUTOMA) or (ac < 0 and ph == constants.PH_AUTOMA and s[constants.H_OVER] == 0):
         return INV_COUNTERS  # the automa's card is pending exactly while it waits for a decision
     notes = 0
     faceup = 0
     ev_on = 0
-    for i in range(K.NCARDS):
-        z = s[K.O_ZONE + i]
-        if z == K.Z_NOTE:
+    for i in range(constants.NCARDS):
+        z = s[constants.O_ZONE + i]
+        if z == constants.Z_NOTE:
             notes += 1
-        elif z == K.Z_FACEUP:
+        elif z == constants.Z_FACEUP:
             faceup += 1
-        elif z == K.Z_EVENT or z == K.Z_COVERED:
+        elif z == constants.Z_EVENT or z == constants.Z_COVERED:
             ev_on += 1
     noted = 0
     played_w = 0
     played_e = 0
     discarded = 0
     for p in range(P):
-        for card in range(K.NCARDS):
-            b = K.o_cnt(s) + (p * K.NCARDS + card) * K.N_CT
-            noted += s[b + K.CT_NOTED]
-            discarded += s[b + K.CT_DISCARDED]
-            if card < K.NWORK:
-                played_w += s[b + K.CT_PLAYED]
+        for card in range(constants.NCARDS):
+            b = rules.o_cnt(s) + (p * constants.NCARDS + card) * constants.N_CT
+            noted += s[b + rules.CT_NOTED]
+            discarded += s[b + rules.CT_DISCARDED]
+            if card < constants.NWORK:
+                played_w += s[b + rules.CT_PLAYED]
             else:
-                played_e += s[b + K.CT_PLAYED]
-    if notes != s[K.H_NOTES] or noted != s[K.H_NOTES] or discarded != s[K.H_DISCARDS]:
+                played_e += s[b + rules.CT_PLAYED]
+    if notes != s[constants.H_NOTES] or noted != s[constants.H_NOTES] or discarded != s[constants.H_DISCARDS]:
         return INV_COUNTERS
-    if played_w + s[K.H_AUT_PLACED] != faceup or played_e != ev_on:
+    if played_w + s[constants.H_AUT_PLACED] != faceup or played_e != ev_on:
         return INV_COUNTERS
     return 0

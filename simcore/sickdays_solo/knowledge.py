@@ -2,24 +2,22 @@
 
 The deck's order, the cards removed unseen at setup and, in co-op, the other players' hands; the
 calendar (Doctor's notes too), the discard pile and the pizzas are public. `determinise`
-(kernels.py) redraws exactly these; tests/test_information_contract.py checks both against this
+(rules.py) redraws exactly these; tests/test_information_contract.py checks both against this
 declaration.
 """
 import numpy as np
 
 from ..visibility import Hidden, Pool, Visibility
-from . import kernels as K
-
-
+from . import constants
 def _slots(s, seat):
     """Indices into the state of the places hidden from `seat` (the deck, the cards removed unseen,
     the other hands), each with the zone its cards are in."""
-    out = [(np.arange(K.O_DECK, K.O_DECK + s[K.H_DECK_N]), K.Z_DECK),
-           (np.arange(K.O_REM, K.O_REM + s[K.H_REM_N]), K.Z_REMOVED)]
-    for p in range(s[K.H_NP]):
+    out = [(np.arange(constants.O_DECK, constants.O_DECK + s[constants.H_DECK_N]), constants.Z_DECK),
+           (np.arange(constants.O_REM, constants.O_REM + s[constants.H_REM_N]), constants.Z_REMOVED)]
+    for p in range(s[constants.H_NP]):
         if p != seat:
-            h0 = K.O_HAND + p * K.HAND_CAP
-            out.append((np.arange(h0, h0 + s[K.O_HANDN + p]), K.Z_HAND0 + p))
+            h0 = constants.O_HAND + p * constants.HAND_CAP
+            out.append((np.arange(h0, h0 + s[constants.O_HANDN + p]), constants.Z_HAND0 + p))
     return out
 
 
@@ -35,7 +33,7 @@ def place_pools(tables, s, seat, pools):
         new = cards[at:at + ix.size]
         at += ix.size
         s[ix] = new
-        s[K.O_ZONE + new] = z
+        s[constants.O_ZONE + new] = z
 
 
 VISIBILITY = Visibility(

@@ -1,72 +1,16 @@
 """You're Fired! (Button Shy): 2 players, 3-4 free-for-all, 4 in two teams.
 
-Declarative header first (players, turn cap, parameters, columns, end
-reasons, metrics, policies); the rules are in `engine`, knowledge and the
-belief arithmetic in `knowledge`, the scripted policy in `policies`, the card
-file's schemas and the loader in `cards`, the transcript in `transcript`.
-
 The card list (data/youre-fired/cards.toml) is a reconstruction: the rulebook
 prints no cards. The mode is duel with 2 players, ffa with 3-4, teams with 4
 players and `--set teams=true` (ignored at other player counts).
+
+Modules, in the layout every game shares (docs/adding-a-game.md): `spec` (the
+declarative header), `constants` (phases, offsets, columns, end reasons),
+`cards` (the card file's schemas, the loader), `state` (state record, clone),
+`rules` (the jitted rules), `knowledge` (what a seat sees, beliefs,
+determinise), `policies` (scripted greedy, value), `transcript`, `invariants`
+(`--check`).
 """
-from __future__ import annotations
+from .spec import SPEC
 
-import polars as pl
-
-from .. import metrics as M
-from ..spec import GameSpec, Kernels, common_policies
-from . import constants as K
-from .cards import PARAMS, load_data
-from .engine import card_counts, legal, new_game, outcome, step, to_move
-from .invariants import INVARIANTS, check
-from .knowledge import determinise
-from .policies import GREEDY_HELP, GREEDY_PARAMS, greedy, value
-from .state import clone
-from .transcript import decode_trace
-
-
-def _team_rate(team: int) -> M.Rate:
-    """A team's win rate: games in which its first seat (seat `team`) won."""
-    return M.Rate(key=f"team {team + 1} (players {team + 1} and {team + 3})", table="seats",
-                  where=pl.col("seat") == team, hits=pl.col("won") > 0)
-
-
-METRICS = (
-    M.Rate(key="guess_hit_rate", label="guessing cards (Axe Man) that hit", table="seats",
-           hits=pl.col("guesses_hit"), trials=pl.col("guesses")),
-    M.Rate(key="boss_attempt_hit_rate", label="attempts on a Boss (guess or Boss play) that fired it", table="seats",
-           hits=pl.col("boss_hits"), trials=pl.col("boss_attempts")),
-    M.Mean(key="turns", label="game length in turns", value=pl.col("turns")),
-    M.Counts(key="end_reasons", label="how games end", value=pl.col("end_reason"), rates=True),
-    M.Mean(key="failed_firings", label="failed Boss firings (reshuffles) per game", value=pl.col("failed_firings")),
-    M.Group(key="team_win_rates", label="win rate by team", only_if="teams", members=(
-        M.Group(key="teams", members=(_team_rate(0), _team_rate(1))),
-    )),
-)
-
-SPEC = GameSpec(
-    name="youre-fired",
-    title="You're Fired!",
-    version="3",
-    modes=("duel", "ffa", "teams"),
-    min_players=2,
-    max_players=K.MAX_PLAYERS,
-    default_players=2,
-    cooperative=False,
-    max_decisions=K.MAX_DECISIONS,
-    max_options=512,
-    params=PARAMS,
-    end_reasons=K.END_REASONS,
-    game_columns=K.GAME_COLUMNS,
-    seat_columns=K.SEAT_COLUMNS,
-    card_counters=K.COUNTER_NAMES,
-    hand_counters=K.HAND_COUNTERS,
-    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40, expert_iterations=48, expert_horizon=20),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check),
-    decode_trace=decode_trace,
-    load_data=load_data,
-    metrics=METRICS,
-    length_column="turns",
-    invariants=INVARIANTS,
-)
+__all__ = ["SPEC"]

@@ -20,8 +20,7 @@ from ..errors import BalanceError
 from ..files import data_file, shown
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import Param, cards_param
-from . import constants as K
-
+from . import constants
 GAME = "youre-fired"
 CARDS_FILE = data_file(GAME, "cards.toml")  # the shipped (reconstructed) list; read only by `build`
 
@@ -53,32 +52,32 @@ PARAMS = (
           "team variant: a Boss in the hand of a player who reshuffles is passed to the partner with the rest "
           "(rulebook: \"pass all of the employees in their hand\"; the Boss is one); false: it stays and is "
           "shuffled into its holder's deck"),
-    Param("team_boss_after_success", "int", K.BOSS_TO_DECK,
+    Param("team_boss_after_success", "int", constants.BOSS_TO_DECK,
           "team variant: a Boss whose play fired the target's Boss goes 0 to its owner's break room (back only "
           "with a reshuffle of it), 1 shuffled into its owner's deck, 2 back to its owner's hand",
-          0, 2, choices=(K.BOSS_TO_BREAK_ROOM, K.BOSS_TO_DECK, K.BOSS_TO_HAND)),
-    Param("team_deadlock", "int", K.DEADLOCK_PLAY_ON,
+          0, 2, choices=(constants.BOSS_TO_BREAK_ROOM, constants.BOSS_TO_DECK, constants.BOSS_TO_HAND)),
+    Param("team_deadlock", "int", constants.DEADLOCK_PLAY_ON,
           "team variant: when every seat that can still play is on one team and no opposing Boss is in a hand "
           "or deck: 0 play on (that team must go on playing, its Boss too when nothing else is left), "
           "1 the game ends (teams_deadlock) with no winner, 2 it ends and that team wins",
-          0, 2, choices=(K.DEADLOCK_PLAY_ON, K.DEADLOCK_NO_WINNER, K.DEADLOCK_ACTING_TEAM_WINS)),
+          0, 2, choices=(constants.DEADLOCK_PLAY_ON, constants.DEADLOCK_NO_WINNER, constants.DEADLOCK_ACTING_TEAM_WINS)),
     Param("no_progress_turns", "int", 200,
           "the game ends (no_progress) with no winner after this many turns in a row in which the unemployment "
           "lines never held more cards than they once had (a card brought back and fired again is no progress), "
           "no player went out and no attempt on a Boss failed; 0 = never",
-          0, K.MAX_TURNS),
+          0, constants.MAX_TURNS),
     cards_param(CARDS_FILE),
     # card power (analysis.card_power, `balance impact`): not rules a designer sets
     Param("power_card", "int", -1, "card power: the id of the company card (not the Boss) one seat gets one more "
-          "copy of, shuffled into its deck after the opening hands; -1: none", -1, K.MAX_CARD_TYPES - 1,
+          "copy of, shuffled into its deck after the opening hands; -1: none", -1, constants.MAX_CARD_TYPES - 1,
           internal=True),
     Param("power_seat", "int", -1, "card power: the seat that gets it; -1: a seat drawn for each game from its "
-          "deal (the same seat in every variant of that game)", -1, K.MAX_PLAYERS - 1, internal=True),
+          "deal (the same seat in every variant of that game)", -1, constants.MAX_PLAYERS - 1, internal=True),
 )
 
 # ---------------------------------------------------------------- the card file
-_TRIGGER_CODES = {"targeted": K.TRIG_TARGETED, "guess": K.TRIG_GUESS,
-                  "boss_fire": K.TRIG_BOSS_FIRE, "fired": K.TRIG_FIRED}
+_TRIGGER_CODES = {"targeted": constants.TRIG_TARGETED, "guess": constants.TRIG_GUESS,
+                  "boss_fire": constants.TRIG_BOSS_FIRE, "fired": constants.TRIG_FIRED}
 
 
 def _n(low: int, high: int) -> Field:
@@ -91,22 +90,22 @@ def _trigger(*choices: str) -> Field:
 
 # Each opcode with the fields it uses (besides `effect`, which names it).
 EFFECTS = Vocabulary((
-    Opcode("none", K.OP_NONE, (), "no effect: the card is only ever put in the break room"),
-    Opcode("boss", K.OP_BOSS, (), "the Boss's rules (not card text): playing it tries to fire the target's Boss"),
-    Opcode("guess_fire_hand", K.OP_GUESS_FIRE_HAND, (), "name a card; if it is in the target's hand, fire it"),
-    Opcode("fire_from_break", K.OP_FIRE_FROM_BREAK, (), "fire a named card from the target's break room"),
-    Opcode("reveal_hand", K.OP_REVEAL_HAND, (), "the target shows you (only you) their hand"),
-    Opcode("fire_self_reshuffle_break", K.OP_FIRE_SELF_RESHUFFLE, (),
+    Opcode("none", constants.OP_NONE, (), "no effect: the card is only ever put in the break room"),
+    Opcode("boss", constants.OP_BOSS, (), "the Boss's rules (not card text): playing it tries to fire the target's Boss"),
+    Opcode("guess_fire_hand", constants.OP_GUESS_FIRE_HAND, (), "name a card; if it is in the target's hand, fire it"),
+    Opcode("fire_from_break", constants.OP_FIRE_FROM_BREAK, (), "fire a named card from the target's break room"),
+    Opcode("reveal_hand", constants.OP_REVEAL_HAND, (), "the target shows you (only you) their hand"),
+    Opcode("fire_self_reshuffle_break", constants.OP_FIRE_SELF_RESHUFFLE, (),
            "fire this card, shuffle your break room into your deck"),
-    Opcode("revive", K.OP_REVIVE, (), "take a card from your unemployment line into your hand"),
-    Opcode("cancel", K.OP_CANCEL, (_trigger("targeted", "guess"),),
+    Opcode("revive", constants.OP_REVIVE, (), "take a card from your unemployment line into your hand"),
+    Opcode("cancel", constants.OP_CANCEL, (_trigger("targeted", "guess"),),
            "reactive: cancel a card played against you (targeted: any; guess: a guessing card or a Boss play)"),
-    Opcode("redirect", K.OP_REDIRECT, (_trigger("boss_fire", "fired"),),
+    Opcode("redirect", constants.OP_REDIRECT, (_trigger("boss_fire", "fired"),),
            "reactive: this card is fired instead of the one that would be (boss_fire: only the Boss)"),
-    Opcode("draw", K.OP_DRAW, (_n(1, 5),), "draw n cards"),
-    Opcode("discard", K.OP_DISCARD, (), "the target puts a card of their choice from hand into their break room"),
-    Opcode("swap", K.OP_SWAP, (), "exchange a card in your hand with one in your break room"),
-    Opcode("peek_deck", K.OP_PEEK_DECK, (_n(1, 5),), "look at the top n cards of the target's deck"),
+    Opcode("draw", constants.OP_DRAW, (_n(1, 5),), "draw n cards"),
+    Opcode("discard", constants.OP_DISCARD, (), "the target puts a card of their choice from hand into their break room"),
+    Opcode("swap", constants.OP_SWAP, (), "exchange a card in your hand with one in your break room"),
+    Opcode("peek_deck", constants.OP_PEEK_DECK, (_n(1, 5),), "look at the top n cards of the target's deck"),
 ), key="effect")
 OPCODE_FIELDS = ("n", "trigger")  # every field some opcode uses
 TARGETED = ("boss", "guess_fire_hand", "fire_from_break", "reveal_hand", "discard", "peek_deck")
@@ -159,8 +158,8 @@ def card_rows(raw: dict, path) -> list[dict]:
     CARD_FILE.check(raw, path, "top level")
     rows: list[dict] = []
     names: set[str] = set()
-    for section, kind, schema, most in (("company", K.KIND_COMPANY, COMPANY, None),
-                                        ("consultant", K.KIND_CONSULTANT, CONSULTANT, MAX_CONSULTANTS)):
+    for section, kind, schema, most in (("company", constants.KIND_COMPANY, COMPANY, None),
+                                        ("consultant", constants.KIND_CONSULTANT, CONSULTANT, MAX_CONSULTANTS)):
         entries = raw.get(section, [])
         for i, row in enumerate(schema.check_all(entries, path, section, 0, most)):
             where = schema.label(row, i)
@@ -169,7 +168,7 @@ def card_rows(raw: dict, path) -> list[dict]:
             names.add(row["name"])
             eff = _effect(row, path, where)
             rows.append({"name": row["name"], "kind": kind, "count": row["count"], "effect": row["effect"],
-                         "n": eff.get("n", 0), "trigger": _TRIGGER_CODES.get(eff.get("trigger"), K.TRIG_NONE),
+                         "n": eff.get("n", 0), "trigger": _TRIGGER_CODES.get(eff.get("trigger"), constants.TRIG_NONE),
                          "text": row["text"]})
     bosses = [r for r in rows if r["effect"] == "boss"]
     if len(bosses) != 1 or bosses[0]["count"] != 1:
@@ -177,44 +176,44 @@ def card_rows(raw: dict, path) -> list[dict]:
         raise refuse(path, where, "effect" if len(bosses) != 1 else "count",
                      f"{len(bosses)} cards with effect boss" if len(bosses) != 1 else "a Boss has count 1",
                      "exactly one card with effect boss and count 1 in the company")
-    company = sum(r["count"] for r in rows if r["kind"] == K.KIND_COMPANY)
+    company = sum(r["count"] for r in rows if r["kind"] == constants.KIND_COMPANY)
     if not 2 <= company <= MAX_COMPANY:
         raise refuse(path, "company", "count", f"{company} company cards in all", f"2..{MAX_COMPANY}")
     return rows
 
 
 def compile_tables(rows: list[dict], params: dict) -> tuple:
-    cards = np.zeros((len(rows), K.CF_WIDTH), np.int64)
+    cards = np.zeros((len(rows), constants.CF_WIDTH), np.int64)
     for i, r in enumerate(rows):
-        cards[i, K.CF_KIND] = r["kind"]
-        cards[i, K.CF_COUNT] = r["count"]
-        cards[i, K.CF_EFFECT] = EFFECTS.get(r["effect"]).code
-        cards[i, K.CF_N] = r["n"]
-        cards[i, K.CF_TRIGGER] = r["trigger"]
-        cards[i, K.CF_TARGETED] = 1 if r["effect"] in TARGETED else 0
+        cards[i, constants.CF_KIND] = r["kind"]
+        cards[i, constants.CF_COUNT] = r["count"]
+        cards[i, constants.CF_EFFECT] = EFFECTS.get(r["effect"]).code
+        cards[i, constants.CF_N] = r["n"]
+        cards[i, constants.CF_TRIGGER] = r["trigger"]
+        cards[i, constants.CF_TARGETED] = 1 if r["effect"] in TARGETED else 0
     p = params
-    rules = np.zeros(K.R_WIDTH, np.int64)
-    rules[K.R_HAND] = p["hand_size"]
-    rules[K.R_START_HAND] = p["start_hand"]
-    rules[K.R_REDRAW_HAND] = p["redraw_hand"]
-    rules[K.R_CONS_2P] = p["consultants_2p"]
-    rules[K.R_CONS_MULTI] = p["consultants_multi"]
-    rules[K.R_BOSS_REVEAL_DEAL] = int(p["boss_reveal_at_deal"])
-    rules[K.R_BOSS_REVEAL_REDRAW] = int(p["boss_reveal_on_redraw"])
-    rules[K.R_TEAMS] = int(p["teams"])
-    rules[K.R_REPLACE_FIRED] = int(p["replace_fired"])
-    rules[K.R_FAILED_FIRING_RESHUFFLE] = int(p["failed_firing_reshuffle"])
-    rules[K.R_SPOUSE_BOSS_TEAMS] = int(p["spouse_revives_boss_in_teams"])
-    rules[K.R_BOSS_ID] = next(i for i, r in enumerate(rows) if r["effect"] == "boss")
-    rules[K.R_N_CONSULTANTS] = sum(1 for r in rows if r["kind"] == K.KIND_CONSULTANT)
-    rules[K.R_TEAM_BOSS_AFTER] = p["team_boss_after_success"]
-    rules[K.R_TEAM_DEADLOCK] = p["team_deadlock"]
-    rules[K.R_NO_PROGRESS_TURNS] = p["no_progress_turns"]
-    rules[K.R_REPLACE_HAND_ONLY] = int(p["replace_fired_hand_only"])
-    rules[K.R_TEAM_PASS_BOSS] = int(p["team_pass_boss"])
-    rules[K.R_SPOUSE_BOSS_REVIVALS] = p["spouse_boss_revivals"]
-    rules[K.R_POWER_CARD] = p["power_card"]
-    rules[K.R_POWER_SEAT] = p["power_seat"]
+    rules = np.zeros(constants.R_WIDTH, np.int64)
+    rules[constants.R_HAND] = p["hand_size"]
+    rules[constants.R_START_HAND] = p["start_hand"]
+    rules[constants.R_REDRAW_HAND] = p["redraw_hand"]
+    rules[constants.R_CONS_2P] = p["consultants_2p"]
+    rules[constants.R_CONS_MULTI] = p["consultants_multi"]
+    rules[constants.R_BOSS_REVEAL_DEAL] = int(p["boss_reveal_at_deal"])
+    rules[constants.R_BOSS_REVEAL_REDRAW] = int(p["boss_reveal_on_redraw"])
+    rules[constants.R_TEAMS] = int(p["teams"])
+    rules[constants.R_REPLACE_FIRED] = int(p["replace_fired"])
+    rules[constants.R_FAILED_FIRING_RESHUFFLE] = int(p["failed_firing_reshuffle"])
+    rules[constants.R_SPOUSE_BOSS_TEAMS] = int(p["spouse_revives_boss_in_teams"])
+    rules[constants.R_BOSS_ID] = next(i for i, r in enumerate(rows) if r["effect"] == "boss")
+    rules[constants.R_N_CONSULTANTS] = sum(1 for r in rows if r["kind"] == constants.KIND_CONSULTANT)
+    rules[constants.R_TEAM_BOSS_AFTER] = p["team_boss_after_success"]
+    rules[constants.R_TEAM_DEADLOCK] = p["team_deadlock"]
+    rules[constants.R_NO_PROGRESS_TURNS] = p["no_progress_turns"]
+    rules[constants.R_REPLACE_HAND_ONLY] = int(p["replace_fired_hand_only"])
+    rules[constants.R_TEAM_PASS_BOSS] = int(p["team_pass_boss"])
+    rules[constants.R_SPOUSE_BOSS_REVIVALS] = p["spouse_boss_revivals"]
+    rules[constants.R_POWER_CARD] = p["power_card"]
+    rules[constants.R_POWER_SEAT] = p["power_seat"]
     # with fewer consultants than the seats need, new_game deals what there is
     return (cards, rules)
 
@@ -223,7 +222,7 @@ def power_cards(rows: list[dict]) -> tuple[int, ...]:
     """The card ids card power may give one seat one more copy of: the company cards but the Boss (one Boss
     a player, by the rules). Consultants are unique by the rules ("each consultant is unique"), so a second
     copy of one is no card list the game has: they are not measured."""
-    return tuple(i for i, r in enumerate(rows) if r["kind"] == K.KIND_COMPANY and r["effect"] != "boss")
+    return tuple(i for i, r in enumerate(rows) if r["kind"] == constants.KIND_COMPANY and r["effect"] != "boss")
 
 
 def check_power(rows: list[dict], params: dict, path) -> None:
@@ -245,7 +244,7 @@ def build(reader, user: dict):
     rows = card_rows(raw, path)
     check_power(rows, params, path)
     tables = compile_tables(rows, params)
-    info = {"kinds": tuple("company" if r["kind"] == K.KIND_COMPANY else "consultant" for r in rows),
+    info = {"kinds": tuple("company" if r["kind"] == constants.KIND_COMPANY else "consultant" for r in rows),
             # card power (analysis.card_power): the ids that can be given one more copy, and how
             "power_cards": power_cards(rows), "power_how": "one more copy shuffled into its deck",
             "effects": tuple(r["effect"] for r in rows),

@@ -10,8 +10,7 @@ copies in the decks by a loop per type is cheap).
 """
 from balance.simcore.jit import jit
 
-from . import constants as K
-
+from . import constants
 INV_RANGE = 1
 INV_DUPLICATED = 2
 INV_CONSERVED = 3
@@ -63,16 +62,16 @@ def check(tables, S):
     cards = tables[0]
     rules = tables[1]
     C = cards.shape[0]
-    P = s.g[K.G_NP]
-    boss = rules[K.R_BOSS_ID]
+    P = s.g[constants.G_NP]
+    boss = rules[constants.R_BOSS_ID]
 
     # 1. values in range
-    if P < 2 or P > K.MAX_PLAYERS or s.g[K.G_NCARDS] != C:
+    if P < 2 or P > constants.MAX_PLAYERS or s.g[constants.G_NCARDS] != C:
         return INV_RANGE
-    ph = s.g[K.G_PHASE]
-    if ph < K.PH_PLAY or ph > K.PH_OVER:
+    ph = s.g[constants.G_PHASE]
+    if ph < constants.PH_PLAY or ph > constants.PH_OVER:
         return INV_RANGE
-    if s.g[K.G_CUR] < 0 or s.g[K.G_CUR] >= P or s.g[K.G_DECIDER] < 0 or s.g[K.G_DECIDER] >= P:
+    if s.g[constants.G_CUR] < 0 or s.g[constants.G_CUR] >= P or s.g[constants.G_DECIDER] < 0 or s.g[constants.G_DECIDER] >= P:
         return INV_RANGE
     for c in range(C):
         if s.removed[c] < 0:
@@ -81,31 +80,31 @@ def check(tables, S):
         for c in range(C):
             if s.hand[t, c] < 0 or s.brk[t, c] < 0 or s.unemp[t, c] < 0:
                 return INV_RANGE
-            for k in range(K.N_COUNTERS):
+            for k in range(constants.N_COUNTERS):
                 if s.counts[t, c, k] < 0:
                     return INV_RANGE
         dn = s.deck_n[t]
-        if dn < 0 or dn > K.DECK_CAP:
+        if dn < 0 or dn > constants.DECK_CAP:
             return INV_RANGE
-        for i in range(K.DECK_CAP):
+        for i in range(constants.DECK_CAP):
             x = s.deck[t, i]
             if i < dn:
                 if x < 0 or x >= C:
                     return INV_RANGE
             elif x != -1:
                 return INV_RANGE
-        for f in range(K.S_WIDTH):
+        for f in range(constants.S_WIDTH):
             if s.seat[t, f] < 0:
                 return INV_RANGE
-        if s.seat[t, K.S_ALIVE] > 1 or s.seat[t, K.S_BOSS_LOST] > 1:
+        if s.seat[t, constants.S_ALIVE] > 1 or s.seat[t, constants.S_BOSS_LOST] > 1:
             return INV_RANGE
 
     # 2./3. every copy of every card type is somewhere, once
     short = False
-    power = rules[K.R_POWER_CARD] if s.g[K.G_POWER_SEAT] >= 0 else -1  # card power: one more copy of it
+    power = rules[constants.R_POWER_CARD] if s.g[constants.G_POWER_SEAT] >= 0 else -1  # card power: one more copy of it
     for c in range(C):
-        want = cards[c, K.CF_COUNT]
-        if cards[c, K.CF_KIND] == K.KIND_COMPANY:
+        want = cards[c, constants.CF_COUNT]
+        if cards[c, constants.CF_KIND] == constants.KIND_COMPANY:
             want *= P
         if c == power:
             want += 1
@@ -124,7 +123,7 @@ def check(tables, S):
 
     # 4. each player's one Boss stays among their own cards; with team_pass_boss
     # a passed hand carries it to the partner: each team's two stay in the team
-    passes = s.g[K.G_TEAMS] == 1 and rules[K.R_TEAM_PASS_BOSS] == 1
+    passes = s.g[constants.G_TEAMS] == 1 and rules[constants.R_TEAM_PASS_BOSS] == 1
     for team in range(2 if passes else P):
         nb = 0
         for t in range(P):
@@ -133,63 +132,63 @@ def check(tables, S):
                 for i in range(s.deck_n[t]):
                     if s.deck[t, i] == boss:
                         nb += 1
-        if nb != cards[boss, K.CF_COUNT] * (2 if passes else 1):
+        if nb != cards[boss, constants.CF_COUNT] * (2 if passes else 1):
             return INV_BOSS
 
     # 5. counters kept beside the zones
     for c in range(C):
-        company = cards[c, K.CF_KIND] == K.KIND_COMPANY
+        company = cards[c, constants.CF_KIND] == constants.KIND_COMPANY
         dealt = s.removed[c]
         for t in range(P):
-            o = s.counts[t, c, K.K_OWNED]
-            if company and o != cards[c, K.CF_COUNT] + (1 if (c == power and t == s.g[K.G_POWER_SEAT]) else 0):
+            o = s.counts[t, c, constants.K_OWNED]
+            if company and o != cards[c, constants.CF_COUNT] + (1 if (c == power and t == s.g[constants.G_POWER_SEAT]) else 0):
                 return INV_COUNTERS
             dealt += o
-            if s.unemp[t, c] > s.counts[t, c, K.K_FIRED]:
+            if s.unemp[t, c] > s.counts[t, c, constants.K_FIRED]:
                 return INV_COUNTERS
-        if not company and dealt != cards[c, K.CF_COUNT]:
+        if not company and dealt != cards[c, constants.CF_COUNT]:
             return INV_COUNTERS
 
     # 6. players out
-    if s.g[K.G_TEAMS] == 1:
-        if s.g[K.G_ELIMS] != 0:
+    if s.g[constants.G_TEAMS] == 1:
+        if s.g[constants.G_ELIMS] != 0:
             return INV_PLAYERS_OUT
         for t in range(P):
-            if s.seat[t, K.S_ALIVE] != 1 or s.seat[t, K.S_OUT_ORDER] != 0:
+            if s.seat[t, constants.S_ALIVE] != 1 or s.seat[t, constants.S_OUT_ORDER] != 0:
                 return INV_PLAYERS_OUT
     else:
         dead = 0
         for t in range(P):
-            out = s.seat[t, K.S_OUT_ORDER]
-            if (s.seat[t, K.S_ALIVE] == 0) != (out > 0):
+            out = s.seat[t, constants.S_OUT_ORDER]
+            if (s.seat[t, constants.S_ALIVE] == 0) != (out > 0):
                 return INV_PLAYERS_OUT
             if out > 0:
                 dead += 1
                 for u in range(t):
-                    if s.seat[u, K.S_OUT_ORDER] == out:
+                    if s.seat[u, constants.S_OUT_ORDER] == out:
                         return INV_PLAYERS_OUT
-        if dead != s.g[K.G_ELIMS] or dead >= P:
+        if dead != s.g[constants.G_ELIMS] or dead >= P:
             return INV_PLAYERS_OUT
         for t in range(P):
-            if s.seat[t, K.S_OUT_ORDER] > dead:
+            if s.seat[t, constants.S_OUT_ORDER] > dead:
                 return INV_PLAYERS_OUT
 
     # 7. whose turn, who decides
-    if (ph == K.PH_OVER) != (s.g[K.G_OVER] == 1):
+    if (ph == constants.PH_OVER) != (s.g[constants.G_OVER] == 1):
         return INV_TURN
-    if ph != K.PH_OVER:
-        cur = s.g[K.G_CUR]
-        if s.seat[cur, K.S_ALIVE] != 1:
+    if ph != constants.PH_OVER:
+        cur = s.g[constants.G_CUR]
+        if s.seat[cur, constants.S_ALIVE] != 1:
             return INV_TURN
-        if ph == K.PH_PLAY:
-            if s.g[K.G_DECIDER] != cur:
+        if ph == constants.PH_PLAY:
+            if s.g[constants.G_DECIDER] != cur:
                 return INV_TURN
             held = 0
             for c in range(C):
                 held += s.hand[cur, c]
             if held == 0:
                 return INV_TURN
-        elif s.g[K.G_DECIDER] != s.g[K.G_ACT_TARGET]:
+        elif s.g[constants.G_DECIDER] != s.g[constants.G_ACT_TARGET]:
             return INV_TURN
 
     # 8. knowledge never exceeds the facts

@@ -10,15 +10,15 @@ from .. import rng as R
 from .. import zones
 from ..jit import jit
 from ..visibility import Hidden, Pool, Visibility
-from . import constants as K
+from . import constants
 from .state import view
 
 
 @jit(inline=True)
 def public_leave(cards, s, t, c):
     """Card c left t's hand in view of everyone (played, fired, discarded)."""
-    P = s.g[K.G_NP]
-    consultant = cards[c, K.CF_KIND] == K.KIND_CONSULTANT
+    P = s.g[constants.G_NP]
+    consultant = cards[c, constants.CF_KIND] == constants.KIND_CONSULTANT
     for o in range(P):
         if o == t:
             continue
@@ -35,7 +35,7 @@ def public_leave(cards, s, t, c):
 @jit
 def public_enter_hand(s, t, c):
     """Card c entered t's hand from a public zone (revived, swapped in)."""
-    for o in range(s.g[K.G_NP]):
+    for o in range(s.g[constants.G_NP]):
         if o != t:
             s.known[o, t, c] += 1
             s.belief[o, t, c] += 1.0
@@ -44,7 +44,7 @@ def public_enter_hand(s, t, c):
 @jit
 def public_still_in_hand(s, t, c):
     """Everyone saw that t holds c (a reactive card saved it from being fired)."""
-    for o in range(s.g[K.G_NP]):
+    for o in range(s.g[constants.G_NP]):
         if o != t and s.known[o, t, c] == 0:
             s.known[o, t, c] = 1
 
@@ -52,29 +52,29 @@ def public_still_in_hand(s, t, c):
 @jit
 def break_becomes_hidden(s, t):
     """t's break room goes into the deck: everyone adds it to t's hidden pool."""
-    for o in range(s.g[K.G_NP]):
+    for o in range(s.g[constants.G_NP]):
         if o != t:
-            for c in range(s.g[K.G_NCARDS]):
+            for c in range(s.g[constants.G_NCARDS]):
                 s.belief[o, t, c] += s.brk[t, c]
 
 
 @jit
 def forget_hand(s, t):
-    for o in range(s.g[K.G_NP]):
-        for c in range(s.g[K.G_NCARDS]):
+    for o in range(s.g[constants.G_NP]):
+        for c in range(s.g[constants.G_NCARDS]):
             s.known[o, t, c] = 0
         s.known_top[o, t] = 0
 
 
 @jit
 def reveal_hand_to(cards, s, o, t):
-    P = s.g[K.G_NP]
-    for c in range(s.g[K.G_NCARDS]):
+    P = s.g[constants.G_NP]
+    for c in range(s.g[constants.G_NCARDS]):
         s.known[o, t, c] = s.hand[t, c]
         if s.hand[t, c] > 0:
             if s.belief[o, t, c] < s.hand[t, c]:
                 s.belief[o, t, c] = s.hand[t, c]
-            if cards[c, K.CF_KIND] == K.KIND_CONSULTANT:
+            if cards[c, constants.CF_KIND] == constants.KIND_CONSULTANT:
                 for u in range(P):
                     if u != t:
                         s.belief[o, u, c] = 0.0
@@ -84,8 +84,8 @@ def reveal_hand_to(cards, s, o, t):
 def pass_hand_knowledge(s, t, partner, passed):
     """t passes `passed` (counts) to partner. Partner knows exactly what came;
     the others move what they knew and a proportional share of the rest."""
-    P = s.g[K.G_NP]
-    C = s.g[K.G_NCARDS]
+    P = s.g[constants.G_NP]
+    C = s.g[constants.G_NCARDS]
     total = 0
     for c in range(C):
         total += passed[c]
@@ -125,7 +125,7 @@ def pass_hand_knowledge(s, t, partner, passed):
 @jit
 def on_draw(s, t, c):
     """t drew its top card c: anyone who had seen it now knows it is in hand."""
-    for o in range(s.g[K.G_NP]):
+    for o in range(s.g[constants.G_NP]):
         if o != t and s.known_top[o, t] > 0:
             s.known_top[o, t] -= 1
             s.known[o, t, c] += 1
@@ -143,7 +143,7 @@ def hand_size(hand, t):
 def boss_passes(rules, s):
     """Team variant with `team_pass_boss`: a Boss goes to the partner with a
     passed hand, so where a team's Bosses are is hidden like any card's."""
-    return s.g[K.G_TEAMS] == 1 and rules[K.R_TEAM_PASS_BOSS] == 1
+    return s.g[constants.G_TEAMS] == 1 and rules[constants.R_TEAM_PASS_BOSS] == 1
 
 
 @jit
@@ -153,9 +153,9 @@ def bosses_hidden(rules, s, o, t):
     break room; one that passes between partners is followed like any card
     (`belief`: public plays and fires, a share of each passed hand)."""
     if boss_passes(rules, s):
-        return s.belief[o, t, rules[K.R_BOSS_ID]]
-    boss = rules[K.R_BOSS_ID]
-    return 0.0 if (s.seat[t, K.S_BOSS_LOST] == 1 or s.brk[t, boss] > 0) else 1.0
+        return s.belief[o, t, rules[constants.R_BOSS_ID]]
+    boss = rules[constants.R_BOSS_ID]
+    return 0.0 if (s.seat[t, constants.S_BOSS_LOST] == 1 or s.brk[t, boss] > 0) else 1.0
 
 
 @jit
@@ -163,8 +163,8 @@ def prob_in_hand(cards, rules, s, o, t, c):
     """How likely seat o thinks card c is in t's hand, from what o has seen."""
     if s.known[o, t, c] > 0:
         return 1.0
-    C = s.g[K.G_NCARDS]
-    boss = rules[K.R_BOSS_ID]
+    C = s.g[constants.G_NCARDS]
+    boss = rules[constants.R_BOSS_ID]
     known_n = 0
     for x in range(C):
         known_n += s.known[o, t, x]
@@ -204,8 +204,8 @@ def prob_in_hand(cards, rules, s, o, t, c):
 @jit
 def hand_probs(cards, rules, s, o, t, out):
     """prob_in_hand for every card at once: out[c] for c in 0..C-1."""
-    C = s.g[K.G_NCARDS]
-    boss = rules[K.R_BOSS_ID]
+    C = s.g[constants.G_NCARDS]
+    boss = rules[constants.R_BOSS_ID]
     known_n = 0
     for x in range(C):
         known_n += s.known[o, t, x]
@@ -254,7 +254,7 @@ def _pick(row, n, c, want, rng):
 @jit
 def _bosses_unseen(rules, s, o, t):
     """Bosses seat o expects among the cards of t it has not seen (its pool)."""
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     top = 0
     for i in range(s.known_top[o, t]):
         if s.deck[t, s.deck_n[t] - 1 - i] == boss:
@@ -271,7 +271,7 @@ def spread_bosses(rules, s, o, pools, n_pool, rng):
     expects (bosses_hidden), trading a hidden card of that partner's back so
     every hand and deck keeps its size. o's own team needs none: o knows its
     own cards, so its partner's hidden Bosses are the ones o cannot see."""
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     for t in range(2):
         u = t + 2
         if o == t or o == u:
@@ -319,9 +319,9 @@ def determinise(tables, S, o, rng):
     s = S[0]
     cards = tables[0]
     rules = tables[1]
-    P = s.g[K.G_NP]
-    C = s.g[K.G_NCARDS]
-    pools = np.full((P, 2 * K.DECK_CAP), -1, np.int64)
+    P = s.g[constants.G_NP]
+    C = s.g[constants.G_NCARDS]
+    pools = np.full((P, 2 * constants.DECK_CAP), -1, np.int64)
     n_pool = np.zeros(P, np.int64)
     n_hand = np.zeros(P, np.int64)
     for t in range(P):
@@ -353,16 +353,16 @@ def determinise(tables, S, o, rng):
     dealt_to = np.full(C, -1, np.int64)
     for c in range(C):
         for t in range(P):
-            if s.counts[t, c, K.K_OWNED] > 0:
+            if s.counts[t, c, constants.K_OWNED] > 0:
                 dealt_to[c] = t
-    ids = np.empty(C * 2 + 2 * P * K.DECK_CAP, np.int64)
+    ids = np.empty(C * 2 + 2 * P * constants.DECK_CAP, np.int64)
     n_ids = 0
     for t in range(P):
         if t == o:  # every card in o's deck passed through o's hands or face up: o knows which it is
             continue
         for i in range(n_pool[t]):
             c = pools[t, i]
-            if cards[c, K.CF_KIND] == K.KIND_CONSULTANT and dealt_to[c] != o:
+            if cards[c, constants.CF_KIND] == constants.KIND_CONSULTANT and dealt_to[c] != o:
                 ids[n_ids] = c
                 n_ids += 1
     n_removed = 0
@@ -378,14 +378,14 @@ def determinise(tables, S, o, rng):
         if t == o:
             continue
         for i in range(n_pool[t]):
-            if cards[pools[t, i], K.CF_KIND] == K.KIND_CONSULTANT and dealt_to[pools[t, i]] != o:
+            if cards[pools[t, i], constants.CF_KIND] == constants.KIND_CONSULTANT and dealt_to[pools[t, i]] != o:
                 # the world's deal: the seat dealt this card was dealt this identity instead (its
                 # counters say so too, or they would keep the real deal of the cards o cannot see)
                 u = dealt_to[pools[t, i]]
                 if u < 0:
                     u = t
-                s.counts[u, pools[t, i], K.K_OWNED] -= 1
-                s.counts[u, ids[j], K.K_OWNED] += 1
+                s.counts[u, pools[t, i], constants.K_OWNED] -= 1
+                s.counts[u, ids[j], constants.K_OWNED] += 1
                 pools[t, i] = ids[j]
                 j += 1
     while j < n_ids:
@@ -453,7 +453,7 @@ def _places(v, o):
 
 def _dealt_to(v):
     """The seat each card was dealt to (its deal counter), -1 for none (removed, or not dealt)."""
-    owned = v.counts[:, :, K.K_OWNED]
+    owned = v.counts[:, :, constants.K_OWNED]
     return np.where(owned.any(axis=0), owned.argmax(axis=0), -1)
 
 
@@ -466,7 +466,7 @@ def _unseen_consultants(tables, v, o):
     dealt = _dealt_to(v)
     groups = [[] for _ in range(P + 1)]
     for c in range(C):
-        if cards[c, K.CF_KIND] != K.KIND_CONSULTANT or dealt[c] == o:
+        if cards[c, constants.CF_KIND] != constants.KIND_CONSULTANT or dealt[c] == o:
             continue
         if v.removed[c] > 0:
             groups[P].append(c)
@@ -520,10 +520,10 @@ def place_pools(tables, S, o, pools):
     removed = v.removed.copy()
     v.removed[old] = 0
     v.removed[new] += removed[old]
-    v.counts[:, old, K.K_OWNED] = 0
+    v.counts[:, old, constants.K_OWNED] = 0
     for c, d in zip(old, new):  # the seat dealt c was dealt d instead
         if dealt[c] >= 0:
-            v.counts[dealt[c], d, K.K_OWNED] = 1
+            v.counts[dealt[c], d, constants.K_OWNED] = 1
 
 
 VISIBILITY = Visibility(

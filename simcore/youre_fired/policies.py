@@ -27,8 +27,8 @@ from .. import rng as R
 from ..jit import jit
 from ..runner import P_GAME
 from ..spec import PolicyParam, policy_index
-from . import constants as K
-from .engine import decode
+from . import constants
+from .rules import decode
 from .knowledge import hand_probs, hand_size
 
 GREEDY_HELP = (
@@ -58,14 +58,14 @@ W = policy_index(GREEDY_PARAMS, P_GAME)
 
 @jit
 def worth(cards, rules, c, params):
-    op = cards[c, K.CF_EFFECT]
-    if op == K.OP_BOSS:
+    op = cards[c, constants.CF_EFFECT]
+    if op == constants.OP_BOSS:
         return 1000.0
-    if op == K.OP_CANCEL or op == K.OP_REDIRECT:
+    if op == constants.OP_CANCEL or op == constants.OP_REDIRECT:
         return params[W.keep_reactive]
-    if op == K.OP_GUESS_FIRE_HAND:
+    if op == constants.OP_GUESS_FIRE_HAND:
         return 1.5
-    if op == K.OP_NONE:
+    if op == constants.OP_NONE:
         return 0.2
     return 1.0
 
@@ -78,8 +78,8 @@ def protected_boss(cards, probs_t, boss):
     if p <= 0.0:
         return 0.0
     for r in range(cards.shape[0]):
-        op = cards[r, K.CF_EFFECT]
-        if (op == K.OP_CANCEL or op == K.OP_REDIRECT) and cards[r, K.CF_TRIGGER] != K.TRIG_NONE:
+        op = cards[r, constants.CF_EFFECT]
+        if (op == constants.OP_CANCEL or op == constants.OP_REDIRECT) and cards[r, constants.CF_TRIGGER] != constants.TRIG_NONE:
             p *= 1.0 - probs_t[r]
     return p
 
@@ -89,47 +89,47 @@ def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_t
     """probs[t, c]: chance (to seat a) that c is in t's hand; hands[t]: hand sizes;
     only_bosses: a's Bosses in hand (two when a partner passed one)."""
     C = cards.shape[0]
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     mode, c, t, x, y = decode(C, code)
     wc = worth(cards, rules, c, params)
     if mode == 1:
         return -wc
-    op = cards[c, K.CF_EFFECT]
+    op = cards[c, constants.CF_EFFECT]
     hold = params[W.hold_cost] * wc
-    if op == K.OP_BOSS:
+    if op == constants.OP_BOSS:
         p = protected_boss(cards, probs[t], boss)
         if p >= params[W.boss_play_threshold] or hands[a] == only_bosses:
             return 100.0 * p
         return -100.0 + p
-    if op == K.OP_GUESS_FIRE_HAND:
+    if op == constants.OP_GUESS_FIRE_HAND:
         if x == boss:
             p = protected_boss(cards, probs[t], boss)
             if p >= params[W.boss_guess_threshold]:
                 return 50.0 * p
             return -2.0 - hold
         return probs[t, x] * params[W.fire_weight] * worth(cards, rules, x, params) - hold
-    if op == K.OP_FIRE_FROM_BREAK:
+    if op == constants.OP_FIRE_FROM_BREAK:
         return 0.3 * worth(cards, rules, x, params) - hold
-    if op == K.OP_REVEAL_HAND:
+    if op == constants.OP_REVEAL_HAND:
         unknown = hands[t]
         for z in range(C):
             unknown -= known[a, t, z]
         return params[W.reveal_weight] * unknown - hold
-    if op == K.OP_FIRE_SELF_RESHUFFLE:
+    if op == constants.OP_FIRE_SELF_RESHUFFLE:
         low = 1.0 if deck_n[a] < 4 else 0.3
         return params[W.reshuffle_weight] * brk_total * low - hold
-    if op == K.OP_REVIVE:
+    if op == constants.OP_REVIVE:
         return 0.8 * worth(cards, rules, x, params) - hold
-    if op == K.OP_DRAW:
-        return params[W.draw_weight] * cards[c, K.CF_N] - hold
-    if op == K.OP_DISCARD:
+    if op == constants.OP_DRAW:
+        return params[W.draw_weight] * cards[c, constants.CF_N] - hold
+    if op == constants.OP_DISCARD:
         if hands[t] == 1:
             return 50.0 * protected_boss(cards, probs[t], boss) + 0.5 - hold
         return 0.5 - hold
-    if op == K.OP_SWAP:
+    if op == constants.OP_SWAP:
         return worth(cards, rules, y, params) - worth(cards, rules, x, params) - hold
-    if op == K.OP_PEEK_DECK:
-        return 0.1 * cards[c, K.CF_N] - hold
+    if op == constants.OP_PEEK_DECK:
+        return 0.1 * cards[c, constants.CF_N] - hold
     return -hold
 
 
@@ -137,29 +137,29 @@ def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_t
 def greedy(tables, S, seat, options, n, params, rng):
     s = S[0]
     cards, rules = tables
-    boss = rules[K.R_BOSS_ID]
-    ph = s.g[K.G_PHASE]
-    if ph == K.PH_CANCEL:
-        c = s.g[K.G_ACT_CARD]
-        op = cards[c, K.CF_EFFECT]
-        x = s.g[K.G_ACT_NAME]
+    boss = rules[constants.R_BOSS_ID]
+    ph = s.g[constants.G_PHASE]
+    if ph == constants.PH_CANCEL:
+        c = s.g[constants.G_ACT_CARD]
+        op = cards[c, constants.CF_EFFECT]
+        x = s.g[constants.G_ACT_NAME]
         want = False
-        if op == K.OP_BOSS:
+        if op == constants.OP_BOSS:
             want = s.hand[seat, boss] > 0
-        elif op == K.OP_GUESS_FIRE_HAND:
+        elif op == constants.OP_GUESS_FIRE_HAND:
             want = x < cards.shape[0] and s.hand[seat, x] > 0 and (
                 x == boss or worth(cards, rules, x, params) >= 1.5)
-        elif op == K.OP_REVEAL_HAND:
+        elif op == constants.OP_REVEAL_HAND:
             want = s.hand[seat, boss] > 0
-        elif op == K.OP_DISCARD:
+        elif op == constants.OP_DISCARD:
             want = hand_size(s.hand, seat) == 1 and s.hand[seat, boss] > 0
         return (n - 1) if (want and n > 1) else 0
-    if ph == K.PH_REDIRECT:
-        victim = s.g[K.G_REDIRECT_CARD]
+    if ph == constants.PH_REDIRECT:
+        victim = s.g[constants.G_REDIRECT_CARD]
         if n > 1 and (victim == boss or worth(cards, rules, victim, params) > worth(cards, rules, options[1] - 1, params)):
             return 1
         return 0
-    if ph == K.PH_DISCARD:
+    if ph == constants.PH_DISCARD:
         best = 0
         bw = 1e300
         for i in range(n):
@@ -168,13 +168,13 @@ def greedy(tables, S, seat, options, n, params, rng):
                 bw = w
                 best = i
         return best
-    P = s.g[K.G_NP]
+    P = s.g[constants.G_NP]
     C = cards.shape[0]
     probs = np.zeros((P, C))
     hands = np.zeros(P, np.int64)
     for t in range(P):
         hands[t] = hand_size(s.hand, t)
-        if t != seat and s.seat[t, K.S_ALIVE] == 1:
+        if t != seat and s.seat[t, constants.S_ALIVE] == 1:
             hand_probs(cards, rules, s, seat, t, probs[t])
     brk_total = 0
     for z in range(C):
@@ -201,26 +201,26 @@ def greedy(tables, S, seat, options, n, params, rng):
 @jit
 def value(tables, S, seat):
     s = S[0]
-    P = s.g[K.G_NP]
-    teams = s.g[K.G_TEAMS] == 1
-    if s.g[K.G_OVER] == 1:
-        w = s.g[K.G_WINNER]
+    P = s.g[constants.G_NP]
+    teams = s.g[constants.G_TEAMS] == 1
+    if s.g[constants.G_OVER] == 1:
+        w = s.g[constants.G_WINNER]
         if w < 0:
             return 0.5 if teams else 1.0 / P
         if teams:
             return 1.0 if (seat % 2) == w else 0.0
         return 1.0 if w == seat else 0.0
     if teams:  # Bosses lost by each team (public: its unemployment lines)
-        boss = tables[1][K.R_BOSS_ID]
+        boss = tables[1][constants.R_BOSS_ID]
         own = s.unemp[seat, boss] + s.unemp[(seat + 2) % 4, boss]
         opp = s.unemp[(seat + 1) % 4, boss] + s.unemp[(seat + 3) % 4, boss]
         return 0.5 + 0.2 * (opp - own)
-    if s.seat[seat, K.S_ALIVE] == 0:
+    if s.seat[seat, constants.S_ALIVE] == 0:
         return 0.0
     alive = 0
     total = 0.0
     for p in range(P):
-        if s.seat[p, K.S_ALIVE] == 1:
+        if s.seat[p, constants.S_ALIVE] == 1:
             alive += 1
             total += hand_size(s.hand, p) + s.deck_n[p]
     mine = hand_size(s.hand, seat) + s.deck_n[seat]

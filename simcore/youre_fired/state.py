@@ -16,27 +16,26 @@ import numpy as np
 
 from ..jit import jit
 from ..records import RecordView, record_dtype
-from . import constants as K
-
-P_MAX = K.MAX_PLAYERS
-C_MAX = K.MAX_CARD_TYPES
+from . import constants
+P_MAX = constants.MAX_PLAYERS
+C_MAX = constants.MAX_CARD_TYPES
 
 # One record, passed between kernels as one pointer (a tuple of 12 arrays went
 # field by field, about 100 words per call: see simcore/jit.py). Fields are
 # sized for 4 players and 32 card types; loops run to g[G_NP] and g[G_NCARDS].
 STATE_DTYPE = record_dtype([
-    ("g", np.int64, (K.G_WIDTH,)),
+    ("g", np.int64, (constants.G_WIDTH,)),
     ("hand", np.int64, (P_MAX, C_MAX)),
     ("brk", np.int64, (P_MAX, C_MAX)),  # break room
     ("unemp", np.int64, (P_MAX, C_MAX)),  # unemployment line
-    ("deck", np.int64, (P_MAX, K.DECK_CAP)),
+    ("deck", np.int64, (P_MAX, constants.DECK_CAP)),
     ("deck_n", np.int64, (P_MAX,)),
     ("removed", np.int64, (C_MAX,)),  # consultants removed unseen
-    ("seat", np.int64, (P_MAX, K.S_WIDTH)),
+    ("seat", np.int64, (P_MAX, constants.S_WIDTH)),
     ("known", np.int64, (P_MAX, P_MAX, C_MAX)),
     ("known_top", np.int64, (P_MAX, P_MAX)),
     ("belief", np.float64, (P_MAX, P_MAX, C_MAX)),
-    ("counts", np.int64, (P_MAX, C_MAX, K.N_COUNTERS)),
+    ("counts", np.int64, (P_MAX, C_MAX, constants.N_COUNTERS)),
 ])
 
 class StateView(RecordView):
@@ -47,7 +46,7 @@ class StateView(RecordView):
 
     @staticmethod
     def sizes(g):
-        return {"P": g[K.G_NP], "C": g[K.G_NCARDS]}
+        return {"P": g[constants.G_NP], "C": g[constants.G_NCARDS]}
 
 
 def view(S) -> StateView:
@@ -58,8 +57,8 @@ def view(S) -> StateView:
 def empty_state(n_players, n_cards):
     S = np.zeros(1, STATE_DTYPE)
     s = S[0]
-    s.g[K.G_NP] = n_players
-    s.g[K.G_NCARDS] = n_cards
+    s.g[constants.G_NP] = n_players
+    s.g[constants.G_NCARDS] = n_cards
     s.deck[:] = -1
     return S
 
@@ -73,9 +72,9 @@ def clone(S):
 def card_totals(S):
     """Copies of each card type in all zones (for the conservation check)."""
     s = S[0]
-    C = s.g[K.G_NCARDS]
+    C = s.g[constants.G_NCARDS]
     out = s.removed[:C].copy()
-    for p in range(s.g[K.G_NP]):
+    for p in range(s.g[constants.G_NP]):
         for c in range(C):
             out[c] += s.hand[p, c] + s.brk[p, c] + s.unemp[p, c]
         for i in range(s.deck_n[p]):

@@ -13,8 +13,8 @@ from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.errors import BalanceError
 from balance.simcore.four_day_weekend import SPEC
-from balance.simcore.four_day_weekend import constants as K
-from balance.simcore.four_day_weekend import engine as E
+from balance.simcore.four_day_weekend import constants
+from balance.simcore.four_day_weekend import rules
 from balance.simcore.four_day_weekend.invariants import check
 from balance.simcore.trace import no_trace
 
@@ -24,32 +24,32 @@ SEED = 5
 
 
 def deal(data, players, index):
-    return E.new_game(data.tables, players, R.new_streams(SEED, index), no_trace())
+    return rules.new_game(data.tables, players, R.new_streams(SEED, index), no_trace())
 
 
 def hand(s, p):
     a = s.a
-    o = a[K.O_HAND] + p * K.HAND_MAX
-    return [int(x) for x in a[o:o + a[a[K.O_HAND_N] + p]]]
+    o = a[constants.O_HAND] + p * constants.HAND_MAX
+    return [int(x) for x in a[o:o + a[a[constants.O_HAND_N] + p]]]
 
 
 def draw_pile(s):
     a = s.a
-    return [int(x) for x in a[a[K.O_DRAW]:a[K.O_DRAW] + a[K.M_DRAW_N]]]
+    return [int(x) for x in a[a[constants.O_DRAW]:a[constants.O_DRAW] + a[constants.M_DRAW_N]]]
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_copy_lands_in_the_receiving_seats_opening_hand_only(players):
     c = 7
     power = SPEC.load_data({"power_card": c})
-    pi = int(power.tables[K.T_RULES][K.R_POWER_INST])
-    assert pi == BASE.tables[K.T_INSTANCES].shape[0] and power.tables[K.T_INSTANCES][pi] == c
+    pi = int(power.tables[constants.T_RULES][constants.R_POWER_INST])
+    assert pi == BASE.tables[constants.T_INSTANCES].shape[0] and power.tables[constants.T_INSTANCES][pi] == c
     seats = receiving_seats(SEED, np.arange(30), players)
     assert set(seats.tolist()) == set(range(players))
     for i in range(30):
         a, b = deal(BASE, players, i), deal(power, players, i)
         t = int(seats[i])
-        assert b.a[K.M_POWER_SEAT] == t and a.a[K.M_POWER_SEAT] == -1
+        assert b.a[constants.M_POWER_SEAT] == t and a.a[constants.M_POWER_SEAT] == -1
         for p in range(players):
             if p != t:
                 assert hand(a, p) == hand(b, p)
@@ -58,10 +58,10 @@ def test_the_copy_lands_in_the_receiving_seats_opening_hand_only(players):
         assert len(changed) == 1 and hb[changed[0]] == pi
         replaced = ha[changed[0]]
         assert draw_pile(b) == [replaced] + draw_pile(a)  # the replaced card at the bottom, the rest as dealt
-        drawn_a = a.counts[:, :, K.CC_DRAWN].copy()
-        drawn_a[t, BASE.tables[K.T_INSTANCES][replaced]] -= 1
+        drawn_a = a.counts[:, :, constants.CC_DRAWN].copy()
+        drawn_a[t, BASE.tables[constants.T_INSTANCES][replaced]] -= 1
         drawn_a[t, c] += 1
-        assert np.array_equal(b.counts[:, :, K.CC_DRAWN], drawn_a)
+        assert np.array_equal(b.counts[:, :, constants.CC_DRAWN], drawn_a)
         assert check(power.tables, b) == 0
 
 
@@ -85,14 +85,14 @@ def test_every_round_deals_the_copy_to_the_same_seat():
     """A later round's deal (here by hand: _start_round on a finished round's state) gives the copy to the
     seat of the first round again."""
     power = SPEC.load_data({"power_card": 3})
-    pi = int(power.tables[K.T_RULES][K.R_POWER_INST])
+    pi = int(power.tables[constants.T_RULES][constants.R_POWER_INST])
     rng = R.new_streams(SEED, 2)
-    s = E.new_game(power.tables, 4, rng, no_trace())
-    t = int(s.a[K.M_POWER_SEAT])
+    s = rules.new_game(power.tables, 4, rng, no_trace())
+    t = int(s.a[constants.M_POWER_SEAT])
     for _ in range(3):
-        s.a[K.M_ROUND] += 1
-        E._start_round(power.tables, s, rng, no_trace())
-        assert pi in hand(s, t) and s.a[K.M_POWER_SEAT] == t
+        s.a[constants.M_ROUND] += 1
+        rules._start_round(power.tables, s, rng, no_trace())
+        assert pi in hand(s, t) and s.a[constants.M_POWER_SEAT] == t
 
 
 def test_refused_ids():

@@ -3,7 +3,7 @@ import pytest
 
 from balance.simcore.errors import BalanceError
 from balance.simcore.four_day_weekend import SPEC
-from balance.simcore.four_day_weekend import constants as K
+from balance.simcore.four_day_weekend import constants
 from balance.simcore.four_day_weekend.cards import CARDS_FILE, PARAMS, RULES_FILE
 from balance.simcore.gamedata import Reader, read_rules
 
@@ -20,7 +20,7 @@ def test_default_deck_is_a_marked_reconstruction_of_100_cards():
     assert "RECONSTRUCTION" in GOOD.splitlines()[0]
     cards, _, inst, _ = TABLES
     assert inst.shape[0] == 100
-    kinds = [int((cards[inst, K.C_KIND] == k).sum()) for k in range(4)]
+    kinds = [int((cards[inst, constants.C_KIND] == k).sum()) for k in range(4)]
     assert kinds == [22, 18, 48, 12]
     assert len(NAMES) == cards.shape[0]
 
@@ -63,7 +63,7 @@ def test_params_validated_and_hash_changes():
     with pytest.raises(BalanceError):
         coerce(SPEC.param("hand_size"), 99, "--set")
     assert SPEC.load_data({}).content_hash != SPEC.load_data({"hand_size": 6}).content_hash
-    assert SPEC.load_data({"hand_size": 6}).tables[3][K.R_HAND_SIZE] == 6
+    assert SPEC.load_data({"hand_size": 6}).tables[3][constants.R_HAND_SIZE] == 6
 
 
 def test_declared_defaults_are_the_shipped_rules_file():

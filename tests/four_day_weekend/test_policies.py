@@ -6,19 +6,19 @@ from hypothesis import strategies as st
 from balance.simcore import rng as R
 from balance.simcore.batch import resolve_policy
 from balance.simcore.four_day_weekend import SPEC
-from balance.simcore.four_day_weekend import constants as K
-from balance.simcore.four_day_weekend import engine as E
-from balance.simcore.four_day_weekend import policies as P
+from balance.simcore.four_day_weekend import constants
+from balance.simcore.four_day_weekend import rules
+from balance.simcore.four_day_weekend import policies
 from balance.simcore.trace import no_trace
 
 from .helpers import TABLES, build, fresh
 
-CARDS = TABLES[K.T_CARDS]
+CARDS = TABLES[constants.T_CARDS]
 GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
 
 
 def lowered(c, u, role_flag):
-    return min(u, 0.5 * CARDS[c, K.C_POINTS] + 0.5) if role_flag else u
+    return min(u, 0.5 * CARDS[c, constants.C_POINTS] + 0.5) if role_flag else u
 
 
 @settings(max_examples=6, deadline=None)
@@ -27,28 +27,28 @@ def test_hand_uses_give_use_with_hand_for_hand_and_row_cards(n_players, seed):
     """use_with_hand(c, skip) compares c with every same-role hand card; greedy
     computes every hand card's use once (hand_uses) and reads the role's best."""
     s, rng = fresh(n_players, seed)
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     checked = 0
-    while E.to_move(s) >= 0:
-        seat = E.to_move(s)
-        P.hand_uses(TABLES, s, seat, P.ALL_ROLES, *P.use_context(TABLES, s.a, seat))
+    while rules.to_move(s) >= 0:
+        seat = rules.to_move(s)
+        policies.hand_uses(TABLES, s, seat, policies.ALL_ROLES, *policies.use_context(TABLES, s.a, seat))
         f = s.f
         a = s.a
-        for k in range(E.hand_n(a, seat)):
-            c = int(E.card_of(TABLES, E.hand_at(a, seat, k)))
-            r = E.role(CARDS, c)
-            fast = lowered(c, f[K.F_USE + k], f[K.F_ROLE_SLOT + r] != k)
-            assert fast == P.use_with_hand(TABLES, s, seat, c, k)
+        for k in range(rules.hand_n(a, seat)):
+            c = int(rules.card_of(TABLES, rules.hand_at(a, seat, k)))
+            r = rules.role(CARDS, c)
+            fast = lowered(c, f[constants.F_USE + k], f[constants.F_ROLE_SLOT + r] != k)
+            assert fast == policies.use_with_hand(TABLES, s, seat, c, k)
             checked += 1
         for p in range(n_players):
-            for j in range(E.row_n(a, p)):
-                c = int(E.card_of(TABLES, E.row_at(a, p, j)))
-                u = P.card_use(TABLES, s, seat, c)
-                fast = lowered(c, u, f[K.F_ROLE_BEST + E.role(CARDS, c)] > u)
-                assert fast == P.use_with_hand(TABLES, s, seat, c, -1)
+            for j in range(rules.row_n(a, p)):
+                c = int(rules.card_of(TABLES, rules.row_at(a, p, j)))
+                u = policies.card_use(TABLES, s, seat, c)
+                fast = lowered(c, u, f[constants.F_ROLE_BEST + rules.role(CARDS, c)] > u)
+                assert fast == policies.use_with_hand(TABLES, s, seat, c, -1)
                 checked += 1
-        n = E.legal(TABLES, s, out)
-        E.step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
+        n = rules.legal(TABLES, s, out)
+        rules.step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
     assert checked > 0
 
 
@@ -60,30 +60,30 @@ def test_what_greedy_remembers_never_changes_its_choice(n_players, seed, deny):
     the state with all of that forgotten. A third of the moves are random, so
     greedy also meets states its own choices would not lead to."""
     params = GREEDY.copy()
-    params[P.W.deny_weight] = deny
+    params[policies.W.deny_weight] = deny
     s, rng = fresh(n_players, seed)
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     decisions = 0
-    while E.to_move(s) >= 0:
-        seat = E.to_move(s)
-        n = E.legal(TABLES, s, out)
-        bare = E.clone(s)
+    while rules.to_move(s) >= 0:
+        seat = rules.to_move(s)
+        n = rules.legal(TABLES, s, out)
+        bare = rules.clone(s)
         bare.f[:] = 0.0
-        E.sets_rebuilt(bare.a)
-        expected = P.greedy(TABLES, bare, seat, out, n, params, rng)
-        assert P.greedy(TABLES, s, seat, out, n, params, rng) == expected
+        rules.sets_rebuilt(bare.a)
+        expected = policies.greedy(TABLES, bare, seat, out, n, params, rng)
+        assert policies.greedy(TABLES, s, seat, out, n, params, rng) == expected
         decisions += 1
         j = expected if R.randint(rng, R.POLICY, 3) else R.randint(rng, R.POLICY, n)
-        E.step(TABLES, s, out[j], rng, no_trace())
+        rules.step(TABLES, s, out[j], rng, no_trace())
     assert decisions > 50
 
 
 def test_role_is_the_set_slot_a_card_competes_for():
     for c in range(CARDS.shape[0]):
-        kind = CARDS[c, K.C_KIND]
-        expected = {K.EXCUSE: K.S_EXCUSE, K.ACTIVITY: K.S_ACTIVITY, K.BONUS: K.S_BONUS}.get(
-            kind, K.S_NEC + CARDS[c, K.C_TYPE])
-        assert E.role(CARDS, c) == expected
+        kind = CARDS[c, constants.C_KIND]
+        expected = {constants.EXCUSE: constants.S_EXCUSE, constants.ACTIVITY: constants.S_ACTIVITY, constants.BONUS: constants.S_BONUS}.get(
+            kind, constants.S_NEC + CARDS[c, constants.C_TYPE])
+        assert rules.role(CARDS, c) == expected
 
 
 OLD_DECLARING = {"final_turn_base": 0.0, "final_turn_per_slot": 0.0}  # the greedy of before (issue 22)
@@ -97,9 +97,9 @@ def old_should_declare(s, seat):
     """The declaring rule greedy had before issue 22: the lead as it stands (this
     round's points; the whole game's in the last round) over every other seat."""
     a = s.a
-    last = a[K.M_ROUND] == a[K.M_N_ROUNDS] - 1
-    pts = [E.provisional_points(TABLES, a, p) + (E.score(a, p) if last else 0) for p in range(a[K.M_PLAYERS])]
-    return all(pts[seat] - pts[p] >= GREEDY[P.W.declare_margin] for p in range(len(pts)) if p != seat)
+    last = a[constants.M_ROUND] == a[constants.M_N_ROUNDS] - 1
+    pts = [rules.provisional_points(TABLES, a, p) + (rules.score(a, p) if last else 0) for p in range(a[constants.M_PLAYERS])]
+    return all(pts[seat] - pts[p] >= GREEDY[policies.W.declare_margin] for p in range(len(pts)) if p != seat)
 
 
 @settings(max_examples=6, deadline=None)
@@ -109,15 +109,15 @@ def test_zero_final_turn_points_restore_the_old_declaring(n_players, seed):
     the greedy of before: its declaring rule at every state of random games."""
     params = greedy_params(**OLD_DECLARING)
     s, rng = fresh(n_players, seed)
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     seen = set()
-    while E.to_move(s) >= 0:
-        seat = E.to_move(s)
+    while rules.to_move(s) >= 0:
+        seat = rules.to_move(s)
         old = old_should_declare(s, seat)
-        assert P.should_declare(TABLES, s, seat, params) == old
+        assert policies.should_declare(TABLES, s, seat, params) == old
         seen.add(old)
-        n = E.legal(TABLES, s, out)
-        E.step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
+        n = rules.legal(TABLES, s, out)
+        rules.step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
     assert seen == {True, False}
 
 
@@ -127,20 +127,20 @@ def test_greedy_declares_only_when_the_lead_survives_the_final_turns():
     points by default); a lead of more than that does."""
     mine = ["Jury Duty", "Go-Kart Racing", "Tacos", "Bus Pass", "Tent", "Spare Change"]  # 2 + 4 + 4 + 2 + 2 = 14
     theirs = [["Car Trouble", "Picnic", "Nachos"]]  # 2 + 2: Activity, one Necessity, three slots open
-    s, _ = build(2, set_lists={0: [mine], 1: theirs}, phase=K.PH_PLAY)
+    s, _ = build(2, set_lists={0: [mine], 1: theirs}, phase=constants.PH_PLAY)
     a = s.a
-    assert (E.provisional_points(TABLES, a, 0), E.provisional_points(TABLES, a, 1)) == (14, 4)
-    assert P.final_turn_points(TABLES, a, 1, GREEDY) == 10.0 + 1.5 * 3
-    assert P.final_turn_points(TABLES, a, 0, GREEDY) == 10.0  # every Necessity slot filled
-    assert P.should_declare(TABLES, s, 0, greedy_params(**OLD_DECLARING))  # before: 14 - 4 >= 3
-    assert not P.should_declare(TABLES, s, 0, GREEDY)  # now: 14 - (4 + 14.5) < 3
-    assert P.should_declare(TABLES, s, 0, greedy_params(final_turn_base=3.0, final_turn_per_slot=1.0))  # 14 - 10 >= 3
+    assert (rules.provisional_points(TABLES, a, 0), rules.provisional_points(TABLES, a, 1)) == (14, 4)
+    assert policies.final_turn_points(TABLES, a, 1, GREEDY) == 10.0 + 1.5 * 3
+    assert policies.final_turn_points(TABLES, a, 0, GREEDY) == 10.0  # every Necessity slot filled
+    assert policies.should_declare(TABLES, s, 0, greedy_params(**OLD_DECLARING))  # before: 14 - 4 >= 3
+    assert not policies.should_declare(TABLES, s, 0, GREEDY)  # now: 14 - (4 + 14.5) < 3
+    assert policies.should_declare(TABLES, s, 0, greedy_params(final_turn_base=3.0, final_turn_per_slot=1.0))  # 14 - 10 >= 3
     more = [mine, ["Migraine", "Barbecue Marathon", "Ramen", "Friend's Couch"]]  # a second set: 3 + 6 + 4 = 13
-    s, _ = build(2, set_lists={0: more, 1: theirs}, phase=K.PH_PLAY)
-    assert E.provisional_points(TABLES, s.a, 0) == 27
-    assert P.should_declare(TABLES, s, 0, GREEDY)  # 27 - 18.5 >= 3
+    s, _ = build(2, set_lists={0: more, 1: theirs}, phase=constants.PH_PLAY)
+    assert rules.provisional_points(TABLES, s.a, 0) == 27
+    assert policies.should_declare(TABLES, s, 0, GREEDY)  # 27 - 18.5 >= 3
     # no Activity in the active set (or no set at all): a new set may take all four
-    s, _ = build(2, set_lists={0: more, 1: [["Car Trouble"]]}, phase=K.PH_PLAY)
-    assert P.final_turn_points(TABLES, s.a, 1, GREEDY) == 10.0 + 1.5 * 4
-    s, _ = build(2, set_lists={0: more}, phase=K.PH_PLAY)
-    assert P.final_turn_points(TABLES, s.a, 1, GREEDY) == 10.0 + 1.5 * 4
+    s, _ = build(2, set_lists={0: more, 1: [["Car Trouble"]]}, phase=constants.PH_PLAY)
+    assert policies.final_turn_points(TABLES, s.a, 1, GREEDY) == 10.0 + 1.5 * 4
+    s, _ = build(2, set_lists={0: more}, phase=constants.PH_PLAY)
+    assert policies.final_turn_points(TABLES, s.a, 1, GREEDY) == 10.0 + 1.5 * 4

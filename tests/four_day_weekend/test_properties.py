@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.four_day_weekend import SPEC
-from balance.simcore.four_day_weekend import constants as K
-from balance.simcore.four_day_weekend import engine as E
+from balance.simcore.four_day_weekend import constants
+from balance.simcore.four_day_weekend import rules
 from balance.simcore.four_day_weekend.policies import greedy
 from balance.simcore.trace import no_trace
 
@@ -23,21 +23,21 @@ N_CARDS = TABLES[0].shape[0]
 def test_every_card_in_exactly_one_zone_after_every_step(n_players, seed, use_greedy):
     s, rng = fresh(n_players, seed)
     check_conservation(s)
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     params = np.array(resolve_policy(SPEC, "greedy").params)
     steps = 0
-    while E.to_move(s) >= 0 and steps < 4000:
-        n = E.legal(TABLES, s, out)
+    while rules.to_move(s) >= 0 and steps < 4000:
+        n = rules.legal(TABLES, s, out)
         assert n > 0, "a live state always has a move"
-        seat = E.to_move(s)
+        seat = rules.to_move(s)
         j = greedy(TABLES, s, seat, out, n, params, rng) if use_greedy else R.randint(rng, R.POLICY, n)
         assert 0 <= j < n
-        E.step(TABLES, s, out[j], rng, no_trace())
+        rules.step(TABLES, s, out[j], rng, no_trace())
         check_conservation(s)
         steps += 1
-    assert E.to_move(s) == -1
+    assert rules.to_move(s) == -1
     per = 2 if n_players <= 3 else 1
-    assert s.a[K.M_ROUND] == per * n_players
+    assert s.a[constants.M_ROUND] == per * n_players
 
 
 def test_turn_cap_is_respected():
@@ -72,10 +72,10 @@ def test_games_finish_and_rounds_end_for_the_rules_reasons():
 def test_card_counters_add_up():
     r = Engine(SPEC, [resolve_policy(SPEC, "greedy")]).run(TABLES, 2, 3, np.arange(20), N_CARDS)
     totals = r.card_stats[:, :, 2]  # (cards, kinds) summed counters
-    assert totals[:, K.CC_SCORED].sum() == r.seat_out[:, :, 1].sum()  # scored points add up to scores
-    assert totals[:, K.CC_TAKEN].sum() == r.seat_out[:, :, 5].sum()
-    excuses = TABLES[0][:, K.C_KIND] == K.EXCUSE
-    assert totals[excuses, K.CC_PLAYED].sum() == r.seat_out[:, :, 4].sum()  # each Excuse played starts a set
+    assert totals[:, constants.CC_SCORED].sum() == r.seat_out[:, :, 1].sum()  # scored points add up to scores
+    assert totals[:, constants.CC_TAKEN].sum() == r.seat_out[:, :, 5].sum()
+    excuses = TABLES[0][:, constants.C_KIND] == constants.EXCUSE
+    assert totals[excuses, constants.CC_PLAYED].sum() == r.seat_out[:, :, 4].sum()  # each Excuse played starts a set
 
 
 def test_lookahead_runs():

@@ -2,9 +2,9 @@
 import numpy as np
 
 from balance.simcore import rng as R
-from balance.simcore.overtime import constants as C
+from balance.simcore.overtime import constants
 from balance.simcore.overtime.cards import load_data
-from balance.simcore.overtime.engine import legal, new_game, step, to_move
+from balance.simcore.overtime.rules import legal, new_game, step, to_move
 from balance.simcore.overtime.state import view
 from balance.simcore.trace import events, new_trace, no_trace
 
@@ -25,23 +25,23 @@ def fresh(n_players=4, seed=3, data=DATA):
     rng = R.new_streams(seed, 0)
     s = view(new_game(TABLES, n_players, rng, no_trace()))
     for p in range(n_players):
-        while s.ps[p, C.P_HAND_N] > 0:
-            n = s.ps[p, C.P_HAND_N] - 1
+        while s.ps[p, constants.P_HAND_N] > 0:
+            n = s.ps[p, constants.P_HAND_N] - 1
             c = s.hand[p, n]
             s.hand[p, n] = -1
-            s.ps[p, C.P_HAND_N] = n
-            s.cc[p, TABLES[3][c], C.CC_HELD] -= 1
-            s.deck[s.g[C.G_DECK_N]] = c
-            s.g[C.G_DECK_N] += 1
-            s.zone[c] = C.Z_DECK
+            s.ps[p, constants.P_HAND_N] = n
+            s.cc[p, TABLES[3][c], constants.CC_HELD] -= 1
+            s.deck[s.g[constants.G_DECK_N]] = c
+            s.g[constants.G_DECK_N] += 1
+            s.zone[c] = constants.Z_DECK
             s.owner[c] = -1
-        s.ps[p, C.P_SNOOZE] = 0
-    s.g[C.G_CUR] = 0
-    s.g[C.G_ROUND] = 1
-    s.g[C.G_PHASE] = C.PH_ACTION
-    s.g[C.G_ACTIONS_USED] = 0
-    s.g[C.G_ACTED] = 0
-    s.g[C.G_IN_TURN] = 1
+        s.ps[p, constants.P_SNOOZE] = 0
+    s.g[constants.G_CUR] = 0
+    s.g[constants.G_ROUND] = 1
+    s.g[constants.G_PHASE] = constants.PH_ACTION
+    s.g[constants.G_ACTIONS_USED] = 0
+    s.g[constants.G_ACTED] = 0
+    s.g[constants.G_IN_TURN] = 1
     return s, rng
 
 
@@ -49,19 +49,19 @@ def give(s, p, name, data=DATA):
     """Move one copy of card `name` from the deck to p's hand."""
     TABLES = data.tables
     k = kind(name, data)
-    n = s.g[C.G_DECK_N]
+    n = s.g[constants.G_DECK_N]
     for j in range(n):
         c = s.deck[j]
         if TABLES[3][c] == k:
             s.deck[j] = s.deck[n - 1]
             s.deck[n - 1] = -1
-            s.g[C.G_DECK_N] = n - 1
-            h = s.ps[p, C.P_HAND_N]
+            s.g[constants.G_DECK_N] = n - 1
+            h = s.ps[p, constants.P_HAND_N]
             s.hand[p, h] = c
-            s.ps[p, C.P_HAND_N] = h + 1
-            s.zone[c] = C.Z_HAND
+            s.ps[p, constants.P_HAND_N] = h + 1
+            s.zone[c] = constants.Z_HAND
             s.owner[c] = p
-            s.cc[p, k, C.CC_HELD] += 1
+            s.cc[p, k, constants.CC_HELD] += 1
             return c
     raise AssertionError(f"no {name} left in the deck")
 
@@ -70,14 +70,14 @@ def to_discard(s, name, data=DATA):
     """Move one copy of card `name` from the deck to the discard pile."""
     TABLES = data.tables
     k = kind(name, data)
-    n = s.g[C.G_DECK_N]
+    n = s.g[constants.G_DECK_N]
     for j in range(n):
         c = s.deck[j]
         if TABLES[3][c] == k:
             s.deck[j] = s.deck[n - 1]
             s.deck[n - 1] = -1
-            s.g[C.G_DECK_N] = n - 1
-            s.zone[c] = C.Z_DISCARD
+            s.g[constants.G_DECK_N] = n - 1
+            s.zone[c] = constants.Z_DISCARD
             s.dk[k] += 1
             return c
     raise AssertionError(f"no {name} left in the deck")
@@ -86,8 +86,8 @@ def to_discard(s, name, data=DATA):
 def assignment(s, p, name, data=DATA):
     TABLES = data.tables
     k = kind(name, data)
-    for a in range(TABLES[0][C.R_A0], TABLES[0][C.R_J0]):
-        if TABLES[3][a] == k and s.owner[a] == p and s.zone[a] == C.Z_ASSIGN:
+    for a in range(TABLES[0][constants.R_A0], TABLES[0][constants.R_J0]):
+        if TABLES[3][a] == k and s.owner[a] == p and s.zone[a] == constants.Z_ASSIGN:
             return int(a)
     raise AssertionError(f"P{p + 1} has no {name}")
 
@@ -95,7 +95,7 @@ def assignment(s, p, name, data=DATA):
 def slot(s, p, name, data=DATA):
     TABLES = data.tables
     k = kind(name, data)
-    for i in range(s.ps[p, C.P_HAND_N]):
+    for i in range(s.ps[p, constants.P_HAND_N]):
         if TABLES[3][s.hand[p, i]] == k:
             return i
     raise AssertionError(f"P{p + 1} holds no {name}")
@@ -106,7 +106,7 @@ def opt(kind_, a=0, b=0):
 
 
 def options(s, data=DATA):
-    out = np.zeros(C.MAX_OPTIONS, np.int64)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     n = legal(data.tables, s, out)
     return [int(x) for x in out[:n]]
 
@@ -122,5 +122,5 @@ def lines(trace, data=DATA):
     return decode_trace(events(trace), data, 4)
 
 
-__all__ = ["C", "DATA", "TABLES", "NAMES", "fresh", "give", "to_discard", "assignment", "slot", "opt", "options", "play", "to_move",
+__all__ = ["constants", "DATA", "TABLES", "NAMES", "fresh", "give", "to_discard", "assignment", "slot", "opt", "options", "play", "to_move",
            "new_trace", "events", "lines", "kind"]

@@ -13,8 +13,8 @@ from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.errors import BalanceError
 from balance.simcore.overtime import SPEC
-from balance.simcore.overtime import constants as C
-from balance.simcore.overtime.engine import new_game
+from balance.simcore.overtime import constants
+from balance.simcore.overtime.rules import new_game
 from balance.simcore.overtime.invariants import check
 from balance.simcore.overtime.state import view
 from balance.simcore.trace import no_trace
@@ -33,19 +33,19 @@ def deal(data, players, index, seed=SEED):
 
 
 def hand(s, p):
-    return list(s.hand[p, :s.ps[p, C.P_HAND_N]])
+    return list(s.hand[p, :s.ps[p, constants.P_HAND_N]])
 
 
 def deck(s):
-    return list(s.deck[:s.g[C.G_DECK_N]])
+    return list(s.deck[:s.g[constants.G_DECK_N]])
 
 
 def kinds_in_play(data, s):
     """Copies of each kind over every zone a card of this game can be in (all but the box)."""
     ik = data.tables[3]
     out = np.zeros(len(data.card_names), np.int64)
-    for i in range(s.g[C.G_NINST]):
-        if s.zone[i] != C.Z_BOX:
+    for i in range(s.g[constants.G_NINST]):
+        if s.zone[i] != constants.Z_BOX:
             out[ik[i]] += 1
     return out
 
@@ -54,8 +54,8 @@ def kinds_in_play(data, s):
 def test_the_copy_lands_in_the_receiving_seats_opening_hand_only(players):
     c = kind_of(NAMES[3])  # any main-deck card
     power = SPEC.load_data({"power_card": c})
-    pi = int(power.tables[0][C.R_POWER_INST])
-    assert power.tables[3][pi] == c and pi == int(power.tables[0][C.R_N_MAIN]) - 1
+    pi = int(power.tables[0][constants.R_POWER_INST])
+    assert power.tables[3][pi] == c and pi == int(power.tables[0][constants.R_N_MAIN]) - 1
     seats = receiving_seats(SEED, np.arange(40), players)
     assert set(seats.tolist()) == set(range(players))
     ik_a, ik_b = BASE.tables[3], power.tables[3]
@@ -73,7 +73,7 @@ def test_the_copy_lands_in_the_receiving_seats_opening_hand_only(players):
         want = kinds_in_play(BASE, a)
         want[c] += 1
         assert np.array_equal(kinds_in_play(power, b), want)
-        assert b.zone[pi] == C.Z_HAND and b.owner[pi] == t and pi in hand(b, t)
+        assert b.zone[pi] == constants.Z_HAND and b.owner[pi] == t and pi in hand(b, t)
         assert check(power.tables, b) == 0
         replaced = deck(b)[0]  # the replaced card at the bottom of the deck, the rest as the same deal left it
         assert replaced in hand(a, t) and replaced not in deck(a)
@@ -87,19 +87,19 @@ def test_the_copy_lands_in_the_receiving_seats_opening_hand_only(players):
         changed = [j for j in range(len(ha)) if ha[j] != hb[j]]
         assert len(changed) == 1 and hb[changed[0]] == pi and ha[changed[0]] == replaced
         # held and drawn counters: the copy counts as dealt to t, the replaced card as never dealt
-        assert b.cc[t, c, C.CC_HELD] == a.cc[t, c, C.CC_HELD] + (0 if ik_a[replaced] == c else 1)
-        assert b.cc[t, ik_b[replaced], C.CC_DRAWN] == a.cc[t, ik_a[replaced], C.CC_DRAWN] - (0 if ik_a[replaced] == c else 1)
+        assert b.cc[t, c, constants.CC_HELD] == a.cc[t, c, constants.CC_HELD] + (0 if ik_a[replaced] == c else 1)
+        assert b.cc[t, ik_b[replaced], constants.CC_DRAWN] == a.cc[t, ik_a[replaced], constants.CC_DRAWN] - (0 if ik_a[replaced] == c else 1)
     assert exact >= 30
 
 
 def test_a_fixed_seat_and_the_default():
     c = kind_of(NAMES[0])
     power = SPEC.load_data({"power_card": c, "power_seat": 2})
-    pi = int(power.tables[0][C.R_POWER_INST])
+    pi = int(power.tables[0][constants.R_POWER_INST])
     for i in range(8):
         b = deal(power, 4, i)
         assert pi in hand(b, 2)
-    assert int(BASE.tables[0][C.R_POWER_INST]) == -1
+    assert int(BASE.tables[0][constants.R_POWER_INST]) == -1
     again = SPEC.load_data({"power_card": -1})
     for i in range(8):
         assert deal(BASE, 4, i).tobytes() == deal(again, 4, i).tobytes()
@@ -113,7 +113,7 @@ def test_whole_games_keep_every_invariant():
 
 
 def test_refused_ids():
-    first_assignment = int(BASE.tables[0][C.R_FIRST_ASSIGN_KIND])
+    first_assignment = int(BASE.tables[0][constants.R_FIRST_ASSIGN_KIND])
     for bad in (first_assignment, len(NAMES) - 1):  # an assignment, the starting employee
         with pytest.raises(BalanceError, match="power_card"):
             SPEC.load_data({"power_card": bad})

@@ -20,9 +20,9 @@ def _bad(tmp_path, old, new):
 def test_default_list_is_the_rulebook_counts():
     tables = load_data({}).tables
     rules, kinds, eff, inst = tables
-    from balance.simcore.overtime import constants as C
-    assert rules[C.R_N_MAIN] == 122
-    assert rules[C.R_J0] - rules[C.R_A0] == 30
+    from balance.simcore.overtime import constants
+    assert rules[constants.R_N_MAIN] == 122
+    assert rules[constants.R_J0] - rules[constants.R_A0] == 30
     assert inst.shape[0] == 122 + 30 + 6
     assert "A RECONSTRUCTION" in CARDS_FILE.read_text().splitlines()[0]
 
@@ -48,8 +48,8 @@ def test_snooze_thresholds_set_and_validated():
     data = load_data(vals)
     assert data.params["snooze_thresholds"] == [5, 8, 11]
     rules = data.tables[0]
-    from balance.simcore.overtime import constants as C
-    assert list(rules[[C.R_T1, C.R_T2, C.R_T3]]) == [5, 8, 11]
+    from balance.simcore.overtime import constants
+    assert list(rules[[constants.R_T1, constants.R_T2, constants.R_T3]]) == [5, 8, 11]
     with pytest.raises(BalanceError, match="increasing"):
         load_data(user_params(SPEC, ["snooze_thresholds=8,5,11"]))
     with pytest.raises(BalanceError, match="out of range"):
@@ -69,7 +69,7 @@ def test_every_param_has_a_default_in_rules_toml():
 
 def test_card_list_larger_than_the_state_is_refused(tmp_path):
     # the state record holds at most NINST_MAX card instances (158 in the default list)
-    from balance.simcore.overtime import constants as C
+    from balance.simcore.overtime import constants
     text = CARDS_FILE.read_text()
     assert text.count("count = 6\n") >= 2
     path = tmp_path / "big.toml"
@@ -77,7 +77,7 @@ def test_card_list_larger_than_the_state_is_refused(tmp_path):
     with pytest.raises(BalanceError) as e:
         load_data({"cards": str(path)})
     msg = str(e.value)
-    assert "big.toml" in msg and "'count'" in msg and "546 cards" in msg and f"at most {C.NINST_MAX} cards" in msg
+    assert "big.toml" in msg and "'count'" in msg and "546 cards" in msg and f"at most {constants.NINST_MAX} cards" in msg
 
 
 # ---------------------------------------------------------------- issue 19: fields an opcode does not use

@@ -9,8 +9,7 @@ import numpy as np
 
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.overtime import SPEC
-from balance.simcore.overtime import constants as C
-
+from balance.simcore.overtime import constants
 from .helpers import DATA, NAMES, TABLES
 
 GOLDEN = Path(__file__).parent / "golden" / "greedy_4p_seed2026.txt"
@@ -35,7 +34,7 @@ def transcript():
 
 def test_golden_transcript():
     lines, ev = transcript()
-    assert (ev[:, 0] == C.EV_REACT).any() and (ev[:, 0] == C.EV_RESOLVE).sum() > (ev[:, 0] == C.EV_PLAY).sum() - 1
+    assert (ev[:, 0] == constants.EV_REACT).any() and (ev[:, 0] == constants.EV_RESOLVE).sum() > (ev[:, 0] == constants.EV_PLAY).sum() - 1
     want = GOLDEN.read_text().splitlines()
     assert len(lines) == len(want)
     for i, (got, exp) in enumerate(zip(lines, want)):

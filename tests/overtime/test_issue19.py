@@ -6,7 +6,7 @@ import pytest
 from balance.simcore.overtime.cards import CARDS_FILE, load_data
 from balance.simcore.trace import events
 
-from .helpers import (C, DATA, assignment, fresh, give, kind, new_trace, opt, options, play, slot, to_discard,
+from .helpers import (constants, DATA, assignment, fresh, give, kind, new_trace, opt, options, play, slot, to_discard,
                       to_move)
 
 LGR = "Lead Generation Report"
@@ -18,8 +18,8 @@ MSF = "Monthly Sales Forecast"
 
 def pass_reactions(s, rng, data=DATA):
     """Every seat offered a reaction passes (until a decision other than a reaction is due)."""
-    while s.g[C.G_PHASE] == C.PH_REACT:
-        play(s, rng, opt(C.O_END), data=data)
+    while s.g[constants.G_PHASE] == constants.PH_REACT:
+        play(s, rng, opt(constants.O_END), data=data)
 
 
 # ---------------------------------------------------------------- (b) a card's skip at 10+
@@ -29,27 +29,27 @@ def test_a_card_imposed_skip_at_10_or_more_discards_the_snooze():
     discard all of their Snooze tokens." A Surprise Inspection's skip at 12 Snooze: one turn
     lost, and the Snooze go (version 1 kept them, and the player lost the next turn too)."""
     s, rng = fresh()
-    s.ps[1, C.P_SNOOZE] = 12
-    s.ps[1, C.P_SKIP_NEXT] = 1
+    s.ps[1, constants.P_SNOOZE] = 12
+    s.ps[1, constants.P_SKIP_NEXT] = 1
     trace = new_trace()
-    play(s, rng, opt(C.O_END), trace)  # P1 ends the Action phase; P2's turn begins
+    play(s, rng, opt(constants.O_END), trace)  # P1 ends the Action phase; P2's turn begins
     # P3 and P4 hold nothing to play: round 2 begins with the Time card's snooze
-    assert s.g[C.G_ROUND] == 2 and to_move(s) == 0
-    assert s.ps[1, C.P_SNOOZE] == DATA.tables[0][C.R_TIME0 + 1]  # 0 + the Time card (version 1: 12 + it)
-    assert s.ps[1, C.P_SKIPPED] == 1 and s.ps[1, C.P_EXHAUSTED] == 1
-    assert s.ps[1, C.P_HAND_N] == 2  # "Skip your turn": draws two cards, once
+    assert s.g[constants.G_ROUND] == 2 and to_move(s) == 0
+    assert s.ps[1, constants.P_SNOOZE] == DATA.tables[0][constants.R_TIME0 + 1]  # 0 + the Time card (version 1: 12 + it)
+    assert s.ps[1, constants.P_SKIPPED] == 1 and s.ps[1, constants.P_EXHAUSTED] == 1
+    assert s.ps[1, constants.P_HAND_N] == 2  # "Skip your turn": draws two cards, once
     ev = events(trace)
-    assert [tuple(r[1:3]) for r in ev if r[0] == C.EV_EXHAUST] == [(1, 12)]
-    assert [r[1] for r in ev if r[0] == C.EV_SKIP] == [1]
+    assert [tuple(r[1:3]) for r in ev if r[0] == constants.EV_EXHAUST] == [(1, 12)]
+    assert [r[1] for r in ev if r[0] == constants.EV_SKIP] == [1]
 
 
 def test_a_skip_below_10_keeps_the_snooze():
     s, rng = fresh()
-    s.ps[1, C.P_SNOOZE] = 9
-    s.ps[1, C.P_SKIP_NEXT] = 1
-    play(s, rng, opt(C.O_END))
-    assert s.ps[1, C.P_SNOOZE] == 9 + DATA.tables[0][C.R_TIME0 + 1]
-    assert s.ps[1, C.P_EXHAUSTED] == 0 and s.ps[1, C.P_SKIPPED] == 1
+    s.ps[1, constants.P_SNOOZE] = 9
+    s.ps[1, constants.P_SKIP_NEXT] = 1
+    play(s, rng, opt(constants.O_END))
+    assert s.ps[1, constants.P_SNOOZE] == 9 + DATA.tables[0][constants.R_TIME0 + 1]
+    assert s.ps[1, constants.P_EXHAUSTED] == 0 and s.ps[1, constants.P_SKIPPED] == 1
 
 
 # ---------------------------------------------------------------- (c) Lost File
@@ -62,16 +62,16 @@ def test_lost_file_on_multitasking_also_removes_its_task_token():
     give(s, 0, "Busy Work")
     give(s, 1, "Lost File")
     lgr, uxs, pcb = assignment(s, 0, LGR), assignment(s, 0, UXS), assignment(s, 0, PCB)
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "Multitasking"), lgr))
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Multitasking"), lgr))
     pass_reactions(s, rng)
     assert s.tasks[lgr] == 1 and s.tasks[uxs] == 1  # 1 task, and the token on the A card nearest completion
     trace = new_trace()
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "Busy Work"), pcb), trace)
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Busy Work"), pcb), trace)
     assert to_move(s) == 1
-    play(s, rng, opt(C.O_REACT, slot(s, 1, "Lost File"), 0), trace)
+    play(s, rng, opt(constants.O_REACT, slot(s, 1, "Lost File"), 0), trace)
     assert s.tasks[lgr] == 0 and s.tasks[uxs] == 0  # the token is lost too (version 1 left it)
     assert s.tasks[pcb] == 1  # the lead's own work
-    assert C.EV_TOKENS_LOST in events(trace)[:, 0]
+    assert constants.EV_TOKENS_LOST in events(trace)[:, 0]
 
 
 def test_lost_file_does_not_discard_an_attached_copy():
@@ -82,24 +82,24 @@ def test_lost_file_does_not_discard_an_attached_copy():
     give(s, 1, "I'll Just Copy That!")
     give(s, 1, "Busy Work")
     give(s, 2, "Lost File")
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "A Hard Day's Night"), assignment(s, 0, LGR)))
-    play(s, rng, opt(C.O_REACT, slot(s, 1, "I'll Just Copy That!"), 0))
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "A Hard Day's Night"), assignment(s, 0, LGR)))
+    play(s, rng, opt(constants.O_REACT, slot(s, 1, "I'll Just Copy That!"), 0))
     # the copied work goes on one of P2's A cards: P2's decision
-    assert s.g[C.G_PHASE] == C.PH_CHOOSE and to_move(s) == 1
+    assert s.g[constants.G_PHASE] == constants.PH_CHOOSE and to_move(s) == 1
     p2_lgr = assignment(s, 1, LGR)
-    assert set(options(s)) == {opt(C.O_CHOOSE, 0, a) for a in range(len(s.zone))
-                               if s.zone[a] == C.Z_ASSIGN and s.owner[a] == 1}
-    play(s, rng, opt(C.O_CHOOSE, 0, p2_lgr))
+    assert set(options(s)) == {opt(constants.O_CHOOSE, 0, a) for a in range(len(s.zone))
+                               if s.zone[a] == constants.Z_ASSIGN and s.owner[a] == 1}
+    play(s, rng, opt(constants.O_CHOOSE, 0, p2_lgr))
     pass_reactions(s, rng)
-    copy = next(c for c in range(len(s.zone)) if s.zone[c] == C.Z_ATTACHED and s.owner[c] == 1)
+    copy = next(c for c in range(len(s.zone)) if s.zone[c] == constants.Z_ATTACHED and s.owner[c] == 1)
     assert DATA.tables[3][copy] == kind("I'll Just Copy That!") and s.tasks[p2_lgr] == 2
     # P2's next turn: a W card; P3's Lost File finds no W card attached to P2's A cards
-    s.g[C.G_CUR] = 1
-    s.g[C.G_ACTIONS_USED] = 0
-    play(s, rng, opt(C.O_PLAY, slot(s, 1, "Busy Work"), assignment(s, 1, UXS)))
+    s.g[constants.G_CUR] = 1
+    s.g[constants.G_ACTIONS_USED] = 0
+    play(s, rng, opt(constants.O_PLAY, slot(s, 1, "Busy Work"), assignment(s, 1, UXS)))
     assert to_move(s) == 2
-    play(s, rng, opt(C.O_REACT, slot(s, 2, "Lost File"), 0))
-    assert s.zone[copy] == C.Z_ATTACHED and s.tasks[p2_lgr] == 2
+    play(s, rng, opt(constants.O_REACT, slot(s, 2, "Lost File"), 0))
+    assert s.zone[copy] == constants.Z_ATTACHED and s.tasks[p2_lgr] == 2
 
 
 # ---------------------------------------------------------------- (d) once per round, per card
@@ -111,15 +111,15 @@ def test_each_employee_card_has_its_own_once_per_round_ability():
     to_discard(s, "Busy Work")
     to_discard(s, "Steady Progress")
     give(s, 0, "The Workaholic")
-    play(s, rng, opt(C.O_ABILITY, 0, kind("Coffee Break")))  # Joe: take any card
-    assert not any(o >> 24 == C.O_ABILITY for o in options(s))  # Joe's use is spent
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "The Workaholic"), 0))
+    play(s, rng, opt(constants.O_ABILITY, 0, kind("Coffee Break")))  # Joe: take any card
+    assert not any(o >> 24 == constants.O_ABILITY for o in options(s))  # Joe's use is spent
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "The Workaholic"), 0))
     pass_reactions(s, rng)
-    assert DATA.tables[3][s.ps[0, C.P_EMP]] == kind("The Workaholic")
-    abil = [o for o in options(s) if o >> 24 == C.O_ABILITY]
-    assert abil == [opt(C.O_ABILITY, 0, kind("Busy Work")), opt(C.O_ABILITY, 0, kind("Steady Progress"))]
+    assert DATA.tables[3][s.ps[0, constants.P_EMP]] == kind("The Workaholic")
+    abil = [o for o in options(s) if o >> 24 == constants.O_ABILITY]
+    assert abil == [opt(constants.O_ABILITY, 0, kind("Busy Work")), opt(constants.O_ABILITY, 0, kind("Steady Progress"))]
     play(s, rng, abil[0])
-    assert not any(o >> 24 == C.O_ABILITY for o in options(s))  # once per round for this card
+    assert not any(o >> 24 == constants.O_ABILITY for o in options(s))  # once per round for this card
 
 
 # ---------------------------------------------------------------- (e) discarded, not completed
@@ -149,15 +149,15 @@ def test_discard_assignment_is_not_a_completion(tmp_path):
     give(s, 1, "Work Is Its Own Reward", data)
     qr = assignment(s, 0, QR, data)
     trace = new_trace()
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "Shredder", data), 0), trace, data=data)
-    assert s.g[C.G_PHASE] == C.PH_CHOOSE and to_move(s) == 0
-    play(s, rng, opt(C.O_CHOOSE, 0, qr), trace, data=data)
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Shredder", data), 0), trace, data=data)
+    assert s.g[constants.G_PHASE] == constants.PH_CHOOSE and to_move(s) == 0
+    play(s, rng, opt(constants.O_CHOOSE, 0, qr), trace, data=data)
     pass_reactions(s, rng, data)
-    assert s.zone[qr] == C.Z_OUT and s.ps[0, C.P_N_ASSIGN] == 4
-    assert s.ps[0, C.P_DISCARDED] == 1 and s.ps[0, C.P_COMPLETED] == 0 and s.g[C.G_DISCARDS] == 1
+    assert s.zone[qr] == constants.Z_OUT and s.ps[0, constants.P_N_ASSIGN] == 4
+    assert s.ps[0, constants.P_DISCARDED] == 1 and s.ps[0, constants.P_COMPLETED] == 0 and s.g[constants.G_DISCARDS] == 1
     codes = events(trace)[:, 0]
-    assert C.EV_A_DISCARD in codes and C.EV_EVENT not in codes and C.EV_COMPLETE not in codes
-    assert s.ps[1, C.P_HAND_N] == 1  # Work Is Its Own Reward had nothing to react to
+    assert constants.EV_A_DISCARD in codes and constants.EV_EVENT not in codes and constants.EV_COMPLETE not in codes
+    assert s.ps[1, constants.P_HAND_N] == 1  # Work Is Its Own Reward had nothing to react to
 
 
 def test_discarding_the_last_assignment_wins(tmp_path):
@@ -167,17 +167,17 @@ def test_discarding_the_last_assignment_wins(tmp_path):
     s, rng = fresh(data=data)
     for name in (LGR, PCB, QR, MSF):
         a = assignment(s, 0, name, data)
-        s.zone[a] = C.Z_OUT
+        s.zone[a] = constants.Z_OUT
         s.owner[a] = -1
-        s.ps[0, C.P_COMPLETED] += 1
-        s.g[C.G_COMPLETIONS] += 1
-    s.ps[0, C.P_N_ASSIGN] = 1
+        s.ps[0, constants.P_COMPLETED] += 1
+        s.g[constants.G_COMPLETIONS] += 1
+    s.ps[0, constants.P_N_ASSIGN] = 1
     give(s, 0, "Shredder", data)
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "Shredder", data), 0), data=data)  # one A card: no choice
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Shredder", data), 0), data=data)  # one A card: no choice
     pass_reactions(s, rng, data)
     while to_move(s) == 0:
-        play(s, rng, opt(C.O_END), data=data)
-    assert s.g[C.G_END] == C.END_ASSIGNMENTS_DONE and s.ps[0, C.P_WON] == 1
+        play(s, rng, opt(constants.O_END), data=data)
+    assert s.g[constants.G_END] == constants.END_ASSIGNMENTS_DONE and s.ps[0, constants.P_WON] == 1
 
 
 def test_discard_assignment_refuses_fields_it_does_not_use(tmp_path):
@@ -198,20 +198,20 @@ def test_trade_secrets_gives_and_takes_the_a_cards_its_player_chooses():
     give(s, 1, "Trade Secrets")
     lgr = assignment(s, 0, LGR)
     s.tasks[lgr] = 1
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "A Hard Day's Night"), lgr))
-    play(s, rng, opt(C.O_REACT, slot(s, 1, "Trade Secrets"), 0))
-    mine = {a for a in range(len(s.zone)) if s.zone[a] == C.Z_ASSIGN and s.owner[a] == 1}
-    theirs = {a for a in range(len(s.zone)) if s.zone[a] == C.Z_ASSIGN and s.owner[a] == 0}
-    assert s.g[C.G_PHASE] == C.PH_CHOOSE and to_move(s) == 1
-    assert set(options(s)) == {opt(C.O_CHOOSE, 0, a) for a in mine}  # first: which of mine to give
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "A Hard Day's Night"), lgr))
+    play(s, rng, opt(constants.O_REACT, slot(s, 1, "Trade Secrets"), 0))
+    mine = {a for a in range(len(s.zone)) if s.zone[a] == constants.Z_ASSIGN and s.owner[a] == 1}
+    theirs = {a for a in range(len(s.zone)) if s.zone[a] == constants.Z_ASSIGN and s.owner[a] == 0}
+    assert s.g[constants.G_PHASE] == constants.PH_CHOOSE and to_move(s) == 1
+    assert set(options(s)) == {opt(constants.O_CHOOSE, 0, a) for a in mine}  # first: which of mine to give
     p2_qr = assignment(s, 1, QR)
-    play(s, rng, opt(C.O_CHOOSE, 0, p2_qr))
-    assert s.g[C.G_PHASE] == C.PH_CHOOSE and set(options(s)) == {opt(C.O_CHOOSE, 0, a) for a in theirs}
+    play(s, rng, opt(constants.O_CHOOSE, 0, p2_qr))
+    assert s.g[constants.G_PHASE] == constants.PH_CHOOSE and set(options(s)) == {opt(constants.O_CHOOSE, 0, a) for a in theirs}
     uxs = assignment(s, 0, UXS)
-    play(s, rng, opt(C.O_CHOOSE, 0, uxs))
+    play(s, rng, opt(constants.O_CHOOSE, 0, uxs))
     pass_reactions(s, rng)
     assert s.owner[p2_qr] == 0 and s.owner[uxs] == 1
-    assert s.zone[lgr] == C.Z_OUT and s.ps[0, C.P_COMPLETED] == 1  # the lead completed P1's own A card
+    assert s.zone[lgr] == constants.Z_OUT and s.ps[0, constants.P_COMPLETED] == 1  # the lead completed P1's own A card
 
 
 @pytest.mark.parametrize("keeps", [True, False])
@@ -224,17 +224,17 @@ def test_moved_assignment_keeps_work(keeps):
     give(s, 1, "Trade Secrets", data)
     lgr, uxs = assignment(s, 0, LGR, data), assignment(s, 0, UXS, data)
     s.tasks[lgr] = 1
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "A Hard Day's Night", data), lgr), data=data)
-    play(s, rng, opt(C.O_REACT, slot(s, 1, "Trade Secrets", data), 0), data=data)
-    play(s, rng, opt(C.O_CHOOSE, 0, assignment(s, 1, QR, data)), data=data)
-    play(s, rng, opt(C.O_CHOOSE, 0, lgr), data=data)  # take the A card being worked on
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "A Hard Day's Night", data), lgr), data=data)
+    play(s, rng, opt(constants.O_REACT, slot(s, 1, "Trade Secrets", data), 0), data=data)
+    play(s, rng, opt(constants.O_CHOOSE, 0, assignment(s, 1, QR, data)), data=data)
+    play(s, rng, opt(constants.O_CHOOSE, 0, lgr), data=data)  # take the A card being worked on
     pass_reactions(s, rng, data)
     if keeps:
-        assert s.zone[lgr] == C.Z_OUT and s.ps[1, C.P_COMPLETED] == 1 and s.ps[0, C.P_COMPLETED] == 0
+        assert s.zone[lgr] == constants.Z_OUT and s.ps[1, constants.P_COMPLETED] == 1 and s.ps[0, constants.P_COMPLETED] == 0
     else:
-        assert s.owner[lgr] == 1 and s.tasks[lgr] == 1 and s.ps[1, C.P_COMPLETED] == 0
+        assert s.owner[lgr] == 1 and s.tasks[lgr] == 1 and s.ps[1, constants.P_COMPLETED] == 0
         # P1's A card nearest completion (User Experience Survey, 2 tasks): completed
-        assert s.zone[uxs] == C.Z_OUT and s.ps[0, C.P_COMPLETED] == 1
+        assert s.zone[uxs] == constants.Z_OUT and s.ps[0, constants.P_COMPLETED] == 1
 
 
 def test_reaction_work_goes_on_the_a_card_its_player_chooses():
@@ -242,10 +242,10 @@ def test_reaction_work_goes_on_the_a_card_its_player_chooses():
     s, rng = fresh()
     give(s, 0, "Busy Work")
     give(s, 1, "\"Quick\" Data Check")
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "Busy Work"), assignment(s, 0, LGR)))
-    play(s, rng, opt(C.O_REACT, slot(s, 1, "\"Quick\" Data Check"), 0))
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Busy Work"), assignment(s, 0, LGR)))
+    play(s, rng, opt(constants.O_REACT, slot(s, 1, "\"Quick\" Data Check"), 0))
     qr = assignment(s, 1, QR)  # not the one nearest completion
-    play(s, rng, opt(C.O_CHOOSE, 0, qr))
+    play(s, rng, opt(constants.O_CHOOSE, 0, qr))
     pass_reactions(s, rng)
     assert s.tasks[qr] == 1 and s.tasks[assignment(s, 1, UXS)] == 0
 
@@ -258,8 +258,8 @@ def test_greedy_chooses_as_the_old_fixed_rules():
     s, rng = fresh()
     give(s, 0, "A Hard Day's Night")
     give(s, 1, "Trade Secrets")
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "A Hard Day's Night"), assignment(s, 0, LGR)))
-    play(s, rng, opt(C.O_REACT, slot(s, 1, "Trade Secrets"), 0))
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "A Hard Day's Night"), assignment(s, 0, LGR)))
+    play(s, rng, opt(constants.O_REACT, slot(s, 1, "Trade Secrets"), 0))
     params = np.zeros(4 + len(GREEDY_PARAMS) + 8)
     for p in GREEDY_PARAMS:
         params[p.slot] = p.default
@@ -285,7 +285,7 @@ def test_the_transcript_prints_the_runs_own_card_names(tmp_path):
     s, rng = fresh(data=data)
     give(s, 0, "Busywork Deluxe", data)
     trace = new_trace()
-    play(s, rng, opt(C.O_PLAY, slot(s, 0, "Busywork Deluxe", data), assignment(s, 0, "Lead Gen", data)), trace,
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Busywork Deluxe", data), assignment(s, 0, "Lead Gen", data)), trace,
          data=data)
     text = "\n".join(lines(trace, data))
     assert "P1 plays Busywork Deluxe on Lead Gen." in text and "Busy Work" not in text

@@ -5,49 +5,49 @@ from hypothesis import given, settings, strategies as st
 from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.overtime import SPEC
-from balance.simcore.overtime import constants as C
-from balance.simcore.overtime.engine import legal, new_game, step, to_move
+from balance.simcore.overtime import constants
+from balance.simcore.overtime.rules import legal, new_game, step, to_move
 from balance.simcore.overtime.state import view
 from balance.simcore.trace import no_trace
 
 from .helpers import NAMES, TABLES
 
 RULES, KINDS, EFF, INST = TABLES
-N_MAIN = RULES[C.R_N_MAIN]
-A0, J0 = RULES[C.R_A0], RULES[C.R_J0]
+N_MAIN = RULES[constants.R_N_MAIN]
+A0, J0 = RULES[constants.R_A0], RULES[constants.R_J0]
 
 
 def check(s):
-    n = s.g[C.G_NP]
+    n = s.g[constants.G_NP]
     zone = s.zone
     # every main-deck card (and every Joe in play) is in exactly one place
-    in_deck = list(s.deck[: s.g[C.G_DECK_N]])
-    assert sorted(in_deck) == sorted(np.flatnonzero(zone == C.Z_DECK))
-    hands = [c for p in range(n) for c in s.hand[p, : s.ps[p, C.P_HAND_N]]]
-    assert sorted(hands) == sorted(np.flatnonzero(zone == C.Z_HAND))
+    in_deck = list(s.deck[: s.g[constants.G_DECK_N]])
+    assert sorted(in_deck) == sorted(np.flatnonzero(zone == constants.Z_DECK))
+    hands = [c for p in range(n) for c in s.hand[p, : s.ps[p, constants.P_HAND_N]]]
+    assert sorted(hands) == sorted(np.flatnonzero(zone == constants.Z_HAND))
     assert len(set(hands)) == len(hands) and len(set(in_deck)) == len(in_deck)
     for p in range(n):
-        for c in s.hand[p, : s.ps[p, C.P_HAND_N]]:
+        for c in s.hand[p, : s.ps[p, constants.P_HAND_N]]:
             assert s.owner[c] == p
-        assert zone[s.ps[p, C.P_EMP]] == C.Z_EMPLOYEE and s.owner[s.ps[p, C.P_EMP]] == p
-    assert (zone[:N_MAIN] != C.Z_BOX).all() and (zone[:N_MAIN] != C.Z_OUT).all()
-    assert (zone[A0:J0] == C.Z_ASSIGN).sum() + (zone[A0:J0] == C.Z_OUT).sum() == 5 * n
-    emp = (zone == C.Z_EMPLOYEE).sum()
+        assert zone[s.ps[p, constants.P_EMP]] == constants.Z_EMPLOYEE and s.owner[s.ps[p, constants.P_EMP]] == p
+    assert (zone[:N_MAIN] != constants.Z_BOX).all() and (zone[:N_MAIN] != constants.Z_OUT).all()
+    assert (zone[A0:J0] == constants.Z_ASSIGN).sum() + (zone[A0:J0] == constants.Z_OUT).sum() == 5 * n
+    emp = (zone == constants.Z_EMPLOYEE).sum()
     assert emp == n
     # discard pile counts per kind
-    dk = np.bincount(INST[zone == C.Z_DISCARD], minlength=len(NAMES))
+    dk = np.bincount(INST[zone == constants.Z_DISCARD], minlength=len(NAMES))
     assert (dk == s.dk).all()
     # attached work sits on an A card in play; tasks add up
     for a in range(A0, J0):
-        if zone[a] == C.Z_ASSIGN:
-            att = [w for w in range(N_MAIN) if zone[w] == C.Z_ATTACHED and s.link[w] == a]
-            assert sum(s.tasks[w] for w in att) <= s.tasks[a] < KINDS[INST[a], C.KF_TASKS]
+        if zone[a] == constants.Z_ASSIGN:
+            att = [w for w in range(N_MAIN) if zone[w] == constants.Z_ATTACHED and s.link[w] == a]
+            assert sum(s.tasks[w] for w in att) <= s.tasks[a] < KINDS[INST[a], constants.KF_TASKS]
             assert all(s.owner[w] == s.owner[a] for w in att)
     for p in range(n):
-        assert s.ps[p, C.P_N_ASSIGN] == ((zone[A0:J0] == C.Z_ASSIGN) & (s.owner[A0:J0] == p)).sum()
-        assert s.ps[p, C.P_SNOOZE] >= 0
-    if s.g[C.G_PHASE] not in (C.PH_REACT, C.PH_CHOOSE):  # a card's A-card choice is made with its pile open
-        assert (zone == C.Z_PILE).sum() == 0
+        assert s.ps[p, constants.P_N_ASSIGN] == ((zone[A0:J0] == constants.Z_ASSIGN) & (s.owner[A0:J0] == p)).sum()
+        assert s.ps[p, constants.P_SNOOZE] >= 0
+    if s.g[constants.G_PHASE] not in (constants.PH_REACT, constants.PH_CHOOSE):  # a card's A-card choice is made with its pile open
+        assert (zone == constants.Z_PILE).sum() == 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -55,7 +55,7 @@ def check(s):
 def test_random_games_conserve_cards(seed, n_players):
     rng = R.new_streams(seed, 0)
     s = view(new_game(TABLES, n_players, rng, no_trace()))
-    out = np.zeros(C.MAX_OPTIONS, np.int64)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     check(s)
     for _ in range(SPEC.max_decisions):
         seat = to_move(s)
@@ -66,8 +66,8 @@ def test_random_games_conserve_cards(seed, n_players):
         step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
         check(s)
     assert to_move(s) == -1
-    assert s.g[C.G_END] in (C.END_ASSIGNMENTS_DONE, C.END_ROUNDS_OUT)
-    assert s.g[C.G_ROUND] <= RULES[C.R_ROUNDS]
+    assert s.g[constants.G_END] in (constants.END_ASSIGNMENTS_DONE, constants.END_ROUNDS_OUT)
+    assert s.g[constants.G_ROUND] <= RULES[constants.R_ROUNDS]
 
 
 def _run(policy, n_players, idx, seed=5):

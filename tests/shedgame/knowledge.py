@@ -4,7 +4,7 @@ import numpy as np
 
 from balance.simcore.visibility import Hidden, Pool, Visibility
 
-from .kernels import L, NMAX
+from .rules import L, NMAX
 
 
 def _slots(s, seat):

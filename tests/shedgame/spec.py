@@ -1,5 +1,5 @@
 """Shed (`--game shed`, tests only): the declarative header, the card file's
-schema and loader, the transcript. The rules are in `kernels.py`, the cards
+schema and loader, the transcript. The rules are in `rules.py`, the cards
 in `cards.toml`; tests/conftest.py registers the game for the tests."""
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import polars as pl
 from balance.simcore import metrics as M
 from balance.simcore.gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, refuse
 from balance.simcore.spec import GameSpec, Kernels, Param, cards_param, common_policies
+from balance.simcore.transcript import Event, decoder
 
-from . import kernels as K
+from . import rules
 
 HERE = Path(__file__).resolve().parent
 CARDS_FILE = HERE / "cards.toml"
@@ -44,29 +45,29 @@ def build(reader, user: dict):
     data = CARD_FILE.check(raw, path, "top level")
     ranks, suits = data["rank"], data["suits"]
     n = len(ranks) * len(suits)
-    if n > K.NMAX:
+    if n > rules.NMAX:
         raise refuse(path, "top level", "rank", f"{len(ranks)} ranks in {len(suits)} suits make {n} cards",
-                     f"at most {K.NMAX} cards")
+                     f"at most {rules.NMAX} cards")
     if n < 2 + params["hand_size"] * 4:
         raise refuse(path, "top level", "rank", f"{n} cards cannot deal 4 hands of {params['hand_size']}",
                      f"at least {2 + params['hand_size'] * 4} cards")
-    cards = np.zeros((n, K.CF), np.int64)
+    cards = np.zeros((n, rules.CF), np.int64)
     names = []
     for r, rank in enumerate(ranks):
         for s, suit in enumerate(suits):
             c = r * len(suits) + s
-            cards[c, K.C_RANK], cards[c, K.C_SUIT] = r, s
+            cards[c, rules.C_RANK], cards[c, rules.C_SUIT] = r, s
             for e in rank["effects"]:
                 if e["op"] == "wild":
-                    cards[c, K.C_WILD] = 1
+                    cards[c, rules.C_WILD] = 1
                 elif e["op"] == "draw":
-                    cards[c, K.C_DRAW] = e["n"]
+                    cards[c, rules.C_DRAW] = e["n"]
                 elif e["op"] == "skip":
-                    cards[c, K.C_SKIP] = 1
+                    cards[c, rules.C_SKIP] = 1
             names.append(f"{rank['name']} of {suit}")
-    rules = np.array([params["hand_size"], n, len(suits)], np.int64)
+    table = np.array([params["hand_size"], n, len(suits)], np.int64)
     rank_order = (CardSection("rank", None, ordered=True),)  # ranks low to high: their order is data (simcore.gamedata)
-    return reader.make(params, (cards, rules), names, reader.card_list(path, CARDS_FILE, reconstruction=False,
+    return reader.make(params, (cards, table), names, reader.card_list(path, CARDS_FILE, reconstruction=False,
                                                             sections=rank_order),
                        info={"suits": tuple(suits)})
 
@@ -74,29 +75,30 @@ def build(reader, user: dict):
 load_data = loader("shed", build, data_dir=HERE)
 
 
-def decode_trace(events, data, n_players) -> list[str]:
-    names, suits = data.card_names, data.info["suits"]
-    out = []
-    for code, a, b, c, d in (tuple(int(x) for x in e) for e in events):
-        if code == K.EV_DEAL:
-            out.append(f"{a} players are dealt {b} cards each; {names[c]} starts the pile; player {d + 1} begins.")
-        elif code == K.EV_PLAY:
-            out.append(f"Player {a + 1} plays {names[b]} (suit now {suits[c]}).")
-        elif code == K.EV_DRAW:
-            out.append(f"Player {a + 1} cannot play and draws {'a card' if b >= 0 else 'nothing (no card left)'}.")
-        elif code == K.EV_PASS:
-            out.append(f"Player {a + 1} cannot play or draw, and passes.")
-        elif code == K.EV_RESHUFFLE:
-            out.append(f"The discard pile is shuffled into a new deck of {a} cards.")
-        elif code == K.EV_SKIP:
-            out.append(f"Player {a + 1} " + (f"draws {b} and " if b else "") + "loses the turn.")
-        elif code == K.EV_OUT:
-            out.append(f"Player {a + 1} is out of cards and wins (turn {b}).")
-        elif code == -2:
-            out.append("The turn cap ends the game.")
-        else:
-            out.append(f"(event {code} {a} {b} {c} {d})")
-    return out
+class Names:
+    """The run's card names and suits (its GameData), for the transcript."""
+
+    def __init__(self, data, n_players: int):
+        self.names, self.suits = data.card_names, data.info["suits"]
+
+EVENTS = (
+    Event(rules.EV_DEAL, 'deal',
+          lambda t, a, b, c, d: f'{a} players are dealt {b} cards each; {t.names[c]} starts the pile; player {d + 1} begins.'),
+    Event(rules.EV_PLAY, 'play',
+          lambda t, a, b, c, d: f'Player {a + 1} plays {t.names[b]} (suit now {t.suits[c]}).'),
+    Event(rules.EV_DRAW, 'draw',
+          lambda t, a, b, c, d: f"Player {a + 1} cannot play and draws {('a card' if b >= 0 else 'nothing (no card left)')}."),
+    Event(rules.EV_PASS, 'pass',
+          lambda t, a, b, c, d: f'Player {a + 1} cannot play or draw, and passes.'),
+    Event(rules.EV_RESHUFFLE, 'reshuffle',
+          lambda t, a, b, c, d: f'The discard pile is shuffled into a new deck of {a} cards.'),
+    Event(rules.EV_SKIP, 'skip',
+          lambda t, a, b, c, d: f'Player {a + 1} ' + (f'draws {b} and ' if b else '') + 'loses the turn.'),
+    Event(rules.EV_OUT, 'out',
+          lambda t, a, b, c, d: f'Player {a + 1} is out of cards and wins (turn {b}).'),
+)
+
+decode_trace = decoder(EVENTS, Names)
 
 
 METRICS = (
@@ -120,21 +122,21 @@ SPEC = GameSpec(
     version="1",
     modes=("standard",),
     min_players=2,
-    max_players=K.PMAX,
+    max_players=rules.PMAX,
     default_players=3,
     cooperative=False,
     max_decisions=400,
-    max_options=K.MAX_OPTIONS,
+    max_options=rules.MAX_OPTIONS,
     params=PARAMS,
     end_reasons=("out_of_cards",),
-    game_columns=K.GAME_COLUMNS,
-    seat_columns=K.SEAT_COLUMNS,
-    card_counters=K.CARD_COUNTERS,
-    hand_counters=K.HAND_COUNTERS,
+    game_columns=rules.GAME_COLUMNS,
+    seat_columns=rules.SEAT_COLUMNS,
+    card_counters=rules.CARD_COUNTERS,
+    hand_counters=rules.HAND_COUNTERS,
     policies=common_policies("plays the matching card hardest to play later; effect cards against a player "
                              "close to going out; wild cards last", rollouts=4, horizon=60),
-    kernels=Kernels(K.new_game, K.to_move, K.legal, K.step, K.outcome, K.clone, K.determinise, K.value,
-                    K.greedy, K.card_counts, check=K.check),
+    kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, rules.value,
+                    rules.greedy, rules.card_counts, check=rules.check),
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,

@@ -4,10 +4,10 @@ import pytest
 from balance.simcore.errors import BalanceError
 from balance.simcore.params import resolve, user_params
 from balance.simcore.sickdays_party import SPEC
-from balance.simcore.sickdays_party import kernels as K
+from balance.simcore.sickdays_party import constants, rules
 from balance.simcore.files import data_file
 from balance.simcore.gamedata import Reader
-from balance.simcore.sickdays_party.data import compile_tables, read_rules_file
+from balance.simcore.sickdays_party.cards import compile_tables, read_rules_file
 
 RULES_FILE = data_file("sickdays-party", "rules.toml")
 
@@ -27,16 +27,16 @@ def test_defaults_come_from_the_rules_file():
     assert d["advanced_flow"] is False and d["min_winners"] == 2
     assert resolve(SPEC, {}) == d
     data = SPEC.load_data({})
-    assert list(data.info["events"]) == list(K.EVENT_NAMES)
+    assert list(data.info["events"]) == list(constants.EVENT_NAMES)
     assert data.cards.file == "data/sickdays-solo/rules.toml" and not data.cards.reconstruction
     assert [name for name, _ in data.files] == ["data/sickdays-party/rules.toml", "data/sickdays-solo/rules.toml"]
     assert {p.name: p.default for p in SPEC.params} == d  # `balance games` shows the file's defaults
 
 
 def test_the_party_deck_is_the_solo_deck():
-    from balance.simcore.sickdays_solo import kernels as solo
+    from balance.simcore.sickdays_solo import rules as solo
 
-    assert (K.NDAYS, K.NSUITS, K.NEVENTS, list(K.EVENT_NAMES)) == (7, solo.NSUITS, solo.NEVENTS, list(solo.EVENT_NAMES))
+    assert (constants.NDAYS, constants.NSUITS, constants.NEVENTS, list(constants.EVENT_NAMES)) == (7, solo.NSUITS, solo.NEVENTS, list(solo.EVENT_NAMES))
 
 
 def _write(tmp_path, old, new):
@@ -73,8 +73,8 @@ def test_per_seat_profiles_from_the_command_line():
     p = resolve(SPEC, user_params(SPEC, ["reaction_median=0.8,1.2,1.6,2.0", "wrong_play=0.1"]))
     assert p["reaction_median"] == [0.8, 1.2, 1.6, 2.0] and p["wrong_play"] == [0.1]
     cfg, prof = compile_tables(p)
-    assert list(prof[:, K.F_MEDIAN]) == [0.8, 1.2, 1.6, 2.0] * 2  # a shorter list repeats
-    assert (prof[:, K.F_WRONG] == 0.1).all()
+    assert list(prof[:, rules.F_MEDIAN]) == [0.8, 1.2, 1.6, 2.0] * 2  # a shorter list repeats
+    assert (prof[:, rules.F_WRONG] == 0.1).all()
     with pytest.raises(BalanceError, match="reaction_median"):
         user_params(SPEC, ["reaction_median=0.8,x"])
     with pytest.raises(BalanceError, match="tokens_per_player"):
@@ -87,5 +87,5 @@ def test_per_seat_profiles_from_the_command_line():
 
 def test_tables_carry_times_in_milliseconds():
     cfg, prof = compile_tables(resolve(SPEC, {"collision_window": 0.25, "stall_delay": 4, "advanced_flow": True}))
-    assert cfg[K.C_WINDOW_MS] == 250 and cfg[K.C_STALL_MS] == 4000 and cfg[K.C_ADVANCED] == 1
-    assert cfg[K.C_COFFEE_MS] == 10_000 and cfg[K.C_TOKENS] == -1
+    assert cfg[rules.C_WINDOW_MS] == 250 and cfg[rules.C_STALL_MS] == 4000 and cfg[rules.C_ADVANCED] == 1
+    assert cfg[rules.C_COFFEE_MS] == 10_000 and cfg[rules.C_TOKENS] == -1

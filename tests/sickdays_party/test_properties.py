@@ -9,7 +9,7 @@ from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.runner import COL_END_REASON
 from balance.simcore.sickdays_party import SPEC
-from balance.simcore.sickdays_party import kernels as K
+from balance.simcore.sickdays_party import constants, invariants, rules
 from balance.simcore.trace import no_trace
 
 from .helpers import check_zones
@@ -31,26 +31,26 @@ def test_random_play_conserves_cards_and_time_runs_forward(seed, players, advanc
     t = _tables(advanced_flow=advanced, events=n_events, tokens_per_player=tokens, wrong_play=[wrong],
                 forget_celebrate=[0.3], wrong_accusation=[0.05])
     rng = R.new_streams(seed, 0)
-    s = K.new_game(t, np.int64(players), rng, no_trace())
+    s = rules.new_game(t, np.int64(players), rng, no_trace())
     in_play = check_zones(s)
-    assert in_play == K.NWORK + n_events
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    assert in_play == constants.NWORK + n_events
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     picker = np.random.default_rng(seed)
     clock = 0
     for _ in range(SPEC.max_decisions):
-        if K.to_move(s) < 0:
+        if rules.to_move(s) < 0:
             break
-        n = K.legal(t, s, out)
+        n = rules.legal(t, s, out)
         assert n >= 1
-        K.step(t, s, out[picker.integers(n)], rng, no_trace())
+        rules.step(t, s, out[picker.integers(n)], rng, no_trace())
         assert check_zones(s) == in_play
-        assert K.check(t, s) == 0, K.INVARIANTS[K.check(t, s) - 1]
-        assert s[K.H_CLOCK] >= clock
-        clock = s[K.H_CLOCK]
-        assert 0 <= s[K.H_NWON] <= K.winners_needed(t[0], players)
+        assert invariants.check(t, s) == 0, invariants.INVARIANTS[invariants.check(t, s) - 1]
+        assert s[constants.H_CLOCK] >= clock
+        clock = s[constants.H_CLOCK]
+        assert 0 <= s[constants.H_NWON] <= rules.winners_needed(t[0], players)
     # (a table making many mistakes can snowball past the turn cap: not checked here)
-    if K.to_move(s) == -1:
-        assert s[K.H_OVER] == K.END_DONE and s[K.H_NWON] == K.winners_needed(t[0], players)
+    if rules.to_move(s) == -1:
+        assert s[constants.H_OVER] == constants.END_DONE and s[constants.H_NWON] == rules.winners_needed(t[0], players)
 
 
 def _needed(players):
@@ -67,31 +67,31 @@ def test_nobody_can_play_means_nobody_but_the_last_player_holds_a_fitting_card(s
     t = _tables(advanced_flow=True, wrong_play=[0.0], forget_celebrate=[0.0], wrong_accusation=[0.0],
                 note_habit=[habit])
     rng = R.new_streams(seed, 0)
-    s = K.new_game(t, np.int64(players), rng, no_trace())
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    s = rules.new_game(t, np.int64(players), rng, no_trace())
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     picker = np.random.default_rng(seed)
     for _ in range(SPEC.max_decisions):
-        if K.to_move(s) < 0:
+        if rules.to_move(s) < 0:
             break
-        if s[K.H_PHASE] == K.PH_STALL:
+        if s[constants.H_PHASE] == constants.PH_STALL:
             for p in range(players):
-                if p != s[K.H_LAST] and K.active(s, p):
-                    assert not K.has_legal(t, s, p, s[K.H_TOP]), (p, s[K.H_LAST], s[K.H_CLOCK])
+                if p != s[constants.H_LAST] and rules.active(s, p):
+                    assert not rules.has_legal(t, s, p, s[constants.H_TOP]), (p, s[constants.H_LAST], s[constants.H_CLOCK])
             # and only stall_delay (5 s) after the last turn, a card or a note
-            assert s[K.H_STALL_T] >= s[K.H_CLOCK] + 5000
-        n = K.legal(t, s, out)
-        K.step(t, s, out[picker.integers(n)], rng, no_trace())
+            assert s[constants.H_STALL_T] >= s[constants.H_CLOCK] + 5000
+        n = rules.legal(t, s, out)
+        rules.step(t, s, out[picker.integers(n)], rng, no_trace())
 
 
 @pytest.mark.parametrize("players", [3, 5, 8])
 def test_default_games_end_and_are_the_same_for_the_same_seed(greedy_engine, players):
     t = _tables()
     idx = np.arange(200, dtype=np.int64)
-    a = greedy_engine.run(t, players, 11, idx, K.NCARDS)
-    b = greedy_engine.run(t, players, 11, idx, K.NCARDS)
+    a = greedy_engine.run(t, players, 11, idx, constants.NCARDS)
+    b = greedy_engine.run(t, players, 11, idx, constants.NCARDS)
     assert np.array_equal(a.game_out, b.game_out, equal_nan=True)
     assert np.array_equal(a.seat_out, b.seat_out, equal_nan=True)
-    assert (a.game_out[:, COL_END_REASON] == K.END_DONE).all()
+    assert (a.game_out[:, COL_END_REASON] == constants.END_DONE).all()
     names = SPEC.game_column_names
     winners = a.game_out[:, names.index("winners")]
     assert (winners == _needed(players)).all()
@@ -108,8 +108,8 @@ def test_default_games_end_and_are_the_same_for_the_same_seed(greedy_engine, pla
 def test_rule_variants_end(greedy_engine, tokens, hand, n_events, window, stall, advanced):
     t = _tables(tokens_per_player=tokens, hand_size=hand, events=n_events, collision_window=window,
                 stall_delay=stall, advanced_flow=advanced)
-    r = greedy_engine.run(t, 5, 3, np.arange(60, dtype=np.int64), K.NCARDS)
-    assert (r.game_out[:, COL_END_REASON] == K.END_DONE).mean() >= 0.95
+    r = greedy_engine.run(t, 5, 3, np.arange(60, dtype=np.int64), constants.NCARDS)
+    assert (r.game_out[:, COL_END_REASON] == constants.END_DONE).mean() >= 0.95
 
 
 def test_variants_are_dealt_the_same_cards():
@@ -118,20 +118,20 @@ def test_variants_are_dealt_the_same_cards():
         states = []
         for tokens in (1, 2):
             rng = R.new_streams(4, game)
-            states.append(K.new_game(_tables(tokens_per_player=tokens), np.int64(5), rng, no_trace()))
+            states.append(rules.new_game(_tables(tokens_per_player=tokens), np.int64(5), rng, no_trace()))
         a, b = states
-        assert np.array_equal(a[K.O_ZONE:K.O_ZONE + K.NCARDS], b[K.O_ZONE:K.O_ZONE + K.NCARDS])
-        assert np.array_equal(a[K.O_DECK:K.O_DECK + K.NCARDS], b[K.O_DECK:K.O_DECK + K.NCARDS])
-        assert a[K.O_TOKENS] == 1 and b[K.O_TOKENS] == 2
+        assert np.array_equal(a[constants.O_ZONE:constants.O_ZONE + constants.NCARDS], b[constants.O_ZONE:constants.O_ZONE + constants.NCARDS])
+        assert np.array_equal(a[constants.O_DECK:constants.O_DECK + constants.NCARDS], b[constants.O_DECK:constants.O_DECK + constants.NCARDS])
+        assert a[constants.O_TOKENS] == 1 and b[constants.O_TOKENS] == 2
 
 
 def test_tokens_follow_the_rulebook_by_player_count():
     t = _tables()
     for players, tokens in ((3, 2), (5, 2), (6, 1), (8, 1)):
-        s = K.new_game(t, np.int64(players), R.new_streams(1, 0), no_trace())
-        assert [s[K.O_TOKENS + p] for p in range(players)] == [tokens] * players
-        assert all(s[K.O_HANDN + p] == 7 for p in range(players))
-        assert s[K.H_TOP] % 7 == 0 and s[K.H_TOP] < K.NWORK  # a 1-Monday starts the pile
+        s = rules.new_game(t, np.int64(players), R.new_streams(1, 0), no_trace())
+        assert [s[constants.O_TOKENS + p] for p in range(players)] == [tokens] * players
+        assert all(s[constants.O_HANDN + p] == 7 for p in range(players))
+        assert s[constants.H_TOP] % 7 == 0 and s[constants.H_TOP] < constants.NWORK  # a 1-Monday starts the pile
 
 
 def test_faster_seats_finish_better(greedy_engine):
@@ -139,7 +139,7 @@ def test_faster_seats_finish_better(greedy_engine):
     often than 1/4 and the rank correlation is clearly positive (seed fixed;
     with 400 games the 95% interval of the rate is about +-0.05)."""
     t = _tables(reaction_median=[1.5, 2.5, 3.5, 4.5])
-    r = greedy_engine.run(t, 4, 5, np.arange(400, dtype=np.int64), K.NCARDS)
+    r = greedy_engine.run(t, 4, 5, np.arange(400, dtype=np.int64), constants.NCARDS)
     names = SPEC.game_column_names
     first = (r.game_out[:, names.index("fastest_place")] == 1).mean()
     corr = np.nanmean(r.game_out[:, names.index("speed_rank_corr")])
@@ -149,17 +149,17 @@ def test_faster_seats_finish_better(greedy_engine):
 
 def test_check_finds_a_broken_state():
     t = _tables()
-    s = K.new_game(t, np.int64(4), R.new_streams(2, 0), no_trace())
-    assert K.check(t, s) == 0
+    s = rules.new_game(t, np.int64(4), R.new_streams(2, 0), no_trace())
+    assert invariants.check(t, s) == 0
     bad = s.copy()
-    bad[K.O_HANDN + 1] += 1
-    assert K.check(t, bad) == K.INV_HANDS
+    bad[constants.O_HANDN + 1] += 1
+    assert invariants.check(t, bad) == invariants.INV_HANDS
     bad = s.copy()
-    bad[K.O_DECK] = bad[K.O_DECK + 1]  # a card listed twice in the deck
-    assert K.check(t, bad) == K.INV_DECK
+    bad[constants.O_DECK] = bad[constants.O_DECK + 1]  # a card listed twice in the deck
+    assert invariants.check(t, bad) == invariants.INV_DECK
     bad = s.copy()
-    bad[K.O_ZONE + int(s[K.O_DECK])] = K.Z_OUT  # a card gone missing
-    assert K.check(t, bad) == K.INV_CONSERVED
+    bad[constants.O_ZONE + int(s[constants.O_DECK])] = constants.Z_OUT  # a card gone missing
+    assert invariants.check(t, bad) == invariants.INV_CONSERVED
     bad = s.copy()
-    bad[K.O_SLICES + 0] += 1
-    assert K.check(t, bad) == K.INV_SLICES
+    bad[constants.O_SLICES + 0] += 1
+    assert invariants.check(t, bad) == invariants.INV_SLICES

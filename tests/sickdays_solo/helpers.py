@@ -3,7 +3,7 @@ import numpy as np
 
 from balance.simcore import rng as R
 from balance.simcore.sickdays_solo import SPEC
-from balance.simcore.sickdays_solo import kernels as K
+from balance.simcore.sickdays_solo import constants, rules
 from balance.simcore.trace import no_trace
 
 
@@ -13,7 +13,7 @@ def tables_for(**params):
 
 def fresh(tables, n_players=1, seed=1, game=0):
     rng = R.new_streams(seed, game)
-    return K.new_game(tables, np.int64(n_players), rng, no_trace()), rng
+    return rules.new_game(tables, np.int64(n_players), rng, no_trace()), rng
 
 
 def card(suit, day):
@@ -22,77 +22,77 @@ def card(suit, day):
 
 
 def event(e):
-    return K.NWORK + e
+    return constants.NWORK + e
 
 
 def detach(s, c):
     """Take card c out of whatever container holds it."""
-    z = s[K.O_ZONE + c]
-    if z == K.Z_DECK:
-        n = s[K.H_DECK_N]
-        deck = list(s[K.O_DECK:K.O_DECK + n])
+    z = s[constants.O_ZONE + c]
+    if z == constants.Z_DECK:
+        n = s[constants.H_DECK_N]
+        deck = list(s[constants.O_DECK:constants.O_DECK + n])
         deck.remove(c)
-        s[K.O_DECK:K.O_DECK + n] = deck + [-1]
-        s[K.H_DECK_N] = n - 1
-    elif z >= K.Z_HAND0:
-        seat = z - K.Z_HAND0
-        base = K.O_HAND + seat * K.HAND_CAP
-        i = list(s[base:base + s[K.O_HANDN + seat]]).index(c)
-        K.hand_remove(s, seat, i)
-    elif z == K.Z_DISCARD:
-        i = list(s[K.O_DISC:K.O_DISC + s[K.H_DISC_N]]).index(c)
-        K.disc_remove(s, i)
-    elif z == K.Z_REMOVED:
-        n = s[K.H_REM_N]
-        rem = list(s[K.O_REM:K.O_REM + n])
+        s[constants.O_DECK:constants.O_DECK + n] = deck + [-1]
+        s[constants.H_DECK_N] = n - 1
+    elif z >= constants.Z_HAND0:
+        seat = z - constants.Z_HAND0
+        base = constants.O_HAND + seat * constants.HAND_CAP
+        i = list(s[base:base + s[constants.O_HANDN + seat]]).index(c)
+        rules.hand_remove(s, seat, i)
+    elif z == constants.Z_DISCARD:
+        i = list(s[constants.O_DISC:constants.O_DISC + s[constants.H_DISC_N]]).index(c)
+        rules.disc_remove(s, i)
+    elif z == constants.Z_REMOVED:
+        n = s[constants.H_REM_N]
+        rem = list(s[constants.O_REM:constants.O_REM + n])
         rem.remove(c)
-        s[K.O_REM:K.O_REM + n] = rem + [-1]
-        s[K.H_REM_N] = n - 1
-    elif z == K.Z_OUT:
-        s[K.H_INGAME] += 1
+        s[constants.O_REM:constants.O_REM + n] = rem + [-1]
+        s[constants.H_REM_N] = n - 1
+    elif z == constants.Z_OUT:
+        s[constants.H_INGAME] += 1
     else:
         raise AssertionError(f"card {c} is on the calendar (zone {z})")
-    s[K.O_ZONE + c] = K.Z_OUT
+    s[constants.O_ZONE + c] = constants.Z_OUT
 
 
-def put(s, c, col, kind=K.K_FACEUP):
+def put(s, c, col, kind=constants.K_FACEUP):
     """Place card c at the top open spot of column col (as the rules would)."""
     detach(s, c)
-    r = s[K.O_HEIGHT + col]
-    K.place(s, np.int64(c), np.int64(kind), np.int64(r), np.int64(col), np.int64(1), no_trace())
+    r = s[constants.O_HEIGHT + col]
+    rules.place(s, np.int64(c), np.int64(kind), np.int64(r), np.int64(col), np.int64(1), no_trace())
     return r
 
 
 def fill(s, col, rows, filler_cards):
     """Put notes (from filler_cards) into column col until its height is `rows`."""
-    while s[K.O_HEIGHT + col] < rows:
-        put(s, filler_cards.pop(), col, K.K_NOTE)
+    while s[constants.O_HEIGHT + col] < rows:
+        put(s, filler_cards.pop(), col, constants.K_NOTE)
 
 
 def give(s, seat, c):
     detach(s, c)
-    K.hand_add(s, np.int64(seat), np.int64(c))
+    rules.hand_add(s, np.int64(seat), np.int64(c))
 
 
 def to_discard(s, c):
     detach(s, c)
-    K.disc_push(s, np.int64(c))
+    rules.disc_push(s, np.int64(c))
 
 
 def empty_hand(s, seat):
     """Move the hand to the bottom of the deck."""
-    while s[K.O_HANDN + seat] > 0:
-        c = K.hand_remove(s, seat, s[K.O_HANDN + seat] - 1)
-        n = s[K.H_DECK_N]
-        s[K.O_DECK + 1:K.O_DECK + n + 1] = s[K.O_DECK:K.O_DECK + n].copy()
-        s[K.O_DECK] = c
-        s[K.H_DECK_N] = n + 1
-        s[K.O_ZONE + c] = K.Z_DECK
+    while s[constants.O_HANDN + seat] > 0:
+        c = rules.hand_remove(s, seat, s[constants.O_HANDN + seat] - 1)
+        n = s[constants.H_DECK_N]
+        s[constants.O_DECK + 1:constants.O_DECK + n + 1] = s[constants.O_DECK:constants.O_DECK + n].copy()
+        s[constants.O_DECK] = c
+        s[constants.H_DECK_N] = n + 1
+        s[constants.O_ZONE + c] = constants.Z_DECK
 
 
 def options(tables, s):
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
-    n = K.legal(tables, s, out)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
+    n = rules.legal(tables, s, out)
     return [int(x) for x in out[:n]]
 
 
@@ -102,7 +102,7 @@ def op(kind, a=0, b=0):
 
 def do(tables, s, option, rng, trace=None):
     assert option in options(tables, s), (option, options(tables, s))
-    K.step(tables, s, np.int64(option), rng, no_trace() if trace is None else trace)
+    rules.step(tables, s, np.int64(option), rng, no_trace() if trace is None else trace)
 
 
 def check_zones(s):
@@ -112,35 +112,35 @@ def check_zones(s):
     def mark(c, zone, where):
         assert c not in seen, f"card {c} in {where} and {seen[c]}"
         seen[c] = where
-        assert s[K.O_ZONE + c] == zone, f"card {c} in {where} but zone {s[K.O_ZONE + c]}"
+        assert s[constants.O_ZONE + c] == zone, f"card {c} in {where} but zone {s[constants.O_ZONE + c]}"
 
-    for i in range(s[K.H_DECK_N]):
-        mark(s[K.O_DECK + i], K.Z_DECK, "deck")
-    assert all(s[K.O_DECK + i] == -1 for i in range(s[K.H_DECK_N], K.NCARDS))
-    for i in range(s[K.H_DISC_N]):
-        mark(s[K.O_DISC + i], K.Z_DISCARD, "discard")
-    for i in range(s[K.H_REM_N]):
-        mark(s[K.O_REM + i], K.Z_REMOVED, "removed")
-    for p in range(s[K.H_NP]):
-        for i in range(s[K.O_HANDN + p]):
-            mark(s[K.O_HAND + p * K.HAND_CAP + i], K.Z_HAND0 + p, f"hand {p}")
-    rows = s[K.H_ROWS]
-    kinds = K.o_kind(s)
+    for i in range(s[constants.H_DECK_N]):
+        mark(s[constants.O_DECK + i], constants.Z_DECK, "deck")
+    assert all(s[constants.O_DECK + i] == -1 for i in range(s[constants.H_DECK_N], constants.NCARDS))
+    for i in range(s[constants.H_DISC_N]):
+        mark(s[constants.O_DISC + i], constants.Z_DISCARD, "discard")
+    for i in range(s[constants.H_REM_N]):
+        mark(s[constants.O_REM + i], constants.Z_REMOVED, "removed")
+    for p in range(s[constants.H_NP]):
+        for i in range(s[constants.O_HANDN + p]):
+            mark(s[constants.O_HAND + p * constants.HAND_CAP + i], constants.Z_HAND0 + p, f"hand {p}")
+    rows = s[constants.H_ROWS]
+    kinds = rules.o_kind(s)
     for r in range(rows):
         for c in range(7):
-            v = s[K.O_GRID + r * 7 + c]
+            v = s[constants.O_GRID + r * 7 + c]
             k = s[kinds + r * 7 + c]
-            if k == K.K_EMPTY:
+            if k == constants.K_EMPTY:
                 assert v == -1
                 continue
-            zone = {K.K_FACEUP: K.Z_FACEUP, K.K_NOTE: K.Z_NOTE, K.K_EVENT: K.Z_EVENT}[k]
+            zone = {constants.K_FACEUP: constants.Z_FACEUP, constants.K_NOTE: constants.Z_NOTE, constants.K_EVENT: constants.Z_EVENT}[k]
             mark(v, zone, f"cell {r},{c}")
-    if s[K.H_AUT_CARD] >= 0:
-        mark(s[K.H_AUT_CARD], K.Z_AUTOMA, "automa")
-    for c in range(K.NCARDS):
-        if s[K.O_ZONE + c] == K.Z_COVERED:
-            mark(c, K.Z_COVERED, "under a card")
-    assert len(seen) == s[K.H_INGAME], (len(seen), s[K.H_INGAME])
-    for c in range(K.NCARDS):
+    if s[constants.H_AUT_CARD] >= 0:
+        mark(s[constants.H_AUT_CARD], constants.Z_AUTOMA, "automa")
+    for c in range(constants.NCARDS):
+        if s[constants.O_ZONE + c] == constants.Z_COVERED:
+            mark(c, constants.Z_COVERED, "under a card")
+    assert len(seen) == s[constants.H_INGAME], (len(seen), s[constants.H_INGAME])
+    for c in range(constants.NCARDS):
         if c not in seen:
-            assert s[K.O_ZONE + c] == K.Z_OUT
+            assert s[constants.O_ZONE + c] == constants.Z_OUT

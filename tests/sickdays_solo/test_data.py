@@ -6,17 +6,17 @@ import pytest
 from balance.simcore.errors import BalanceError
 from balance.simcore.files import data_file
 from balance.simcore.gamedata import Reader, loader
-from balance.simcore.sickdays_solo import SPEC, data
+from balance.simcore.sickdays_solo import SPEC, cards
 
 GAME_DIR = data_file("sickdays-solo", "rules.toml").parent
 
 
 def load_levels(game_dir=GAME_DIR):
-    return data.read_levels_file(Reader("sickdays-solo", game_dir), game_dir / data.LEVELS_FILE)
+    return cards.read_levels_file(Reader("sickdays-solo", game_dir), game_dir / cards.LEVELS_FILE)
 
 
 def load_rules(game_dir=GAME_DIR):
-    return data.read_rules_file(Reader("sickdays-solo", game_dir), game_dir / data.RULES_FILE)
+    return cards.read_rules_file(Reader("sickdays-solo", game_dir), game_dir / cards.RULES_FILE)
 
 
 def resolve_params(user):
@@ -113,7 +113,7 @@ def test_the_deck_is_the_printed_one_and_the_hash_covers_both_files():
 
 def test_an_edited_levels_file_is_another_configuration(tmp_path):
     _copy(tmp_path)
-    load = loader("sickdays-solo", data.build, data_dir=tmp_path)
+    load = loader("sickdays-solo", cards.build, data_dir=tmp_path)
     a = load({})
     p = tmp_path / "levels.toml"
     p.write_text(p.read_text().replace('name = "Normal"', 'name = "Usual"'))

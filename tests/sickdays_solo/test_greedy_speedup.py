@@ -8,8 +8,8 @@ import pytest
 from balance.simcore import rng as R
 from balance.simcore.batch import resolve_policy
 from balance.simcore.sickdays_solo import SPEC
-from balance.simcore.sickdays_solo import kernels as K
-from balance.simcore.sickdays_solo import policy as P
+from balance.simcore.sickdays_solo import constants, rules
+from balance.simcore.sickdays_solo import policies
 from balance.simcore.trace import no_trace
 from sickdays_solo.helpers import tables_for
 
@@ -17,7 +17,7 @@ from sickdays_solo.helpers import tables_for
 def plain_greedy(s, seat, options, n, params):
     best, best_v = 0, -1e300
     for i in range(n):
-        v = P.option_score(s, seat, options[i], params)
+        v = policies.option_score(s, seat, options[i], params)
         if v > best_v:
             best, best_v = i, v
     return best
@@ -37,17 +37,17 @@ def plain_greedy(s, seat, options, n, params):
 def test_greedy_matches_plain_argmax(level, events, players, overrides):
     t = tables_for(level=level, events=events)
     params = np.array(resolve_policy(SPEC, "greedy", overrides).params)
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     checked = 0
     for game in range(12):
         rng = R.new_streams(1000 + level, game)
-        s = K.new_game(t, np.int64(players), rng, no_trace())
-        while K.to_move(s) >= 0:
-            seat = K.to_move(s)
-            n = K.legal(t, s, out)
-            g = P.greedy(t, s, seat, out, n, params, rng)
+        s = rules.new_game(t, np.int64(players), rng, no_trace())
+        while rules.to_move(s) >= 0:
+            seat = rules.to_move(s)
+            n = rules.legal(t, s, out)
+            g = policies.greedy(t, s, seat, out, n, params, rng)
             assert g == plain_greedy(s, seat, out, n, params)
             checked += 1
             j = g if game % 2 == 0 else R.randint(rng, R.POLICY, n)  # odd games: random moves
-            K.step(t, s, out[j], rng, no_trace())
+            rules.step(t, s, out[j], rng, no_trace())
     assert checked > 100

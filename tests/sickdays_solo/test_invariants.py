@@ -8,9 +8,9 @@ from sickdays_solo.helpers import tables_for
 from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.sickdays_solo import SPEC
-from balance.simcore.sickdays_solo import invariants as I
-from balance.simcore.sickdays_solo import kernels as K
-from balance.simcore.sickdays_solo import policy as P
+from balance.simcore.sickdays_solo import invariants
+from balance.simcore.sickdays_solo import constants, rules
+from balance.simcore.sickdays_solo import policies
 from balance.simcore.sickdays_solo.invariants import check
 from balance.simcore.trace import no_trace
 
@@ -22,16 +22,16 @@ def played(seed=2, players=2, steps=12, use_greedy=False, **params):
     """A new game and some moves (checked as it goes)."""
     t = tables_for(**({"level": 4, "events": 3} | params))
     rng = R.new_streams(seed, 0)
-    s = K.new_game(t, np.int64(players), rng, no_trace())
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    s = rules.new_game(t, np.int64(players), rng, no_trace())
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     assert check(t, s) == 0
     for _ in range(steps):
-        seat = K.to_move(s)
+        seat = rules.to_move(s)
         if seat < 0:
             break
-        n = K.legal(t, s, out)
-        j = P.greedy(t, s, seat, out, n, GREEDY, rng) if use_greedy else R.randint(rng, R.POLICY, n)
-        K.step(t, s, out[j], rng, no_trace())
+        n = rules.legal(t, s, out)
+        j = policies.greedy(t, s, seat, out, n, GREEDY, rng) if use_greedy else R.randint(rng, R.POLICY, n)
+        rules.step(t, s, out[j], rng, no_trace())
         assert check(t, s) == 0
     return t, s
 
@@ -39,14 +39,14 @@ def played(seed=2, players=2, steps=12, use_greedy=False, **params):
 def live():
     for seed in range(50):
         t, s = played(seed)
-        if K.to_move(s) >= 0 and s[K.O_HANDN] > 0 and (s[K.O_ZONE:K.O_ZONE + K.NCARDS] == K.Z_FACEUP).any():
+        if rules.to_move(s) >= 0 and s[constants.O_HANDN] > 0 and (s[constants.O_ZONE:constants.O_ZONE + constants.NCARDS] == constants.Z_FACEUP).any():
             return t, s
     raise AssertionError("no live state with a face-up card")
 
 
 def test_spec_names_every_code():
     assert SPEC.kernels.check is check
-    assert len(SPEC.invariants) == I.INV_COUNTERS == 8
+    assert len(SPEC.invariants) == invariants.INV_COUNTERS == 8
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -69,100 +69,100 @@ def test_untouched_state_passes(seed, players, level, events, steps, use_greedy)
 
 def test_hand_card_also_in_the_discard_pile():
     t, s = live()
-    s[K.O_DISC + s[K.H_DISC_N]] = s[K.O_HAND]  # P1's first card, still in the hand
-    s[K.H_DISC_N] += 1
-    assert check(t, s) == I.INV_TWO_PLACES
+    s[constants.O_DISC + s[constants.H_DISC_N]] = s[constants.O_HAND]  # P1's first card, still in the hand
+    s[constants.H_DISC_N] += 1
+    assert check(t, s) == invariants.INV_TWO_PLACES
 
 
 def test_deck_lists_a_card_twice():
     t, s = live()
-    s[K.O_DECK] = s[K.O_DECK + 1]
-    assert check(t, s) == I.INV_TWO_PLACES
+    s[constants.O_DECK] = s[constants.O_DECK + 1]
+    assert check(t, s) == invariants.INV_TWO_PLACES
 
 
 def test_card_dropped_from_a_hand():
     t, s = live()
-    n = s[K.O_HANDN] - 1
-    s[K.O_HAND + n] = -1  # the card still says "in P1's hand"
-    s[K.O_HANDN] = n
-    assert check(t, s) == I.INV_CONSERVED
+    n = s[constants.O_HANDN] - 1
+    s[constants.O_HAND + n] = -1  # the card still says "in P1's hand"
+    s[constants.O_HANDN] = n
+    assert check(t, s) == invariants.INV_CONSERVED
 
 
 def test_card_of_a_worker_not_kept_in_play():
     t, s = live()
-    kept = s[K.H_KEPT]
-    assert kept < K.NSUITS
+    kept = s[constants.H_KEPT]
+    assert kept < constants.NSUITS
     c = kept * 7  # not in this game
-    s[K.O_DECK + s[K.H_DECK_N]] = c
-    s[K.H_DECK_N] += 1
-    s[K.O_ZONE + c] = K.Z_DECK
-    s[K.H_INGAME] += 1
-    assert check(t, s) == I.INV_CONSERVED
+    s[constants.O_DECK + s[constants.H_DECK_N]] = c
+    s[constants.H_DECK_N] += 1
+    s[constants.O_ZONE + c] = constants.Z_DECK
+    s[constants.H_INGAME] += 1
+    assert check(t, s) == invariants.INV_CONSERVED
 
 
 def test_week_fill_count_desynced():
     t, s = live()
-    s[K.o_rowfill(s)] += 1
-    assert check(t, s) == I.INV_CALENDAR
+    s[rules.o_rowfill(s)] += 1
+    assert check(t, s) == invariants.INV_CALENDAR
 
 
 def test_worker_in_another_days_column():
     t, s = live()
-    i = int(np.flatnonzero(s[K.o_kind(s):K.o_kind(s) + s[K.H_ROWS] * K.NCOL] == K.K_FACEUP)[0])
-    x = s[K.O_GRID + i]
+    i = int(np.flatnonzero(s[rules.o_kind(s):rules.o_kind(s) + s[constants.H_ROWS] * constants.NCOL] == constants.K_FACEUP)[0])
+    x = s[constants.O_GRID + i]
     c = x % 7
     other = (x // 7) * 7 + (c + 1) % 7  # the same worker, another day
-    if s[K.O_ZONE + other] == K.Z_OUT:
+    if s[constants.O_ZONE + other] == constants.Z_OUT:
         pytest.skip("card not in the game")
     # swap the two cards' places: zones and containers stay consistent, the calendar does not
-    z = s[K.O_ZONE + other]
-    for base, n in ((K.O_DECK, s[K.H_DECK_N]), (K.O_DISC, s[K.H_DISC_N]), (K.O_REM, s[K.H_REM_N]),
-                    (K.O_HAND, K.MAXP * K.HAND_CAP)):
+    z = s[constants.O_ZONE + other]
+    for base, n in ((constants.O_DECK, s[constants.H_DECK_N]), (constants.O_DISC, s[constants.H_DISC_N]), (constants.O_REM, s[constants.H_REM_N]),
+                    (constants.O_HAND, constants.MAXP * constants.HAND_CAP)):
         for j in range(n):
             if s[base + j] == other:
                 s[base + j] = x
-    if s[K.H_AUT_CARD] == other:
-        s[K.H_AUT_CARD] = x
-    s[K.O_GRID + i] = other
-    s[K.O_ZONE + other] = K.Z_FACEUP
-    s[K.O_ZONE + x] = z
-    assert check(t, s) in (I.INV_CALENDAR, I.INV_TWO_PLACES)
-    if z not in (K.Z_FACEUP, K.Z_NOTE):  # it was off the calendar: the swap is consistent but for the day
-        assert check(t, s) == I.INV_CALENDAR
+    if s[constants.H_AUT_CARD] == other:
+        s[constants.H_AUT_CARD] = x
+    s[constants.O_GRID + i] = other
+    s[constants.O_ZONE + other] = constants.Z_FACEUP
+    s[constants.O_ZONE + x] = z
+    assert check(t, s) in (invariants.INV_CALENDAR, invariants.INV_TWO_PLACES)
+    if z not in (constants.Z_FACEUP, constants.Z_NOTE):  # it was off the calendar: the swap is consistent but for the day
+        assert check(t, s) == invariants.INV_CALENDAR
 
 
 def test_line_count_desynced():
     t, s = live()
-    i = int(np.flatnonzero(s[K.o_kind(s):K.o_kind(s) + s[K.H_ROWS] * K.NCOL] == K.K_FACEUP)[0])
-    w = s[K.O_GRID + i] // 7
-    r = i // K.NCOL
-    s[K.o_rowcnt(s) + w * s[K.H_ROWS] + r] -= 1
-    s[K.o_rowcnt(s) + ((w + 1) % K.NSUITS) * s[K.H_ROWS] + r] += 1  # counted for the wrong worker
-    assert check(t, s) == I.INV_LINES
+    i = int(np.flatnonzero(s[rules.o_kind(s):rules.o_kind(s) + s[constants.H_ROWS] * constants.NCOL] == constants.K_FACEUP)[0])
+    w = s[constants.O_GRID + i] // 7
+    r = i // constants.NCOL
+    s[rules.o_rowcnt(s) + w * s[constants.H_ROWS] + r] -= 1
+    s[rules.o_rowcnt(s) + ((w + 1) % constants.NSUITS) * s[constants.H_ROWS] + r] += 1  # counted for the wrong worker
+    assert check(t, s) == invariants.INV_LINES
 
 
 def test_happy_count_desynced():
     t, s = live()
-    s[K.H_HAPPY_N] += 1
-    assert check(t, s) == I.INV_HAPPY
+    s[constants.H_HAPPY_N] += 1
+    assert check(t, s) == invariants.INV_HAPPY
 
 
 def test_pizza_token_appears():
     t, s = live()
-    s[K.H_READY] += 1
-    assert check(t, s) == I.INV_PIZZAS
+    s[constants.H_READY] += 1
+    assert check(t, s) == invariants.INV_PIZZAS
 
 
 def test_note_counter_desynced():
     t, s = live()
-    s[K.H_NOTES] += 1
-    assert check(t, s) == I.INV_COUNTERS
+    s[constants.H_NOTES] += 1
+    assert check(t, s) == invariants.INV_COUNTERS
 
 
 def test_seat_out_of_range():
     t, s = live()
-    s[K.H_CUR] = s[K.H_NP]
-    assert check(t, s) == I.INV_RANGE
+    s[constants.H_CUR] = s[constants.H_NP]
+    assert check(t, s) == invariants.INV_RANGE
 
 
 @settings(max_examples=25, deadline=None)
@@ -170,11 +170,11 @@ def test_seat_out_of_range():
        which=st.integers(0, 10_000))
 def test_any_card_copied_over_a_deck_card_is_caught(seed, players, steps, which):
     t, s = played(seed, players, steps)
-    if s[K.H_DECK_N] == 0:
+    if s[constants.H_DECK_N] == 0:
         return
-    slot = K.O_DECK + which % s[K.H_DECK_N]
-    card = which % K.NCARDS
+    slot = constants.O_DECK + which % s[constants.H_DECK_N]
+    card = which % constants.NCARDS
     if s[slot] == card:
         return
     s[slot] = card  # the deck card there is lost, `card` is listed twice (or is not in the game)
-    assert check(t, s) == I.INV_TWO_PLACES
+    assert check(t, s) == invariants.INV_TWO_PLACES

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.sickdays_solo import SPEC
-from balance.simcore.sickdays_solo import kernels as K
-from balance.simcore.sickdays_solo import policy as P
+from balance.simcore.sickdays_solo import constants, rules
+from balance.simcore.sickdays_solo import policies
 from balance.simcore.trace import no_trace
 from sickdays_solo.helpers import check_zones, tables_for
 
@@ -20,23 +20,23 @@ N_CARDS = len(SPEC.load_data({}).card_names)
 def test_cards_conserved_every_step(level, events, players, seed, greedy_moves, diag):
     t = tables_for(level=level, events=events, note_diagonal_adjacency=diag)
     rng = R.new_streams(seed, 0)
-    s = K.new_game(t, np.int64(players), rng, no_trace())
+    s = rules.new_game(t, np.int64(players), rng, no_trace())
     check_zones(s)
-    out = np.zeros(K.MAX_OPTIONS, np.int64)
+    out = np.zeros(constants.MAX_OPTIONS, np.int64)
     params = np.array(resolve_policy(SPEC, "greedy").params)
     steps = 0
-    while K.to_move(s) >= 0:
-        n = K.legal(t, s, out)
+    while rules.to_move(s) >= 0:
+        n = rules.legal(t, s, out)
         assert n > 0, "a live state always has a move"
-        seat = K.to_move(s)
-        j = P.greedy(t, s, seat, out, n, params, rng) if greedy_moves else R.randint(rng, R.POLICY, n)
-        K.step(t, s, out[j], rng, no_trace())
+        seat = rules.to_move(s)
+        j = policies.greedy(t, s, seat, out, n, params, rng) if greedy_moves else R.randint(rng, R.POLICY, n)
+        rules.step(t, s, out[j], rng, no_trace())
         check_zones(s)
         steps += 1
         assert steps < SPEC.max_decisions
-    assert s[K.H_OVER] in (K.END_ALL_HAPPY, K.END_NO_ACTION, K.END_AUTOMA_EMPTY)
-    v = P.value(t, s, 0)
-    if s[K.H_OVER] == K.END_ALL_HAPPY:
+    assert s[constants.H_OVER] in (constants.END_ALL_HAPPY, constants.END_NO_ACTION, constants.END_AUTOMA_EMPTY)
+    v = policies.value(t, s, 0)
+    if s[constants.H_OVER] == constants.END_ALL_HAPPY:
         assert v == 1.0
     else:  # a loss is graded by the cards it misses, within 0..0.02
         assert 0.0 <= v <= 0.02
@@ -89,17 +89,17 @@ def test_lookahead_runs():
 def test_determinise_keeps_what_the_seat_sees():
     t = tables_for(level=4)
     rng = R.new_streams(9, 1)
-    s = K.new_game(t, np.int64(3), rng, no_trace())
+    s = rules.new_game(t, np.int64(3), rng, no_trace())
     s2 = s.copy()
-    K.determinise(t, s2, np.int64(1), rng)
+    rules.determinise(t, s2, np.int64(1), rng)
     check_zones(s2)
-    hand = slice(K.O_HAND + K.HAND_CAP, K.O_HAND + 2 * K.HAND_CAP)
+    hand = slice(constants.O_HAND + constants.HAND_CAP, constants.O_HAND + 2 * constants.HAND_CAP)
     np.testing.assert_array_equal(s[hand], s2[hand])
-    assert s[K.H_DECK_N] == s2[K.H_DECK_N] and s[K.H_REM_N] == s2[K.H_REM_N]
-    assert not np.array_equal(s[K.O_DECK:K.O_DECK + s[K.H_DECK_N]], s2[K.O_DECK:K.O_DECK + s[K.H_DECK_N]])
-    hidden = lambda x: sorted(list(x[K.O_DECK:K.O_DECK + x[K.H_DECK_N]]) + list(x[K.O_REM:K.O_REM + x[K.H_REM_N]])
-                              + list(x[K.O_HAND:K.O_HAND + x[K.O_HANDN]])
-                              + list(x[K.O_HAND + 2 * K.HAND_CAP:K.O_HAND + 2 * K.HAND_CAP + x[K.O_HANDN + 2]]))
+    assert s[constants.H_DECK_N] == s2[constants.H_DECK_N] and s[constants.H_REM_N] == s2[constants.H_REM_N]
+    assert not np.array_equal(s[constants.O_DECK:constants.O_DECK + s[constants.H_DECK_N]], s2[constants.O_DECK:constants.O_DECK + s[constants.H_DECK_N]])
+    hidden = lambda x: sorted(list(x[constants.O_DECK:constants.O_DECK + x[constants.H_DECK_N]]) + list(x[constants.O_REM:constants.O_REM + x[constants.H_REM_N]])
+                              + list(x[constants.O_HAND:constants.O_HAND + x[constants.O_HANDN]])
+                              + list(x[constants.O_HAND + 2 * constants.HAND_CAP:constants.O_HAND + 2 * constants.HAND_CAP + x[constants.O_HANDN + 2]]))
     assert hidden(s) == hidden(s2)
 
 

@@ -86,5 +86,5 @@ def test_a_kernel_outside_the_engine_is_keyed_on_the_whole_engine():
     from balance.simcore.jit import CORE_HASH, SOURCE_HASH, source_key
 
     assert SOURCE_HASH in source_key("some_measuring_script")
-    game = source_key("balance.simcore.sickdays_solo.policy")
+    game = source_key("balance.simcore.sickdays_solo.policies")
     assert CORE_HASH in game and SOURCE_HASH not in game

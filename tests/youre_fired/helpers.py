@@ -3,8 +3,8 @@ import numpy as np
 
 from balance.simcore import rng as R
 from balance.simcore.youre_fired import SPEC
-from balance.simcore.youre_fired import constants as K
-from balance.simcore.youre_fired.engine import encode, legal, new_game, step
+from balance.simcore.youre_fired import constants
+from balance.simcore.youre_fired.rules import encode, legal, new_game, step
 from balance.simcore.youre_fired.state import view
 
 NAMES = list(SPEC.load_data({}).card_names)
@@ -53,9 +53,9 @@ def set_seat(s, p, hand=(), deck=(), brk=(), unemp=()):
 
 
 def turn_of(s, p):
-    s.g[K.G_CUR] = p
-    s.g[K.G_DECIDER] = p
-    s.g[K.G_PHASE] = K.PH_PLAY
+    s.g[constants.G_CUR] = p
+    s.g[constants.G_DECIDER] = p
+    s.g[constants.G_PHASE] = constants.PH_PLAY
 
 
 def options(t, s):

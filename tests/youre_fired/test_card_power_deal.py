@@ -12,8 +12,8 @@ from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.errors import BalanceError
 from balance.simcore.youre_fired import SPEC
-from balance.simcore.youre_fired import constants as K
-from balance.simcore.youre_fired.engine import new_game
+from balance.simcore.youre_fired import constants
+from balance.simcore.youre_fired.rules import new_game
 from balance.simcore.youre_fired.invariants import check
 from balance.simcore.youre_fired.state import card_totals, view
 
@@ -40,7 +40,7 @@ def test_the_copy_lands_in_the_receiving_seats_deck_only(players):
     for i in range(60):
         a, b = deal(BASE, players, i), deal(power, players, i)
         t = int(seats[i])
-        assert b.g[K.G_POWER_SEAT] == t and a.g[K.G_POWER_SEAT] == -1
+        assert b.g[constants.G_POWER_SEAT] == t and a.g[constants.G_POWER_SEAT] == -1
         for p in range(players):
             assert np.array_equal(a.brk[p], b.brk[p]) and np.array_equal(a.unemp[p], b.unemp[p])
             if p != t:  # every other seat: the same deal, card for card
@@ -56,7 +56,7 @@ def test_the_copy_lands_in_the_receiving_seats_deck_only(players):
             assert np.array_equal(a.hand[t], b.hand[t])
             # the receiving deck is the same deck with one Axe Man put in at one place
             assert len(db) == len(da) + 1 and any(db[:j] + db[j + 1:] == da for j in range(len(db)) if db[j] == AXE)
-        assert b.counts[t, AXE, K.K_OWNED] == a.counts[t, AXE, K.K_OWNED] + 1
+        assert b.counts[t, AXE, constants.K_OWNED] == a.counts[t, AXE, constants.K_OWNED] + 1
         # cards conserved: one more Axe Man in all, nothing else moved
         want = np.array(card_totals(a))
         want[AXE] += 1
@@ -72,7 +72,7 @@ def test_a_fixed_seat():
     power = SPEC.load_data({"power_card": AXE, "power_seat": 1})
     for i in range(10):
         b = deal(power, 2, i)
-        assert b.g[K.G_POWER_SEAT] == 1
+        assert b.g[constants.G_POWER_SEAT] == 1
         assert deck(b, 1).count(AXE) == deck(deal(BASE, 2, i), 1).count(AXE) + 1
 
 

@@ -7,7 +7,7 @@ from balance.simcore.errors import BalanceError
 from balance.simcore.gamedata import Reader
 from balance.simcore.params import resolve
 from balance.simcore.youre_fired import SPEC
-from balance.simcore.youre_fired import constants as K
+from balance.simcore.youre_fired import constants
 from balance.simcore.youre_fired.cards import CARDS_FILE, EFFECTS, build, card_rows
 
 GOOD = CARDS_FILE.read_text()
@@ -68,7 +68,7 @@ def test_two_bosses_rejected(tmp_path):
 def test_every_opcode_declares_its_fields():
     # the kernels' opcodes and the file's vocabulary are the same set
     codes = {o.code for o in EFFECTS.opcodes}
-    assert codes == {v for k, v in vars(K).items() if k.startswith("OP_")}
+    assert codes == {v for k, v in vars(constants).items() if k.startswith("OP_")}
     assert {o.name: [f.name for f in o.fields] for o in EFFECTS.opcodes if o.fields} == {
         "cancel": ["trigger"], "redirect": ["trigger"], "draw": ["n"], "peek_deck": ["n"]}
 
@@ -89,7 +89,7 @@ def test_rules_file_sets_the_defaults_at_load_time(tmp_path):
     (tmp_path / "cards.toml").write_text(GOOD)
     (tmp_path / "rules.toml").write_text("hand_size = 5\n")
     data = build(Reader("youre-fired", tmp_path), {})
-    assert data.params["hand_size"] == 5 and data.tables[1][K.R_HAND] == 5
+    assert data.params["hand_size"] == 5 and data.tables[1][constants.R_HAND] == 5
     (tmp_path / "rules.toml").write_text("hand_size = 50\n")
     with pytest.raises(BalanceError, match="hand_size"):
         build(Reader("youre-fired", tmp_path), {})

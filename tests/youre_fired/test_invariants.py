@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.youre_fired import SPEC
-from balance.simcore.youre_fired import constants as K
-from balance.simcore.youre_fired import invariants as I
-from balance.simcore.youre_fired.engine import legal, new_game, step, to_move
+from balance.simcore.youre_fired import constants
+from balance.simcore.youre_fired import invariants
+from balance.simcore.youre_fired.rules import legal, new_game, step, to_move
 from balance.simcore.youre_fired.invariants import check
 from balance.simcore.youre_fired.state import view
 
@@ -45,7 +45,7 @@ def live(n_players=3, **params):
 
 def test_spec_names_every_code():
     assert SPEC.kernels.check is check
-    assert len(SPEC.invariants) == I.INV_KNOWLEDGE == 8
+    assert len(SPEC.invariants) == invariants.INV_KNOWLEDGE == 8
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -74,29 +74,29 @@ def test_card_copied_into_a_break_room():
     t, s = live()
     c = _held(s, 0)
     s.brk[1, c] += 1  # still in P1's hand, also in P2's break room
-    assert check(t, s) == I.INV_DUPLICATED
+    assert check(t, s) == invariants.INV_DUPLICATED
 
 
 def test_card_drawn_but_left_on_the_deck():
     t, s = live()
-    p = int(np.flatnonzero(s.deck_n[: s.g[K.G_NP]] > 0)[0])
+    p = int(np.flatnonzero(s.deck_n[: s.g[constants.G_NP]] > 0)[0])
     c = s.deck[p, s.deck_n[p] - 1]
     s.hand[p, c] += 1  # the deck pointer was not moved
-    assert check(t, s) == I.INV_DUPLICATED
+    assert check(t, s) == invariants.INV_DUPLICATED
 
 
 def test_card_dropped():
     t, s = live()
     s.hand[0, _held(s, 0)] -= 1
-    assert check(t, s) == I.INV_CONSERVED
+    assert check(t, s) == invariants.INV_CONSERVED
 
 
 def test_deck_card_lost_when_shrinking_the_deck():
     t, s = live()
-    p = int(np.flatnonzero(s.deck_n[: s.g[K.G_NP]] > 0)[0])
+    p = int(np.flatnonzero(s.deck_n[: s.g[constants.G_NP]] > 0)[0])
     s.deck_n[p] -= 1
     s.deck[p, s.deck_n[p]] = -1
-    assert check(t, s) == I.INV_CONSERVED
+    assert check(t, s) == invariants.INV_CONSERVED
 
 
 def test_boss_moved_to_another_player():
@@ -115,7 +115,7 @@ def test_boss_moved_to_another_player():
             s.deck_n[p] -= 1
             break
     s.brk[(p + 1) % 3, BOSS] += 1
-    assert check(t, s) == I.INV_BOSS
+    assert check(t, s) == invariants.INV_BOSS
 
 
 def test_unemployment_line_beyond_fired_counter():
@@ -123,39 +123,39 @@ def test_unemployment_line_beyond_fired_counter():
     c = _held(s, 1)
     s.hand[1, c] -= 1
     s.unemp[1, c] += 1
-    s.counts[1, c, K.K_FIRED] = s.unemp[1, c] - 1
-    assert check(t, s) == I.INV_COUNTERS
+    s.counts[1, c, constants.K_FIRED] = s.unemp[1, c] - 1
+    assert check(t, s) == invariants.INV_COUNTERS
 
 
 def test_elimination_not_counted():
     t, s = live()
-    p = (s.g[K.G_CUR] + 1) % 3
-    s.seat[p, K.S_ALIVE] = 0  # out, but G_ELIMS and the order not updated
-    assert check(t, s) == I.INV_PLAYERS_OUT
+    p = (s.g[constants.G_CUR] + 1) % 3
+    s.seat[p, constants.S_ALIVE] = 0  # out, but G_ELIMS and the order not updated
+    assert check(t, s) == invariants.INV_PLAYERS_OUT
 
 
 def test_decider_desynced():
     t, s = live()
-    s.g[K.G_PHASE] = K.PH_PLAY
-    s.g[K.G_DECIDER] = (s.g[K.G_CUR] + 1) % 3
-    assert check(t, s) == I.INV_TURN
+    s.g[constants.G_PHASE] = constants.PH_PLAY
+    s.g[constants.G_DECIDER] = (s.g[constants.G_CUR] + 1) % 3
+    assert check(t, s) == invariants.INV_TURN
 
 
 def test_knowledge_beyond_the_hand():
     t, s = live()
     c = int(np.flatnonzero(s.hand[1] == 0)[0])
     s.known[0, 1, c] = 1
-    assert check(t, s) == I.INV_KNOWLEDGE
+    assert check(t, s) == invariants.INV_KNOWLEDGE
 
 
 def test_negative_count_and_bad_seat():
     t, s = live()
     s.brk[2, 0] = -1
     s.hand[2, 0] += 1  # totals still add up: only the range check sees it
-    assert check(t, s) == I.INV_RANGE
+    assert check(t, s) == invariants.INV_RANGE
     t, s = live()
-    s.g[K.G_CUR] = 3
-    assert check(t, s) == I.INV_RANGE
+    s.g[constants.G_CUR] = 3
+    assert check(t, s) == invariants.INV_RANGE
 
 
 @settings(max_examples=25, deadline=None)
@@ -167,4 +167,4 @@ def test_any_copy_gained_or_lost_is_caught(seed, players, steps, c, zone, extra)
     if arr[0, c] + extra < 0:
         return
     arr[0, c] += extra
-    assert check(t, s) == (I.INV_DUPLICATED if extra > 0 else I.INV_CONSERVED)
+    assert check(t, s) == (invariants.INV_DUPLICATED if extra > 0 else invariants.INV_CONSERVED)

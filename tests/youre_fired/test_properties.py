@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.youre_fired import SPEC
-from balance.simcore.youre_fired import constants as K
-from balance.simcore.youre_fired.engine import legal, new_game, step, to_move
+from balance.simcore.youre_fired import constants
+from balance.simcore.youre_fired.rules import legal, new_game, step, to_move
 from balance.simcore.youre_fired.state import card_totals, view
 
 N_CARDS = len(SPEC.load_data({}).card_names)
@@ -16,7 +16,7 @@ N_CARDS = len(SPEC.load_data({}).card_names)
 
 def expected_totals(tables, n_players):
     cards = tables[0]
-    return np.array([cards[c, K.CF_COUNT] * (n_players if cards[c, K.CF_KIND] == K.KIND_COMPANY else 1)
+    return np.array([cards[c, constants.CF_COUNT] * (n_players if cards[c, constants.CF_KIND] == constants.KIND_COMPANY else 1)
                      for c in range(cards.shape[0])])
 
 
@@ -65,7 +65,7 @@ def test_turn_cap_and_split_invariance(seed, players, teams, policy):
     np.testing.assert_array_equal(whole.game_out[:17][::-1], b.game_out)
     np.testing.assert_array_equal(whole.seat_out[17:], a.seat_out)
     np.testing.assert_array_equal(whole.card_stats, a.card_stats + b.card_stats)
-    no_winner = [2 + K.END_REASONS.index(r) for r in ("stalled", "teams_deadlock", "no_progress")]
+    no_winner = [2 + constants.END_REASONS.index(r) for r in ("stalled", "teams_deadlock", "no_progress")]
     decided = (reasons >= 2) & ~np.isin(reasons, no_winner)
     won = whole.seat_out[:, :, 0].sum(axis=1)
     assert (won[~decided] == 0).all()

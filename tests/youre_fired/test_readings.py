@@ -15,8 +15,8 @@ import numpy as np
 from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.youre_fired import SPEC
-from balance.simcore.youre_fired import constants as K
-from balance.simcore.youre_fired.engine import to_move
+from balance.simcore.youre_fired import constants
+from balance.simcore.youre_fired.rules import to_move
 from balance.simcore.youre_fired.knowledge import determinise, prob_in_hand
 from balance.simcore.youre_fired.state import card_totals, clone, view
 from youre_fired.helpers import (AXE, BEAN, BOSS, C, FALL, LAWYER, MANAGER, NONE, SECRETARY, SPOUSE, answer,
@@ -28,7 +28,7 @@ def _ends(params, games=200, seed=11, policy="greedy"):
     data = SPEC.load_data({"teams": True, **params})
     r = Engine(SPEC, [resolve_policy(SPEC, policy)]).run(data.tables, 4, seed, np.arange(games, dtype=np.int64),
                                                          len(data.card_names))
-    names = ("cap", "no_move") + K.END_REASONS
+    names = ("cap", "no_move") + constants.END_REASONS
     return [names[int(x)] for x in r.game_out[:, 0]]
 
 
@@ -37,7 +37,7 @@ def _revived_boss(**params):
     """Team game: player 1 lost their Boss and holds the Spouse; player 2 holds an Axe Man."""
     t, s, rng = fresh(4, teams=True, spouse_revives_boss_in_teams=True, **params)
     set_seat(s, 0, hand=[SPOUSE, SECRETARY], deck=[FALL] * 4, unemp=[BOSS])
-    s.seat[0, K.S_BOSS_LOST] = 1
+    s.seat[0, constants.S_BOSS_LOST] = 1
     set_seat(s, 1, hand=[AXE, FALL, FALL], deck=[FALL] * 4)
     set_seat(s, 2, hand=[FALL], deck=[BOSS, FALL, FALL, FALL])
     set_seat(s, 3, hand=[FALL], deck=[BOSS, FALL, FALL, FALL])
@@ -50,9 +50,9 @@ def test_the_spouse_brings_back_a_boss_spouse_boss_revivals_times_a_team():
     and the Spouse, reshuffled into a small deck, brought it back again, to the turn cap."""
     t, s, rng = _revived_boss()
     play(t, s, rng, SPOUSE, name=BOSS)
-    assert s.hand[0, BOSS] == 1 and s.seat[0, K.S_BOSS_LOST] == 0 and s.seat[0, K.S_BOSS_REVIVALS] == 1
+    assert s.hand[0, BOSS] == 1 and s.seat[0, constants.S_BOSS_LOST] == 0 and s.seat[0, constants.S_BOSS_REVIVALS] == 1
     play(t, s, rng, AXE, target=0, name=BOSS)  # player 2 fires it again
-    assert s.unemp[0, BOSS] == 1 and s.g[K.G_OVER] == 0
+    assert s.unemp[0, BOSS] == 1 and s.g[constants.G_OVER] == 0
     for p in (0, 2):  # the team's one revival is spent: neither partner's Spouse may name a Boss now
         set_seat(s, p, hand=[SPOUSE, FALL], deck=[FALL] * 4, unemp=[BOSS, AXE])
         turn_of(s, p)
@@ -87,15 +87,15 @@ def test_a_card_fired_again_after_a_revival_is_no_progress():
     set_seat(s, 1, hand=[AXE, AXE, FALL], deck=[FALL] * 6)
     turn_of(s, 0)
     play(t, s, rng, FALL, plain=True)  # the first turn's end sees the line as it is
-    start = s.g[K.G_PROGRESS_TURN]
+    start = s.g[constants.G_PROGRESS_TURN]
     play(t, s, rng, FALL, plain=True)
     play(t, s, rng, SPOUSE, name=MANAGER)
     assert s.unemp[0].sum() == 0
     play(t, s, rng, AXE, target=0, name=MANAGER)  # fired again: as many out as before
-    assert s.unemp[0, MANAGER] == 1 and s.g[K.G_PROGRESS_TURN] == start
+    assert s.unemp[0, MANAGER] == 1 and s.g[constants.G_PROGRESS_TURN] == start
     play(t, s, rng, FALL, plain=True)
     play(t, s, rng, AXE, target=0, name=SECRETARY)  # one more than ever: progress
-    assert s.unemp[0].sum() == 2 and s.g[K.G_PROGRESS_TURN] == s.g[K.G_TURN] - 1
+    assert s.unemp[0].sum() == 2 and s.g[constants.G_PROGRESS_TURN] == s.g[constants.G_TURN] - 1
 
 
 # ---------------------------------------------------------------- 2. replacing fired employees
@@ -133,7 +133,7 @@ def _redirected(**params):
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
     answer(t, s, rng, MANAGER + 1)
-    assert s.unemp[1, MANAGER] == 1 and s.seat[1, K.S_RESHUFFLES] == 1
+    assert s.unemp[1, MANAGER] == 1 and s.seat[1, constants.S_RESHUFFLES] == 1
     return t, s
 
 
@@ -163,11 +163,11 @@ def test_a_player_holding_both_bosses_of_the_team():
     set_seat(s, 3, hand=[BOSS, BOSS, FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, AXE, target=3, name=BOSS)
-    assert s.unemp[3, BOSS] == 1 and s.g[K.G_OVER] == 0
+    assert s.unemp[3, BOSS] == 1 and s.g[constants.G_OVER] == 0
     assert s.hand[1, BOSS] == 1 and s.hand[3, BOSS] == 0
     turn_of(s, 2)
     play(t, s, rng, AXE, target=1, name=BOSS)
-    assert s.g[K.G_OVER] == 1 and s.g[K.G_END] == K.END_TEAMS and s.g[K.G_WINNER] == 0
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END_TEAMS and s.g[constants.G_WINNER] == 0
 
 
 def test_a_hand_of_bosses_only_is_a_forced_boss_play():
@@ -179,18 +179,18 @@ def test_a_hand_of_bosses_only_is_a_forced_boss_play():
     set_seat(s, 2, hand=[FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, BOSS, target=1)
-    assert s.g[K.G_FORCED_OUT] == 1 and s.g[K.G_FAILED_BLUFFS] == 0
-    assert s.unemp[0, BOSS] == 1 and s.g[K.G_OVER] == 0
+    assert s.g[constants.G_FORCED_OUT] == 1 and s.g[constants.G_FAILED_BLUFFS] == 0
+    assert s.unemp[0, BOSS] == 1 and s.g[constants.G_OVER] == 0
 
 
 def test_a_boss_play_is_open_against_either_opponent_while_their_team_stands():
     """With `team_boss_after_success=0` a team's Bosses may both be in the open (one fired, one in
     its break room): a player left with only a Boss must still have a play ("having to play their
     Boss"), an attempt on either opponent, who might hold a Boss passed to them."""
-    t, s, rng = fresh(4, teams=True, team_boss_after_success=K.BOSS_TO_BREAK_ROOM)
+    t, s, rng = fresh(4, teams=True, team_boss_after_success=constants.BOSS_TO_BREAK_ROOM)
     set_seat(s, 0, hand=[BOSS], deck=[])
     set_seat(s, 1, hand=[FALL], deck=[FALL], unemp=[BOSS])
-    s.seat[1, K.S_BOSS_LOST] = 1
+    s.seat[1, constants.S_BOSS_LOST] = 1
     set_seat(s, 3, hand=[FALL], deck=[FALL], brk=[BOSS])
     turn_of(s, 0)
     assert sorted(options(t, s)) == sorted(encode(C, 0, BOSS, p, NONE, NONE) for p in (1, 3))
@@ -213,7 +213,7 @@ def test_determinise_hides_which_partner_holds_a_passed_boss():
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
     answer(t, s, rng, LAWYER + 1)
-    assert s.hand[3, BOSS] == 2 and s.seat[1, K.S_RESHUFFLES] == 1
+    assert s.hand[3, BOSS] == 2 and s.seat[1, constants.S_RESHUFFLES] == 1
     turn_of(s, 0)
     real = card_totals(s).copy()
     with_boss = 0
@@ -267,7 +267,7 @@ def test_determinise_keeps_the_consultant_a_seat_was_dealt_where_a_passed_hand_t
     of the world stay a deal (none negative: the card's holder is not the player dealt it)."""
     t, s, rng = fresh(4, teams=True, seed=3)
     cards = t[0]
-    mine = next(c for c in range(C) if cards[c, K.CF_KIND] == K.KIND_CONSULTANT and s.counts[0, c, K.K_OWNED])
+    mine = next(c for c in range(C) if cards[c, constants.CF_KIND] == constants.KIND_CONSULTANT and s.counts[0, c, constants.K_OWNED])
     set_seat(s, 0, hand=[AXE, FALL], deck=[FALL] * 4)
     set_seat(s, 2, hand=[mine, FALL, SECRETARY], deck=[FALL] * 4)
     s.removed[mine] = 0
@@ -276,7 +276,7 @@ def test_determinise_keeps_the_consultant_a_seat_was_dealt_where_a_passed_hand_t
     for k in range(30):
         w = view(clone(s))
         determinise(t, w, 0, R.new_streams(k, 4))
-        assert (w.counts[:4, :C, K.K_OWNED] >= 0).all()
-        assert w.counts[0, mine, K.K_OWNED] == 1
+        assert (w.counts[:4, :C, constants.K_OWNED] >= 0).all()
+        assert w.counts[0, mine, constants.K_OWNED] == 1
         kept += (w.hand[2, mine] + list(w.deck[2, :w.deck_n[2]]).count(mine)) == 1
     assert kept == 30

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from balance.simcore import rng as R
-from balance.simcore.youre_fired import constants as K
-from balance.simcore.youre_fired.engine import to_move
+from balance.simcore.youre_fired import constants
+from balance.simcore.youre_fired.rules import to_move
 from balance.simcore.youre_fired.knowledge import determinise, prob_in_hand
 from balance.simcore.youre_fired.policies import greedy
 from balance.simcore.youre_fired.state import card_totals, clone, view
@@ -27,8 +27,8 @@ def test_setup_consultants(players, per, removed):
         cards = t[0]
         assert s.removed.sum() == removed
         for p in range(players):
-            owned = s.counts[p, :, K.K_OWNED]
-            assert sum(owned[c] for c in range(C) if cards[c, K.CF_KIND] == K.KIND_CONSULTANT) == per
+            owned = s.counts[p, :, constants.K_OWNED]
+            assert sum(owned[c] for c in range(C) if cards[c, constants.CF_KIND] == constants.KIND_CONSULTANT) == per
             assert owned.sum() == 11 + per
 
 
@@ -41,7 +41,7 @@ def test_starting_hand_boss_is_revealed_and_shuffled_back():
         # seat 2 has not had a turn yet: its starting hand is intact
         assert s.hand[1].sum() == 3
         assert s.hand[1, BOSS] == 0
-        revealed += int(s.counts[1, BOSS, K.K_DRAWN] > 0)
+        revealed += int(s.counts[1, BOSS, constants.K_DRAWN] > 0)
     assert revealed > 0  # the Boss was drawn (and put back) in some deals
     t, s, _ = fresh(2, seed=3, boss_reveal_at_deal=False)
     assert s.hand[1].sum() == 3
@@ -96,8 +96,8 @@ def test_axe_man_hit_fires_and_replaces_at_once():
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=SECRETARY)
     assert s.unemp[1, SECRETARY] == 1
-    assert s.counts[1, MANAGER, K.K_DRAWN] >= 1  # replacement, then the turn's draw
-    assert s.seat[0, K.S_GUESSES] == 1 and s.seat[0, K.S_GUESSES_HIT] == 1
+    assert s.counts[1, MANAGER, constants.K_DRAWN] >= 1  # replacement, then the turn's draw
+    assert s.seat[0, constants.S_GUESSES] == 1 and s.seat[0, constants.S_GUESSES_HIT] == 1
     assert s.brk[0, AXE] == 1
 
 
@@ -109,7 +109,7 @@ def test_axe_man_miss_on_boss_makes_target_reshuffle():
     set_seat(s, 1, hand=[SECRETARY, FALL, MANAGER], deck=[BOSS, FALL, SPOUSE], brk=[AXE, AXE])
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
-    assert s.seat[1, K.S_RESHUFFLES] == 1 and s.g[K.G_FAILED_FIRINGS] == 1
+    assert s.seat[1, constants.S_RESHUFFLES] == 1 and s.g[constants.G_FAILED_FIRINGS] == 1
     assert s.brk[1].sum() == 0
     # 8 cards together, 3 drawn, then seat 2's own turn: draw 1 (to 4)
     assert s.hand[1].sum() == 4 and s.deck_n[1] == 4
@@ -119,7 +119,7 @@ def test_axe_man_miss_on_boss_makes_target_reshuffle():
     set_seat(s, 1, hand=[SECRETARY, FALL, MANAGER], deck=[BOSS], brk=[AXE])
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=SPOUSE)
-    assert s.brk[1, AXE] == 1 and s.seat[1, K.S_RESHUFFLES] == 0
+    assert s.brk[1, AXE] == 1 and s.seat[1, constants.S_RESHUFFLES] == 0
 
 
 def test_axe_man_fires_boss_ends_two_player_game():
@@ -129,7 +129,7 @@ def test_axe_man_fires_boss_ends_two_player_game():
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
     assert to_move(s) == -1
-    assert s.g[K.G_END] == K.END_BOSS_FIRED and s.g[K.G_WINNER] == 0
+    assert s.g[constants.G_END] == constants.END_BOSS_FIRED and s.g[constants.G_WINNER] == 0
     assert s.unemp[1, BOSS] == 1
 
 
@@ -152,7 +152,7 @@ def test_boss_play_fires_opposing_boss_and_wins():
     set_seat(s, 1, hand=[BOSS, FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, BOSS, target=1)
-    assert s.g[K.G_OVER] == 1 and s.g[K.G_WINNER] == 0 and s.g[K.G_END] == K.END_BOSS_FIRED
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 0 and s.g[constants.G_END] == constants.END_BOSS_FIRED
     assert s.brk[0, BOSS] == 1 and s.unemp[1, BOSS] == 1
 
 
@@ -162,7 +162,7 @@ def test_boss_play_that_misses_is_a_failed_bluff():
     set_seat(s, 1, hand=[SECRETARY, FALL], deck=[BOSS, FALL, FALL])
     turn_of(s, 0)
     play(t, s, rng, BOSS, target=1)
-    assert s.g[K.G_OVER] == 1 and s.g[K.G_WINNER] == 1 and s.g[K.G_END] == K.END_FAILED_BLUFF
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 1 and s.g[constants.G_END] == constants.END_FAILED_BLUFF
 
 
 def test_boss_forced_out_when_it_is_the_only_card():
@@ -174,7 +174,7 @@ def test_boss_forced_out_when_it_is_the_only_card():
     turn_of(s, 0)
     assert options(t, s) == [encode(C, 0, BOSS, 1, NONE, NONE)]
     play(t, s, rng, BOSS, target=1)
-    assert s.g[K.G_END] == K.END_FORCED_OUT and s.g[K.G_WINNER] == 1
+    assert s.g[constants.G_END] == constants.END_FORCED_OUT and s.g[constants.G_WINNER] == 1
 
 
 # ---------------------------------------------------------------- employees
@@ -241,11 +241,11 @@ def test_manager_takes_the_fall_and_the_attempt_fails():
     set_seat(s, 1, hand=[BOSS, MANAGER, FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
-    assert to_move(s) == 1 and s.g[K.G_PHASE] == K.PH_REDIRECT
+    assert to_move(s) == 1 and s.g[constants.G_PHASE] == constants.PH_REDIRECT
     assert options(t, s) == [0, MANAGER + 1]
     answer(t, s, rng, MANAGER + 1)
     assert s.unemp[1, MANAGER] == 1 and s.unemp[1, BOSS] == 0
-    assert s.g[K.G_OVER] == 0 and s.seat[1, K.S_RESHUFFLES] == 1
+    assert s.g[constants.G_OVER] == 0 and s.seat[1, constants.S_RESHUFFLES] == 1
 
 
 def test_declining_the_manager_loses_the_boss():
@@ -255,7 +255,7 @@ def test_declining_the_manager_loses_the_boss():
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
     answer(t, s, rng, 0)
-    assert s.g[K.G_OVER] == 1 and s.g[K.G_WINNER] == 0
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 0
 
 
 def test_lawyer_cancels_and_a_cancelled_boss_play_fails():
@@ -264,7 +264,7 @@ def test_lawyer_cancels_and_a_cancelled_boss_play_fails():
     set_seat(s, 1, hand=[BOSS, LAWYER, FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, SECRETARY, target=1)
-    assert s.g[K.G_PHASE] == K.PH_CANCEL and to_move(s) == 1
+    assert s.g[constants.G_PHASE] == constants.PH_CANCEL and to_move(s) == 1
     answer(t, s, rng, LAWYER + 1)
     assert s.known[0, 1].sum() == 0 and s.brk[1, LAWYER] == 1
     # the Boss play cancelled: "fails for any reason"
@@ -273,7 +273,7 @@ def test_lawyer_cancels_and_a_cancelled_boss_play_fails():
     turn_of(s, 0)
     play(t, s, rng, BOSS, target=1)
     answer(t, s, rng, LAWYER + 1)
-    assert s.g[K.G_OVER] == 1 and s.g[K.G_WINNER] == 1 and s.g[K.G_END] == K.END_FAILED_BLUFF
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 1 and s.g[constants.G_END] == constants.END_FAILED_BLUFF
 
 
 def test_downsizer_target_chooses_and_a_lone_boss_is_forced_out():
@@ -282,7 +282,7 @@ def test_downsizer_target_chooses_and_a_lone_boss_is_forced_out():
     set_seat(s, 1, hand=[BOSS, AXE], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, DOWNSIZER, target=1)
-    assert s.g[K.G_PHASE] == K.PH_DISCARD and options(t, s) == [AXE]
+    assert s.g[constants.G_PHASE] == constants.PH_DISCARD and options(t, s) == [AXE]
     answer(t, s, rng, AXE)
     assert s.brk[1, AXE] == 1
     set_seat(s, 0, hand=[DOWNSIZER, FALL], deck=[FALL] * 4)
@@ -290,7 +290,7 @@ def test_downsizer_target_chooses_and_a_lone_boss_is_forced_out():
     turn_of(s, 0)
     play(t, s, rng, DOWNSIZER, target=1)
     answer(t, s, rng, BOSS)
-    assert s.g[K.G_OVER] == 1 and s.g[K.G_END] == K.END_FORCED_OUT and s.g[K.G_WINNER] == 0
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END_FORCED_OUT and s.g[constants.G_WINNER] == 0
 
 
 def test_recruiter_reorg_auditor():
@@ -321,12 +321,12 @@ def test_ffa_elimination_everyone_reshuffles():
     set_seat(s, 2, hand=[FALL, AXE, SPOUSE, MANAGER, SECRETARY], deck=[FALL] * 2, brk=[AXE])
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
-    assert s.seat[1, K.S_ALIVE] == 0 and s.g[K.G_OVER] == 0 and s.g[K.G_ELIMS] == 1
+    assert s.seat[1, constants.S_ALIVE] == 0 and s.g[constants.G_OVER] == 0 and s.g[constants.G_ELIMS] == 1
     assert s.brk[0].sum() == 0 and s.brk[2].sum() == 0
     assert s.hand[0].sum() == 3  # seat 1 is next but seat 2 is out: seat 3 plays
     assert to_move(s) == 2 and s.hand[2].sum() == 4
     # eliminated seats are not targets
-    assert all((o // 2 // C) % K.MAX_PLAYERS != 1 for o in options(t, s) if o % 2 == 0)
+    assert all((o // 2 // C) % constants.MAX_PLAYERS != 1 for o in options(t, s) if o % 2 == 0)
 
 
 # ---------------------------------------------------------------- teams
@@ -340,7 +340,7 @@ def test_teams_boss_fired_passes_hand_and_plays_on():
     set_seat(s, 3, hand=[FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
-    assert s.g[K.G_OVER] == 0 and s.seat[1, K.S_BOSS_LOST] == 1 and s.unemp[1, BOSS] == 1
+    assert s.g[constants.G_OVER] == 0 and s.seat[1, constants.S_BOSS_LOST] == 1 and s.unemp[1, BOSS] == 1
     assert s.hand[3, SECRETARY] == 1 and s.hand[3, SPOUSE] == 1
     assert s.hand[1].sum() == 4  # new hand of 3, then its turn's draw
     # "The game ends when both Bosses from either team have been fired."
@@ -348,13 +348,13 @@ def test_teams_boss_fired_passes_hand_and_plays_on():
     turn_of(s, 2)
     set_seat(s, 2, hand=[AXE, FALL], deck=[FALL] * 4)
     play(t, s, rng, AXE, target=3, name=BOSS)
-    assert s.g[K.G_OVER] == 1 and s.g[K.G_END] == K.END_TEAMS and s.g[K.G_WINNER] == 0
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END_TEAMS and s.g[constants.G_WINNER] == 0
 
 
 def test_teams_spouse_cannot_bring_back_the_boss_and_empty_seats_pass():
     t, s, rng = fresh(4, teams=True)
     set_seat(s, 0, hand=[SPOUSE, FALL], deck=[FALL] * 4, unemp=[BOSS, AXE])
-    s.seat[0, K.S_BOSS_LOST] = 1
+    s.seat[0, constants.S_BOSS_LOST] = 1
     turn_of(s, 0)
     opts = options(t, s)
     assert encode(C, 0, SPOUSE, 0, BOSS, NONE) not in opts
@@ -363,7 +363,7 @@ def test_teams_spouse_cannot_bring_back_the_boss_and_empty_seats_pass():
     # still in the game ... they cannot play"
     set_seat(s, 1, hand=[], deck=[])
     play(t, s, rng, FALL, plain=True)
-    assert to_move(s) == 2 and s.seat[1, K.S_ALIVE] == 1
+    assert to_move(s) == 2 and s.seat[1, constants.S_ALIVE] == 1
 
 
 def test_teams_failed_firing_passes_the_hand():
@@ -376,7 +376,7 @@ def test_teams_failed_firing_passes_the_hand():
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
     assert s.hand[3, SECRETARY] == 1 and s.hand[3, SPOUSE] == 1
-    assert s.seat[1, K.S_RESHUFFLES] == 1
+    assert s.seat[1, constants.S_RESHUFFLES] == 1
 
 
 # ---------------------------------------------------------------- knowledge & policies

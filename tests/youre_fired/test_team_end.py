@@ -12,8 +12,8 @@ import pytest
 
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.youre_fired import SPEC
-from balance.simcore.youre_fired import constants as K
-from balance.simcore.youre_fired.engine import decode, legal, step, to_move
+from balance.simcore.youre_fired import constants
+from balance.simcore.youre_fired.rules import decode, legal, step, to_move
 from youre_fired.helpers import AXE, BOSS, C, FALL, NONE, SECRETARY, SPOUSE, encode, fresh, options, play, set_seat, turn_of
 
 NOTRACE = np.zeros(0, np.int32)
@@ -27,8 +27,8 @@ def boss_play_that_fires(after, **params):
     set_seat(s, 3, hand=[FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, BOSS, target=1)
-    assert s.unemp[1, BOSS] == 1 and s.seat[1, K.S_BOSS_LOST] == 1 and s.g[K.G_OVER] == 0
-    assert s.seat[0, K.S_BOSS_LOST] == 0
+    assert s.unemp[1, BOSS] == 1 and s.seat[1, constants.S_BOSS_LOST] == 1 and s.g[constants.G_OVER] == 0
+    assert s.seat[0, constants.S_BOSS_LOST] == 0
     return t, s
 
 
@@ -36,8 +36,8 @@ def test_successful_boss_play_shuffles_the_boss_into_its_deck_by_default():
     """Default reading: the Boss goes back among its owner's hidden cards (what
     the 3+ reshuffle does to it), so it can be drawn, targeted and played again.
     Before issue 19 it stayed in the break room, where nothing can target it."""
-    assert SPEC.load_data({}).params["team_boss_after_success"] == K.BOSS_TO_DECK
-    t, s = boss_play_that_fires(K.BOSS_TO_DECK)
+    assert SPEC.load_data({}).params["team_boss_after_success"] == constants.BOSS_TO_DECK
+    t, s = boss_play_that_fires(constants.BOSS_TO_DECK)
     assert s.brk[0, BOSS] == 0 and s.hand[0, BOSS] == 0
     assert BOSS in list(s.deck[0, :s.deck_n[0]]) and s.deck_n[0] == 4
     assert s.known[1:, 0, BOSS].sum() == 0  # hidden again
@@ -45,7 +45,7 @@ def test_successful_boss_play_shuffles_the_boss_into_its_deck_by_default():
 
 
 def test_the_other_readings_of_the_successful_boss():
-    t, s = boss_play_that_fires(K.BOSS_TO_BREAK_ROOM)  # the literal reading: a played card's place
+    t, s = boss_play_that_fires(constants.BOSS_TO_BREAK_ROOM)  # the literal reading: a played card's place
     assert s.brk[0, BOSS] == 1 and BOSS not in list(s.deck[0, :s.deck_n[0]])
     # there, no card can name it. Seat 2's Axe Man may still name a Boss in seat 1's hand: one of
     # the team's two is hidden, and a hand passed by seat 3 would have carried it (team_pass_boss)
@@ -56,12 +56,12 @@ def test_the_other_readings_of_the_successful_boss():
     set_seat(s, 2, hand=[FALL], deck=[FALL], brk=[BOSS])  # seat 3's Boss in the open too: none can be in a hand
     assert encode(C, 0, AXE, 0, BOSS, NONE) not in options(t, s)
     # where a Boss never leaves its player (team_pass_boss=false), seat 1's lies in the open: not offered
-    t, s = boss_play_that_fires(K.BOSS_TO_BREAK_ROOM, team_pass_boss=False)
+    t, s = boss_play_that_fires(constants.BOSS_TO_BREAK_ROOM, team_pass_boss=False)
     set_seat(s, 1, hand=[AXE, FALL], deck=[FALL] * 4, unemp=[BOSS])
     turn_of(s, 1)
     assert encode(C, 0, AXE, 0, FALL, NONE) in options(t, s)
     assert encode(C, 0, AXE, 0, BOSS, NONE) not in options(t, s)
-    t, s = boss_play_that_fires(K.BOSS_TO_HAND)  # back in the hand, in view of all
+    t, s = boss_play_that_fires(constants.BOSS_TO_HAND)  # back in the hand, in view of all
     assert s.hand[0, BOSS] == 1 and s.brk[0, BOSS] == 0
     assert all(s.known[o, 0, BOSS] == 1 for o in (1, 2, 3))
 
@@ -69,19 +69,19 @@ def test_the_other_readings_of_the_successful_boss():
 def one_team_left(deadlock, no_progress=0):
     """Team 1 (seats 1, 3) alone can play: seat 2's Boss is fired, seat 4's lies
     in its break room after a successful Boss play; seats 2 and 4 have nothing."""
-    t, s, rng = fresh(4, teams=True, team_boss_after_success=K.BOSS_TO_BREAK_ROOM, team_deadlock=deadlock,
+    t, s, rng = fresh(4, teams=True, team_boss_after_success=constants.BOSS_TO_BREAK_ROOM, team_deadlock=deadlock,
                       no_progress_turns=no_progress)
     set_seat(s, 0, hand=[SECRETARY, AXE, FALL], deck=[FALL, AXE])
     set_seat(s, 1, unemp=[BOSS])
-    s.seat[1, K.S_BOSS_LOST] = 1
+    s.seat[1, constants.S_BOSS_LOST] = 1
     set_seat(s, 2, hand=[BOSS, FALL], deck=[SECRETARY])
     set_seat(s, 3, brk=[BOSS, AXE])
     turn_of(s, 0)
     return t, s, rng
 
 
-@pytest.mark.parametrize("deadlock,over,winner", [(K.DEADLOCK_PLAY_ON, 0, -1), (K.DEADLOCK_NO_WINNER, 1, -1),
-                                                  (K.DEADLOCK_ACTING_TEAM_WINS, 1, 0)])
+@pytest.mark.parametrize("deadlock,over,winner", [(constants.DEADLOCK_PLAY_ON, 0, -1), (constants.DEADLOCK_NO_WINNER, 1, -1),
+                                                  (constants.DEADLOCK_ACTING_TEAM_WINS, 1, 0)])
 def test_one_team_left_and_no_opposing_boss_reachable(deadlock, over, winner):
     """`team_deadlock`: every seat that can still play is on one team and no
     opposing Boss is in a hand or deck. Default: play on ("You must always do
@@ -89,30 +89,30 @@ def test_one_team_left_and_no_opposing_boss_reachable(deadlock, over, winner):
     Boss too when it has nothing else)."""
     t, s, rng = one_team_left(deadlock)
     play(t, s, rng, SECRETARY, plain=True)
-    assert s.g[K.G_OVER] == over and s.g[K.G_WINNER] == winner
+    assert s.g[constants.G_OVER] == over and s.g[constants.G_WINNER] == winner
     if over:
-        assert s.g[K.G_END] == K.END_DEADLOCK
+        assert s.g[constants.G_END] == constants.END_DEADLOCK
     else:
         assert to_move(s) == 2  # player 2 has nothing and passes: player 3 plays
 
 
 def test_no_deadlock_while_an_opposing_boss_is_in_a_deck():
-    t, s, rng = one_team_left(K.DEADLOCK_NO_WINNER)
+    t, s, rng = one_team_left(constants.DEADLOCK_NO_WINNER)
     set_seat(s, 3, deck=[BOSS], brk=[AXE])  # seat 4 can draw its Boss: not a deadlock
     play(t, s, rng, SECRETARY, plain=True)
-    assert s.g[K.G_OVER] == 0
+    assert s.g[constants.G_OVER] == 0
 
 
 def loop_state(no_progress):
     """Issue 19, `--seed 3 --index 2619`: the last seat with cards can cycle for
     ever, the Spouse bringing back the Fall Guy that reshuffles her into the deck."""
-    t, s, rng = fresh(4, teams=True, team_boss_after_success=K.BOSS_TO_BREAK_ROOM, no_progress_turns=no_progress)
+    t, s, rng = fresh(4, teams=True, team_boss_after_success=constants.BOSS_TO_BREAK_ROOM, no_progress_turns=no_progress)
     set_seat(s, 0, hand=[SPOUSE], unemp=[FALL, BOSS])
-    s.seat[0, K.S_BOSS_LOST] = 1
+    s.seat[0, constants.S_BOSS_LOST] = 1
     set_seat(s, 1, brk=[BOSS])
     set_seat(s, 2, brk=[BOSS])
     set_seat(s, 3, unemp=[BOSS])
-    s.seat[3, K.S_BOSS_LOST] = 1
+    s.seat[3, constants.S_BOSS_LOST] = 1
     turn_of(s, 0)
     return t, s, rng
 
@@ -131,14 +131,14 @@ def cycle(t, s, rng, steps):
 
 def test_no_progress_guard_ends_a_cycle():
     t, s, rng = loop_state(0)  # guard off: the cycle runs on
-    assert cycle(t, s, rng, 600) == 600 and s.g[K.G_OVER] == 0
+    assert cycle(t, s, rng, 600) == 600 and s.g[constants.G_OVER] == 0
     t, s, rng = loop_state(40)
     played = cycle(t, s, rng, 600)
-    assert s.g[K.G_OVER] == 1 and s.g[K.G_END] == K.END_NO_PROGRESS and s.g[K.G_WINNER] == -1
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END_NO_PROGRESS and s.g[constants.G_WINNER] == -1
     # ended at the end of the first turn that made 40 without progress (4 turns a
     # round: the other three seats pass); one play of seat 1 a round
-    assert 40 <= s.g[K.G_TURN] - s.g[K.G_PROGRESS_TURN] < 44
-    assert played == (s.g[K.G_TURN] - 1) // 4 + 1
+    assert 40 <= s.g[constants.G_TURN] - s.g[constants.G_PROGRESS_TURN] < 44
+    assert played == (s.g[constants.G_TURN] - 1) // 4 + 1
 
 
 def test_progress_restarts_the_count():
@@ -146,9 +146,9 @@ def test_progress_restarts_the_count():
     t, s, rng = loop_state(40)
     cycle(t, s, rng, 5)  # the Spouse has just brought the Fall Guy back: he fires himself next
     s.unemp[1, AXE] += 1  # as if seat 0 had fired a card of seat 2's
-    seen = s.g[K.G_TURN]
+    seen = s.g[constants.G_TURN]
     cycle(t, s, rng, 1)
-    assert s.g[K.G_PROGRESS_TURN] == seen and s.g[K.G_OVER] == 0
+    assert s.g[constants.G_PROGRESS_TURN] == seen and s.g[constants.G_OVER] == 0
 
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])
@@ -159,5 +159,5 @@ def test_team_games_end_with_both_bosses_of_a_team_fired(policy):
     r = Engine(SPEC, [resolve_policy(SPEC, policy)]).run(data.tables, 4, 3, np.arange(3000, dtype=np.int64),
                                                          len(data.card_names))
     reasons = r.game_out[:, 0].astype(int)
-    assert (reasons == 2 + K.END_REASONS.index("teams_both_bosses")).all()
+    assert (reasons == 2 + constants.END_REASONS.index("teams_both_bosses")).all()
     assert (r.seat_out[:, :, 0].sum(axis=1) == 2).all()

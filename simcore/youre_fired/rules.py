@@ -15,7 +15,7 @@ from .. import rng as R
 from .. import zones
 from ..jit import jit
 from ..trace import emit
-from . import constants as K
+from . import constants
 from .constants import GAME_COL, SEAT_COL
 from .knowledge import (break_becomes_hidden, forget_hand, hand_size, on_draw, pass_hand_knowledge,
                         public_enter_hand, public_leave, public_still_in_hand, reveal_hand_to)
@@ -25,7 +25,7 @@ from .state import empty_state
 # ------------------------------------------------------------------ options
 @jit
 def encode(C, mode, card, target, name, name2):
-    return mode + 2 * (card + C * (target + K.MAX_PLAYERS * (name + (C + 1) * name2)))
+    return mode + 2 * (card + C * (target + constants.MAX_PLAYERS * (name + (C + 1) * name2)))
 
 
 @jit
@@ -34,8 +34,8 @@ def decode(C, code):
     code //= 2
     card = code % C
     code //= C
-    target = code % K.MAX_PLAYERS
-    code //= K.MAX_PLAYERS
+    target = code % constants.MAX_PLAYERS
+    code //= constants.MAX_PLAYERS
     name = code % (C + 1)
     name2 = code // (C + 1)
     return mode, card, target, name, name2
@@ -44,14 +44,14 @@ def decode(C, code):
 # ------------------------------------------------------------------ seats
 @jit
 def team_of(s, p):
-    return p % 2 if s.g[K.G_TEAMS] == 1 else p
+    return p % 2 if s.g[constants.G_TEAMS] == 1 else p
 
 
 @jit
 def is_opponent(s, a, t):
-    if a == t or s.seat[t, K.S_ALIVE] == 0:
+    if a == t or s.seat[t, constants.S_ALIVE] == 0:
         return False
-    if s.g[K.G_TEAMS] == 1:
+    if s.g[constants.G_TEAMS] == 1:
         return (a % 2) != (t % 2)
     return True
 
@@ -59,8 +59,8 @@ def is_opponent(s, a, t):
 @jit
 def alive_count(s):
     n = 0
-    for p in range(s.g[K.G_NP]):
-        n += s.seat[p, K.S_ALIVE]
+    for p in range(s.g[constants.G_NP]):
+        n += s.seat[p, constants.S_ALIVE]
     return n
 
 
@@ -73,16 +73,16 @@ def draw_one(s, t, trace):
     c = zones.draw_top(s.deck[t], n)
     s.deck_n[t] = n - 1
     s.hand[t, c] += 1
-    s.counts[t, c, K.K_DRAWN] += 1
+    s.counts[t, c, constants.K_DRAWN] += 1
     on_draw(s, t, c)
-    emit(trace, K.EV_DRAW, t, c, 0, 0)
+    emit(trace, constants.EV_DRAW, t, c, 0, 0)
     return c
 
 
 @jit
 def shuffle_deck(s, t, rng, stream):
     zones.shuffle(rng, stream, s.deck[t], s.deck_n[t])
-    for o in range(s.g[K.G_NP]):
+    for o in range(s.g[constants.G_NP]):
         s.known_top[o, t] = 0
 
 
@@ -90,7 +90,7 @@ def shuffle_deck(s, t, rng, stream):
 def draw_hand(rules, s, t, k, reveal, rng, stream, trace):
     """Draw k cards; with `reveal`, a Boss among them is shown, replaced by
     another draw and shuffled back into the deck."""
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     drawn = 0
     aside = False
     while drawn < k and s.deck_n[t] > 0:
@@ -98,7 +98,7 @@ def draw_hand(rules, s, t, k, reveal, rng, stream, trace):
         if c == boss and reveal and not aside:
             s.hand[t, boss] -= 1
             aside = True
-            emit(trace, K.EV_BOSS_REVEAL, t, 0, 0, 0)
+            emit(trace, constants.EV_BOSS_REVEAL, t, 0, 0, 0)
             continue
         drawn += 1
     if aside:
@@ -110,7 +110,7 @@ def draw_hand(rules, s, t, k, reveal, rng, stream, trace):
 @jit
 def break_into_deck(s, t, rng):
     break_becomes_hidden(s, t)
-    C = s.g[K.G_NCARDS]
+    C = s.g[constants.G_NCARDS]
     for c in range(C):
         for _ in range(s.brk[t, c]):
             s.deck[t, s.deck_n[t]] = c
@@ -125,22 +125,22 @@ def full_reshuffle(rules, s, t, rng, trace):
     goes to the partner first: "they must pass all of the employees in their
     hand to their partner", a Boss held among them (`team_pass_boss`: the Boss
     is one of the "three employees" of the starting hand; false, it stays)."""
-    C = s.g[K.G_NCARDS]
-    boss = rules[K.R_BOSS_ID]
-    if s.g[K.G_TEAMS] == 1:
+    C = s.g[constants.G_NCARDS]
+    boss = rules[constants.R_BOSS_ID]
+    if s.g[constants.G_TEAMS] == 1:
         partner = (t + 2) % 4
         passed = np.zeros(C, np.int64)
         n = 0
         for c in range(C):
-            if (c != boss or rules[K.R_TEAM_PASS_BOSS] == 1) and s.hand[t, c] > 0:
+            if (c != boss or rules[constants.R_TEAM_PASS_BOSS] == 1) and s.hand[t, c] > 0:
                 passed[c] = s.hand[t, c]
                 n += passed[c]
         pass_hand_knowledge(s, t, partner, passed)
         for c in range(C):
             s.hand[partner, c] += passed[c]
             s.hand[t, c] -= passed[c]
-            s.counts[partner, c, K.K_RECEIVED] += passed[c]
-        emit(trace, K.EV_PASS, t, partner, n, passed[boss])
+            s.counts[partner, c, constants.K_RECEIVED] += passed[c]
+        emit(trace, constants.EV_PASS, t, partner, n, passed[boss])
     break_becomes_hidden(s, t)
     for c in range(C):
         for _ in range(s.hand[t, c] + s.brk[t, c]):
@@ -150,17 +150,17 @@ def full_reshuffle(rules, s, t, rng, trace):
         s.brk[t, c] = 0
     forget_hand(s, t)
     shuffle_deck(s, t, rng, R.CHANCE)
-    draw_hand(rules, s, t, rules[K.R_REDRAW_HAND], rules[K.R_BOSS_REVEAL_REDRAW] == 1, rng, R.CHANCE, trace)
+    draw_hand(rules, s, t, rules[constants.R_REDRAW_HAND], rules[constants.R_BOSS_REVEAL_REDRAW] == 1, rng, R.CHANCE, trace)
 
 
 # ------------------------------------------------------------------ ending
 @jit
 def game_over(s, winner, reason, trace):
-    s.g[K.G_OVER] = 1
-    s.g[K.G_PHASE] = K.PH_OVER
-    s.g[K.G_WINNER] = winner
-    s.g[K.G_END] = reason
-    emit(trace, K.EV_GAME_OVER, winner, reason, s.g[K.G_TEAMS], 0)
+    s.g[constants.G_OVER] = 1
+    s.g[constants.G_PHASE] = constants.PH_OVER
+    s.g[constants.G_WINNER] = winner
+    s.g[constants.G_END] = reason
+    emit(trace, constants.EV_GAME_OVER, winner, reason, s.g[constants.G_TEAMS], 0)
 
 
 @jit
@@ -168,7 +168,7 @@ def team_bosses_out(rules, s, t):
     """Team variant: the Bosses of t's team in its unemployment lines (fired,
     or played and lost). With `team_pass_boss` a Boss moves between partners,
     so its owner is whoever holds it; the team has two."""
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     return s.unemp[t, boss] + s.unemp[(t + 2) % 4, boss]
 
 
@@ -177,43 +177,43 @@ def boss_falls(rules, s, t, cause, rng, trace):
     """t's Boss is out: already moved to its zone by the caller (unemployment
     line when fired, break room when played). 2-4 free-for-all: t is out and
     everyone left reshuffles; teams: t goes on, passing the rest of its hand."""
-    boss = rules[K.R_BOSS_ID]
-    if cause == K.CAUSE_FIRED:
-        s.g[K.G_BOSSES_FIRED] += 1
-    elif cause == K.CAUSE_FORCED:
-        s.g[K.G_FORCED_OUT] += 1
+    boss = rules[constants.R_BOSS_ID]
+    if cause == constants.CAUSE_FIRED:
+        s.g[constants.G_BOSSES_FIRED] += 1
+    elif cause == constants.CAUSE_FORCED:
+        s.g[constants.G_FORCED_OUT] += 1
     else:
-        s.g[K.G_FAILED_BLUFFS] += 1
-    reason = K.END_BOSS_FIRED + cause
-    if s.g[K.G_TEAMS] == 1:
-        if cause != K.CAUSE_FIRED and s.brk[t, boss] > 0:  # a played Boss is lost like a fired one
+        s.g[constants.G_FAILED_BLUFFS] += 1
+    reason = constants.END_BOSS_FIRED + cause
+    if s.g[constants.G_TEAMS] == 1:
+        if cause != constants.CAUSE_FIRED and s.brk[t, boss] > 0:  # a played Boss is lost like a fired one
             s.brk[t, boss] -= 1
             s.unemp[t, boss] += 1
-        s.seat[t, K.S_BOSS_LOST] = 1
-        s.counts[t, boss, K.K_FIRED] += 1
-        emit(trace, K.EV_ELIMINATED, t, cause, 1, 0)
+        s.seat[t, constants.S_BOSS_LOST] = 1
+        s.counts[t, boss, constants.K_FIRED] += 1
+        emit(trace, constants.EV_ELIMINATED, t, cause, 1, 0)
         # "The game ends when both Bosses from either team have been fired."
         if team_bosses_out(rules, s, t) >= 2:
-            game_over(s, 1 - (t % 2), K.END_TEAMS, trace)
+            game_over(s, 1 - (t % 2), constants.END_TEAMS, trace)
             return
         full_reshuffle(rules, s, t, rng, trace)
         return
     if s.unemp[t, boss] > 0:
-        s.counts[t, boss, K.K_FIRED] += 1
-    s.seat[t, K.S_ALIVE] = 0
-    s.g[K.G_ELIMS] += 1
-    s.seat[t, K.S_OUT_ORDER] = s.g[K.G_ELIMS]
-    emit(trace, K.EV_ELIMINATED, t, cause, 0, 0)
-    P = s.g[K.G_NP]
+        s.counts[t, boss, constants.K_FIRED] += 1
+    s.seat[t, constants.S_ALIVE] = 0
+    s.g[constants.G_ELIMS] += 1
+    s.seat[t, constants.S_OUT_ORDER] = s.g[constants.G_ELIMS]
+    emit(trace, constants.EV_ELIMINATED, t, cause, 0, 0)
+    P = s.g[constants.G_NP]
     if alive_count(s) == 1:
         for p in range(P):
-            if s.seat[p, K.S_ALIVE] == 1:
+            if s.seat[p, constants.S_ALIVE] == 1:
                 game_over(s, p, reason, trace)
         return
     # "All players must then shuffle their hand, deck, and break room"
-    emit(trace, K.EV_RESHUFFLE_ALL, t, 0, 0, 0)
+    emit(trace, constants.EV_RESHUFFLE_ALL, t, 0, 0, 0)
     for p in range(P):
-        if s.seat[p, K.S_ALIVE] == 1:
+        if s.seat[p, constants.S_ALIVE] == 1:
             full_reshuffle(rules, s, p, rng, trace)
 
 
@@ -224,51 +224,51 @@ def boss_after_success(rules, s, a, rng, trace):
     everyone reshuffles hand, deck and break room). `team_boss_after_success`:
     leave it there (nothing can target it there), shuffle it into a's deck, or
     take it back into a's hand (in view of all)."""
-    boss = rules[K.R_BOSS_ID]
-    where = rules[K.R_TEAM_BOSS_AFTER]
-    if where == K.BOSS_TO_BREAK_ROOM or s.brk[a, boss] == 0:
+    boss = rules[constants.R_BOSS_ID]
+    where = rules[constants.R_TEAM_BOSS_AFTER]
+    if where == constants.BOSS_TO_BREAK_ROOM or s.brk[a, boss] == 0:
         return
     s.brk[a, boss] -= 1
-    if where == K.BOSS_TO_DECK:
+    if where == constants.BOSS_TO_DECK:
         s.deck[a, s.deck_n[a]] = boss
         s.deck_n[a] += 1
-        for o in range(s.g[K.G_NP]):
+        for o in range(s.g[constants.G_NP]):
             if o != a:
                 s.belief[o, a, boss] += 1.0  # back among a's hidden cards
         shuffle_deck(s, a, rng, R.CHANCE)
     else:
         s.hand[a, boss] += 1
-        s.counts[a, boss, K.K_RECEIVED] += 1
+        s.counts[a, boss, constants.K_RECEIVED] += 1
         public_enter_hand(s, a, boss)
-    emit(trace, K.EV_BOSS_BACK, a, where, 0, 0)
+    emit(trace, constants.EV_BOSS_BACK, a, where, 0, 0)
 
 
 @jit
 def failed_firing(rules, s, t, rng, trace):
     """Someone tried to fire t's Boss and failed: t reshuffles and redraws."""
-    s.g[K.G_FAILED_FIRINGS] += 1
-    s.seat[t, K.S_RESHUFFLES] += 1
-    emit(trace, K.EV_FAILED_FIRING, t, 0, 0, 0)
-    if rules[K.R_FAILED_FIRING_RESHUFFLE] == 1:
+    s.g[constants.G_FAILED_FIRINGS] += 1
+    s.seat[t, constants.S_RESHUFFLES] += 1
+    emit(trace, constants.EV_FAILED_FIRING, t, 0, 0, 0)
+    if rules[constants.R_FAILED_FIRING_RESHUFFLE] == 1:
         full_reshuffle(rules, s, t, rng, trace)
 
 
 @jit
 def fire_from_hand(cards, rules, s, t, c, by, rng, trace):
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     s.hand[t, c] -= 1
     s.unemp[t, c] += 1
     public_leave(cards, s, t, c)
     if c == boss:
-        s.seat[by, K.S_BOSS_HITS] += 1
-        emit(trace, K.EV_BOSS_FIRED, t, by, 0, 0)
-        boss_falls(rules, s, t, K.CAUSE_FIRED, rng, trace)
+        s.seat[by, constants.S_BOSS_HITS] += 1
+        emit(trace, constants.EV_BOSS_FIRED, t, by, 0, 0)
+        boss_falls(rules, s, t, constants.CAUSE_FIRED, rng, trace)
         return
-    s.counts[t, c, K.K_FIRED] += 1
-    s.seat[t, K.S_CARDS_FIRED] += 1
-    s.seat[by, K.S_FIRED_OTHERS] += 1
-    emit(trace, K.EV_HIT, by, t, c, 0)
-    if rules[K.R_REPLACE_FIRED] == 1:
+    s.counts[t, c, constants.K_FIRED] += 1
+    s.seat[t, constants.S_CARDS_FIRED] += 1
+    s.seat[by, constants.S_FIRED_OTHERS] += 1
+    emit(trace, constants.EV_HIT, by, t, c, 0)
+    if rules[constants.R_REPLACE_FIRED] == 1:
         draw_one(s, t, trace)
 
 
@@ -277,15 +277,15 @@ def replace_anywhere(rules):
     """"When one of your employees is fired you will immediately draw to replace
     it": also the Fall Guy firing himself and a card fired from a break room,
     unless `replace_fired_hand_only` (a card fired out of a hand is always replaced)."""
-    return rules[K.R_REPLACE_FIRED] == 1 and rules[K.R_REPLACE_HAND_ONLY] == 0
+    return rules[constants.R_REPLACE_FIRED] == 1 and rules[constants.R_REPLACE_HAND_ONLY] == 0
 
 
 @jit
 def find_reactive(cards, s, t, op, trig_a, trig_b, exclude):
     """A card in t's hand with opcode op and one of the triggers, or -1."""
-    for c in range(s.g[K.G_NCARDS]):
-        if c != exclude and s.hand[t, c] > 0 and cards[c, K.CF_EFFECT] == op:
-            tr = cards[c, K.CF_TRIGGER]
+    for c in range(s.g[constants.G_NCARDS]):
+        if c != exclude and s.hand[t, c] > 0 and cards[c, constants.CF_EFFECT] == op:
+            tr = cards[c, constants.CF_TRIGGER]
             if tr == trig_a or tr == trig_b:
                 return c
     return -1
@@ -294,7 +294,7 @@ def find_reactive(cards, s, t, op, trig_a, trig_b, exclude):
 @jit
 def actor_boss_fails(rules, s, a, rng, trace):
     """The turn player's Boss play did not fire the target's Boss."""
-    cause = K.CAUSE_FORCED if s.g[K.G_ACT_FORCED] == 1 else K.CAUSE_BLUFF
+    cause = constants.CAUSE_FORCED if s.g[constants.G_ACT_FORCED] == 1 else constants.CAUSE_BLUFF
     boss_falls(rules, s, a, cause, rng, trace)
 
 
@@ -302,24 +302,24 @@ def actor_boss_fails(rules, s, a, rng, trace):
 @jit(inline=True)
 def start_turn(rules, s, first, rng, trace):
     """Draw 1, then up to the hand size; a seat with nothing to play passes."""
-    P = s.g[K.G_NP]
+    P = s.g[constants.G_NP]
     p = first
     for _ in range(P + 1):
-        if s.seat[p, K.S_ALIVE] == 1:
-            s.g[K.G_TURN] += 1
-            s.seat[p, K.S_TURNS] += 1
-            emit(trace, K.EV_TURN, p, s.g[K.G_TURN], 0, 0)
+        if s.seat[p, constants.S_ALIVE] == 1:
+            s.g[constants.G_TURN] += 1
+            s.seat[p, constants.S_TURNS] += 1
+            emit(trace, constants.EV_TURN, p, s.g[constants.G_TURN], 0, 0)
             draw_one(s, p, trace)
-            while hand_size(s.hand, p) < rules[K.R_HAND] and s.deck_n[p] > 0:
+            while hand_size(s.hand, p) < rules[constants.R_HAND] and s.deck_n[p] > 0:
                 draw_one(s, p, trace)
             if hand_size(s.hand, p) > 0:
-                s.g[K.G_CUR] = p
-                s.g[K.G_DECIDER] = p
-                s.g[K.G_PHASE] = K.PH_PLAY
+                s.g[constants.G_CUR] = p
+                s.g[constants.G_DECIDER] = p
+                s.g[constants.G_PHASE] = constants.PH_PLAY
                 return
-            emit(trace, K.EV_SKIP, p, 0, 0, 0)
+            emit(trace, constants.EV_SKIP, p, 0, 0, 0)
         p = (p + 1) % P
-    game_over(s, -1, K.END_STALLED, trace)
+    game_over(s, -1, constants.END_STALLED, trace)
 
 
 @jit
@@ -331,12 +331,12 @@ def progress(s):
     a cycle of revivals and firings (a revived Boss fired again, the Fall Guy
     brought back to fire himself again) is no progress."""
     u = 0
-    for p in range(s.g[K.G_NP]):
-        for c in range(s.g[K.G_NCARDS]):
+    for p in range(s.g[constants.G_NP]):
+        for c in range(s.g[constants.G_NCARDS]):
             u += s.unemp[p, c]
-    if u > s.g[K.G_UNEMP_MAX]:
-        s.g[K.G_UNEMP_MAX] = u
-    return s.g[K.G_UNEMP_MAX] + s.g[K.G_FAILED_FIRINGS] + s.g[K.G_ELIMS]
+    if u > s.g[constants.G_UNEMP_MAX]:
+        s.g[constants.G_UNEMP_MAX] = u
+    return s.g[constants.G_UNEMP_MAX] + s.g[constants.G_FAILED_FIRINGS] + s.g[constants.G_ELIMS]
 
 
 @jit
@@ -345,7 +345,7 @@ def deadlocked_team(rules, s):
     hand or deck) is on team x and no opposing Boss still in play is in a hand
     or a deck, so team x cannot fire one and the other team cannot play; -1
     otherwise (also when nobody can play: start_turn ends that as stalled)."""
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     acting = 0
     for p in range(4):
         if hand_size(s.hand, p) > 0 or s.deck_n[p] > 0:
@@ -365,24 +365,24 @@ def deadlocked_team(rules, s):
 
 @jit
 def end_turn(rules, s, rng, trace):
-    if s.g[K.G_OVER] == 1:
+    if s.g[constants.G_OVER] == 1:
         return
     # the no-progress guard (no_progress_turns): a game whose seats can only
     # cycle cards (a Spouse bringing back the Fall Guy that reshuffles her, or a
     # card that is fired again) ends for that reason instead of running into the turn cap
     m = progress(s)
-    if m != s.g[K.G_PROGRESS]:
-        s.g[K.G_PROGRESS] = m
-        s.g[K.G_PROGRESS_TURN] = s.g[K.G_TURN]
-    elif rules[K.R_NO_PROGRESS_TURNS] > 0 and s.g[K.G_TURN] - s.g[K.G_PROGRESS_TURN] >= rules[K.R_NO_PROGRESS_TURNS]:
-        game_over(s, -1, K.END_NO_PROGRESS, trace)
+    if m != s.g[constants.G_PROGRESS]:
+        s.g[constants.G_PROGRESS] = m
+        s.g[constants.G_PROGRESS_TURN] = s.g[constants.G_TURN]
+    elif rules[constants.R_NO_PROGRESS_TURNS] > 0 and s.g[constants.G_TURN] - s.g[constants.G_PROGRESS_TURN] >= rules[constants.R_NO_PROGRESS_TURNS]:
+        game_over(s, -1, constants.END_NO_PROGRESS, trace)
         return
-    if s.g[K.G_TEAMS] == 1 and rules[K.R_TEAM_DEADLOCK] != K.DEADLOCK_PLAY_ON:
+    if s.g[constants.G_TEAMS] == 1 and rules[constants.R_TEAM_DEADLOCK] != constants.DEADLOCK_PLAY_ON:
         x = deadlocked_team(rules, s)
         if x >= 0:
-            game_over(s, x if rules[K.R_TEAM_DEADLOCK] == K.DEADLOCK_ACTING_TEAM_WINS else -1, K.END_DEADLOCK, trace)
+            game_over(s, x if rules[constants.R_TEAM_DEADLOCK] == constants.DEADLOCK_ACTING_TEAM_WINS else -1, constants.END_DEADLOCK, trace)
             return
-    start_turn(rules, s, (s.g[K.G_CUR] + 1) % s.g[K.G_NP], rng, trace)
+    start_turn(rules, s, (s.g[constants.G_CUR] + 1) % s.g[constants.G_NP], rng, trace)
 
 
 # ------------------------------------------------------------------ deal
@@ -398,16 +398,16 @@ def give_power_copy(rules, s, key, P):
     in its own deck, after the opening hands, at a place drawn from the deal key, so every card dealt
     stays where it was. The seat is rules[R_POWER_SEAT] (mod the players), or drawn from the deal key.
     Its company is public, so the others count the copy among its hidden cards."""
-    c = rules[K.R_POWER_CARD]
-    t = rules[K.R_POWER_SEAT] % P if rules[K.R_POWER_SEAT] >= 0 else power_draw(key, K.POWER_SEAT_SALT, P)
+    c = rules[constants.R_POWER_CARD]
+    t = rules[constants.R_POWER_SEAT] % P if rules[constants.R_POWER_SEAT] >= 0 else power_draw(key, constants.POWER_SEAT_SALT, P)
     n = s.deck_n[t]
-    at = power_draw(key, K.POWER_SLOT_SALT, n + 1)  # deck[n - 1] is the top; `at` == n: on top
+    at = power_draw(key, constants.POWER_SLOT_SALT, n + 1)  # deck[n - 1] is the top; `at` == n: on top
     for i in range(n, at, -1):
         s.deck[t, i] = s.deck[t, i - 1]
     s.deck[t, at] = c
     s.deck_n[t] = n + 1
-    s.counts[t, c, K.K_OWNED] += 1
-    s.g[K.G_POWER_SEAT] = t
+    s.counts[t, c, constants.K_OWNED] += 1
+    s.g[constants.G_POWER_SEAT] = t
     for o in range(P):
         if o != t:
             s.belief[o, t, c] += 1.0
@@ -421,29 +421,29 @@ def new_game(tables, n_players, rng, trace):
     P = n_players
     S = empty_state(P, C)
     s = S[0]
-    s.g[K.G_NP] = P
-    s.g[K.G_TEAMS] = 1 if (rules[K.R_TEAMS] == 1 and P == 4) else 0
-    s.g[K.G_WINNER] = -1
-    s.g[K.G_NCARDS] = C
+    s.g[constants.G_NP] = P
+    s.g[constants.G_TEAMS] = 1 if (rules[constants.R_TEAMS] == 1 and P == 4) else 0
+    s.g[constants.G_WINNER] = -1
+    s.g[constants.G_NCARDS] = C
     cons = np.empty(C, np.int64)
     n_cons = 0
     for c in range(C):
-        if cards[c, K.CF_KIND] == K.KIND_CONSULTANT:
+        if cards[c, constants.CF_KIND] == constants.KIND_CONSULTANT:
             cons[n_cons] = c
             n_cons += 1
     zones.shuffle(rng, R.DEAL, cons, n_cons)
-    per = rules[K.R_CONS_2P] if P == 2 else rules[K.R_CONS_MULTI]
+    per = rules[constants.R_CONS_2P] if P == 2 else rules[constants.R_CONS_MULTI]
     if per * P > n_cons:
         per = n_cons // P
     k = 0
     for t in range(P):
-        s.seat[t, K.S_ALIVE] = 1
+        s.seat[t, constants.S_ALIVE] = 1
         for c in range(C):
-            if cards[c, K.CF_KIND] == K.KIND_COMPANY:
-                for _ in range(cards[c, K.CF_COUNT]):
+            if cards[c, constants.CF_KIND] == constants.KIND_COMPANY:
+                for _ in range(cards[c, constants.CF_COUNT]):
                     s.deck[t, s.deck_n[t]] = c
                     s.deck_n[t] += 1
-                s.counts[t, c, K.K_OWNED] = cards[c, K.CF_COUNT]
+                s.counts[t, c, constants.K_OWNED] = cards[c, constants.CF_COUNT]
         a = -1
         b = -1
         for j in range(per):
@@ -451,15 +451,15 @@ def new_game(tables, n_players, rng, trace):
             k += 1
             s.deck[t, s.deck_n[t]] = c
             s.deck_n[t] += 1
-            s.counts[t, c, K.K_OWNED] = 1
+            s.counts[t, c, constants.K_OWNED] = 1
             if j == 0:
                 a = c
             else:
                 b = c
-        emit(trace, K.EV_DEAL, t, a, b, 0)
+        emit(trace, constants.EV_DEAL, t, a, b, 0)
     while k < n_cons:  # "The remaining consultant is secretly removed"
         s.removed[cons[k]] += 1
-        emit(trace, K.EV_REMOVED, cons[k], 0, 0, 0)
+        emit(trace, constants.EV_REMOVED, cons[k], 0, 0, 0)
         k += 1
     # what each seat believes about the others' hidden cards
     for o in range(P):
@@ -467,15 +467,15 @@ def new_game(tables, n_players, rng, trace):
             if o == t:
                 continue
             for c in range(C):
-                if cards[c, K.CF_KIND] == K.KIND_COMPANY:
-                    s.belief[o, t, c] = cards[c, K.CF_COUNT]
-                elif per > 0 and s.counts[o, c, K.K_OWNED] == 0:
+                if cards[c, constants.CF_KIND] == constants.KIND_COMPANY:
+                    s.belief[o, t, c] = cards[c, constants.CF_COUNT]
+                elif per > 0 and s.counts[o, c, constants.K_OWNED] == 0:
                     s.belief[o, t, c] = per / (n_cons - per)
     for t in range(P):
         shuffle_deck(s, t, rng, R.DEAL)
-        draw_hand(rules, s, t, rules[K.R_START_HAND], rules[K.R_BOSS_REVEAL_DEAL] == 1, rng, R.DEAL, trace)
-    s.g[K.G_POWER_SEAT] = -1
-    if rules[K.R_POWER_CARD] >= 0:
+        draw_hand(rules, s, t, rules[constants.R_START_HAND], rules[constants.R_BOSS_REVEAL_DEAL] == 1, rng, R.DEAL, trace)
+    s.g[constants.G_POWER_SEAT] = -1
+    if rules[constants.R_POWER_CARD] >= 0:
         give_power_copy(rules, s, key, P)
     # "The player with the most soul crushing job goes first": seat 1
     start_turn(rules, s, 0, rng, trace)
@@ -485,9 +485,9 @@ def new_game(tables, n_players, rng, trace):
 @jit
 def to_move(S):
     s = S[0]
-    if s.g[K.G_OVER] == 1:
+    if s.g[constants.G_OVER] == 1:
         return -1
-    return s.g[K.G_DECIDER]
+    return s.g[constants.G_DECIDER]
 
 
 # ------------------------------------------------------------------ legal moves
@@ -504,11 +504,11 @@ def put(out, n, code):
 def boss_in_play(rules, teams, seat, brk, unemp, t):
     """Could a Boss be in t's hand or deck, judging by public zones only? With
     `team_pass_boss` either partner may hold either of the team's two."""
-    boss = rules[K.R_BOSS_ID]
-    if teams and rules[K.R_TEAM_PASS_BOSS] == 1:
+    boss = rules[constants.R_BOSS_ID]
+    if teams and rules[constants.R_TEAM_PASS_BOSS] == 1:
         u = (t + 2) % 4
         return unemp[t, boss] + brk[t, boss] + unemp[u, boss] + brk[u, boss] < 2
-    return seat[t, K.S_BOSS_LOST] == 0 and brk[t, boss] == 0
+    return seat[t, constants.S_BOSS_LOST] == 0 and brk[t, boss] == 0
 
 
 @jit
@@ -516,14 +516,14 @@ def publicly_possible(cards, rules, teams, seat, brk, unemp, t, c, power_seat):
     """Could c be in t's hand, judging by public zones only? (Naming a card
     that everyone can see cannot be there is never offered.) `power_seat`
     holds one more copy of rules[R_POWER_CARD] (card power; -1: nobody)."""
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     if c == boss:
         return boss_in_play(rules, teams, seat, brk, unemp, t)
     if teams:
         return True  # passed hands mix the companies
-    if cards[c, K.CF_KIND] == K.KIND_COMPANY:
-        extra = 1 if (t == power_seat and c == rules[K.R_POWER_CARD]) else 0
-        return cards[c, K.CF_COUNT] + extra - brk[t, c] - unemp[t, c] > 0
+    if cards[c, constants.CF_KIND] == constants.KIND_COMPANY:
+        extra = 1 if (t == power_seat and c == rules[constants.R_POWER_CARD]) else 0
+        return cards[c, constants.CF_COUNT] + extra - brk[t, c] - unemp[t, c] > 0
     for u in range(brk.shape[0]):  # a consultant seen anywhere is nobody's secret
         if brk[u, c] + unemp[u, c] > 0:
             return False
@@ -537,10 +537,10 @@ def spouse_may_revive_boss(rules, s, a):
     the player), and `spouse_boss_revivals` times a game for each team: without
     a bound a revived Boss, fired again at once (everyone saw it come back),
     reshuffles the Spouse into a small deck, and the two cycle to the turn cap."""
-    if s.g[K.G_TEAMS] != 1 or rules[K.R_SPOUSE_BOSS_TEAMS] != 1:
+    if s.g[constants.G_TEAMS] != 1 or rules[constants.R_SPOUSE_BOSS_TEAMS] != 1:
         return False
-    done = s.seat[a, K.S_BOSS_REVIVALS] + s.seat[(a + 2) % 4, K.S_BOSS_REVIVALS]
-    return done < rules[K.R_SPOUSE_BOSS_REVIVALS]
+    done = s.seat[a, constants.S_BOSS_REVIVALS] + s.seat[(a + 2) % 4, constants.S_BOSS_REVIVALS]
+    return done < rules[constants.R_SPOUSE_BOSS_REVIVALS]
 
 
 @jit
@@ -548,32 +548,32 @@ def legal(tables, S, out):
     s = S[0]
     cards, rules = tables
     C = cards.shape[0]
-    P = s.g[K.G_NP]
-    ph = s.g[K.G_PHASE]
-    boss = rules[K.R_BOSS_ID]
+    P = s.g[constants.G_NP]
+    ph = s.g[constants.G_PHASE]
+    boss = rules[constants.R_BOSS_ID]
     n = 0
-    if ph == K.PH_OVER:
+    if ph == constants.PH_OVER:
         return 0
-    if ph == K.PH_CANCEL or ph == K.PH_REDIRECT:
-        t = s.g[K.G_DECIDER]
+    if ph == constants.PH_CANCEL or ph == constants.PH_REDIRECT:
+        t = s.g[constants.G_DECIDER]
         out[0] = 0
         n = 1
-        op = K.OP_CANCEL if ph == K.PH_CANCEL else K.OP_REDIRECT
+        op = constants.OP_CANCEL if ph == constants.PH_CANCEL else constants.OP_REDIRECT
         for c in range(C):
-            if s.hand[t, c] > 0 and cards[c, K.CF_EFFECT] == op and reaction_fits(cards, rules, s, c):
+            if s.hand[t, c] > 0 and cards[c, constants.CF_EFFECT] == op and reaction_fits(cards, rules, s, c):
                 out[n] = c + 1
                 n += 1
         return n
-    if ph == K.PH_DISCARD:
-        t = s.g[K.G_DECIDER]
+    if ph == constants.PH_DISCARD:
+        t = s.g[constants.G_DECIDER]
         only_boss = hand_size(s.hand, t) == s.hand[t, boss]
         for c in range(C):
             if s.hand[t, c] > 0 and (c != boss or only_boss):
                 out[n] = c
                 n += 1
         return n
-    a = s.g[K.G_CUR]
-    teams = s.g[K.G_TEAMS] == 1
+    a = s.g[constants.G_CUR]
+    teams = s.g[constants.G_TEAMS] == 1
     opp = 0  # bit t set: t is a live opponent of a
     for t in range(P):
         if is_opponent(s, a, t):
@@ -583,34 +583,34 @@ def legal(tables, S, out):
             continue
         if c == boss:  # an attempt on any opponent whose Boss is not lost (a team's Bosses pass between partners)
             for t in range(P):
-                if (opp >> t) & 1 and (s.seat[t, K.S_BOSS_LOST] == 0 or (teams and rules[K.R_TEAM_PASS_BOSS] == 1)):
+                if (opp >> t) & 1 and (s.seat[t, constants.S_BOSS_LOST] == 0 or (teams and rules[constants.R_TEAM_PASS_BOSS] == 1)):
                     n = put(out, n, encode(C, 0, c, t, C, C))
             continue
         n = put(out, n, encode(C, 1, c, 0, C, C))  # straight to the break room
-        op = cards[c, K.CF_EFFECT]
-        if op == K.OP_GUESS_FIRE_HAND:
+        op = cards[c, constants.CF_EFFECT]
+        if op == constants.OP_GUESS_FIRE_HAND:
             for t in range(P):
                 if (opp >> t) & 1:
                     for x in range(C):
-                        if publicly_possible(cards, rules, teams, s.seat, s.brk, s.unemp, t, x, s.g[K.G_POWER_SEAT]):
+                        if publicly_possible(cards, rules, teams, s.seat, s.brk, s.unemp, t, x, s.g[constants.G_POWER_SEAT]):
                             n = put(out, n, encode(C, 0, c, t, x, C))
-        elif op == K.OP_FIRE_FROM_BREAK:
+        elif op == constants.OP_FIRE_FROM_BREAK:
             for t in range(P):
                 if (opp >> t) & 1:
                     for x in range(C):
                         if x != boss and s.brk[t, x] > 0:
                             n = put(out, n, encode(C, 0, c, t, x, C))
-        elif op == K.OP_REVEAL_HAND or op == K.OP_DISCARD or op == K.OP_PEEK_DECK:
+        elif op == constants.OP_REVEAL_HAND or op == constants.OP_DISCARD or op == constants.OP_PEEK_DECK:
             for t in range(P):
                 if (opp >> t) & 1:
                     n = put(out, n, encode(C, 0, c, t, C, C))
-        elif op == K.OP_FIRE_SELF_RESHUFFLE or op == K.OP_DRAW:
+        elif op == constants.OP_FIRE_SELF_RESHUFFLE or op == constants.OP_DRAW:
             n = put(out, n, encode(C, 0, c, 0, C, C))
-        elif op == K.OP_REVIVE:
+        elif op == constants.OP_REVIVE:
             for x in range(C):
                 if s.unemp[a, x] > 0 and (x != boss or spouse_may_revive_boss(rules, s, a)):
                     n = put(out, n, encode(C, 0, c, 0, x, C))
-        elif op == K.OP_SWAP:
+        elif op == constants.OP_SWAP:
             for x in range(C):
                 if x == boss or s.hand[a, x] - (1 if x == c else 0) <= 0:
                     continue
@@ -623,31 +623,31 @@ def legal(tables, S, out):
 @jit
 def reaction_fits(cards, rules, s, r):
     """Does reactive card r answer what is pending?"""
-    trig = cards[r, K.CF_TRIGGER]
-    if s.g[K.G_PHASE] == K.PH_CANCEL:
-        if trig == K.TRIG_TARGETED:
+    trig = cards[r, constants.CF_TRIGGER]
+    if s.g[constants.G_PHASE] == constants.PH_CANCEL:
+        if trig == constants.TRIG_TARGETED:
             return True
-        op = cards[s.g[K.G_ACT_CARD], K.CF_EFFECT]
-        return trig == K.TRIG_GUESS and (op == K.OP_GUESS_FIRE_HAND or op == K.OP_BOSS)
-    victim = s.g[K.G_REDIRECT_CARD]
+        op = cards[s.g[constants.G_ACT_CARD], constants.CF_EFFECT]
+        return trig == constants.TRIG_GUESS and (op == constants.OP_GUESS_FIRE_HAND or op == constants.OP_BOSS)
+    victim = s.g[constants.G_REDIRECT_CARD]
     if r == victim:
         return False
-    if trig == K.TRIG_FIRED:
+    if trig == constants.TRIG_FIRED:
         return True
-    return trig == K.TRIG_BOSS_FIRE and victim == rules[K.R_BOSS_ID]
+    return trig == constants.TRIG_BOSS_FIRE and victim == rules[constants.R_BOSS_ID]
 
 
 @jit
 def any_reaction(cards, rules, s, t, phase):
-    old = s.g[K.G_PHASE]
-    s.g[K.G_PHASE] = phase
-    op = K.OP_CANCEL if phase == K.PH_CANCEL else K.OP_REDIRECT
+    old = s.g[constants.G_PHASE]
+    s.g[constants.G_PHASE] = phase
+    op = constants.OP_CANCEL if phase == constants.PH_CANCEL else constants.OP_REDIRECT
     found = False
-    for c in range(s.g[K.G_NCARDS]):
-        if s.hand[t, c] > 0 and cards[c, K.CF_EFFECT] == op and reaction_fits(cards, rules, s, c):
+    for c in range(s.g[constants.G_NCARDS]):
+        if s.hand[t, c] > 0 and cards[c, constants.CF_EFFECT] == op and reaction_fits(cards, rules, s, c):
             found = True
             break
-    s.g[K.G_PHASE] = old
+    s.g[constants.G_PHASE] = old
     return found
 
 
@@ -656,11 +656,11 @@ def any_reaction(cards, rules, s, t, phase):
 def try_fire_from_hand(cards, rules, s, t, c, by, rng, trace):
     """Fire c from t's hand, unless t answers with a redirect: returns True
     when waiting for t's decision."""
-    s.g[K.G_REDIRECT_CARD] = c
-    s.g[K.G_PENDING_BY] = by
-    if any_reaction(cards, rules, s, t, K.PH_REDIRECT):
-        s.g[K.G_PHASE] = K.PH_REDIRECT
-        s.g[K.G_DECIDER] = t
+    s.g[constants.G_REDIRECT_CARD] = c
+    s.g[constants.G_PENDING_BY] = by
+    if any_reaction(cards, rules, s, t, constants.PH_REDIRECT):
+        s.g[constants.G_PHASE] = constants.PH_REDIRECT
+        s.g[constants.G_DECIDER] = t
         return True
     resolve_fire(cards, rules, s, t, c, by, rng, trace)
     return False
@@ -669,11 +669,11 @@ def try_fire_from_hand(cards, rules, s, t, c, by, rng, trace):
 @jit
 def resolve_fire(cards, rules, s, t, c, by, rng, trace):
     """c is fired from t's hand (no redirect)."""
-    boss = rules[K.R_BOSS_ID]
+    boss = rules[constants.R_BOSS_ID]
     fire_from_hand(cards, rules, s, t, c, by, rng, trace)
-    if c == boss and s.g[K.G_OVER] == 0 and s.g[K.G_ACT_CARD] == boss:
-        emit(trace, K.EV_BOSS_PLAY_WIN, by, t, 0, 0)  # the Boss play fired the target's Boss
-        if s.g[K.G_TEAMS] == 1:
+    if c == boss and s.g[constants.G_OVER] == 0 and s.g[constants.G_ACT_CARD] == boss:
+        emit(trace, constants.EV_BOSS_PLAY_WIN, by, t, 0, 0)  # the Boss play fired the target's Boss
+        if s.g[constants.G_TEAMS] == 1:
             boss_after_success(rules, s, by, rng, trace)
 
 
@@ -681,91 +681,91 @@ def resolve_fire(cards, rules, s, t, c, by, rng, trace):
 def resolve(cards, rules, s, rng, trace):
     """Carry out the pending play. Returns True when a decision is pending."""
     C = cards.shape[0]
-    boss = rules[K.R_BOSS_ID]
-    a = s.g[K.G_CUR]
-    c = s.g[K.G_ACT_CARD]
-    t = s.g[K.G_ACT_TARGET]
-    x = s.g[K.G_ACT_NAME]
-    y = s.g[K.G_ACT_NAME2]
-    op = cards[c, K.CF_EFFECT]
-    if op == K.OP_BOSS:
+    boss = rules[constants.R_BOSS_ID]
+    a = s.g[constants.G_CUR]
+    c = s.g[constants.G_ACT_CARD]
+    t = s.g[constants.G_ACT_TARGET]
+    x = s.g[constants.G_ACT_NAME]
+    y = s.g[constants.G_ACT_NAME2]
+    op = cards[c, constants.CF_EFFECT]
+    if op == constants.OP_BOSS:
         if s.hand[t, boss] > 0:
             return try_fire_from_hand(cards, rules, s, t, boss, a, rng, trace)
-        emit(trace, K.EV_MISS, a, t, boss, 0)
+        emit(trace, constants.EV_MISS, a, t, boss, 0)
         failed_firing(rules, s, t, rng, trace)
         actor_boss_fails(rules, s, a, rng, trace)
         return False
-    if op == K.OP_GUESS_FIRE_HAND:
-        s.seat[a, K.S_GUESSES] += 1
+    if op == constants.OP_GUESS_FIRE_HAND:
+        s.seat[a, constants.S_GUESSES] += 1
         if x == boss:
-            s.seat[a, K.S_BOSS_ATTEMPTS] += 1
+            s.seat[a, constants.S_BOSS_ATTEMPTS] += 1
         if s.hand[t, x] > 0:
-            s.seat[a, K.S_GUESSES_HIT] += 1
+            s.seat[a, constants.S_GUESSES_HIT] += 1
             return try_fire_from_hand(cards, rules, s, t, x, a, rng, trace)
-        emit(trace, K.EV_MISS, a, t, x, 0)
+        emit(trace, constants.EV_MISS, a, t, x, 0)
         if x == boss:
             failed_firing(rules, s, t, rng, trace)
         return False
-    if op == K.OP_FIRE_FROM_BREAK:
+    if op == constants.OP_FIRE_FROM_BREAK:
         if s.brk[t, x] > 0:
             s.brk[t, x] -= 1
             s.unemp[t, x] += 1
-            s.counts[t, x, K.K_FIRED] += 1
-            s.seat[t, K.S_CARDS_FIRED] += 1
-            s.seat[a, K.S_FIRED_OTHERS] += 1
-            emit(trace, K.EV_FIRE_BREAK, a, t, x, 0)
+            s.counts[t, x, constants.K_FIRED] += 1
+            s.seat[t, constants.S_CARDS_FIRED] += 1
+            s.seat[a, constants.S_FIRED_OTHERS] += 1
+            emit(trace, constants.EV_FIRE_BREAK, a, t, x, 0)
             if replace_anywhere(rules):
                 draw_one(s, t, trace)
         return False
-    if op == K.OP_REVEAL_HAND:
+    if op == constants.OP_REVEAL_HAND:
         reveal_hand_to(cards, s, a, t)
-        emit(trace, K.EV_REVEAL, a, t, hand_size(s.hand, t), 0)
+        emit(trace, constants.EV_REVEAL, a, t, hand_size(s.hand, t), 0)
         return False
-    if op == K.OP_FIRE_SELF_RESHUFFLE:
+    if op == constants.OP_FIRE_SELF_RESHUFFLE:
         n = 0
         for z in range(C):
             n += s.brk[a, z]
-        emit(trace, K.EV_BREAK_RESHUFFLE, a, n, 0, 0)
+        emit(trace, constants.EV_BREAK_RESHUFFLE, a, n, 0, 0)
         break_into_deck(s, a, rng)
         return False
-    if op == K.OP_REVIVE:
+    if op == constants.OP_REVIVE:
         if x < C and s.unemp[a, x] > 0:
             s.unemp[a, x] -= 1
             s.hand[a, x] += 1
-            s.counts[a, x, K.K_RECEIVED] += 1
+            s.counts[a, x, constants.K_RECEIVED] += 1
             if x == boss:
-                s.seat[a, K.S_BOSS_LOST] = 0
-                s.seat[a, K.S_BOSS_REVIVALS] += 1
+                s.seat[a, constants.S_BOSS_LOST] = 0
+                s.seat[a, constants.S_BOSS_REVIVALS] += 1
             public_enter_hand(s, a, x)
-            emit(trace, K.EV_REVIVE, a, x, 0, 0)
+            emit(trace, constants.EV_REVIVE, a, x, 0, 0)
         return False
-    if op == K.OP_DRAW:
-        for _ in range(cards[c, K.CF_N]):
+    if op == constants.OP_DRAW:
+        for _ in range(cards[c, constants.CF_N]):
             draw_one(s, a, trace)
         return False
-    if op == K.OP_DISCARD:
+    if op == constants.OP_DISCARD:
         if hand_size(s.hand, t) > 0:
-            s.g[K.G_PHASE] = K.PH_DISCARD
-            s.g[K.G_DECIDER] = t
+            s.g[constants.G_PHASE] = constants.PH_DISCARD
+            s.g[constants.G_DECIDER] = t
             return True
         return False
-    if op == K.OP_SWAP:
+    if op == constants.OP_SWAP:
         if x < C and y < C and s.hand[a, x] > 0 and s.brk[a, y] > 0:
             s.hand[a, x] -= 1
             public_leave(cards, s, a, x)
             s.brk[a, y] -= 1
             s.hand[a, y] += 1
-            s.counts[a, y, K.K_RECEIVED] += 1
+            s.counts[a, y, constants.K_RECEIVED] += 1
             public_enter_hand(s, a, y)
             s.brk[a, x] += 1
-            emit(trace, K.EV_SWAP, a, x, y, 0)
+            emit(trace, constants.EV_SWAP, a, x, y, 0)
         return False
-    if op == K.OP_PEEK_DECK:
-        k = cards[c, K.CF_N]
+    if op == constants.OP_PEEK_DECK:
+        k = cards[c, constants.CF_N]
         if k > s.deck_n[t]:
             k = s.deck_n[t]
         s.known_top[a, t] = k
-        emit(trace, K.EV_PEEK, a, t, k, 0)
+        emit(trace, constants.EV_PEEK, a, t, k, 0)
         return False
     return False
 
@@ -775,54 +775,54 @@ def step(tables, S, option, rng, trace):
     s = S[0]
     cards, rules = tables
     C = cards.shape[0]
-    boss = rules[K.R_BOSS_ID]
-    ph = s.g[K.G_PHASE]
-    a = s.g[K.G_CUR]
-    if ph == K.PH_PLAY:
+    boss = rules[constants.R_BOSS_ID]
+    ph = s.g[constants.G_PHASE]
+    a = s.g[constants.G_CUR]
+    if ph == constants.PH_PLAY:
         mode, c, t, x, y = decode(C, option)
         forced = 1 if (c == boss and hand_size(s.hand, a) == s.hand[a, boss]) else 0  # nothing else in hand
         s.hand[a, c] -= 1
-        s.counts[a, c, K.K_PLAYED] += 1
+        s.counts[a, c, constants.K_PLAYED] += 1
         public_leave(cards, s, a, c)
         if mode == 1:
             s.brk[a, c] += 1
-            emit(trace, K.EV_PLAY_PLAIN, a, c, 0, 0)
+            emit(trace, constants.EV_PLAY_PLAIN, a, c, 0, 0)
             end_turn(rules, s, rng, trace)
             return
-        s.g[K.G_ACT_CARD] = c
-        s.g[K.G_ACT_TARGET] = t
-        s.g[K.G_ACT_NAME] = x
-        s.g[K.G_ACT_NAME2] = y
-        s.g[K.G_ACT_FORCED] = forced
-        emit(trace, K.EV_PLAY, a, c, t, x if x < C else y)
-        op = cards[c, K.CF_EFFECT]
+        s.g[constants.G_ACT_CARD] = c
+        s.g[constants.G_ACT_TARGET] = t
+        s.g[constants.G_ACT_NAME] = x
+        s.g[constants.G_ACT_NAME2] = y
+        s.g[constants.G_ACT_FORCED] = forced
+        emit(trace, constants.EV_PLAY, a, c, t, x if x < C else y)
+        op = cards[c, constants.CF_EFFECT]
         # "carry out their listed effect, then place them in your break room";
         # placing first changes nothing a rule looks at, except the swap
-        if op == K.OP_FIRE_SELF_RESHUFFLE:
+        if op == constants.OP_FIRE_SELF_RESHUFFLE:
             s.unemp[a, c] += 1
-            s.counts[a, c, K.K_FIRED] += 1
-            emit(trace, K.EV_FIRE_SELF, a, c, 0, 0)
+            s.counts[a, c, constants.K_FIRED] += 1
+            emit(trace, constants.EV_FIRE_SELF, a, c, 0, 0)
             if replace_anywhere(rules):  # "immediately": before his effect shuffles the break room in
                 draw_one(s, a, trace)
-        elif op != K.OP_SWAP:
+        elif op != constants.OP_SWAP:
             s.brk[a, c] += 1
-        if op == K.OP_BOSS:
-            s.seat[a, K.S_BOSS_ATTEMPTS] += 1
+        if op == constants.OP_BOSS:
+            s.seat[a, constants.S_BOSS_ATTEMPTS] += 1
         waiting = False
-        if cards[c, K.CF_TARGETED] == 1 and any_reaction(cards, rules, s, t, K.PH_CANCEL):
-            s.g[K.G_PHASE] = K.PH_CANCEL
-            s.g[K.G_DECIDER] = t
+        if cards[c, constants.CF_TARGETED] == 1 and any_reaction(cards, rules, s, t, constants.PH_CANCEL):
+            s.g[constants.G_PHASE] = constants.PH_CANCEL
+            s.g[constants.G_DECIDER] = t
             return
         waiting = resolve(cards, rules, s, rng, trace)
-        if op == K.OP_SWAP:
+        if op == constants.OP_SWAP:
             s.brk[a, c] += 1
         if not waiting:
             end_turn(rules, s, rng, trace)
         return
-    t = s.g[K.G_DECIDER]
-    if ph == K.PH_CANCEL:
-        s.g[K.G_PHASE] = K.PH_PLAY
-        s.g[K.G_DECIDER] = a
+    t = s.g[constants.G_DECIDER]
+    if ph == constants.PH_CANCEL:
+        s.g[constants.G_PHASE] = constants.PH_PLAY
+        s.g[constants.G_DECIDER] = a
         if option == 0:
             if not resolve(cards, rules, s, rng, trace):
                 end_turn(rules, s, rng, trace)
@@ -830,27 +830,27 @@ def step(tables, S, option, rng, trace):
         r = option - 1
         s.hand[t, r] -= 1
         s.brk[t, r] += 1
-        s.counts[t, r, K.K_PLAYED] += 1
+        s.counts[t, r, constants.K_PLAYED] += 1
         public_leave(cards, s, t, r)
-        emit(trace, K.EV_CANCEL, t, r, a, 0)
-        c = s.g[K.G_ACT_CARD]
-        op = cards[c, K.CF_EFFECT]
-        if op == K.OP_GUESS_FIRE_HAND:
-            s.seat[a, K.S_GUESSES] += 1
-            if s.g[K.G_ACT_NAME] == boss:
-                s.seat[a, K.S_BOSS_ATTEMPTS] += 1
+        emit(trace, constants.EV_CANCEL, t, r, a, 0)
+        c = s.g[constants.G_ACT_CARD]
+        op = cards[c, constants.CF_EFFECT]
+        if op == constants.OP_GUESS_FIRE_HAND:
+            s.seat[a, constants.S_GUESSES] += 1
+            if s.g[constants.G_ACT_NAME] == boss:
+                s.seat[a, constants.S_BOSS_ATTEMPTS] += 1
         # a cancelled attempt on the Boss "fails for any reason"
-        if op == K.OP_BOSS or (op == K.OP_GUESS_FIRE_HAND and s.g[K.G_ACT_NAME] == boss):
+        if op == constants.OP_BOSS or (op == constants.OP_GUESS_FIRE_HAND and s.g[constants.G_ACT_NAME] == boss):
             failed_firing(rules, s, t, rng, trace)
-            if op == K.OP_BOSS:
+            if op == constants.OP_BOSS:
                 actor_boss_fails(rules, s, a, rng, trace)
         end_turn(rules, s, rng, trace)
         return
-    if ph == K.PH_REDIRECT:
-        s.g[K.G_PHASE] = K.PH_PLAY
-        s.g[K.G_DECIDER] = a
-        victim = s.g[K.G_REDIRECT_CARD]
-        by = s.g[K.G_PENDING_BY]
+    if ph == constants.PH_REDIRECT:
+        s.g[constants.G_PHASE] = constants.PH_PLAY
+        s.g[constants.G_DECIDER] = a
+        victim = s.g[constants.G_REDIRECT_CARD]
+        by = s.g[constants.G_PENDING_BY]
         if option == 0:
             resolve_fire(cards, rules, s, t, victim, by, rng, trace)
             end_turn(rules, s, rng, trace)
@@ -858,30 +858,30 @@ def step(tables, S, option, rng, trace):
         r = option - 1
         s.hand[t, r] -= 1
         s.unemp[t, r] += 1
-        s.counts[t, r, K.K_FIRED] += 1
-        s.counts[t, r, K.K_PLAYED] += 1
-        s.seat[t, K.S_CARDS_FIRED] += 1
+        s.counts[t, r, constants.K_FIRED] += 1
+        s.counts[t, r, constants.K_PLAYED] += 1
+        s.seat[t, constants.S_CARDS_FIRED] += 1
         public_leave(cards, s, t, r)
         public_still_in_hand(s, t, victim)  # the redirect shows the card it saved was there
-        emit(trace, K.EV_REDIRECT, t, r, victim, 0)
-        if rules[K.R_REPLACE_FIRED] == 1:
+        emit(trace, constants.EV_REDIRECT, t, r, victim, 0)
+        if rules[constants.R_REPLACE_FIRED] == 1:
             draw_one(s, t, trace)
         if victim == boss:
             failed_firing(rules, s, t, rng, trace)
-            if s.g[K.G_ACT_CARD] == boss:
+            if s.g[constants.G_ACT_CARD] == boss:
                 actor_boss_fails(rules, s, a, rng, trace)
         end_turn(rules, s, rng, trace)
         return
-    if ph == K.PH_DISCARD:
-        s.g[K.G_PHASE] = K.PH_PLAY
-        s.g[K.G_DECIDER] = a
+    if ph == constants.PH_DISCARD:
+        s.g[constants.G_PHASE] = constants.PH_PLAY
+        s.g[constants.G_DECIDER] = a
         c = option
         s.hand[t, c] -= 1
         s.brk[t, c] += 1
         public_leave(cards, s, t, c)
-        emit(trace, K.EV_DISCARD, t, c, 0, 0)
+        emit(trace, constants.EV_DISCARD, t, c, 0, 0)
         if c == boss:  # the Boss in the break room: forced out
-            boss_falls(rules, s, t, K.CAUSE_FORCED, rng, trace)
+            boss_falls(rules, s, t, constants.CAUSE_FORCED, rng, trace)
         end_turn(rules, s, rng, trace)
         return
 
@@ -890,19 +890,19 @@ def step(tables, S, option, rng, trace):
 @jit
 def outcome(tables, S, game_row, seat_rows):
     s = S[0]
-    P = s.g[K.G_NP]
-    teams = s.g[K.G_TEAMS] == 1
+    P = s.g[constants.G_NP]
+    teams = s.g[constants.G_TEAMS] == 1
     G = GAME_COL
-    game_row[G.end_reason] = s.g[K.G_END] if s.g[K.G_OVER] == 1 else 0
-    game_row[G.turns] = s.g[K.G_TURN]
-    game_row[G.eliminations] = s.g[K.G_ELIMS]
-    game_row[G.bosses_fired] = s.g[K.G_BOSSES_FIRED]
-    game_row[G.bosses_forced_out] = s.g[K.G_FORCED_OUT]
-    game_row[G.failed_bluffs] = s.g[K.G_FAILED_BLUFFS]
-    game_row[G.failed_firings] = s.g[K.G_FAILED_FIRINGS]
-    game_row[G.winning_team] = s.g[K.G_WINNER] if (teams and s.g[K.G_OVER] == 1) else -1
-    w = s.g[K.G_WINNER]
-    over = s.g[K.G_OVER] == 1
+    game_row[G.end_reason] = s.g[constants.G_END] if s.g[constants.G_OVER] == 1 else 0
+    game_row[G.turns] = s.g[constants.G_TURN]
+    game_row[G.eliminations] = s.g[constants.G_ELIMS]
+    game_row[G.bosses_fired] = s.g[constants.G_BOSSES_FIRED]
+    game_row[G.bosses_forced_out] = s.g[constants.G_FORCED_OUT]
+    game_row[G.failed_bluffs] = s.g[constants.G_FAILED_BLUFFS]
+    game_row[G.failed_firings] = s.g[constants.G_FAILED_FIRINGS]
+    game_row[G.winning_team] = s.g[constants.G_WINNER] if (teams and s.g[constants.G_OVER] == 1) else -1
+    w = s.g[constants.G_WINNER]
+    over = s.g[constants.G_OVER] == 1
     SC = SEAT_COL
     for p in range(P):
         if teams:
@@ -914,25 +914,25 @@ def outcome(tables, S, game_row, seat_rows):
         else:
             won = over and w == p
             seat_rows[p, SC.won] = 1.0 if won else 0.0
-            out = s.seat[p, K.S_OUT_ORDER]
-            seat_rows[p, SC.score] = (out - 1) if out > 0 else s.g[K.G_ELIMS]  # players outlasted
+            out = s.seat[p, constants.S_OUT_ORDER]
+            seat_rows[p, SC.score] = (out - 1) if out > 0 else s.g[constants.G_ELIMS]  # players outlasted
             seat_rows[p, SC.team] = p
-            seat_rows[p, SC.place] = (P - out + 1) if out > 0 else (P - s.g[K.G_ELIMS] if not won else 1)
-        seat_rows[p, SC.cards_fired] = s.seat[p, K.S_CARDS_FIRED]
-        seat_rows[p, SC.fired_others] = s.seat[p, K.S_FIRED_OTHERS]
-        seat_rows[p, SC.guesses] = s.seat[p, K.S_GUESSES]
-        seat_rows[p, SC.guesses_hit] = s.seat[p, K.S_GUESSES_HIT]
-        seat_rows[p, SC.boss_attempts] = s.seat[p, K.S_BOSS_ATTEMPTS]
-        seat_rows[p, SC.boss_hits] = s.seat[p, K.S_BOSS_HITS]
-        seat_rows[p, SC.reshuffles] = s.seat[p, K.S_RESHUFFLES]
-        seat_rows[p, SC.turns_played] = s.seat[p, K.S_TURNS]
+            seat_rows[p, SC.place] = (P - out + 1) if out > 0 else (P - s.g[constants.G_ELIMS] if not won else 1)
+        seat_rows[p, SC.cards_fired] = s.seat[p, constants.S_CARDS_FIRED]
+        seat_rows[p, SC.fired_others] = s.seat[p, constants.S_FIRED_OTHERS]
+        seat_rows[p, SC.guesses] = s.seat[p, constants.S_GUESSES]
+        seat_rows[p, SC.guesses_hit] = s.seat[p, constants.S_GUESSES_HIT]
+        seat_rows[p, SC.boss_attempts] = s.seat[p, constants.S_BOSS_ATTEMPTS]
+        seat_rows[p, SC.boss_hits] = s.seat[p, constants.S_BOSS_HITS]
+        seat_rows[p, SC.reshuffles] = s.seat[p, constants.S_RESHUFFLES]
+        seat_rows[p, SC.turns_played] = s.seat[p, constants.S_TURNS]
 
 
 @jit(refs=True)
 def card_counts(S):
     s = S[0]
-    out = s.counts[:s.g[K.G_NP], :s.g[K.G_NCARDS]].copy()
+    out = s.counts[:s.g[constants.G_NP], :s.g[constants.G_NCARDS]].copy()
     for p in range(out.shape[0]):
         for c in range(out.shape[1]):
-            out[p, c, K.K_HELD_AT_END] = s.hand[p, c]
+            out[p, c, constants.K_HELD_AT_END] = s.hand[p, c]
     return out

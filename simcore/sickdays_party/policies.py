@@ -11,8 +11,7 @@ from balance.simcore.jit import jit
 from balance.simcore.runner import P_GAME
 from balance.simcore.spec import PolicyParam, policy_index
 
-from . import kernels as K
-
+from . import constants, rules
 # (name, default, help): greedy weights, params[P_GAME + i]
 GREEDY_DEFAULTS = (
     ("keep_events", 1.0, "1: play an event card only when no day card fits (events are wild: a sure play later); 0: no preference"),
@@ -27,10 +26,10 @@ W = policy_index(GREEDY_PARAMS, P_GAME)
 def links(s, seat, c):
     """Other hand cards sharing a worker or a day with c: how well c connects
     to what the seat still holds."""
-    if c >= K.NWORK:
+    if c >= constants.NWORK:
         return 0
-    lo, hi = K.hand_bits(s, seat)
-    return K.popcount(lo & K.LINK_LO[c]) + K.popcount(hi & K.LINK_HI[c])
+    lo, hi = rules.hand_bits(s, seat)
+    return rules.popcount(lo & rules.LINK_LO[c]) + rules.popcount(hi & rules.LINK_HI[c])
 
 
 @jit
@@ -38,31 +37,31 @@ def card_score(lo, hi, c, params):
     """Higher = play it sooner: the least connected card first (keep the ones
     that many of your cards could follow: `links`, counted on the hand set
     (lo, hi)), events last when keep_events."""
-    if c >= K.NWORK:
+    if c >= constants.NWORK:
         return -1000.0 * params[W.keep_events]
-    return -float(K.popcount(lo & K.LINK_LO[c]) + K.popcount(hi & K.LINK_HI[c]))
+    return -float(rules.popcount(lo & rules.LINK_LO[c]) + rules.popcount(hi & rules.LINK_HI[c]))
 
 
 @jit(force=True)
 def greedy(tables, s, seat, options, n, params, rng):
-    ph = s[K.H_PHASE]
-    if ph == K.PH_SLICE:
+    ph = s[constants.H_PHASE]
+    if ph == constants.PH_SLICE:
         want = 0 if params[W.use_slices] >= 0.5 else 1
         for i in range(n):
-            if options[i] // 100 == (K.OP_SLICE_USE if want == 0 else K.OP_SLICE_KEEP):
+            if options[i] // 100 == (constants.OP_SLICE_USE if want == 0 else constants.OP_SLICE_KEEP):
                 return i
         return 0
     best = 0
     best_v = -1e18
     note_i = -1
     n_play = 0
-    lo, hi = K.hand_bits(s, seat)
+    lo, hi = rules.hand_bits(s, seat)
     for i in range(n):
         kind = options[i] // 100
-        if kind == K.OP_PLAY_NOTE or (kind == K.OP_STALL and options[i] % 100 == s[K.O_NOTE + seat]):
+        if kind == constants.OP_PLAY_NOTE or (kind == constants.OP_STALL and options[i] % 100 == s[constants.O_NOTE + seat]):
             note_i = i
             continue
-        if kind == K.OP_PLAY or kind == K.OP_STALL:
+        if kind == constants.OP_PLAY or kind == constants.OP_STALL:
             n_play += 1
             v = card_score(lo, hi, options[i] % 100, params)
             if v > best_v:
@@ -72,14 +71,14 @@ def greedy(tables, s, seat, options, n, params, rng):
         return note_i if note_i >= 0 else 0
     # advanced flow: play the note when the hand is nearly empty (it must go
     # too before the seat is out) ...
-    if note_i >= 0 and ph == K.PH_ACT and s[K.O_HANDN + seat] <= 2:
+    if note_i >= 0 and ph == constants.PH_ACT and s[constants.O_HANDN + seat] <= 2:
         return note_i
     # ... and make one by habit (profile `note_habit`) with the card greedy would play
-    if ph == K.PH_ACT and s[K.O_NOTE + seat] < 0:
+    if ph == constants.PH_ACT and s[constants.O_NOTE + seat] < 0:
         c = options[best] % 100
         for i in range(n):
-            if options[i] == K.OP_MAKE_NOTE * 100 + c:
-                if R.uniform(rng, R.POLICY) < tables[1][seat, K.F_NOTE]:
+            if options[i] == constants.OP_MAKE_NOTE * 100 + c:
+                if R.uniform(rng, R.POLICY) < tables[1][seat, rules.F_NOTE]:
                     return i
                 break
     return best
@@ -89,13 +88,13 @@ def greedy(tables, s, seat, options, n, params, rng):
 def value(tables, s, seat):
     """1 for a seat that went out (earlier is better), else progress toward it:
     the fewer tokens and cards left, the closer to 1."""
-    n = s[K.H_NP]
-    place = s[K.O_PLACE + seat]
+    n = s[constants.H_NP]
+    place = s[constants.O_PLACE + seat]
     if place > 0:
         return 1.0 - 0.5 * (place - 1) / max(1, n - 1)
-    hand = tables[0][K.C_HAND]
-    left = s[K.O_TOKENS + seat] * hand + K.cards_left(s, seat)
-    full = (s[K.O_TOKENS + seat] + 1) * hand + 10
+    hand = tables[0][rules.C_HAND]
+    left = s[constants.O_TOKENS + seat] * hand + rules.cards_left(s, seat)
+    full = (s[constants.O_TOKENS + seat] + 1) * hand + 10
     v = 0.5 * (1.0 - left / max(1.0, float(full + hand)))
     if v < 0.0:
         v = 0.0

@@ -15,7 +15,7 @@ from balance.simcore.gamedata import Field, Schema, overlay, refuse
 from balance.simcore.params import coerce
 from balance.simcore.spec import Param
 
-from . import kernels as K
+from . import constants, rules as K
 
 GAME = "sickdays-solo"
 RULES_FILE = "rules.toml"
@@ -39,24 +39,24 @@ PARAMS = (
 
 # rules.toml: the components and the fixed rules (every field required)
 RULES = Schema("rules", (
-    Field("hand_size", "int", "cards in hand (drawn back up to)", required=True, low=1, high=K.HAND_CAP - 1),
+    Field("hand_size", "int", "cards in hand (drawn back up to)", required=True, low=1, high=constants.HAND_CAP - 1),
     Field("pizza_tokens", "int", "pizza tokens in all (ready + used)", required=True, low=0, high=20),
     Field("days", "int", "days of the week: the calendar's columns", required=True, low=7, high=7),
     Field("day_names", "strs", "the seven day names, Monday first", required=True, length=(7, 7)),
     Field("suits", "strs", "the workers (suits); a level keeping N keeps the first N", required=True,
-          length=(K.NSUITS, K.NSUITS)),
+          length=(constants.NSUITS, constants.NSUITS)),
     Field("events", "strs", "the event cards, in the engine's order (each effect is an engine rule)",
-          required=True, length=(K.NEVENTS, K.NEVENTS)),
+          required=True, length=(constants.NEVENTS, constants.NEVENTS)),
 ), key="")
 
 # levels.toml: one [[level]] per difficulty level, in order 1..11 (every field required)
 LEVEL = Schema("level", (
     Field("number", "int", "the level's number, in order", required=True, low=1, high=N_LEVELS),
     Field("name", "str", "the rulebook's name of the level", required=True),
-    Field("suits", "int", "workers (suits) kept", required=True, low=1, high=K.NSUITS),
+    Field("suits", "int", "workers (suits) kept", required=True, low=1, high=constants.NSUITS),
     Field("ready_pizzas", "int", "pizza tokens ready at setup", required=True, low=0, high=6),
     Field("weeks_max", "int", "weeks (rows) of the calendar; 0 = no limit beyond the deck", required=True,
-          low=0, high=K.MAX_ROWS),
+          low=0, high=constants.MAX_ROWS),
     Field("removed_cards", "int", "cards removed unseen at setup", required=True, low=0, high=60),
     Field("automa", "bool", "play against the automa", required=True),
 ))
@@ -74,9 +74,9 @@ def read_rules_file(reader, path) -> dict:
         if len(set(rules[name])) != len(rules[name]):
             raise refuse(path, "rules", name, f"{rules[name]!r} repeats a name",
                          f"a list of {len(rules[name])} distinct non-empty names")
-    if rules["events"] != list(K.EVENT_NAMES):
+    if rules["events"] != list(constants.EVENT_NAMES):
         raise refuse(path, "rules", "events", f"{rules['events']!r} is not the engine's list",
-                     f"exactly {list(K.EVENT_NAMES)} (each event's effect is an engine rule)")
+                     f"exactly {list(constants.EVENT_NAMES)} (each event's effect is an engine rule)")
     return rules
 
 
@@ -133,11 +133,11 @@ def build(reader, user: dict):
 def n_rows(resolved: dict) -> int:
     """Calendar rows: weeks max, or (no limit) as many as the cards in the game."""
     cards = resolved["suits"] * 7 + resolved["events"]
-    return int(resolved["max_weeks"]) if resolved["max_weeks"] > 0 else min(cards, K.MAX_ROWS)
+    return int(resolved["max_weeks"]) if resolved["max_weeks"] > 0 else min(cards, constants.MAX_ROWS)
 
 
 def compile_tables(resolved: dict) -> tuple:
-    cfg = np.zeros(K.N_CFG, np.int64)
+    cfg = np.zeros(constants.N_CFG, np.int64)
     cfg[K.C_LEVEL] = resolved["level"]
     cfg[K.C_SUITS] = resolved["suits"]
     cfg[K.C_READY] = resolved["ready_pizzas"]
@@ -150,18 +150,18 @@ def compile_tables(resolved: dict) -> tuple:
     cfg[K.C_HAND] = resolved["hand_size"]
     cfg[K.C_NOTE_DIAG] = 1 if resolved["note_diagonal_adjacency"] else 0
     cfg[K.C_PIZZA_ROW] = resolved["pizza_per_full_row"]
-    card_suit = np.full(K.NCARDS, -1, np.int64)
-    card_day = np.full(K.NCARDS, -1, np.int64)
-    card_event = np.full(K.NCARDS, -1, np.int64)
-    for c in range(K.NWORK):
+    card_suit = np.full(constants.NCARDS, -1, np.int64)
+    card_day = np.full(constants.NCARDS, -1, np.int64)
+    card_event = np.full(constants.NCARDS, -1, np.int64)
+    for c in range(constants.NWORK):
         card_suit[c] = c // 7
         card_day[c] = c % 7
-    for e in range(K.NEVENTS):
-        card_event[K.NWORK + e] = e
+    for e in range(constants.NEVENTS):
+        card_event[constants.NWORK + e] = e
     return (cfg, card_suit, card_day, card_event)
 
 
 def card_names(rules: dict) -> list[str]:
     """One name per card id: "3-Wednesday (blue)", then the events."""
-    names = [f"{d + 1}-{rules['day_names'][d]} ({rules['suits'][s]})" for s in range(K.NSUITS) for d in range(7)]
+    names = [f"{d + 1}-{rules['day_names'][d]} ({rules['suits'][s]})" for s in range(constants.NSUITS) for d in range(7)]
     return names + list(rules["events"])

@@ -21,7 +21,7 @@ from balance.simcore.runner import P_GAME
 from balance.simcore.scratch import stack_f64
 from balance.simcore.spec import PolicyParam, policy_index
 
-from .kernels import (
+from .rules import (
     EV_BIRTHDAY, EV_COFFEE, EV_LOOKBUSY, EV_NEWYEARS, EV_PIZZAPARTY, EV_VALENTINE, EV_WATERCOOLER,
     END_ALL_HAPPY, H_AUT_CARD, H_BD_C, H_BD_R, H_DISC_N, H_KEPT, H_NP, H_OVER,
     H_PHASE, H_READY, H_ROWS, H_USED, HAND_CAP, NCOL, NSUITS, NWORK, O_DISC, O_HAND, O_HANDN,

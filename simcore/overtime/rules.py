@@ -34,7 +34,7 @@ from .constants import (
     R_ROUNDS, R_SKIP_DRAW, R_START_HAND, R_START_SNOOZE, R_TIME0, SNOOZE_COLS, TG_ANOTHER, TG_ASSIGNMENT, TG_NONE,
     T_ACTION, T_E, T_W, Z_ASSIGN, Z_DECK, Z_DISCARD, Z_EMPLOYEE, Z_HAND, Z_PILE,
 )
-from .columns import GC, SC
+from .constants import GC, SC
 from .effects import apply_effects, choice_slot, resolve_pile, set_entry
 from .state import (add_snooze, add_to_hand, allowed_actions, alloc, die_target, draw_cards, emp_kind,
                     level, remaining_tasks, remove_from_hand, set_zone)
@@ -783,7 +783,7 @@ def outcome(t, S, game_row, seat_rows):
     game_row[GC.assignments_given] = s.g[G_GIVES]
     game_row[GC.reaction_piles] = s.g[G_PILES_RESOLVED]
     for r in range(SNOOZE_COLS):
-        # snooze_r1 .. snooze_r8 follow each other (columns.py)
+        # snooze_r1 .. snooze_r8 follow each other (constants.py)
         if r + 1 < s.g[G_ROUND] or (r + 1 == s.g[G_ROUND] and s.g[G_END] != 0):
             game_row[GC.snooze_r1 + r] = s.g[G_SNZ + r] / n
         else:

@@ -21,9 +21,8 @@ from balance.simcore.gamedata import Reader, overlay, read_rules, refuse
 from balance.simcore.params import coerce
 from balance.simcore.spec import Param
 
-from ..sickdays_solo import data as solo
-from . import kernels as K
-
+from ..sickdays_solo import cards as solo
+from . import constants, rules
 GAME = "sickdays-party"
 RULES_FILE = "rules.toml"
 
@@ -66,13 +65,13 @@ PROFILE_PARAMS = (
           f"advanced flow: chance greedy makes a Doctor's note when it could; {PER_SEAT}", 0.0, 1.0),
 )
 DECLARED = RULE_PARAMS + PROFILE_PARAMS  # every default is rules.toml's (None here: the file must set it)
-PROFILE_SLOT = {"reaction_median": K.F_MEDIAN, "reaction_spread": K.F_SPREAD, "wrong_play": K.F_WRONG,
-                "forget_celebrate": K.F_FORGET, "wrong_accusation": K.F_ACCUSE, "note_habit": K.F_NOTE}
+PROFILE_SLOT = {"reaction_median": rules.F_MEDIAN, "reaction_spread": rules.F_SPREAD, "wrong_play": rules.F_WRONG,
+                "forget_celebrate": rules.F_FORGET, "wrong_accusation": rules.F_ACCUSE, "note_habit": rules.F_NOTE}
 
 
 def _per_seat(p: Param, v, refusal):
-    if p.kind == "floats" and len(v) > K.MAXP:
-        raise refusal(f"{len(v)} values", f"{p.allowed()}, at most {K.MAXP} (one per seat)")
+    if p.kind == "floats" and len(v) > constants.MAXP:
+        raise refusal(f"{len(v)} values", f"{p.allowed()}, at most {constants.MAXP} (one per seat)")
     return v
 
 
@@ -98,39 +97,39 @@ def build(reader: Reader, user: dict):
         out[p.name] = _per_seat(p, v, lambda msg, allowed, p=p: BalanceError(
             f"--set: {p.name}: {msg}; allowed: {allowed}"))
     info = {k: tuple(deck[k]) for k in ("day_names", "suits", "events")}
-    names = [card_name(c, info) for c in range(K.NCARDS)]
+    names = [card_name(c, info) for c in range(constants.NCARDS)]
     cards = reader.card_list(deck_path, deck_path, reconstruction=False)
     return reader.make(out, compile_tables(out), names, cards, info)
 
 
 def compile_tables(resolved: dict) -> tuple:
-    cfg = np.zeros(K.N_CFG, np.int64)
-    cfg[K.C_TOKENS] = resolved["tokens_per_player"]
-    cfg[K.C_HAND] = resolved["hand_size"]
-    cfg[K.C_EVENTS] = resolved["events"]
-    cfg[K.C_WINDOW_MS] = int(round(resolved["collision_window"] * 1000))
-    cfg[K.C_STALL_MS] = int(round(resolved["stall_delay"] * 1000))
-    cfg[K.C_ADVANCED] = 1 if resolved["advanced_flow"] else 0
-    cfg[K.C_COFFEE_MS] = int(round(resolved["coffee_break"] * 1000))
-    cfg[K.C_LEFT] = resolved["left_at_end"]
-    cfg[K.C_SLICES] = resolved["pizza_slices"]
-    cfg[K.C_DRAW_MS] = int(round(resolved["draw_time"] * 1000))
-    cfg[K.C_MIN_WINNERS] = resolved["min_winners"]
-    prof = np.zeros((K.MAXP, K.N_PROF), np.float64)
+    cfg = np.zeros(constants.N_CFG, np.int64)
+    cfg[rules.C_TOKENS] = resolved["tokens_per_player"]
+    cfg[rules.C_HAND] = resolved["hand_size"]
+    cfg[rules.C_EVENTS] = resolved["events"]
+    cfg[rules.C_WINDOW_MS] = int(round(resolved["collision_window"] * 1000))
+    cfg[rules.C_STALL_MS] = int(round(resolved["stall_delay"] * 1000))
+    cfg[rules.C_ADVANCED] = 1 if resolved["advanced_flow"] else 0
+    cfg[rules.C_COFFEE_MS] = int(round(resolved["coffee_break"] * 1000))
+    cfg[rules.C_LEFT] = resolved["left_at_end"]
+    cfg[rules.C_SLICES] = resolved["pizza_slices"]
+    cfg[rules.C_DRAW_MS] = int(round(resolved["draw_time"] * 1000))
+    cfg[rules.C_MIN_WINNERS] = resolved["min_winners"]
+    prof = np.zeros((constants.MAXP, constants.N_PROF), np.float64)
     for name, slot in PROFILE_SLOT.items():
         values = resolved[name]
         values = list(values) if isinstance(values, (list, tuple)) else [values]
-        for seat in range(K.MAXP):
+        for seat in range(constants.MAXP):
             prof[seat, slot] = float(values[seat % len(values)])
     return (cfg, prof)
 
 
 def card_name(card: int, deck) -> str:
     """"3-Wednesday/blue", or the event's name (deck: day_names, suits, events)."""
-    if card >= K.NWORK:
-        return deck["events"][card - K.NWORK]
-    d = card % K.NDAYS
-    return f"{d + 1}-{deck['day_names'][d]}/{deck['suits'][card // K.NDAYS]}"
+    if card >= constants.NWORK:
+        return deck["events"][card - constants.NWORK]
+    d = card % constants.NDAYS
+    return f"{d + 1}-{deck['day_names'][d]}/{deck['suits'][card // constants.NDAYS]}"
 
 
 def _with_file_defaults(params: tuple) -> tuple:

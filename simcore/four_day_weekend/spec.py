@@ -1,0 +1,86 @@
+"""Four Day Weekend's declarative header: the spec (players, turn cap, parameters, columns, end
+reasons, policies) and its own summary figures, declared (simcore.metrics): the summary computes them
+window by window from the games and seats columns."""
+from __future__ import annotations
+
+import polars as pl
+
+from .. import metrics as M
+from ..spec import GameSpec, Kernels, common_policies
+from . import constants
+from .cards import PARAMS, load_data
+from .rules import card_counts, clone, determinise, legal, new_game, outcome, step, to_move, value
+from .invariants import INVARIANTS, check
+from .policies import GREEDY_PARAMS, greedy
+from .transcript import decode_trace
+
+_ROUNDS = pl.col("rounds").clip(lower_bound=1)  # a game column (joined into the seats rows)
+_ROUND_END_COLUMNS = ("rounds_btw", "rounds_exhausted", "rounds_turn_limit")
+_ALL_ROUNDS = pl.sum_horizontal(*(pl.col(c) for c in _ROUND_END_COLUMNS))
+
+METRICS = (
+    M.Mean(key="points_per_game", label="Points per player per game", table="seats", value=pl.col("score")),
+    M.Mean(key="points_per_round", label="Points per player per round", table="seats",
+           value=pl.col("points_per_round")),
+    M.Mean(key="sets_per_round", label="Scoring sets per player per round", table="seats",
+           value=pl.col("sets_completed").cast(pl.Float64) / _ROUNDS.cast(pl.Float64)),
+    M.Mean(key="turns_per_round", label="Turns per round (all players)",
+           value=pl.col("turns").cast(pl.Float64) / _ROUNDS.cast(pl.Float64)),
+    *(M.Rate(key=f"round_end_{c[len('rounds_'):]}", label=f"Rounds ending by {name}", hits=pl.col(c),
+             trials=_ALL_ROUNDS)
+      for name, c in zip(constants.ROUND_END_NAMES, _ROUND_END_COLUMNS)),
+    M.Sums(key="round_ends", label="How rounds end (rounds)",
+           parts=tuple((name, pl.col(c)) for name, c in zip(constants.ROUND_END_NAMES, _ROUND_END_COLUMNS))),
+    M.Rate(key="refills_from_rows", label="Share of refills taken from other players' rows", table="seats",
+           hits=pl.col("taken_from_rows"), trials=pl.col("taken_from_rows") + pl.col("drawn_from_pile")),
+    M.Rate(key="shared_wins", label="Games with a shared win", hits=pl.col("tie")),
+)
+
+SPEC = GameSpec(
+    name="four-day-weekend",
+    title="Four Day Weekend",
+    version="2",
+    modes=("standard",),
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    cooperative=False,
+    max_decisions=constants.MAX_DECISIONS,
+    max_options=constants.MAX_OPTIONS,
+    params=PARAMS,
+    end_reasons=("completed",),
+    game_columns=constants.GAME_COLUMNS,
+    seat_columns=constants.SEAT_COLUMNS,
+    card_counters=constants.CARD_COUNTERS,
+    hand_counters=constants.HAND_COUNTERS,
+    policies=common_policies(
+        "rates cards by use to its active set: keeps what completes or doubles, takes from other rows when "
+        "a card is worth it, plays the best Activity/Necessity/Bonus, locks scoring sets, declares Back To "
+        "Work-ish when ahead",
+        GREEDY_PARAMS,
+        rollouts=8,
+        horizon=8,
+        # the search judges every option when the move comes back to the player (turns=2: after the
+        # other players' turns, which take from its Personal Discard row), over flat greedy rollouts
+        # (depth 1: a deeper tree explored this turn's later choices and was weaker), and replaces
+        # greedy's pick at 1.5 paired standard errors (docs/assumptions.md, session 10); 12 iterations
+        # with futility 1 (stop once nothing tried is ahead of greedy's pick on the worlds it shared, one
+        # or more): the budget that plays 100 games/s with every seat expert on 2 cores (session 16: 107;
+        # 16 iterations 95.5, and 2.1 points stronger as one seat among greedy on fresh deals, so
+        # `--policy-param iterations=16` is the stronger, slower expert)
+        expert_iterations=12,
+        expert_futility=1,
+        expert_horizon=200,
+        expert_turns=2,
+        expert_depth=1,
+        expert_confidence=1.5,
+    ),
+    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
+                    check=check),
+    decode_trace=decode_trace,
+    load_data=load_data,
+    metrics=METRICS,
+    length_column="turns",
+    rounds_column="rounds",
+    invariants=INVARIANTS,
+)

@@ -1,0 +1,64 @@
+"""You're Fired!'s declarative header: players, turn cap, parameters, columns, end reasons,
+metrics, policies (the game and its modules: `__init__`).
+"""
+from __future__ import annotations
+
+import polars as pl
+
+from .. import metrics as M
+from ..spec import GameSpec, Kernels, common_policies
+from . import constants
+from .cards import PARAMS, load_data
+from .rules import card_counts, legal, new_game, outcome, step, to_move
+from .invariants import INVARIANTS, check
+from .knowledge import determinise
+from .policies import GREEDY_HELP, GREEDY_PARAMS, greedy, value
+from .state import clone
+from .transcript import decode_trace
+
+
+def _team_rate(team: int) -> M.Rate:
+    """A team's win rate: games in which its first seat (seat `team`) won."""
+    return M.Rate(key=f"team {team + 1} (players {team + 1} and {team + 3})", table="seats",
+                  where=pl.col("seat") == team, hits=pl.col("won") > 0)
+
+
+METRICS = (
+    M.Rate(key="guess_hit_rate", label="guessing cards (Axe Man) that hit", table="seats",
+           hits=pl.col("guesses_hit"), trials=pl.col("guesses")),
+    M.Rate(key="boss_attempt_hit_rate", label="attempts on a Boss (guess or Boss play) that fired it", table="seats",
+           hits=pl.col("boss_hits"), trials=pl.col("boss_attempts")),
+    M.Mean(key="turns", label="game length in turns", value=pl.col("turns")),
+    M.Counts(key="end_reasons", label="how games end", value=pl.col("end_reason"), rates=True),
+    M.Mean(key="failed_firings", label="failed Boss firings (reshuffles) per game", value=pl.col("failed_firings")),
+    M.Group(key="team_win_rates", label="win rate by team", only_if="teams", members=(
+        M.Group(key="teams", members=(_team_rate(0), _team_rate(1))),
+    )),
+)
+
+SPEC = GameSpec(
+    name="youre-fired",
+    title="You're Fired!",
+    version="3",
+    modes=("duel", "ffa", "teams"),
+    min_players=2,
+    max_players=constants.MAX_PLAYERS,
+    default_players=2,
+    cooperative=False,
+    max_decisions=constants.MAX_DECISIONS,
+    max_options=512,
+    params=PARAMS,
+    end_reasons=constants.END_REASONS,
+    game_columns=constants.GAME_COLUMNS,
+    seat_columns=constants.SEAT_COLUMNS,
+    card_counters=constants.COUNTER_NAMES,
+    hand_counters=constants.HAND_COUNTERS,
+    policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40, expert_iterations=48, expert_horizon=20),
+    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
+                    check=check),
+    decode_trace=decode_trace,
+    load_data=load_data,
+    metrics=METRICS,
+    length_column="turns",
+    invariants=INVARIANTS,
+)
