@@ -99,6 +99,15 @@ def column_index(names, first: int = 0, typename: str = "Index"):
 
 
 RUNNER_GAME_COLUMNS = ("end_reason", "decisions")
+RUNNER_END_REASONS = ("cap", "no_move")  # the runner's own end reasons: codes 0 and 1 (runner.END_CAP, END_NO_MOVE)
+
+
+def end_index(reasons):
+    """Codes of the end reasons by name: `END.cap` 0 and `END.no_move` 1 (the runner's), then the
+    game's own from runner.END_GAME = 2 in declared order. Declare a game's reasons once (its
+    `END_REASONS`, the spec's `end_reasons`) and write `game_row[G.end_reason] = END.all_happy`:
+    a code is never a counted position."""
+    return column_index(RUNNER_END_REASONS + tuple(reasons), typename="EndReasons")
 RUNNER_SEAT_COLUMNS = ("won", "score")
 
 
@@ -201,7 +210,7 @@ class GameSpec:
 
     @property
     def all_end_reasons(self) -> tuple[str, ...]:
-        return ("cap", "no_move") + self.end_reasons
+        return RUNNER_END_REASONS + self.end_reasons
 
     @property
     def game_column_names(self) -> list[str]:

@@ -47,7 +47,7 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
         s = view(S)
         for p, x in seen:
             xs.append(x)
-            ys.append(1.0 if s.ps[p, constants.P_WON] else 0.1 if s.g[constants.G_END] == constants.END_ROUNDS_OUT else 0.0)
+            ys.append(1.0 if s.ps[p, constants.P_WON] else 0.1 if s.g[constants.G_END] == constants.END.rounds_out else 0.0)
     return np.array(xs, float), np.array(ys)
 
 

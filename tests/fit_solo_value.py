@@ -28,7 +28,7 @@ def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.
     from balance.simcore import rng as R
     from balance.simcore.batch import resolve_policy
     from balance.simcore.params import resolve
-    from balance.simcore.sickdays_solo.rules import END_ALL_HAPPY, H_OVER
+    from balance.simcore.sickdays_solo.rules import END, H_OVER
     from balance.simcore.sickdays_solo.policies import N_LEVELS, value_terms
     from tests.by_hand import play_by_hand
 
@@ -53,7 +53,7 @@ def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.
                         seen.append(onehot + tuple(x))
 
             s = play_by_hand(spec, t, 1, seed, gi, lambda s, seat, o, n, rng: k.greedy(t, s, seat, o, n, gp, rng), look)
-            won = s[H_OVER] == END_ALL_HAPPY
+            won = s[H_OVER] == END.all_happy
             xs.extend(seen)
             ys.extend([1.0 if won else 0.0] * len(seen))
             doomed += dead[0]

@@ -1,6 +1,8 @@
 """Outputs by name: every registered game writes each declared result column,
 in its declared range, through index constants generated from the declared
-columns (simcore.spec.game_index / seat_index), never by a counted position."""
+columns (simcore.spec.game_index / seat_index), and the end reason as a code
+generated from the declared reasons (simcore.spec.end_index), never by a counted
+position."""
 import dataclasses
 import sys
 
@@ -71,13 +73,28 @@ def test_columns_declare_their_ranges_and_kernels_index_them_by_name(name):
     idx = kernel_indexes(spec)
     assert list(idx["GameColumns"]._fields) == spec.game_column_names
     assert list(idx["SeatColumns"]._fields) == spec.seat_column_names
+    # end reasons: the code `outcome` writes is END.<name>, generated from the declared reasons
+    assert "EndReasons" in idx, f"{name}: outcome's module has no END = end_index(END_REASONS)"
+    assert idx["EndReasons"]._fields == spec.all_end_reasons
+    assert tuple(idx["EndReasons"]) == tuple(range(len(spec.all_end_reasons)))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_end_code_written_is_a_declared_reason(name):
+    spec = registry.get(name)
+    g, _ = play_unwritten(spec, spec.default_players, n=60)
+    codes = set(np.unique(g[:, 0]).astype(int))
+    assert codes <= set(range(len(spec.all_end_reasons))), f"{name}: end codes {sorted(codes)}"
 
 
 def kernel_indexes(spec) -> dict:
     """The column indexes the module of the game's `outcome` kernel writes by."""
     fn = spec.kernels.outcome
     module = sys.modules[getattr(fn, "py_func", fn).__module__]
-    return {type(v).__name__: v for v in vars(module).values() if hasattr(v, "_fields")}
+    constants = getattr(module, "constants", None)
+    found = dict(vars(constants)) if constants is not None else {}  # the layout's constants module, read as constants.X
+    found.update(vars(module))
+    return {type(v).__name__: v for v in found.values() if hasattr(v, "_fields")}
 
 
 def test_a_column_declared_out_of_place_is_caught():
@@ -90,3 +107,11 @@ def test_a_column_declared_out_of_place_is_caught():
     cols[i], cols[j] = cols[j], cols[i]
     swapped = dataclasses.replace(spec, seat_columns=tuple(cols))
     assert list(kernel_indexes(swapped)["SeatColumns"]._fields) != swapped.seat_column_names
+
+
+def test_an_end_reason_declared_out_of_place_is_caught():
+    """Sick Days solo with its end reasons declared in another order than the kernels' END: caught."""
+    spec = registry.get("sickdays-solo")
+    swapped = dataclasses.replace(spec, end_reasons=tuple(reversed(spec.end_reasons)))
+    assert kernel_indexes(swapped)["EndReasons"]._fields != swapped.all_end_reasons
+    assert kernel_indexes(spec)["EndReasons"]._fields == spec.all_end_reasons

@@ -9,10 +9,12 @@ import numpy as np
 from balance.simcore import rng as R
 from balance.simcore.gamedata import loader, overlay
 from balance.simcore.jit import jit
-from balance.simcore.spec import Column, GameSpec, Kernels, Param, common_policies, game_index, seat_index
+from balance.simcore.spec import Column, GameSpec, Kernels, Param, common_policies, end_index, game_index, seat_index
 from balance.simcore.trace import emit
 
 GAME_COLUMNS = (Column("total", "final total", low=0, high=160),)
+END_REASONS = ("reached",)
+END = end_index(END_REASONS)
 G = game_index(GAME_COLUMNS)
 S = seat_index(())
 
@@ -72,7 +74,7 @@ def check(tables, s):
 
 @jit
 def outcome(tables, s, game_row, seat_rows):
-    game_row[G.end_reason] = 2
+    game_row[G.end_reason] = END.reached
     game_row[G.total] = s[0]
     for p in range(s[2]):
         seat_rows[p, S.won] = 1.0 if s[3] == p else 0.0
@@ -139,7 +141,7 @@ SPEC = GameSpec(
     min_players=2, max_players=4, default_players=2, cooperative=False,
     max_decisions=100, max_options=3,
     params=PARAMS,
-    end_reasons=("reached",), invariants=("the total is below the sum of the moves played",),
+    end_reasons=END_REASONS, invariants=("the total is below the sum of the moves played",),
     game_columns=GAME_COLUMNS, seat_columns=(),
     card_counters=("played",),
     policies=common_policies("wins at once if it can, else leaves the opponent a multiple of 4 short of 21"),

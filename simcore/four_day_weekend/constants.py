@@ -4,7 +4,7 @@ Everything a kernel indexes by name lives here as a plain integer so that the
 kernels, the card compiler, the policies and the transcript agree; the result
 columns are declared here too, and `outcome` writes them by name (G, S).
 """
-from ..spec import Column, game_index, seat_index
+from ..spec import Column, end_index, game_index, seat_index
 
 # Card kinds (rulebook: "There are five types of cards": Excuses, Activities,
 # the Necessities, Bonuses).
@@ -178,6 +178,10 @@ PROV_STALE = -(1 << 62)  # below any set's points
 RE_BTW = 0
 RE_EXHAUSTED = 1
 RE_TURN_LIMIT = 2
+# ---- end reasons, declared once (the spec's end_reasons); END.<name> is the code written
+END_REASONS = ("completed",)
+END = end_index(END_REASONS)  # END.cap 0 and END.no_move 1 are the runner's; the game's from 2
+
 ROUND_END_NAMES = ("back to work-ish", "cards ran out", "round turn limit")
 
 # Per-seat stats (state.seat_stats).

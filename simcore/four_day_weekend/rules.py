@@ -787,7 +787,7 @@ def outcome(tables, s, game_row, seat_rows):
     """The result rows, by column name (constants.G, constants.S)."""
     a = s.a
     mask, k = winners(a)
-    game_row[G.end_reason] = 2  # runner.END_GAME: "completed" (the runner overwrites a cap)
+    game_row[G.end_reason] = constants.END.completed  # the runner overwrites a cap
     game_row[G.turns] = a[constants.M_TURNS]
     game_row[G.rounds] = a[constants.M_ROUND]
     game_row[G.winners] = k

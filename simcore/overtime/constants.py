@@ -4,7 +4,7 @@ result columns.
 Card instances are numbered main deck first, then the 30 assignments (kind j,
 copy c at A0 + j * copies + c), then the six Average Joe/Joanna cards.
 """
-from ..spec import Column, game_index, seat_index
+from ..spec import Column, end_index, game_index, seat_index
 
 PMAX = 6
 HAND_CAP = 40
@@ -258,9 +258,9 @@ O_REACT = 4  # a = hand slot, b = pile entry
 O_ABILITY_REACT = 5  # b = pile entry
 O_CHOOSE = 6  # b = the A card instance chosen (PH_CHOOSE)
 
-# end reasons (runner.END_GAME = 2 onwards)
-END_ASSIGNMENTS_DONE = 2
-END_ROUNDS_OUT = 3
+# ---- end reasons, declared once (the spec's end_reasons); END.<name> is the code written
+END_REASONS = ("assignments_done", "rounds_out")
+END = end_index(END_REASONS)  # END.cap 0 and END.no_move 1 are the runner's; the game's from 2
 
 # trace codes
 EV_SETUP = 1

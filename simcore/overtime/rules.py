@@ -18,7 +18,7 @@ from balance.simcore.scratch import stack_i64
 from balance.simcore.trace import emit
 
 from .constants import (
-    AB_ACTION, AB_REACTION, CC_CANCELLED, CC_HELD, CC_PLAYED, END_ASSIGNMENTS_DONE, END_ROUNDS_OUT, EV_ABILITY, EV_CHOOSE,
+    AB_ACTION, AB_REACTION, CC_CANCELLED, CC_HELD, CC_PLAYED, END, EV_ABILITY, EV_CHOOSE,
     EV_DIE, EV_DISCARD, EV_END, EV_END_ACTIONS, EV_EVENT, EV_EXHAUST, EV_PLAY, EV_REACT, EV_ROUND, EV_SETUP,
     EV_SKIP, EV_TURN, CC_DRAWN, G_ACTED, G_ACTIONS_USED, G_CANCELS, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR,
     G_DECK_N, G_DIE_FAILS, G_END, G_EV_N, G_GIVES, G_IN_TURN, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PASSES, G_PHASE,
@@ -245,14 +245,14 @@ def close_turn(t, s, rng, trace):
             s.g[G_SNZ + r - 1] = tot
     if won != 0:
         s.g[G_PHASE] = PH_OVER
-        s.g[G_END] = END_ASSIGNMENTS_DONE
-        emit(trace, EV_END, END_ASSIGNMENTS_DONE, won, r, s.g[G_TURNS])
+        s.g[G_END] = END.assignments_done
+        emit(trace, EV_END, END.assignments_done, won, r, s.g[G_TURNS])
         return True
     if nxt == 0:
         if r >= rules[R_ROUNDS]:
             s.g[G_PHASE] = PH_OVER
-            s.g[G_END] = END_ROUNDS_OUT
-            emit(trace, EV_END, END_ROUNDS_OUT, 0, r, s.g[G_TURNS])
+            s.g[G_END] = END.rounds_out
+            emit(trace, EV_END, END.rounds_out, 0, r, s.g[G_TURNS])
             return True
         r += 1
         s.g[G_ROUND] = r
@@ -774,7 +774,7 @@ def outcome(t, S, game_row, seat_rows):
     game_row[GC.end_reason] = s.g[G_END]
     game_row[GC.turns] = s.g[G_TURNS]
     game_row[GC.rounds] = s.g[G_ROUND]
-    game_row[GC.everybody_loses] = 1.0 if s.g[G_END] == END_ROUNDS_OUT else 0.0
+    game_row[GC.everybody_loses] = 1.0 if s.g[G_END] == END.rounds_out else 0.0
     game_row[GC.reactions] = s.g[G_REACTIONS]
     game_row[GC.cancels] = s.g[G_CANCELS]
     game_row[GC.reshuffles] = s.g[G_RESHUFFLES]
@@ -892,7 +892,7 @@ def value(t, S, seat):
     if s.g[G_PHASE] == PH_OVER:
         if s.ps[seat, P_WON] != 0:
             return 1.0
-        if s.g[G_END] == END_ROUNDS_OUT:
+        if s.g[G_END] == END.rounds_out:
             return 0.1  # "it's important that no one else wins"
         return 0.0
     x = value_terms(t, s, seat)

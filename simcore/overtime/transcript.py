@@ -77,7 +77,7 @@ def _choose(t, a, b, c, d):
 
 def _end(t, a, b, c, d):
     out = []
-    if a == constants.END_ASSIGNMENTS_DONE:
+    if a == constants.END.assignments_done:
         who = ', '.join((t.pl(p) for p in range(t.n_players) if b >> p & 1))
         out.append(f'Game over in round {c} after {d} turns: {who} has no A card left and wins.')
     else:

@@ -4,7 +4,7 @@ are in `rules`.
 """
 import numpy as np
 
-from balance.simcore.spec import Column, game_index, seat_index
+from balance.simcore.spec import Column, end_index, game_index, seat_index
 
 # ---- cards -------------------------------------------------------------
 NSUITS = 10
@@ -57,9 +57,9 @@ MAX_OPTIONS = 2 * NCARDS + 4
 (CA_COLLISION, CA_WRONG, CA_TWICE, CA_FORGET, CA_ACCUSE, CA_COFFEE, CA_LOOKBUSY) = range(7)
 N_CAUSES = 7
 
-# ---- end reasons (runner.END_GAME = 2 first) ----------------------------
-END_DONE = 2  # all but `left_at_end` players have won
-END_STUCK = 3  # nobody holds a card to play (only with a tiny deck)
+# ---- end reasons, declared once (the spec's end_reasons); END.<name> is the code written
+END_REASONS = ("all_but_left_won", "stuck")
+END = end_index(END_REASONS)  # END.cap 0 and END.no_move 1 are the runner's; the game's from 2
 
 # ---- results, by name: outcome writes game_row[G.minutes], seat_rows[p, S.place] ----
 MAX_DECISIONS = 6000  # the spec's turn cap: every card that leaves a hand is a decision

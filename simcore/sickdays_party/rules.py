@@ -444,7 +444,7 @@ def next_moment(tables, s, rng, trace):
     if best < 0 or (stall_t >= 0 and stall_t < best):
         st = staller(s)
         if st < 0:
-            end_game(s, END_STUCK, trace)
+            end_game(s, END.stuck, trace)
             return
         s[H_PHASE] = PH_STALL
         s[H_STALL_SEAT] = st
@@ -805,7 +805,7 @@ def after_penalties(tables, s, rng, trace):
                 s[O_RK + p] = RK_NONE
                 emit(trace, T_WIN, t, p, s[H_NWON], 0)
     if s[H_NWON] >= winners_needed(cfg, n):
-        end_game(s, END_DONE, trace)
+        end_game(s, END.all_but_left_won, trace)
         return
     if s[H_G_CHANGED] == 1:
         schedule(tables, s, rng)
@@ -901,7 +901,7 @@ def spearman(x, y, n):
 def outcome(tables, s, game_row, seat_rows):
     n = s[H_NP]
     prof = tables[1]
-    game_row[G.end_reason] = s[H_OVER] if s[H_OVER] != 0 else END_DONE
+    game_row[G.end_reason] = s[H_OVER] if s[H_OVER] != 0 else END.all_but_left_won
     pl = places(tables, s)
     med = np.zeros(n)
     plf = np.zeros(n)

@@ -28,8 +28,6 @@ GREEDY_HELP = (
 )
 GREEDY_PARAMS = policies.GREEDY_PARAMS
 
-END_REASONS = ("all_but_left_won", "stuck")
-
 
 FASTEST = pl.col("fastest_seat") >= 0  # games with one fastest seat (profiles not all alike)
 
@@ -66,7 +64,7 @@ SPEC = GameSpec(
     max_decisions=constants.MAX_DECISIONS,
     max_options=constants.MAX_OPTIONS,
     params=PARAMS,
-    end_reasons=END_REASONS,
+    end_reasons=constants.END_REASONS,
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_counters=("drawn", "played", "held_at_end"),

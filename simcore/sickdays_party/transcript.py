@@ -24,7 +24,7 @@ class Names:
 
 def _end(t, a, b, c, d):
     out = []
-    why = {constants.END_DONE: 'all but the last players have won', constants.END_STUCK: 'nobody holds a card'}.get(b, '?')
+    why = {constants.END.all_but_left_won: 'all but the last players have won', constants.END.stuck: 'nobody holds a card'}.get(b, '?')
     out.append(f"{_t(a)} The game ends: {why} ({c} winner{('s' if c != 1 else '')}).")
     return out
 

@@ -2,7 +2,7 @@
 end reasons, counters, trace codes and the state layout (all plain ints); the rules are in
 `rules`.
 """
-from balance.simcore.spec import Column, game_index, seat_index
+from balance.simcore.spec import Column, end_index, game_index, seat_index
 
 # ---- cards -------------------------------------------------------------
 NSUITS = 10
@@ -92,10 +92,9 @@ OP_LB_SKIP = 12
 OP_CB_RETURN = 13  # a = hand index
 OP_CB_DONE = 14
 
-# ---- end reasons (runner.END_GAME = 2 first) ----------------------------
-END_ALL_HAPPY = 2
-END_NO_ACTION = 3
-END_AUTOMA_EMPTY = 4
+# ---- end reasons, declared once (the spec's end_reasons); END.<name> is the code written
+END_REASONS = ("all_happy", "no_action", "automa_empty")
+END = end_index(END_REASONS)  # END.cap 0 and END.no_move 1 are the runner's; the game's from 2
 
 # ---- counters ----------------------------------------------------------
 CT_DRAWN, CT_PLAYED, CT_NOTED, CT_DISCARDED, CT_HELD, CT_TAKEN = range(6)

@@ -294,7 +294,7 @@ def check(tables, s):
     vw = s[constants.H_VAL_W]
     if vw < -1 or vw >= kept or (vw >= 0 and (vr < 0 or s[constants.O_HAPPY + vw] != 1)):
         return INV_HAPPY
-    if happy != s[constants.H_HAPPY_N] or (happy >= kept) != (s[constants.H_OVER] == constants.END_ALL_HAPPY):
+    if happy != s[constants.H_HAPPY_N] or (happy >= kept) != (s[constants.H_OVER] == constants.END.all_happy):
         return INV_HAPPY
 
     # 7. pizzas

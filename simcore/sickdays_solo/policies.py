@@ -23,7 +23,7 @@ from balance.simcore.spec import PolicyParam, policy_index
 
 from .rules import (
     EV_BIRTHDAY, EV_COFFEE, EV_LOOKBUSY, EV_NEWYEARS, EV_PIZZAPARTY, EV_VALENTINE, EV_WATERCOOLER,
-    END_ALL_HAPPY, H_AUT_CARD, H_BD_C, H_BD_R, H_DISC_N, H_KEPT, H_NP, H_OVER,
+    END, H_AUT_CARD, H_BD_C, H_BD_R, H_DISC_N, H_KEPT, H_NP, H_OVER,
     H_PHASE, H_READY, H_ROWS, H_USED, HAND_CAP, NCOL, NSUITS, NWORK, O_DISC, O_HAND, O_HANDN,
     O_HAPPY, O_HEIGHT, O_ZONE, OP_AUT_PLACE, OP_CB_RETURN, OP_DISCARD, OP_EVENT, OP_LB_TAKE, OP_NOTE, OP_PLAY, OP_PLAY_BDAY, OP_REFRESH, OP_WC_NOTE, PH_TURN, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, line_count,
     o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, H_NY_R, H_VAL_R, H_VAL_W, missing, C_LEVEL, H_DECK_N, H_HAND,
@@ -851,7 +851,7 @@ def value(tables, s, seat):
     """1 win; a loss, or a game a worker no line can save any more dooms, 0..0.02 (one card short
     above ten short: rollouts that all lose still tell the options apart); otherwise the chance of
     a win with greedy playing on, fitted (VALUE_TERMS, `python -m tests.fit_solo_value`)."""
-    if s[H_OVER] == END_ALL_HAPPY:
+    if s[H_OVER] == END.all_happy:
         return 1.0
     if s[H_OVER] == 0:
         x, dead = value_terms(s)

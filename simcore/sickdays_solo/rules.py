@@ -204,7 +204,7 @@ def note_ok(tables, s, r, c):
 @jit
 def set_over(s, reason, trace):
     s[H_OVER] = reason
-    if reason == END_ALL_HAPPY:
+    if reason == END.all_happy:
         emit(trace, T_WIN, s[H_TURNS], 0, 0, 0)
     else:
         emit(trace, T_LOSE, reason, missing(s), 0, 0)
@@ -217,7 +217,7 @@ def make_happy(s, w, kind, wild, trace):
     s[H_HAPPY_N] += 1
     emit(trace, T_HAPPY, w, kind, wild, s[H_TURNS])
     if s[H_HAPPY_N] >= s[H_KEPT] and s[H_OVER] == 0:
-        set_over(s, END_ALL_HAPPY, trace)
+        set_over(s, END.all_happy, trace)
 
 
 @jit
@@ -379,7 +379,7 @@ def new_game(tables, n_players, rng, trace):
     s[H_PHASE] = PH_TURN
     emit(trace, T_TURN, 0, 1, 0, 0)
     if not (s[O_HANDN] > 0 or (s[H_DISC_N] > 0 and has_note_spot(tables, s))):
-        set_over(s, END_NO_ACTION, trace)
+        set_over(s, END.no_action, trace)
     return s
 
 
@@ -466,7 +466,7 @@ def end_turn(tables, s, trace):
     emit(trace, T_TURN, nxt, s[H_TURNS] + 1, 0, 0)
     ok = s[O_HANDN + nxt] > 0 or (s[H_DISC_N] > 0 and has_note_spot(tables, s))
     if not ok:
-        set_over(s, END_NO_ACTION, trace)
+        set_over(s, END.no_action, trace)
 
 
 @jit
@@ -477,7 +477,7 @@ def after_action(tables, s, automa_trigger, trace):
     s[H_PHASE] = PH_TURN
     if automa_trigger and s[H_AUTOMA] != 0:
         if s[H_DECK_N] == 0:
-            set_over(s, END_AUTOMA_EMPTY, trace)
+            set_over(s, END.automa_empty, trace)
             return
         s[H_DECK_N] -= 1
         card = s[O_DECK + s[H_DECK_N]]
@@ -681,7 +681,7 @@ def has_open_column(s):
 def outcome(tables, s, game_row, seat_rows):
     over = s[H_OVER]
     game_row[G.end_reason] = over
-    won = over == END_ALL_HAPPY
+    won = over == END.all_happy
     game_row[G.turns] = s[H_TURNS]
     game_row[G.missing] = 0 if won else missing(s)
     game_row[G.pizzas_spent] = s[H_SPENT]

@@ -45,7 +45,7 @@ from balance.simcore import rng as R
 from balance.simcore.jit import jit
 
 from .rules import (
-    END_ALL_HAPPY, H_AUT_CARD, H_AUT_DISC, H_AUT_PLACED, H_DECK_N, H_DISC_N, H_DISCARDS, H_EVENTS_IN, H_NOTES, H_NP,
+    END, H_AUT_CARD, H_AUT_DISC, H_AUT_PLACED, H_DECK_N, H_DISC_N, H_DISCARDS, H_EVENTS_IN, H_NOTES, H_NP,
     H_OVER, H_REGAINED, H_ROWS, H_SPENT, H_TURNS, HAND_CAP, MAX_OPTIONS, NCARDS, NCOL, NSUITS, O_DECK, O_DISC, O_GRID,
     O_HAND, O_HANDN, O_HAPPY, O_HEIGHT, O_HTURN, O_ZONE, Z_AUTOMA, Z_DECK, Z_HAND0, legal, new_game, o_d1, o_d2,
     o_kind, o_rowcnt, step, to_move,
@@ -238,7 +238,7 @@ def _dfs(tables, params, limit, budget, nodes, line, out, states, rngs, opts, or
             nodes += 1
             sc = states[c]
             if sc[H_OVER] != 0:
-                if sc[H_OVER] == END_ALL_HAPPY:
+                if sc[H_OVER] == END.all_happy:
                     out[0] = WINNABLE
                     out[2] = c
                     return nodes
@@ -319,7 +319,7 @@ def solve(tables, s0, rng0, params, budget, line, out):
     out[2] = 0
     out[3] = 0
     if s0[H_OVER] != 0:
-        out[0] = WINNABLE if s0[H_OVER] == END_ALL_HAPPY else NOT_WINNABLE
+        out[0] = WINNABLE if s0[H_OVER] == END.all_happy else NOT_WINNABLE
         return
     states[0, :] = s0
     rngs[0, :] = rng0
@@ -362,7 +362,7 @@ def replay(tables, n_players, seed, game_index, line, length):
         if not ok:
             return -1
         step(tables, s, line[i], rng, notrace)
-    return 1 if s[H_OVER] == END_ALL_HAPPY else 0
+    return 1 if s[H_OVER] == END.all_happy else 0
 
 
 @jit(refs=True)

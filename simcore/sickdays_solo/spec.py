@@ -29,8 +29,6 @@ GREEDY_HELP = (
 )
 GREEDY_PARAMS = policies.GREEDY_PARAMS
 
-END_REASONS = ("all_happy", "no_action", "automa_empty")
-
 
 LOST = pl.col("end_reason") != "all_happy"  # a loss or the turn cap: every game not won
 
@@ -59,7 +57,7 @@ SPEC = GameSpec(
     max_decisions=constants.MAX_TURNS,
     max_options=constants.MAX_OPTIONS,
     params=PARAMS,
-    end_reasons=END_REASONS,
+    end_reasons=constants.END_REASONS,
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_counters=("drawn", "played", "noted", "discarded", "held_at_end", "taken_from_discard"),

@@ -45,7 +45,7 @@ def _happy(t, a, b, c, d):
 
 def _lose(t, a, b, c, d):
     out = []
-    why = {constants.END_NO_ACTION: 'no legal turn action', constants.END_AUTOMA_EMPTY: 'the automa cannot draw'}.get(a, '?')
+    why = {constants.END.no_action: 'no legal turn action', constants.END.automa_empty: 'the automa cannot draw'}.get(a, '?')
     out.append(f"You lose ({why}): {b} card{('s' if b != 1 else '')} missing.")
     return out
 

@@ -7,7 +7,7 @@ want for constants; parameters never live here, they reach kernels through
 `tables`). The card file's names for the opcodes and triggers are declared
 in `cards.EFFECTS`.
 """
-from ..spec import Column, game_index, seat_index
+from ..spec import Column, end_index, game_index, seat_index
 
 # ---- card kinds (cards.toml section) ----
 KIND_COMPANY = 0
@@ -139,16 +139,10 @@ N_COUNTERS = 6
 COUNTER_NAMES = ("owned", "drawn", "played", "fired", "held_at_end", "received")
 HAND_COUNTERS = ("drawn", "received")  # every way into a hand
 
-# ---- end reasons (runner numbering: 0 cap, 1 no_move, ours from 2) ----
-END_BOSS_FIRED = 2
-END_FORCED_OUT = 3
-END_FAILED_BLUFF = 4
-END_TEAMS = 5
-END_STALLED = 6
-END_DEADLOCK = 7  # teams: only one team can still play and cannot reach an opposing Boss
-END_NO_PROGRESS = 8  # no_progress_turns turns in a row without progress
+# ---- end reasons, declared once (the spec's end_reasons); END.<name> is the code written
 END_REASONS = ("boss_fired", "boss_forced_out", "failed_bluff", "teams_both_bosses", "stalled", "teams_deadlock",
                "no_progress")
+END = end_index(END_REASONS)  # END.cap 0 and END.no_move 1 are the runner's; the game's from 2
 # elimination causes (trace and per-game counts)
 CAUSE_FIRED = 0
 CAUSE_FORCED = 1

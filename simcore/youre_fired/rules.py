@@ -184,7 +184,7 @@ def boss_falls(rules, s, t, cause, rng, trace):
         s.g[constants.G_FORCED_OUT] += 1
     else:
         s.g[constants.G_FAILED_BLUFFS] += 1
-    reason = constants.END_BOSS_FIRED + cause
+    reason = constants.END.boss_fired + cause
     if s.g[constants.G_TEAMS] == 1:
         if cause != constants.CAUSE_FIRED and s.brk[t, boss] > 0:  # a played Boss is lost like a fired one
             s.brk[t, boss] -= 1
@@ -194,7 +194,7 @@ def boss_falls(rules, s, t, cause, rng, trace):
         emit(trace, constants.EV_ELIMINATED, t, cause, 1, 0)
         # "The game ends when both Bosses from either team have been fired."
         if team_bosses_out(rules, s, t) >= 2:
-            game_over(s, 1 - (t % 2), constants.END_TEAMS, trace)
+            game_over(s, 1 - (t % 2), constants.END.teams_both_bosses, trace)
             return
         full_reshuffle(rules, s, t, rng, trace)
         return
@@ -319,7 +319,7 @@ def start_turn(rules, s, first, rng, trace):
                 return
             emit(trace, constants.EV_SKIP, p, 0, 0, 0)
         p = (p + 1) % P
-    game_over(s, -1, constants.END_STALLED, trace)
+    game_over(s, -1, constants.END.stalled, trace)
 
 
 @jit
@@ -375,12 +375,12 @@ def end_turn(rules, s, rng, trace):
         s.g[constants.G_PROGRESS] = m
         s.g[constants.G_PROGRESS_TURN] = s.g[constants.G_TURN]
     elif rules[constants.R_NO_PROGRESS_TURNS] > 0 and s.g[constants.G_TURN] - s.g[constants.G_PROGRESS_TURN] >= rules[constants.R_NO_PROGRESS_TURNS]:
-        game_over(s, -1, constants.END_NO_PROGRESS, trace)
+        game_over(s, -1, constants.END.no_progress, trace)
         return
     if s.g[constants.G_TEAMS] == 1 and rules[constants.R_TEAM_DEADLOCK] != constants.DEADLOCK_PLAY_ON:
         x = deadlocked_team(rules, s)
         if x >= 0:
-            game_over(s, x if rules[constants.R_TEAM_DEADLOCK] == constants.DEADLOCK_ACTING_TEAM_WINS else -1, constants.END_DEADLOCK, trace)
+            game_over(s, x if rules[constants.R_TEAM_DEADLOCK] == constants.DEADLOCK_ACTING_TEAM_WINS else -1, constants.END.teams_deadlock, trace)
             return
     start_turn(rules, s, (s.g[constants.G_CUR] + 1) % s.g[constants.G_NP], rng, trace)
 

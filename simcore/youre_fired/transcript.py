@@ -11,7 +11,7 @@ from balance.simcore.transcript import Event, decoder
 from . import constants
 
 CAUSES = {constants.CAUSE_FIRED: "{boss} fired", constants.CAUSE_FORCED: "{boss} forced out", constants.CAUSE_BLUFF: "failed bluff"}
-REASONS = ("cap", "no_move") + constants.END_REASONS
+REASONS = constants.END._fields  # each code's name (the runner's cap and no_move first)
 
 
 class Names:
@@ -53,10 +53,10 @@ def _pass(t, a, b, c, d):
 def _game_over(t, a, b, c, d):
     r = REASONS[b] if 0 <= b < len(REASONS) else str(b)
     out = []
-    if b == constants.END_DEADLOCK:
+    if b == constants.END.teams_deadlock:
         out.append(f"Every player who can still play is on one team, and no opposing {t.boss} is in a hand "
                    f"or a deck: that team cannot fire it, the other team cannot play.")
-    elif b == constants.END_NO_PROGRESS:
+    elif b == constants.END.no_progress:
         out.append(f"{t.params['no_progress_turns']} turns in a row without more cards in the "
                    f"unemployment lines than ever before, a player out or a failed attempt on a {t.boss}.")
     if a < 0:

@@ -177,7 +177,7 @@ def test_discarding_the_last_assignment_wins(tmp_path):
     pass_reactions(s, rng, data)
     while to_move(s) == 0:
         play(s, rng, opt(constants.O_END), data=data)
-    assert s.g[constants.G_END] == constants.END_ASSIGNMENTS_DONE and s.ps[0, constants.P_WON] == 1
+    assert s.g[constants.G_END] == constants.END.assignments_done and s.ps[0, constants.P_WON] == 1
 
 
 def test_discard_assignment_refuses_fields_it_does_not_use(tmp_path):

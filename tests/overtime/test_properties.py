@@ -66,7 +66,7 @@ def test_random_games_conserve_cards(seed, n_players):
         step(TABLES, s, out[R.randint(rng, R.POLICY, n)], rng, no_trace())
         check(s)
     assert to_move(s) == -1
-    assert s.g[constants.G_END] in (constants.END_ASSIGNMENTS_DONE, constants.END_ROUNDS_OUT)
+    assert s.g[constants.G_END] in (constants.END.assignments_done, constants.END.rounds_out)
     assert s.g[constants.G_ROUND] <= RULES[constants.R_ROUNDS]
 
 

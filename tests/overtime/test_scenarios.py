@@ -100,7 +100,7 @@ def test_last_assignment_given_back_before_the_turn_ends():
     play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Burning the Midnight Oil"), assignment(s, 0, "User Experience Survey")))
     while to_move(s) == 0:
         play(s, rng, options(s)[0])
-    assert s.g[constants.G_END] == constants.END_ASSIGNMENTS_DONE and s.ps[0, constants.P_WON] == 1 and to_move(s) == -1
+    assert s.g[constants.G_END] == constants.END.assignments_done and s.ps[0, constants.P_WON] == 1 and to_move(s) == -1
 
 
 def test_the_pile_example():

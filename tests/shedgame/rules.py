@@ -11,7 +11,7 @@ from balance.simcore import rng as R
 from balance.simcore import zones
 from balance.simcore.jit import jit
 from balance.simcore.records import flat_layout
-from balance.simcore.spec import Column, game_index, seat_index
+from balance.simcore.spec import Column, end_index, game_index, seat_index
 from balance.simcore.trace import emit
 
 NMAX = 64  # cards a list may hold (the card file is refused above this)
@@ -51,7 +51,8 @@ DRAW = 10_000
 PASS = 10_001
 MAX_OPTIONS = NMAX * 4 + 2
 
-END_OUT = 2  # runner.END_GAME: a player is out of cards
+END_REASONS = ("out_of_cards",)  # the spec's end_reasons; END.out_of_cards is the code written
+END = end_index(END_REASONS)
 EV_DEAL, EV_PLAY, EV_DRAW, EV_PASS, EV_RESHUFFLE, EV_OUT, EV_SKIP = 1, 2, 3, 4, 5, 6, 7
 
 
@@ -198,7 +199,7 @@ def step(tables, s, option, rng, trace):
 
 @jit
 def outcome(tables, s, game_row, seat_rows):
-    game_row[G.end_reason] = END_OUT
+    game_row[G.end_reason] = END.out_of_cards
     game_row[G.turns] = s[L.turns]
     game_row[G.cards_drawn] = s[L.drawn_total]
     game_row[G.reshuffles] = s[L.reshuffles]

@@ -50,7 +50,7 @@ def test_random_play_conserves_cards_and_time_runs_forward(seed, players, advanc
         assert 0 <= s[constants.H_NWON] <= rules.winners_needed(t[0], players)
     # (a table making many mistakes can snowball past the turn cap: not checked here)
     if rules.to_move(s) == -1:
-        assert s[constants.H_OVER] == constants.END_DONE and s[constants.H_NWON] == rules.winners_needed(t[0], players)
+        assert s[constants.H_OVER] == constants.END.all_but_left_won and s[constants.H_NWON] == rules.winners_needed(t[0], players)
 
 
 def _needed(players):
@@ -91,7 +91,7 @@ def test_default_games_end_and_are_the_same_for_the_same_seed(greedy_engine, pla
     b = greedy_engine.run(t, players, 11, idx, constants.NCARDS)
     assert np.array_equal(a.game_out, b.game_out, equal_nan=True)
     assert np.array_equal(a.seat_out, b.seat_out, equal_nan=True)
-    assert (a.game_out[:, COL_END_REASON] == constants.END_DONE).all()
+    assert (a.game_out[:, COL_END_REASON] == constants.END.all_but_left_won).all()
     names = SPEC.game_column_names
     winners = a.game_out[:, names.index("winners")]
     assert (winners == _needed(players)).all()
@@ -109,7 +109,7 @@ def test_rule_variants_end(greedy_engine, tokens, hand, n_events, window, stall,
     t = _tables(tokens_per_player=tokens, hand_size=hand, events=n_events, collision_window=window,
                 stall_delay=stall, advanced_flow=advanced)
     r = greedy_engine.run(t, 5, 3, np.arange(60, dtype=np.int64), constants.NCARDS)
-    assert (r.game_out[:, COL_END_REASON] == constants.END_DONE).mean() >= 0.95
+    assert (r.game_out[:, COL_END_REASON] == constants.END.all_but_left_won).mean() >= 0.95
 
 
 def test_variants_are_dealt_the_same_cards():

@@ -250,7 +250,7 @@ def test_game_ends_when_all_but_two_have_won():
     restart(t, s, rng)
     assert rules.to_move(s) == 0
     play(t, s, rng)
-    assert s[constants.O_PLACE + 0] == 2 and rules.to_move(s) == -1 and s[constants.H_OVER] == constants.END_DONE
+    assert s[constants.O_PLACE + 0] == 2 and rules.to_move(s) == -1 and s[constants.H_OVER] == constants.END.all_but_left_won
     row = np.zeros(2 + 22)
     seats = np.zeros((4, 8))
     rules.outcome(t, s, row, seats)
@@ -424,4 +424,4 @@ def test_three_player_game_goes_on_after_the_first_winner(min_winners):
     if min_winners == 2:
         assert s[constants.H_OVER] == 0 and rules.to_move(s) >= 0
     else:
-        assert s[constants.H_OVER] == constants.END_DONE and rules.to_move(s) == -1
+        assert s[constants.H_OVER] == constants.END.all_but_left_won and rules.to_move(s) == -1

@@ -34,9 +34,9 @@ def test_cards_conserved_every_step(level, events, players, seed, greedy_moves, 
         check_zones(s)
         steps += 1
         assert steps < SPEC.max_decisions
-    assert s[constants.H_OVER] in (constants.END_ALL_HAPPY, constants.END_NO_ACTION, constants.END_AUTOMA_EMPTY)
+    assert s[constants.H_OVER] in (constants.END.all_happy, constants.END.no_action, constants.END.automa_empty)
     v = policies.value(t, s, 0)
-    if s[constants.H_OVER] == constants.END_ALL_HAPPY:
+    if s[constants.H_OVER] == constants.END.all_happy:
         assert v == 1.0
     else:  # a loss is graded by the cards it misses, within 0..0.02
         assert 0.0 <= v <= 0.02

@@ -131,7 +131,7 @@ def test_no_legal_turn_action_loses():
     assert s[constants.H_OVER] == 0
     n = [o for o in options(T8, s) if o // 10000 == constants.OP_NOTE]
     do(T8, s, n[0], rng)
-    assert s[constants.H_OVER] == constants.END_NO_ACTION
+    assert s[constants.H_OVER] == constants.END.no_action
 
 
 def detach_to_removed(s):
@@ -166,7 +166,7 @@ def test_automa_loses_on_an_empty_deck():
     while s[constants.H_DECK_N] > 0:
         detach_to_removed(s)
     do(T_AUT, s, [o for o in options(T_AUT, s) if o // 10000 == constants.OP_PLAY][0], rng)
-    assert s[constants.H_OVER] == constants.END_AUTOMA_EMPTY
+    assert s[constants.H_OVER] == constants.END.automa_empty
 
 
 def test_birthday_reserves_the_spot_and_can_be_played_over():
@@ -333,7 +333,7 @@ def test_win_checked_after_an_automa_placement():
     do(T_AUT, s, op(constants.OP_PLAY, 0), rng)
     assert s[constants.H_PHASE] == constants.PH_AUTOMA and s[constants.H_AUT_CARD] == card(0, 3)
     do(T_AUT, s, op(constants.OP_AUT_PLACE), rng)
-    assert s[constants.H_OVER] == constants.END_ALL_HAPPY
+    assert s[constants.H_OVER] == constants.END.all_happy
 
 
 def test_missing_counts_best_line():

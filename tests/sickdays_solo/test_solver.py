@@ -43,7 +43,7 @@ def test_every_winnable_line_wins_again_through_legal_and_step(level):
     assert won.size >= 1
     for k in won:
         assert r["replayed"][k] == 1
-        assert replay_here(tb, 7, int(r["game_index"][k]), r["lines"][k]) == constants.END_ALL_HAPPY
+        assert replay_here(tb, 7, int(r["game_index"][k]), r["lines"][k]) == constants.END.all_happy
     # a line cut short is not a win: the solver's own replay says so too
     k = won[0]
     line = r["lines"][k]
@@ -80,7 +80,7 @@ def _reference(tb, s, rng, cap):
 
     def win(s, rng, depth):
         if s[constants.H_OVER] != 0:
-            return s[constants.H_OVER] == constants.END_ALL_HAPPY
+            return s[constants.H_OVER] == constants.END.all_happy
         if rules.to_move(s) < 0:
             return False
         opts = opts_at.setdefault(depth, np.zeros(constants.MAX_OPTIONS, np.int64))
@@ -145,7 +145,7 @@ def test_with_event_cards_the_search_still_replays_its_wins():
     tb = tables(level=2, events=3)
     r = solver.solve_deals(tb, 1, 5, range(4), GREEDY, budget=20_000)
     for k in np.flatnonzero(r["result"] == solver.WINNABLE):
-        assert replay_here(tb, 5, int(r["game_index"][k]), r["lines"][k]) == constants.END_ALL_HAPPY
+        assert replay_here(tb, 5, int(r["game_index"][k]), r["lines"][k]) == constants.END.all_happy
     assert (r["result"] == solver.WINNABLE).any()
 
 

@@ -16,9 +16,9 @@ def test_a_win_is_one_and_a_loss_is_below_a_live_game():
     s, _ = fresh(T5)
     live = policies.value(T5, s, 0)
     assert 0.02 < live < 1.0
-    s[constants.H_OVER] = constants.END_ALL_HAPPY
+    s[constants.H_OVER] = constants.END.all_happy
     assert policies.value(T5, s, 0) == 1.0
-    s[constants.H_OVER] = constants.END_NO_ACTION
+    s[constants.H_OVER] = constants.END.no_action
     assert 0.0 <= policies.value(T5, s, 0) <= 0.02 < live
 
 

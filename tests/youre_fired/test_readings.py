@@ -167,7 +167,7 @@ def test_a_player_holding_both_bosses_of_the_team():
     assert s.hand[1, BOSS] == 1 and s.hand[3, BOSS] == 0
     turn_of(s, 2)
     play(t, s, rng, AXE, target=1, name=BOSS)
-    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END_TEAMS and s.g[constants.G_WINNER] == 0
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END.teams_both_bosses and s.g[constants.G_WINNER] == 0
 
 
 def test_a_hand_of_bosses_only_is_a_forced_boss_play():

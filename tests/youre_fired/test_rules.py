@@ -129,7 +129,7 @@ def test_axe_man_fires_boss_ends_two_player_game():
     turn_of(s, 0)
     play(t, s, rng, AXE, target=1, name=BOSS)
     assert to_move(s) == -1
-    assert s.g[constants.G_END] == constants.END_BOSS_FIRED and s.g[constants.G_WINNER] == 0
+    assert s.g[constants.G_END] == constants.END.boss_fired and s.g[constants.G_WINNER] == 0
     assert s.unemp[1, BOSS] == 1
 
 
@@ -152,7 +152,7 @@ def test_boss_play_fires_opposing_boss_and_wins():
     set_seat(s, 1, hand=[BOSS, FALL], deck=[FALL] * 4)
     turn_of(s, 0)
     play(t, s, rng, BOSS, target=1)
-    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 0 and s.g[constants.G_END] == constants.END_BOSS_FIRED
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 0 and s.g[constants.G_END] == constants.END.boss_fired
     assert s.brk[0, BOSS] == 1 and s.unemp[1, BOSS] == 1
 
 
@@ -162,7 +162,7 @@ def test_boss_play_that_misses_is_a_failed_bluff():
     set_seat(s, 1, hand=[SECRETARY, FALL], deck=[BOSS, FALL, FALL])
     turn_of(s, 0)
     play(t, s, rng, BOSS, target=1)
-    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 1 and s.g[constants.G_END] == constants.END_FAILED_BLUFF
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 1 and s.g[constants.G_END] == constants.END.failed_bluff
 
 
 def test_boss_forced_out_when_it_is_the_only_card():
@@ -174,7 +174,7 @@ def test_boss_forced_out_when_it_is_the_only_card():
     turn_of(s, 0)
     assert options(t, s) == [encode(C, 0, BOSS, 1, NONE, NONE)]
     play(t, s, rng, BOSS, target=1)
-    assert s.g[constants.G_END] == constants.END_FORCED_OUT and s.g[constants.G_WINNER] == 1
+    assert s.g[constants.G_END] == constants.END.boss_forced_out and s.g[constants.G_WINNER] == 1
 
 
 # ---------------------------------------------------------------- employees
@@ -273,7 +273,7 @@ def test_lawyer_cancels_and_a_cancelled_boss_play_fails():
     turn_of(s, 0)
     play(t, s, rng, BOSS, target=1)
     answer(t, s, rng, LAWYER + 1)
-    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 1 and s.g[constants.G_END] == constants.END_FAILED_BLUFF
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_WINNER] == 1 and s.g[constants.G_END] == constants.END.failed_bluff
 
 
 def test_downsizer_target_chooses_and_a_lone_boss_is_forced_out():
@@ -290,7 +290,7 @@ def test_downsizer_target_chooses_and_a_lone_boss_is_forced_out():
     turn_of(s, 0)
     play(t, s, rng, DOWNSIZER, target=1)
     answer(t, s, rng, BOSS)
-    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END_FORCED_OUT and s.g[constants.G_WINNER] == 0
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END.boss_forced_out and s.g[constants.G_WINNER] == 0
 
 
 def test_recruiter_reorg_auditor():
@@ -348,7 +348,7 @@ def test_teams_boss_fired_passes_hand_and_plays_on():
     turn_of(s, 2)
     set_seat(s, 2, hand=[AXE, FALL], deck=[FALL] * 4)
     play(t, s, rng, AXE, target=3, name=BOSS)
-    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END_TEAMS and s.g[constants.G_WINNER] == 0
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END.teams_both_bosses and s.g[constants.G_WINNER] == 0
 
 
 def test_teams_spouse_cannot_bring_back_the_boss_and_empty_seats_pass():

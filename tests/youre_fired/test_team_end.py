@@ -91,7 +91,7 @@ def test_one_team_left_and_no_opposing_boss_reachable(deadlock, over, winner):
     play(t, s, rng, SECRETARY, plain=True)
     assert s.g[constants.G_OVER] == over and s.g[constants.G_WINNER] == winner
     if over:
-        assert s.g[constants.G_END] == constants.END_DEADLOCK
+        assert s.g[constants.G_END] == constants.END.teams_deadlock
     else:
         assert to_move(s) == 2  # player 2 has nothing and passes: player 3 plays
 
@@ -134,7 +134,7 @@ def test_no_progress_guard_ends_a_cycle():
     assert cycle(t, s, rng, 600) == 600 and s.g[constants.G_OVER] == 0
     t, s, rng = loop_state(40)
     played = cycle(t, s, rng, 600)
-    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END_NO_PROGRESS and s.g[constants.G_WINNER] == -1
+    assert s.g[constants.G_OVER] == 1 and s.g[constants.G_END] == constants.END.no_progress and s.g[constants.G_WINNER] == -1
     # ended at the end of the first turn that made 40 without progress (4 turns a
     # round: the other three seats pass); one play of seat 1 a round
     assert 40 <= s.g[constants.G_TURN] - s.g[constants.G_PROGRESS_TURN] < 44
