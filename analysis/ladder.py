@@ -85,12 +85,9 @@ HEAD_TO_HEAD = (("expert", "lookahead"),)  # played head to head where both are 
 BOUND_FILE = "bound.json"
 OPEN_HAND = "open-hand search"  # what the oracle rung is: it sees the hidden cards, it is no bound
 
-# Default deals per cheap rung, and the share of them each search rung plays, per game: chosen so that
-# `balance ladder --game G` finishes in a few minutes on 2 cores (lookahead is the slowest rung: flat Monte
-# Carlo with full greedy rollouts; measured speeds in docs/benchmarks.md).
-DEFAULT_GAMES = {"sickdays-solo": 4_000, "youre-fired": 4_000, "overtime": 1_000, "four-day-weekend": 1_000,
-                 "sickdays-party": 1_000}
-DEFAULT_SEARCH_SHARE = {"sickdays-solo": {"lookahead": 0.05, "expert": 0.25, "oracle": 0.25}}
+# Deals per cheap rung, and the share of them each search rung plays: each game's spec declares them
+# (`budgets.ladder_games`, `budgets.ladder_search_share`), chosen so that `balance ladder --game G`
+# finishes in a few minutes on 2 cores; these are for a game that does not.
 FALLBACK_GAMES = 2_000
 FALLBACK_SHARE = {"lookahead": 0.1, "expert": 0.25, "oracle": 0.25}
 
@@ -136,15 +133,26 @@ def default_solver_nodes(game: str) -> int:
     return int(getattr(m, "DEFAULT_NODES", 0)) if m is not None else 0
 
 
+def _budgets(game: str):
+    from balance.simcore import registry
+    from balance.simcore.spec import Budgets
+
+    try:
+        return registry.get(game).budgets
+    except BalanceError:
+        return Budgets()
+
+
 def default_games(game: str) -> int:
-    return DEFAULT_GAMES.get(game, FALLBACK_GAMES)
+    return _budgets(game).ladder_games or FALLBACK_GAMES
 
 
 def default_share(game: str, given: float | None = None) -> dict[str, float]:
     """The share of the deals each search rung plays (`given`: the same for all of them)."""
     if given is not None:
         return {name: float(given) for name in SEARCH}
-    return dict(DEFAULT_SEARCH_SHARE.get(game, FALLBACK_SHARE))
+    share = _budgets(game).ladder_search_share
+    return dict(share) if share is not None else dict(FALLBACK_SHARE)
 
 
 def is_competitive(spec, players: int) -> bool:

@@ -17,43 +17,23 @@ gives `None`: unknown, and nothing is printed.
 A cold loop is then compiled in child processes on a memory budget (`simcore/precompile.py`):
 the run loads it from the cache as a warm run does and does not hold the compiler's memory.
 
-The estimate is data, not a literal at each call site: `COLD_COMPILE_SECONDS`,
-per game, from docs/benchmarks.md (session 13: the greedy loop's first batch
+The estimate is data, not a literal at each call site: each game's spec
+declares it (`budgets.compile_seconds`), from docs/benchmarks.md (session 13: the greedy loop's first batch
 on an empty cache, seconds of the compiling process on a 2-core machine;
 numba compiles on one thread). Lookahead and the search policies
-compile more code: `SEARCH_COMPILE_SECONDS` per game (session 20, the loop
+compile more code: `budgets.search_compile_seconds` (session 20, the loop
 with `expert`), else `SEARCH_FACTOR` times the greedy loop's, a rough allowance.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from balance.simcore import registry
+from balance.simcore.errors import BalanceError
 from balance.simcore.precompile import is_warm
+from balance.simcore.spec import Budgets
 
-# Cold compile of each game's greedy loop on an empty cache, seconds (docs/benchmarks.md, session 13:
-# `balance bench --game G --policy greedy --quick`, a 2-core machine; Overtime 49.5-57.2 s in four runs,
-# 53-80 CPU-s on session 11's machine), rounded up. Session 15, compiled in budgeted children as a first
-# run does: 50.4 / 20.5 / 23.3 / 21.6 / 17.1 s, within these. Session 22 (`balance bench --policy greedy
-# --quick`, cold column): Overtime 48.1, You're Fired! 24.8, Four Day Weekend 28.1, Sick Days solo 19.8 s.
-COLD_COMPILE_SECONDS: dict[str, float] = {
-    "overtime": 50,
-    "youre-fired": 25,
-    "four-day-weekend": 30,
-    "sickdays-party": 22,
-    "sickdays-solo": 20,
-}
 DEFAULT_SECONDS = 120.0  # a game not measured yet (a new game, a fixture)
-# Cold compile of the loop with `expert` (random, greedy and the search), seconds (`python -m
-# tests.expert_reach speed --game G -n 20` on an empty cache, wall, 2-core AMD EPYC, one process;
-# docs/benchmarks.md), rounded up. Session 22: Overtime 101 s (135 in session 20, before its greedy
-# read an option's effects at one call site), Four Day Weekend 78 (its rollouts inline its kernels),
-# You're Fired! 43, Sick Days solo 38.
-SEARCH_COMPILE_SECONDS: dict[str, float] = {
-    "overtime": 105,
-    "four-day-weekend": 80,
-    "youre-fired": 45,
-    "sickdays-solo": 40,
-}
 SEARCH_FACTOR = 1.5  # a game whose search loop was not measured: its greedy loop's time, times this
 
 
@@ -64,10 +44,15 @@ class Status:
 
 
 def estimate_seconds(game: str, policy_names=()) -> float:
-    base = COLD_COMPILE_SECONDS.get(game, DEFAULT_SECONDS)
+    """The game's measured cold compile (its spec's `budgets`), else the fallbacks here."""
+    try:
+        budgets = registry.get(game).budgets
+    except BalanceError:
+        budgets = Budgets()
+    base = budgets.compile_seconds or DEFAULT_SECONDS
     if not any(n in ("lookahead", "expert", "oracle") for n in policy_names):
         return base
-    return SEARCH_COMPILE_SECONDS.get(game, base * SEARCH_FACTOR)
+    return budgets.search_compile_seconds or base * SEARCH_FACTOR
 
 
 def about(seconds: float) -> str:

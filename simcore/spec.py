@@ -146,6 +146,17 @@ class PolicySpec:
 
 
 @dataclass(frozen=True)
+class Budgets:
+    """What a game costs, measured (docs/benchmarks.md), for the tools that plan around it; None: not
+    measured, the tool's own fallback. Kept in the spec so that no tool holds a table of games."""
+
+    compile_seconds: float | None = None  # cold compile of the greedy loop, empty cache (first-run notice)
+    search_compile_seconds: float | None = None  # the same with lookahead / expert / oracle in the loop
+    ladder_games: int | None = None  # `balance ladder`'s deals per cheap rung (a few minutes on 2 cores)
+    ladder_search_share: tuple[tuple[str, float], ...] | None = None  # (rung, share of those deals) per search rung
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str  # the CLI's --game
     title: str
@@ -177,6 +188,7 @@ class GameSpec:
     # the card reached the hand, so that lift compares seat-games that held the card
     # (analysis.cards). Empty: the game declares none, lift is over all seat-games.
     hand_counters: tuple[str, ...] = ()
+    budgets: Budgets = Budgets()
 
     def __post_init__(self):
         if self.load_data is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from .. import metrics as M
-from ..spec import GameSpec, Kernels, common_policies
+from ..spec import Budgets, GameSpec, Kernels, common_policies
 from . import constants
 from .cards import PARAMS, load_data
 from .constants import GAME_COLUMNS, MAX_DECISIONS, SEAT_COLUMNS
@@ -77,4 +77,6 @@ SPEC = GameSpec(
     length_column="turns",
     rounds_column="rounds",
     invariants=INVARIANTS,
+    # cold compile (docs/benchmarks.md): greedy loop 48.1 s (session 22), with expert 101 s; ladder: 1,000 deals a rung
+    budgets=Budgets(compile_seconds=50, search_compile_seconds=105, ladder_games=1_000),
 )

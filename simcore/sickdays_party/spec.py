@@ -7,7 +7,7 @@ import polars as pl
 
 from balance.simcore import metrics as M
 from balance.simcore.gamedata import loader
-from balance.simcore.spec import GameSpec, Kernels, common_policies
+from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies
 
 from . import constants, rules
 from . import invariants, policies
@@ -81,4 +81,6 @@ SPEC = GameSpec(
     load_data=loader("sickdays-party", build),
     metrics=METRICS,
     invariants=invariants.INVARIANTS,
+    # cold compile (docs/benchmarks.md): greedy loop 21.6 s (session 15); ladder: 1,000 deals a rung
+    budgets=Budgets(compile_seconds=22, ladder_games=1_000),
 )

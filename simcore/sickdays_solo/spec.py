@@ -7,7 +7,7 @@ import polars as pl
 
 from balance.simcore import metrics as M
 from balance.simcore.gamedata import loader
-from balance.simcore.spec import GameSpec, Kernels, common_policies
+from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies
 
 from . import constants, rules
 from . import policies
@@ -82,4 +82,8 @@ SPEC = GameSpec(
     length_column="turns",
     setting_columns=("level",),
     invariants=INVARIANTS,
+    # cold compile (docs/benchmarks.md): greedy loop 19.8 s (session 22), with expert 38 s; ladder: 4,000
+    # deals a rung, lookahead (the slowest rung: full greedy rollouts) on 5% of them
+    budgets=Budgets(compile_seconds=20, search_compile_seconds=40, ladder_games=4_000,
+                    ladder_search_share=(("lookahead", 0.05), ("expert", 0.25), ("oracle", 0.25))),
 )
