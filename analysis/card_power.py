@@ -45,7 +45,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from balance.simcore.errors import BalanceError
 from balance.simcore.spec import GameSpec
 
 from .jsonsafe import jsonable
@@ -228,12 +227,6 @@ def run_config(spec: GameSpec, config, n_games: int):
 # ---------------------------------------------------------------- the analysis
 def _power_of(v: dict) -> dict | None:
     return (v.get("varied") or {}).get(POWER_KEY)
-
-
-def is_power(variant) -> bool:
-    """A card-power variant (a runs.Variant or a manifest's variant dict): left out of a run's own figures."""
-    varied = variant.get("varied") if isinstance(variant, dict) else getattr(variant, "varied", None)
-    return POWER_KEY in (varied or {})
 
 
 def _same_deals(base: dict, var: dict) -> str | None:
@@ -441,7 +434,3 @@ def write(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN, alpha: floa
     return Path(run_dir) / CARD_POWER_FILE
 
 
-def check_players(spec, players: int) -> None:
-    if players < 2:
-        raise BalanceError(f"--players: card power needs 2 or more players; allowed: {spec.min_players}.."
-                           f"{spec.max_players}")

@@ -191,13 +191,6 @@ def total_miss(targets: list[Target], values: dict[str, float], level_rate: floa
     return ladder + sum(miss_of(t, values[t.metric]) for t in targets)
 
 
-def miss(target: Target, m: dict, level_rate: float | None = None) -> float:
-    """How far a measurement (`measured`) is from a target (0 inside the band)."""
-    if target.metric == "ladder":
-        return abs(m["win_rate"]["value"] - level_rate)
-    return miss_of(target, m[target.metric]["value"])
-
-
 def band_check(target: Target, m: dict) -> dict:
     """A band target against a (fresh) interval: met (the whole interval inside
     the band), missed (the whole interval outside it) or unclear."""
@@ -216,13 +209,6 @@ def band_check(target: Target, m: dict) -> dict:
             "words": {"met": "met: the whole interval is inside the band",
                       "missed": "missed: the whole interval is outside the band",
                       "unclear": "unclear: the interval crosses the band's edge"}[v]}
-
-
-def interval_miss(target: Target, m: dict) -> bool:
-    """Is the whole interval inside the band (the target is met with confidence)?"""
-    if target.metric == "ladder":
-        return True
-    return band_check(target, m)["verdict"] == "met"
 
 
 def level_check(target_rate: float, m: dict, margin: float) -> dict:

@@ -48,15 +48,6 @@ def ask(prompt: str) -> str:
         raise Quit("Ctrl-C") from None
 
 
-def _game_folder(root: Path, game: str) -> Path:
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path, k = root / f"{game}-{stamp}", 1
-    while path.exists():
-        k += 1
-        path = root / f"{game}-{stamp}-{k}"
-    return path
-
-
 def run_session(game, players, seat, policy, policy_param, set_, seed, level, out_dir, notes) -> None:
     from balance.analysis import runs
     from balance.simcore.batch import resolve_policy

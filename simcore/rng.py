@@ -68,13 +68,6 @@ def shuffle(rng, k, arr, n):
         arr[j] = t
 
 
-@jit
-def fork(rng, out, k):
-    """Derive fresh streams in `out` from stream k of `rng` (for rollouts)."""
-    for j in range(out.shape[0]):
-        out[j] = mix64(next_u64(rng, k) + np.uint64(j))
-
-
 def new_streams(seed: int, game_index: int) -> np.ndarray:
     rng = np.zeros(N_STREAMS, np.uint64)
     seed_streams(rng, np.uint64(seed), np.int64(game_index))

@@ -152,6 +152,3 @@ def count_of(cards, n, card):
     return k
 
 
-def as_zone(cards) -> np.ndarray:
-    """A Python list of card ids as a zone array (tests, tables)."""
-    return np.asarray(cards, dtype=np.int64)

@@ -50,11 +50,6 @@ def draw_at(a, i):
 
 
 @jit
-def really_at(a, i):
-    return a[a[constants.O_REALLY] + i]
-
-
-@jit
 def ix_hand(a, p, k):
     return a[constants.O_HAND] + p * constants.HAND_MAX + k
 

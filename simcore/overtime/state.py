@@ -255,11 +255,6 @@ def allowed_actions(rules, kinds, ek, snooze):
 
 
 @jit
-def actions_allowed(t, s, p):
-    return allowed_actions(t[0], t[1], t[3][s.ps[p, P_EMP]], s.ps[p, P_SNOOZE])
-
-
-@jit
 def die_target(t, lv):
     if lv <= 0:
         return 1

@@ -23,16 +23,6 @@ W = policy_index(GREEDY_PARAMS, P_GAME)
 
 
 @jit
-def links(s, seat, c):
-    """Other hand cards sharing a worker or a day with c: how well c connects
-    to what the seat still holds."""
-    if c >= constants.NWORK:
-        return 0
-    lo, hi = rules.hand_bits(s, seat)
-    return rules.popcount(lo & rules.LINK_LO[c]) + rules.popcount(hi & rules.LINK_HI[c])
-
-
-@jit
 def card_score(lo, hi, c, params):
     """Higher = play it sooner: the least connected card first (keep the ones
     that many of your cards could follow: `links`, counted on the hand set

@@ -38,11 +38,6 @@ from .constants import *  # noqa: F403  the rules read the names bare; rules.X k
 
 # ---- small helpers -------------------------------------------------------
 @jit
-def is_event(c):
-    return c >= NWORK
-
-
-@jit
 def matches(card, top):
     """Next day (7 wraps to 1) or same worker; events are wild both ways."""
     if card >= NWORK or top >= NWORK:
@@ -63,15 +58,6 @@ def same_worker_only(card, top):
 @jit
 def active(s, seat):
     return s[O_PLACE + seat] == 0
-
-
-@jit
-def n_active(s):
-    k = 0
-    for p in range(s[H_NP]):
-        if s[O_PLACE + p] == 0:
-            k += 1
-    return k
 
 
 @jit

@@ -45,7 +45,7 @@ from balance.simcore import rng as R
 from balance.simcore.jit import jit
 
 from .rules import (
-    END, H_AUT_CARD, H_AUT_DISC, H_AUT_PLACED, H_DECK_N, H_DISC_N, H_DISCARDS, H_EVENTS_IN, H_NOTES, H_NP,
+    END, H_AUT_DISC, H_AUT_PLACED, H_DECK_N, H_DISC_N, H_DISCARDS, H_EVENTS_IN, H_NOTES, H_NP,
     H_OVER, H_REGAINED, H_ROWS, H_SPENT, H_TURNS, HAND_CAP, MAX_OPTIONS, NCARDS, NCOL, NSUITS, O_DECK, O_DISC, O_GRID,
     O_HAND, O_HANDN, O_HAPPY, O_HEIGHT, O_HTURN, O_ZONE, Z_AUTOMA, Z_DECK, Z_HAND0, legal, new_game, o_d1, o_d2,
     o_kind, o_rowcnt, step, to_move,

@@ -43,11 +43,6 @@ def decode(C, code):
 
 # ------------------------------------------------------------------ seats
 @jit
-def team_of(s, p):
-    return p % 2 if s.g[constants.G_TEAMS] == 1 else p
-
-
-@jit
 def is_opponent(s, a, t):
     if a == t or s.seat[t, constants.S_ALIVE] == 0:
         return False
@@ -278,17 +273,6 @@ def replace_anywhere(rules):
     it": also the Fall Guy firing himself and a card fired from a break room,
     unless `replace_fired_hand_only` (a card fired out of a hand is always replaced)."""
     return rules[constants.R_REPLACE_FIRED] == 1 and rules[constants.R_REPLACE_HAND_ONLY] == 0
-
-
-@jit
-def find_reactive(cards, s, t, op, trig_a, trig_b, exclude):
-    """A card in t's hand with opcode op and one of the triggers, or -1."""
-    for c in range(s.g[constants.G_NCARDS]):
-        if c != exclude and s.hand[t, c] > 0 and cards[c, constants.CF_EFFECT] == op:
-            tr = cards[c, constants.CF_TRIGGER]
-            if tr == trig_a or tr == trig_b:
-                return c
-    return -1
 
 
 @jit
