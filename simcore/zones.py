@@ -152,3 +152,47 @@ def count_of(cards, n, card):
     return k
 
 
+
+
+# ---- invariant checks (a game's `check`): a zone's list against the cards marked as in it
+@jit
+def slots_ok(cards, n, n_ids):
+    """A zone's list, its whole slice `cards` holding n cards: 0 <= n <= its size, the first n slots
+    hold card ids 0..n_ids-1 and every other slot is empty (-1)."""
+    if n < 0 or n > cards.shape[0]:
+        return False
+    for i in range(cards.shape[0]):
+        x = cards[i]
+        if i < n:
+            if x < 0 or x >= n_ids:
+                return False
+        elif x != -1:
+            return False
+    return True
+
+
+@jit
+def _card_hash(card):
+    return R.mix64(np.uint64(card) + np.uint64(1))
+
+
+@jit
+def lists_marked(cards, n, zone, z):
+    """The zone's list cards[0:n] holds exactly the cards c with zone[c] == z, each once: the same
+    count and the same sum of a bijective 64-bit hash per card (a card listed twice in place of
+    another, or a card marked elsewhere, changes the sum; compensating errors would have to cancel
+    a 64-bit sum)."""
+    k = 0
+    h = np.uint64(0)
+    for c in range(zone.shape[0]):
+        if zone[c] == z:
+            k += 1
+            h += _card_hash(c)
+    if k != n:
+        return False
+    for i in range(n):
+        c = cards[i]
+        if c < 0 or c >= zone.shape[0] or zone[c] != z:
+            return False
+        h -= _card_hash(c)
+    return h == np.uint64(0)

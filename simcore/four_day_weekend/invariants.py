@@ -20,6 +20,7 @@ import numpy as np
 
 from balance.simcore.jit import jit
 from balance.simcore.rng import mix64
+from balance.simcore.zones import slots_ok
 
 from . import constants
 from .rules import count_locked, provisional_points
@@ -107,7 +108,7 @@ def check(tables, s):
         return INV_RANGE
     dn = a[constants.M_DRAW_N]
     rn = a[constants.M_REALLY_N]
-    if dn < 0 or dn > n_inst or rn < 0 or rn > n_inst:
+    if not slots_ok(a[o_draw:o_draw + n_inst], dn, n_inst) or not slots_ok(a[o_really:o_really + n_inst], rn, n_inst):
         return INV_RANGE
     for i in range(n_inst):
         z = a[o_zone + i]
@@ -115,27 +116,11 @@ def check(tables, s):
             return INV_RANGE
         if (z == constants.Z_DRAW or z == constants.Z_REALLY) != (a[o_owner + i] == -1):
             return INV_RANGE
-        x = a[o_draw + i]
-        if (i < dn and (x < 0 or x >= n_inst)) or (i >= dn and x != -1):
-            return INV_RANGE
-        x = a[o_really + i]
-        if (i < rn and (x < 0 or x >= n_inst)) or (i >= rn and x != -1):
-            return INV_RANGE
     for p in range(P):
-        hn = a[o_hand_n + p]
-        if hn < 0 or hn > constants.HAND_MAX:
+        hand = a[o_hand + p * constants.HAND_MAX:o_hand + (p + 1) * constants.HAND_MAX]
+        row = a[o_row + p * constants.ROW_MAX:o_row + (p + 1) * constants.ROW_MAX]
+        if not slots_ok(hand, a[o_hand_n + p], n_inst) or not slots_ok(row, a[o_row_n + p], n_inst):
             return INV_RANGE
-        for k in range(constants.HAND_MAX):
-            x = a[o_hand + p * constants.HAND_MAX + k]
-            if (k < hn and (x < 0 or x >= n_inst)) or (k >= hn and x != -1):
-                return INV_RANGE
-        m = a[o_row_n + p]
-        if m < 0 or m > constants.ROW_MAX:
-            return INV_RANGE
-        for j in range(constants.ROW_MAX):
-            x = a[o_row + p * constants.ROW_MAX + j]
-            if (j < m and (x < 0 or x >= n_inst)) or (j >= m and x != -1):
-                return INV_RANGE
         ns = a[o_n_sets + p]
         if ns < 0 or ns > max_sets:
             return INV_RANGE

@@ -15,6 +15,7 @@ import numpy as np
 
 from balance.simcore.jit import jit
 from balance.simcore.rng import mix64
+from balance.simcore.zones import lists_marked, slots_ok
 
 from .constants import (
     CC_HELD, EVQ_CAP, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR, G_DECK_N, G_DISCARDS, G_EV_N,
@@ -153,24 +154,7 @@ def check(t, S):
 
     # 3. the deck list holds exactly the cards in the deck
     dn = g[G_DECK_N]
-    cnt = 0
-    h = np.uint64(0)
-    for i in range(n_inst):
-        if zone[i] == Z_DECK:
-            cnt += 1
-            h += _h(i)
-    if cnt != dn:
-        return INV_DECK
-    for i in range(n_inst):
-        c = s.deck[i]
-        if i >= dn:
-            if c != -1:
-                return INV_DECK
-            continue
-        if c < 0 or c >= n_inst or zone[c] != Z_DECK:
-            return INV_DECK
-        h -= _h(c)
-    if h != np.uint64(0):
+    if not slots_ok(s.deck[:n_inst], dn, n_inst) or not lists_marked(s.deck, dn, zone[:n_inst], Z_DECK):
         return INV_DECK
 
     # 4. the hands hold exactly the cards in hands, each owned by its holder

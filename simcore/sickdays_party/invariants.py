@@ -6,6 +6,7 @@ broken; `INVARIANTS` words each code for a designer (the spec's `invariants`). I
 array and allocates nothing.
 """
 from balance.simcore.jit import jit
+from balance.simcore.zones import lists_marked
 
 from .constants import (
     H_CLOCK,
@@ -78,34 +79,13 @@ def check(tables, s):
             in_play += 1
     if in_play != NWORK + s[H_EV_IN]:
         return INV_CONSERVED
-    # a list agrees with the zone marks when every entry is marked and the counts match
-    # (a card listed twice would leave another marked card unlisted: counts differ)
-    k = 0
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == Z_DECK:
-            k += 1
-    if k != s[H_DECK_N]:
+    # the deck and pile lists hold exactly the cards marked as in them (simcore.zones.lists_marked)
+    zone = s[O_ZONE:O_ZONE + NCARDS]
+    if not lists_marked(s[O_DECK:O_DECK + NCARDS], s[H_DECK_N], zone, Z_DECK):
         return INV_DECK
-    for i in range(s[H_DECK_N]):
-        c = s[O_DECK + i]
-        if c < 0 or c >= NCARDS or s[O_ZONE + c] != Z_DECK:
-            return INV_DECK
-        for j in range(i):
-            if s[O_DECK + j] == c:
-                return INV_DECK
-    k = 0
-    for c in range(NCARDS):
-        if s[O_ZONE + c] == Z_PILE:
-            k += 1
-    if k != s[H_PILE_N] or s[O_PILE + s[H_PILE_N] - 1] != s[H_TOP]:
+    if not lists_marked(s[O_PILE:O_PILE + NCARDS], s[H_PILE_N], zone, Z_PILE) \
+            or s[O_PILE + s[H_PILE_N] - 1] != s[H_TOP]:
         return INV_PILE
-    for i in range(s[H_PILE_N]):
-        c = s[O_PILE + i]
-        if c < 0 or c >= NCARDS or s[O_ZONE + c] != Z_PILE:
-            return INV_PILE
-        for j in range(i):
-            if s[O_PILE + j] == c:
-                return INV_PILE
     held = s[H_MIDDLE]
     for p in range(n):
         k = 0

@@ -16,6 +16,7 @@ import numpy as np
 
 from balance.simcore.jit import jit
 from balance.simcore.rng import mix64
+from balance.simcore.zones import slots_ok
 
 from . import constants, rules
 INV_RANGE = 1
@@ -85,29 +86,19 @@ def check(tables, s):
     dn = s[constants.H_DECK_N]
     xn = s[constants.H_DISC_N]
     rn = s[constants.H_REM_N]
-    if dn < 0 or dn > constants.NCARDS or xn < 0 or xn > constants.NCARDS or rn < 0 or rn > constants.NCARDS:
+    N = constants.NCARDS
+    if not (slots_ok(s[constants.O_DECK:constants.O_DECK + N], dn, N) and slots_ok(s[constants.O_DISC:constants.O_DISC + N], xn, N)
+            and slots_ok(s[constants.O_REM:constants.O_REM + N], rn, N)):
         return INV_RANGE
-    for i in range(constants.NCARDS):
+    for i in range(N):
         z = s[constants.O_ZONE + i]
         if z < constants.Z_OUT or z > constants.Z_HAND0 + P - 1 or (z > constants.Z_AUTOMA and z < constants.Z_HAND0):
             return INV_RANGE
-        x = s[constants.O_DECK + i]
-        if (i < dn and (x < 0 or x >= constants.NCARDS)) or (i >= dn and x != -1):
-            return INV_RANGE
-        x = s[constants.O_DISC + i]
-        if (i < xn and (x < 0 or x >= constants.NCARDS)) or (i >= xn and x != -1):
-            return INV_RANGE
-        x = s[constants.O_REM + i]
-        if (i < rn and (x < 0 or x >= constants.NCARDS)) or (i >= rn and x != -1):
-            return INV_RANGE
     for p in range(constants.MAXP):
         hn = s[constants.O_HANDN + p]
-        if hn < 0 or hn > constants.HAND_CAP or (p >= P and hn != 0) or hn > s[constants.H_HAND]:
+        hand = s[constants.O_HAND + p * constants.HAND_CAP:constants.O_HAND + (p + 1) * constants.HAND_CAP]
+        if not slots_ok(hand, hn, N) or (p >= P and hn != 0) or hn > s[constants.H_HAND]:
             return INV_RANGE
-        for i in range(constants.HAND_CAP):
-            x = s[constants.O_HAND + p * constants.HAND_CAP + i]
-            if (i < hn and (x < 0 or x >= constants.NCARDS)) or (i >= hn and x != -1):
-                return INV_RANGE
     ac = s[constants.H_AUT_CARD]
     if ac < -1 or ac >= constants.NCARDS:
         return INV_RANGE
