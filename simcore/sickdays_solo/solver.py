@@ -50,7 +50,7 @@ from .rules import (
     O_HAND, O_HANDN, O_HAPPY, O_HEIGHT, O_HTURN, O_ZONE, Z_AUTOMA, Z_DECK, Z_HAND0, legal, new_game, o_d1, o_d2,
     o_kind, o_rowcnt, step, to_move,
 )
-from .policies import option_score
+from .greedy_scores import option_score
 
 WINNABLE = 1
 NOT_WINNABLE = 0

@@ -1,7 +1,7 @@
 """`value`, the search's judge of a solo state (fitted on greedy play: tests/fit_solo_value.py)."""
 import numpy as np
 
-from balance.simcore.sickdays_solo import constants, rules
+from balance.simcore.sickdays_solo import constants, greedy_scores, rules
 from balance.simcore.sickdays_solo import policies
 from sickdays_solo.helpers import card, empty_hand, fill, fresh, put, tables_for
 
@@ -70,7 +70,7 @@ def _viable_best_reference(s, w):
             if k <= best:
                 continue
             r = i - 6 if kind == 1 else i
-            n, _, _ = policies.line_open(s, w, kind, r, 0, -1)
+            n, _, _ = greedy_scores.line_open(s, w, kind, r, 0, -1)
             if k + rules.wild_on_line(s, w, kind, r, 0) + n >= 3:
                 best = k
     return min(best, 2)
