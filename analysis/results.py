@@ -8,7 +8,8 @@ how to make the file again (`recover`). Then:
 - `model.write(folder)` writes `folder/FILE` atomically (a temporary file beside it, renamed over it;
   no link followed: analysis.store.replace_entry), JSON without NaN or infinity (analysis.jsonsafe:
   NaN is null);
-- `Model.read(path)` (a file, or the folder holding it) returns the model, or refuses, with one
+- `Model.read(path)` (a file, or the folder holding it; read as analysis.store.read_entry reads a
+  folder's file: a regular file, no link followed, at most its cap) returns the model, or refuses, with one
   `BalanceError` line naming the file, the field and how to recover, a file that is not readable,
   not JSON (damaged, truncated), not this kind, made by an older or newer balance (no or another
   `schema_version`), or whose fields do not have the schema's shape (pydantic's first error).
@@ -92,8 +93,10 @@ class ResultFile(Part):
         path = Path(path)
         if path.is_dir():
             path = path / cls.FILE
-        try:
-            text = path.read_text(encoding="utf-8")
+        from .store import read_entry
+
+        try:  # a regular file, no link followed, at most the cap of its kind (analysis.store)
+            text = read_entry(path.parent, path.name).decode("utf-8")
         except OSError as exc:
             raise BalanceError(f"{path}: not readable ({exc.strerror or exc.__class__.__name__}); "
                                f"{cls.recover(path, None)}") from None
