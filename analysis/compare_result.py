@@ -199,7 +199,7 @@ class ComparisonResult(ResultFile):
     @classmethod
     def recover(cls, path: Path, data: dict | None) -> str:
         command = (data or {}).get("command")
-        if isinstance(command, str) and command.startswith("balance "):
+        if isinstance(command, str) and command.startswith(("balance compare ", "balance.compare(")):
             return f"run `{command}` again"
         return f"run `balance compare` again (with --out {shlex.quote(str(path.parent))})"
 

@@ -60,6 +60,9 @@ def _damaged(src: Path, dest: Path, how: str) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     text = (src / "comparison.json").read_text()
     data = json.loads(text)
+    # the command line as a terminal records it (under CliRunner sys.argv is pytest's, so none is recorded)
+    data["command"] = "balance compare --game race21 --b-set target=23 -n 200"
+    text = json.dumps(data)
     if how == "old":
         data.pop("schema_version")
         text = json.dumps(data)
@@ -131,3 +134,12 @@ def test_a_newer_file_says_upgrade(folders, tmp_path):
     (tmp_path / "comparison.json").write_text(json.dumps(data))
     with pytest.raises(BalanceError, match="made by a newer balance; upgrade balance"):
         ComparisonResult.read(tmp_path)
+
+
+def test_the_python_api_reads_through_the_schemas(folders, tmp_path):
+    import balance as api
+
+    assert api.load(folders["imp"]).typed == ImpactResult.read(folders["imp"])
+    run = api.load(folders["cmp"])  # a `compare --game` folder is a run folder too
+    assert run.typed == ComparisonResult.read(folders["cmp"])
+    assert run.result == json.loads((folders["cmp"] / "comparison.json").read_text())  # the dict, as before
