@@ -29,6 +29,9 @@ verdicts that agree with each other.
   games, and the sentence that says so (`pairing_sentence`).
 - Missing values (NaN: a per-round metric of a round not reached) are left
   out; n counts the games (pairs) where the metric exists.
+
+comparison.json holds the result as its schema's model (analysis.compare_result.ComparisonResult,
+written by `write_comparison`).
 """
 from __future__ import annotations
 

@@ -30,7 +30,8 @@ baseline game by game.
   rate of the seat-games where it was played minus where it was not,
   analysis.cards), which is an association only.
 
-`impact.json` holds the result; the report is reports.impact.
+`impact.json` holds the result, as its schema's model (analysis.impact_result.ImpactResult,
+written by `write_impact`); the report is reports.impact.
 """
 from __future__ import annotations
 
