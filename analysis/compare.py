@@ -29,6 +29,9 @@ verdicts that agree with each other.
   games, and the sentence that says so (`pairing_sentence`).
 - Missing values (NaN: a per-round metric of a round not reached) are left
   out; n counts the games (pairs) where the metric exists.
+
+comparison.json holds the result as its schema's model (analysis.compare_result.ComparisonResult,
+written by `write_comparison`).
 """
 from __future__ import annotations
 
@@ -330,17 +333,20 @@ def compare_runs(run_a, run_b, variant_a: str | None = None, variant_b: str | No
             "n_a": int(ga.height), "n_b": int(gb.height), **result}
 
 
-def write_comparison(folder, result: dict, command: str):
-    import json
-    from pathlib import Path
+def comparison_result(result: dict, command: str | None):
+    """comparison.json's model (analysis.compare_result) of compare_runs' result, with its skill check
+    (`skill_check`) and card diff (`card_diff`) beside it."""
+    from .compare_result import ComparisonResult
+    from .jsonsafe import jsonable
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    from .summary import jsonable
+    return ComparisonResult.model_validate(jsonable({**result, "command": command}))
 
-    path = folder / "comparison.json"  # its report is the reports layer's (reports.render_compare_report)
-    path.write_text(json.dumps(jsonable({**result, "command": command}), indent=2, allow_nan=False))
-    return path
+
+def write_comparison(folder, result: dict, command: str | None):
+    """Write comparison.json into `folder`; return its model (what the report and the terminal read)."""
+    model = comparison_result(result, command)
+    model.write(folder)  # its report is the reports layer's (reports.render_compare_report)
+    return model
 
 
 # ---------------------------------------------------------------- compare (comparison.json's skill_check)

@@ -30,7 +30,8 @@ baseline game by game.
   rate of the seat-games where it was played minus where it was not,
   analysis.cards), which is an association only.
 
-`impact.json` holds the result; the report is reports.impact.
+`impact.json` holds the result, as its schema's model (analysis.impact_result.ImpactResult,
+written by `write_impact`); the report is reports.impact.
 """
 from __future__ import annotations
 
@@ -550,8 +551,15 @@ def analyse_frames(per: dict[str, pl.DataFrame], manifest: dict, spec, margin: f
 
 
 
-def write_impact(run_dir: str | Path, spec, margin: float | None = None) -> Path:
-    """Write `impact.json` into the folder; `margin` None: the one of its summary.json."""
+def impact_result(data: dict):
+    """impact.json's model (analysis.impact_result) of `analyse`'s result."""
+    from .impact_result import ImpactResult
+
+    return ImpactResult.model_validate(jsonable(data))
+
+
+def write_impact(run_dir: str | Path, spec, margin: float | None = None):
+    """Write `impact.json` into the folder; return its model. `margin` None: the one of its summary.json."""
     from .summary import SUMMARY_FILE
 
     run_dir = Path(run_dir)
@@ -561,9 +569,6 @@ def write_impact(run_dir: str | Path, spec, margin: float | None = None) -> Path
                                                                                                DEFAULT_MARGIN))
         except (OSError, ValueError, TypeError, AttributeError):
             margin = DEFAULT_MARGIN
-    data = analyse(run_dir, spec, margin)
-    path = run_dir / IMPACT_FILE
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=1, allow_nan=False), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    model = impact_result(analyse(run_dir, spec, margin))
+    model.write(run_dir)
+    return model

@@ -12,6 +12,7 @@ options, defaults and checks, and every run folder's tables are frames you can a
     sweep = balance.sweep("sickdays-solo", vary={"ready_pizzas": "0..6"}, n=2_000, level=4)
     cmp = balance.compare(game="overtime", a_set={"rounds": 8}, b_set={"rounds": 7}, n=20_000)
     cmp.result["metrics"][0]       # B - A with its interval and verdict (comparison.json)
+    cmp.typed.metrics[0].diff      # the same, read through comparison.json's schema
     imp = balance.impact("overtime", n=5_000)                   # imp.result: impact.json
     lad = balance.ladder("sickdays-solo", level=["4"], n=400)   # lad.result: ladder.json
     lines = balance.replay(run.folder, index=3)                 # the transcript, one line a string
@@ -127,19 +128,52 @@ class Run:
     @property
     def result(self) -> dict | None:
         """The folder's own result (impact.json, ladder.json, tuning.json, campaign.json, comparison.json),
-        or None for a plain run or sweep."""
+        or None for a plain run or sweep. comparison.json and impact.json are read through their schemas
+        (`typed`): an older or damaged file raises BalanceError."""
         for name in RESULT_FILES:
             if (self.folder / name).is_file():
-                return json.loads((self.folder / name).read_text())
+                return _read_result(self.folder / name)
         return None
+
+    @property
+    def typed(self):
+        """The folder's result as its typed schema (balance.analysis.compare_result.ComparisonResult,
+        balance.analysis.impact_result.ImpactResult): fields as attributes. None for a folder without one
+        (a plain run or sweep; ladder, tuning and campaign results have no schema yet)."""
+        for name in RESULT_FILES:
+            if (self.folder / name).is_file() and name in _typed_files():
+                return _typed_files()[name].read(self.folder / name)
+        return None
+
+
+def _typed_files() -> dict:
+    from balance.analysis.compare_result import ComparisonResult
+    from balance.analysis.impact_result import ImpactResult
+
+    return {m.FILE: m for m in (ComparisonResult, ImpactResult)}
+
+
+def _read_result(path: Path) -> dict:
+    """A result file as a dict; a file with a schema read through it (refused if older or damaged)."""
+    model = _typed_files().get(path.name)
+    if model is not None:
+        return model.read(path).model_dump(mode="json", by_alias=True)
+    return json.loads(path.read_text())
 
 
 @dataclass
 class Comparison:
-    """`compare`'s result (the dict of comparison.json) and the folder it played in."""
+    """`compare`'s result (comparison.json, as a dict; `typed`: as its schema) and the folder it played in."""
 
     folder: Path
     result: dict
+
+    @property
+    def typed(self):
+        """comparison.json as balance.analysis.compare_result.ComparisonResult: fields as attributes."""
+        from balance.analysis.compare_result import ComparisonResult
+
+        return ComparisonResult.read(self.folder)
 
     @property
     def run(self) -> Run:
@@ -191,7 +225,7 @@ def _folder(path) -> "Run":
     """What a command that writes a folder returns: a Comparison for compare's, else a Run."""
     folder = Path(path)
     if (folder / "comparison.json").is_file():
-        return Comparison(folder, json.loads((folder / "comparison.json").read_text()))
+        return Comparison(folder, _read_result(folder / "comparison.json"))
     return Run(folder)
 
 

@@ -82,14 +82,14 @@ def compare(
 
     result["skill_check"] = compare_skill_check(*sides, result, margin)
     from balance.reports import render_compare_report
-    from balance.reports.comparison import card_diff_of, headline_first
+    from balance.reports.comparison import card_diff_of
 
     result["card_diff"] = card_diff_of(result)  # kept in comparison.json: a rebuild needs no card file
-    write_comparison(folder, result, _command_line())
-    path = render_compare_report(folder, result)
-    how = f"paired on the {result['pairing_basis']}" if result["paired"] else "independent samples"
-    t = Table(title=f"B vs A ({how}; {result['primary']} first at alpha {result['alpha']:g}, then "
-                    f"{result['family_size']} more metrics at alpha/{result['family_size']}, Bonferroni; "
+    res = write_comparison(folder, result, _command_line())  # the typed result, as comparison.json holds it
+    path = render_compare_report(folder, res)
+    how = f"paired on the {res.pairing_basis}" if res.paired else "independent samples"
+    t = Table(title=f"B vs A ({how}; {res.primary} first at alpha {res.alpha:g}, then "
+                    f"{res.family_size} more metrics at alpha/{res.family_size}, Bonferroni; "
                     f"margin ±{100 * margin:g} pts)")
     for col in ("metric", "A", "B", "B − A (CI)", "CI level", "p (adjusted)", "verdict", "against the margin"):
         t.add_column(col)
@@ -97,30 +97,28 @@ def compare(
     from balance.reports import fmt
     from balance.reports.comparison import _diff, _diff_ci, _level, _value
 
-    for m in headline_first(result):  # the headline first, every number in the reports' one format
-        t.add_row(m["metric"], _value(m, "a"), _value(m, "b"), f"{_diff(m)} {_diff_ci(m)}", _level(m),
-                  fmt.p(m.get("p_adjusted")), m["verdict"], m["margin_verdict"]["words"])
+    for m in res.headline_first():  # the headline first, every number in the reports' one format
+        t.add_row(m.metric, _value(m, "a"), _value(m, "b"), f"{_diff(m)} {_diff_ci(m)}", _level(m),
+                  fmt.p(m.p_adjusted), m.verdict, m.margin_verdict.words)
     out.print(t)
-    cd = result.get("card_diff") or {}
-    if cd.get("words"):
-        out.print(f"cards: {cd['words']}", highlight=False)
-    pairing = result.get("pairing") or {}
-    said = [result["pairing_words"]] if result.get("pairing_words") else []
-    if pairing.get("correlation") is not None:
-        said.append(f"correlation of the {result['primary']} game by game {pairing['correlation']:.2f}")
-    if pairing.get("words"):  # what the pairing bought, as measured (None when it could not be: no width ratio)
-        said.append(pairing["words"])
+    if res.card_diff is not None and res.card_diff.words:
+        out.print(f"cards: {res.card_diff.words}", highlight=False)
+    said = [res.pairing_words] if res.pairing_words else []
+    if res.pairing is not None and res.pairing.correlation is not None:
+        said.append(f"correlation of the {res.primary} game by game {res.pairing.correlation:.2f}")
+    if res.pairing is not None and res.pairing.words:  # what the pairing bought, as measured (None: no width ratio)
+        said.append(res.pairing.words)
     if said:
         out.print("pairing: " + "; ".join(said), highlight=False)
     from balance.reports.verdicts import compare_block
 
-    for v in compare_block(result, {}).verdicts:
+    for v in compare_block(res, {}).verdicts:
         if v.skill:
             out.print(f"skill check: {v.skill}", highlight=False, markup=False)
         elif v.code == "count" and v.sentence.startswith("Not checked"):
             out.print(f"skill check: {v.sentence}", highlight=False, markup=False)
-    if result.get("dropped"):
-        out.print("left out of the family: " + "; ".join(f"{d['metric']} ({d['reason']})" for d in result["dropped"]),
+    if res.dropped:
+        out.print("left out of the family: " + "; ".join(f"{d.metric} ({d.reason})" for d in res.dropped),
                   highlight=False)
-    out.print(f"n: A {result['n_a']:,} games, B {result['n_b']:,} games\nreport: {path}")
+    out.print(f"n: A {res.n_a:,} games, B {res.n_b:,} games\nreport: {path}")
     return folder

@@ -2,14 +2,16 @@
 same seeds as the baseline, in one run folder (analysis.impact)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.table import Table
 
 from balance.simcore.errors import BalanceError
+
+if TYPE_CHECKING:
+    from balance.analysis.impact_result import ImpactResult
 
 from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PrecisionOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt, SkillCheckOpt,
                   SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads,
@@ -80,8 +82,9 @@ def impact(
     except BaseException:
         imp.discard(plan, run_dir)  # the card lists of a folder that was refused
         raise
-    result = json.loads((run_dir / imp.IMPACT_FILE).read_text(encoding="utf-8"))
-    _print(result, run_dir)
+    from balance.analysis.impact_result import ImpactResult
+
+    _print(ImpactResult.read(run_dir), run_dir)
     return run_dir
 
 
@@ -124,44 +127,45 @@ def _rate(x) -> str:
     return "–" if x is None else f"{100 * x:.1f}%"
 
 
-def _print(res: dict, run_dir: Path) -> None:
-    if res.get("card_power") and res["card_power"].get("rows"):
-        _print_power(res["card_power"])
-    rates = res.get("primary_rate", True)
-    b = res["baseline"].get("primary") or res["baseline"]["win_rate"]
-    lvl = f"{100 * res['ci_level']:.4g}%"
+def _print(res: ImpactResult, run_dir: Path) -> None:
+    cp = res.card_power  # card_power.json's result, as analysis.card_power writes it (not typed yet)
+    if cp and cp.get("rows"):
+        _print_power(cp)
+    rates = res.primary_rate
+    b = res.baseline.primary
+    lvl = f"{100 * res.ci_level:.4g}%"
     d = _pts if rates else _num
-    base = f"{100 * b['value']:.1f}%" if rates else f"mean {b['value']:.3g}"
-    mg = f"±{100 * res['margin']:g} pts" if rates else f"±{100 * res['margin']:g}% of the baseline's"
-    if res.get("primary_why"):
-        out.print(res["primary_why"], highlight=False)
-    t = Table(title=f"impact on the {res['primary']}: {len(res['rows'])} variants against the baseline "
-                    f"({base}, n = {b['n']:,}); intervals at {lvl} (Bonferroni over "
-                    f"{res['family_size']}), margin {mg}")
+    base = f"{100 * b.value:.1f}%" if rates else f"mean {b.value:.3g}"
+    mg = f"±{100 * res.margin:g} pts" if rates else f"±{100 * res.margin:g}% of the baseline's"
+    if res.primary_why:
+        out.print(res.primary_why, highlight=False)
+    t = Table(title=f"impact on the {res.primary}: {len(res.rows)} variants against the baseline "
+                    f"({base}, n = {b.n:,}); intervals at {lvl} (Bonferroni over "
+                    f"{res.family_size}), margin {mg}")
     for col in ("variant", "diff (pts)" if rates else "diff", f"{lvl} CI", "p (Holm)", "verdict", "against the margin",
                 "n", "paired on", "lift (association)"):
         t.add_column(col)
-    for r in res["rows"]:
-        lift = r.get("lift") or {}
-        t.add_row(r["variant"], d(r["diff"]), f"{d(r['ci'][0])} … {d(r['ci'][1])}",
-                  "–" if r.get("p_holm") is None else f"{r['p_holm']:.2g}",
-                  ("higher" if r["diff"] > 0 else "lower") if r["significant"] else "no significant difference",
-                  r["margin_verdict"]["words"], f"{r['n_a']:,}", r["pairing_basis"],
-                  "–" if lift.get("lift") is None else f"{_pts(lift['lift'])} [{_pts(lift['ci'][0])}, {_pts(lift['ci'][1])}]")
+    for r in res.rows:
+        lift = r.lift
+        t.add_row(r.variant, d(r.diff), f"{d(r.ci[0])} … {d(r.ci[1])}", f"{r.p_holm:.2g}",
+                  ("higher" if r.diff > 0 else "lower") if r.significant else "no significant difference",
+                  r.margin_verdict.words, f"{r.n_a:,}", r.pairing_basis,
+                  "–" if lift is None or lift.lift is None else
+                  f"{_pts(lift.lift)} [{_pts(lift.ci[0])}, {_pts(lift.ci[1])}]")
     out.print(t)
     groups: dict[str, list[str]] = {}
-    for s in res.get("skipped") or []:
-        groups.setdefault(s["reason"], []).append(s["words"])
+    for s in res.skipped:
+        groups.setdefault(s.reason, []).append(s.words)
     for reason, which in groups.items():
         shown = ", ".join(which[:6]) + (f" and {len(which) - 6} more" if len(which) > 6 else "")
         out.print(f"not played ({len(which)}): {shown}: {reason}", highlight=False, markup=False)
-    sc = res.get("skill_check") or {}
-    if sc.get("played"):
+    sc = res.skill_check
+    if sc is not None and sc.played:
         from balance.reports import verdicts
 
         for v in verdicts.impact_block(res, {}, {}).verdicts:
             if v.skill:
                 out.print(f"skill check: {v.skill}", highlight=False, markup=False)
-    elif sc:
-        out.print(f"skill check: not checked for stronger play: {sc.get('why')}", highlight=False, markup=False)
+    elif sc is not None:
+        out.print(f"skill check: not checked for stronger play: {sc.why}", highlight=False, markup=False)
     out.print(f"run folder: {run_dir}\nreport: {run_dir / 'report.html'}")

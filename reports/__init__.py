@@ -11,20 +11,24 @@ more entry, before manifest.json.
 summary.json) and writes `report.html` beside them; a folder holding several
 variants (a sweep) gets the sweep report (`render_sweep_report`).
 
-`render_compare_report`, `render_tuning_report` and `render_campaign_report`
-lay out the result dicts of analysis.compare, analysis.tune and
-analysis.campaign, writing `report.html` into the folder given.
+`render_compare_report` lays out comparison.json's typed result
+(analysis.compare_result); `render_tuning_report` and `render_campaign_report`
+the result dicts of analysis.tune and analysis.campaign, writing `report.html`
+into the folder given.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from balance.simcore.errors import BalanceError
+
+if TYPE_CHECKING:
+    from balance.analysis.compare_result import ComparisonResult
 
 from .views import RunReport, build_run_report
 
@@ -96,7 +100,7 @@ def render_sweep_report(run_dir: str | Path, spec, summary: dict | None = None) 
 
 def render_impact_report(run_dir: str | Path, spec, summary: dict | None = None) -> Path:
     """An impact folder (balance impact): impact.json recomputed from its parts
-    (analysis.impact), then report.html (reports.impact)."""
+    (analysis.impact), then report.html (reports.impact) from that typed result."""
     from balance.analysis.frames import load_manifest
     from balance.analysis.impact import write_impact
     from balance.analysis.summary import SUMMARY_FILE
@@ -106,16 +110,15 @@ def render_impact_report(run_dir: str | Path, spec, summary: dict | None = None)
     run_dir = Path(run_dir)
     if summary is None:
         summary = json.loads((run_dir / SUMMARY_FILE).read_text(encoding="utf-8"))
-    res = json.loads(write_impact(run_dir, spec, summary.get("margin")).read_text(encoding="utf-8"))
+    res = write_impact(run_dir, spec, summary.get("margin"))
     return write_report(run_dir, build_impact_report(res, summary, load_manifest(run_dir), run_dir, spec))
 
 
-def render_compare_report(folder: str | Path, result: dict) -> Path:
-    """Write the comparison report (analysis.compare.compare_runs' result) into folder/report.html."""
+def render_compare_report(folder: str | Path, result: ComparisonResult) -> Path:
+    """Write the comparison report (comparison.json's typed result) into folder/report.html."""
     from .comparison import build_compare_report
 
-    folder = Path(folder)
-    return write_report(folder, build_compare_report(result, _command(folder, "comparison.json")))
+    return write_report(Path(folder), build_compare_report(result))
 
 
 def render_tuning_report(folder: str | Path, result: dict) -> Path:
@@ -219,7 +222,10 @@ def _rebuild_impact(folder: Path) -> Path:
 
 
 def _rebuild_compare(folder: Path) -> Path:
-    return render_compare_report(folder, _result(folder / "comparison.json"))
+    """A comparison folder: its report from comparison.json alone (an older or damaged file refused)."""
+    from balance.analysis.compare_result import ComparisonResult
+
+    return render_compare_report(folder, ComparisonResult.read(folder))
 
 
 def _rebuild_tune(folder: Path) -> Path:

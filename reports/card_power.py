@@ -165,10 +165,10 @@ def verdict_list(cp: dict, anchor: str = "", keep: int = 4, skill: dict | None =
         (named if lo is not None and hi is not None and hi - lo < 2 * margin else vague).append(r)
     vs = []
     for r in named:
-        item = verdicts.skill_row({"skill_check": skill or {}}, "card_power", r["variant"])
+        item = verdicts.skill_row(skill, "card_power", r["variant"])
         check = {**r, **(item or {}).get("check", {})}
-        vs.append(verdicts.with_note(card_verdict(r, cp, anchor), item, card_verdict(check, cp) if item else None,
-                                     check.get("n")))
+        vs.append(verdicts.with_note(card_verdict(r, cp, anchor), item and item["status"],
+                                     card_verdict(check, cp) if item else None, check.get("n")))
     out = verdicts.shortlist(vs, "card", anchor, keep=keep) if vs else []
     if vague:
         out.append(verdicts.Verdict(f"{len(vague)} of the {len(rows)} cards: too few paired games for an interval "

@@ -8,7 +8,10 @@ its interval as a whisker, the margin shaded), the ranked table with
 intervals, n and the margin verdict, each card's observational lift beside
 its effects (labelled as the association it is), the other metrics that
 differ, and the variants that were not a legal configuration. Rendered with
-the run report's template (run.html.jinja2), like every report.
+the run report's template (run.html.jinja2), like every report. Read from the
+typed result (analysis.impact_result.ImpactResult); its `card_power` and
+`stopping` parts are read as their own files' writers make them, until those
+files have schemas of their own.
 """
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from balance.analysis.impact_result import ImpactResult, ImpactRow, PairedRow
+
 from . import card_power, charts, context, fmt, verdicts
 from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p, lift_is_association
 
@@ -30,80 +35,77 @@ SERIES = {"remove_all": ("all copies removed", charts.BAD), "remove_one": ("one 
 MAX_ROWS = 25  # factors in one tornado
 
 
-def lift_words(res: dict) -> str:
+def lift_words(res: ImpactResult) -> str:
     """What the baseline's lift is (the run report's words, reports/views.py), and what the effect columns are."""
-    return (f"{lift_is_association(res.get('lift_comparison') or 'all', 'played')}. The effect columns are what "
+    return (f"{lift_is_association(res.lift_comparison or 'all', 'played')}. The effect columns are what "
             f"removing or adding copies does, measured on the same seeds.")
 
 
-def _primary(res: dict) -> str:
+def _primary(res: ImpactResult) -> str:
     """The ranking metric with its unit: "win rate", or "length (turns)"."""
-    name, unit = res.get("primary") or "win rate", res.get("primary_unit")
-    return f"{name} ({unit})" if unit and not res.get("primary_rate", True) else name
+    name, unit = res.primary, res.primary_unit
+    return f"{name} ({unit})" if unit and not res.primary_rate else name
 
 
-def _pts_or_num(r: dict, key: str) -> str:
-    v = r.get(key)
-    return fmt.pct(v) if r.get("rate") else fmt.num(v)
+def _pts_or_num(r: PairedRow, key: str) -> str:
+    v = getattr(r, key)
+    return fmt.pct(v) if r.rate else fmt.num(v)
 
 
-def _diff(r: dict) -> str:
-    return fmt.pts(r.get("diff")) if r.get("rate") else (fmt.num(r.get("diff")) if r.get("diff") is None or r["diff"] < 0
-                                                          else "+" + fmt.num(r["diff"]))
+def _diff(r: PairedRow) -> str:
+    return fmt.pts(r.diff) if r.rate else (fmt.num(r.diff) if r.diff is None or r.diff < 0 else "+" + fmt.num(r.diff))
 
 
-def _ci(r: dict) -> str:
-    return fmt.ci_pts(r.get("ci")) if r.get("rate") else fmt.ci_num(r.get("ci"))
+def _ci(r: PairedRow) -> str:
+    return fmt.ci_pts(r.ci) if r.rate else fmt.ci_num(r.ci)
 
 
-def _level(r: dict) -> str:
-    return f"{100 * r.get('ci_level', 0.95):.4g}%"
+def _level(r: PairedRow) -> str:
+    return f"{100 * r.ci_level:.4g}%"
 
 
-def verdict_words(r: dict) -> str:
+def verdict_words(r: PairedRow) -> str:
     """The difference test, read from the interval shown."""
-    if r.get("diff") is None:
+    if r.diff is None:
         return "no data"
-    if not r.get("significant"):
+    if not r.significant:
         return "no significant difference"
-    return "higher" if r["diff"] > 0 else "lower"
+    return "higher" if r.diff > 0 else "lower"
 
 
-def _lift(r: dict) -> tuple[str, str]:
-    lift = r.get("lift")
-    if not lift or lift.get("lift") is None:
+def _lift(r: ImpactRow) -> tuple[str, str]:
+    lift = r.lift
+    if lift is None or lift.lift is None:
         return "–", "–"
-    if "n_with" in lift:
-        return fmt.pts(lift["lift"]), (f"{fmt.ci_pts(lift['ci'])}, n = {fmt_int(lift['n_with'])} played / "
-                                       f"{fmt_int(lift['n_without'])} not")
-    return fmt.pts(lift["lift"]), f"{fmt.ci_pts(lift['ci'])}, n = {fmt_int(lift['seat_games_with'])}"
+    return fmt.pts(lift.lift), (f"{fmt.ci_pts(lift.ci)}, n = {fmt_int(lift.n_with)} played / "
+                                f"{fmt_int(lift.n_without)} not")
 
 
-def _change(r: dict) -> str:
-    if r["what"] == "card":
-        a, b = (r.get("copies") or [None, None])[:2]
-        return f"{r.get('change_words')} ({a} → {b})"
-    return f"{r.get('rule')} {fmt.value(r.get('from'))} → {fmt.value(r.get('to'))}"
+def _change(r: ImpactRow) -> str:
+    if r.what == "card":
+        a, b = (r.copies or [None, None])[:2]
+        return f"{r.change_words} ({a} → {b})"
+    return f"{r.rule} {fmt.value(r.from_)} → {fmt.value(r.to)}"
 
 
-def _factor(r: dict) -> str:
-    return r["card"] if r["what"] == "card" else r["rule"]
+def _factor(r: ImpactRow) -> str:
+    return r.card if r.what == "card" else r.rule
 
 
-def factors(rows: list[dict], what: str) -> list[tuple[str, dict[str, dict]]]:
+def factors(rows: list[ImpactRow], what: str) -> list[tuple[str, dict[str, ImpactRow]]]:
     """(card or rule, {change: row}), largest effect on the primary metric first."""
-    by: dict[str, dict[str, dict]] = {}
+    by: dict[str, dict[str, ImpactRow]] = {}
     for r in rows:
-        if r["what"] == what:
-            by.setdefault(_factor(r), {})[r["change"]] = r
-    return sorted(by.items(), key=lambda kv: -max(abs(x.get("diff") or 0.0) for x in kv[1].values()))
+        if r.what == what:
+            by.setdefault(_factor(r), {})[r.change] = r
+    return sorted(by.items(), key=lambda kv: -max(abs(x.diff or 0.0) for x in kv[1].values()))
 
 
-def tornado_charts(res: dict, what: str) -> list[Chart]:
+def tornado_charts(res: ImpactResult, what: str) -> list[Chart]:
     """The tornado of the card (or rule) variants, largest effect first, in charts of as many factors as print on
     one page with their caption (charts.tornado_rows_per_page): a 25-card tornado in one chart was 2,200 px tall
     at an A4 page's width, and split across pages."""
-    fs = factors(res.get("rows") or [], what)
+    fs = factors(res.rows, what)
     if not fs:
         return []
     shown = fs[:MAX_ROWS]
@@ -118,28 +120,28 @@ def tornado_charts(res: dict, what: str) -> list[Chart]:
     return out
 
 
-def _tornado(res: dict, what: str, shown: list, changes: list[str], where: str, n_factors: int) -> Chart:
+def _tornado(res: ImpactResult, what: str, shown: list, changes: list[str], where: str, n_factors: int) -> Chart:
     series = []
     for c in changes:
         name, color = SERIES[c]
-        rows = [d.get(c) for _, d in shown]
+        rows = [d.get(c) for _, d in shown]  # (a factor's changes: one row each, or none)
         series.append({"name": name, "color": color,
-                       "diffs": [r["diff"] if r else None for r in rows],
-                       "lows": [r["ci"][0] if r else None for r in rows],
-                       "highs": [r["ci"][1] if r else None for r in rows],
-                       "significant": [bool(r and r["significant"]) for r in rows]})
-    n = min((r.get("n_a") or 0) for _, d in shown for r in d.values())
-    level = f"{100 * res.get('ci_level', 0.95):.4g}%"
+                       "diffs": [r.diff if r else None for r in rows],
+                       "lows": [r.ci[0] if r else None for r in rows],
+                       "highs": [r.ci[1] if r else None for r in rows],
+                       "significant": [bool(r and r.significant) for r in rows]})
+    n = min(r.n_a for _, d in shown for r in d.values())
+    level = f"{100 * res.ci_level:.4g}%"
     title = f"{'Cards' if what == 'card' else 'Rules'}{where}: change in the {_primary(res)} (n = {n:,} pairs each)"
-    rates = res.get("primary_rate", True)
-    margin = res.get("margin") if rates else next(iter(shown[0][1].values())).get("margin")
+    rates = res.primary_rate
+    margin = res.margin if rates else next(iter(shown[0][1].values())).margin
     svg = charts.tornado([f for f, _ in shown], series, margin, title,
                          f"variant − baseline{'' if rates else ' (' + _primary(res) + ')'}; whiskers: {level} intervals",
-                         unit="pts" if rates else (res.get("primary_unit") or ""))
+                         unit="pts" if rates else (res.primary_unit or ""))
     more = f" The {n_factors - MAX_ROWS} smaller ones are in the table." if n_factors > MAX_ROWS else ""
     cap = ("Each bar is one variant minus the baseline on the same seeds, game by game; " if what == "card" else
            "Each bar is one step of the rule minus the baseline on the same deals, game by game; ")
-    cap += (f"whiskers: {level} intervals (Bonferroni over the {res.get('family_size')} variants, so they hold "
+    cap += (f"whiskers: {level} intervals (Bonferroni over the {res.family_size} variants, so they hold "
             f"together at 95%); faded bars: the interval includes 0; shaded band: the margin. ")
     return Chart(f"{'Card' if what == 'card' else 'Rule'} ablation{where}: effect on the {_primary(res)}",
                  Markup(svg), cap + f"Largest effect on top.{more}")
@@ -151,37 +153,37 @@ RANK_COLUMNS = ["rank", "variant", "change", "baseline → variant", "difference
                 "against the margin", "n pairs", "paired on", "lift in the baseline (association) [CI], n"]
 
 
-def ranked_table(res: dict) -> Table:
+def ranked_table(res: ImpactResult) -> Table:
     rows = []
-    for i, r in enumerate(res.get("rows") or [], 1):
-        lift, lift_ci = _lift(r) if r["what"] == "card" else ("–", "–")
-        rows.append([str(i), r["variant"], _change(r), f"{_pts_or_num(r, 'a')} → {_pts_or_num(r, 'b')}",
-                     f"{_diff(r)} {_ci(r)}", fmt_p(r.get("p_holm")), verdict_words(r),
-                     verdicts.LABELS.get((r.get("margin_verdict") or {}).get("verdict"), "–"),
-                     fmt_int(r.get("n_a")), r.get("pairing_basis", "–"),
+    for i, r in enumerate(res.rows, 1):
+        lift, lift_ci = _lift(r) if r.what == "card" else ("–", "–")
+        rows.append([str(i), r.variant, _change(r), f"{_pts_or_num(r, 'a')} → {_pts_or_num(r, 'b')}",
+                     f"{_diff(r)} {_ci(r)}", fmt_p(r.p_holm), verdict_words(r),
+                     verdicts.LABELS.get(r.margin_verdict.verdict, "–"),
+                     fmt_int(r.n_a), r.pairing_basis,
                      "–" if lift == "–" else f"{lift} {lift_ci}"])
     note = (f"Ranked by the difference in the {_primary(res)} (variant minus baseline), most positive first. "
-            f"Intervals at {100 * res.get('ci_level', 0.95):.4g}% each (Bonferroni over the {res.get('family_size')} "
+            f"Intervals at {100 * res.ci_level:.4g}% each (Bonferroni over the {res.family_size} "
             f"variants, so they hold together at 95%); the verdict is read from the interval shown; p is Holm-adjusted "
             f"over the same family. Win/loss pairs: exact McNemar test; means: paired t. Margin: "
-            + (f"±{fmt.pts(res.get('margin'), signed=False)}. " if res.get("primary_rate", True) else
-               f"±{fmt.pct(res.get('margin'))} of the baseline's {_primary(res)}. ")
-            + (res["primary_why"][0].upper() + res["primary_why"][1:] + ". " if res.get("primary_why") else "")
+            + (f"±{fmt.pts(res.margin, signed=False)}. " if res.primary_rate else
+               f"±{fmt.pct(res.margin)} of the baseline's {_primary(res)}. ")
+            + (res.primary_why[0].upper() + res.primary_why[1:] + ". " if res.primary_why else "")
             + lift_words(res))
     return Table(f"Every variant, ranked by its effect on the {_primary(res)}", RANK_COLUMNS, rows, note,
                  numeric_from=3)
 
 
-def secondary_table(res: dict) -> Table | None:
-    sec = res.get("secondary") or []
+def secondary_table(res: ImpactResult) -> Table | None:
+    sec = res.secondary
     if not sec:
         return None
-    sig = [r for r in sec if r.get("significant")]
-    rows = [[r["variant"], r["metric"], _pts_or_num(r, "a"), _pts_or_num(r, "b"), _diff(r), _ci(r),
-             (r.get("margin_verdict") or {}).get("words", "–"), fmt_int(r.get("n_a"))]
-            for r in sorted(sig, key=lambda r: -abs(r.get("diff") or 0.0))]
+    sig = [r for r in sec if r.significant]
+    rows = [[r.variant, r.metric, _pts_or_num(r, "a"), _pts_or_num(r, "b"), _diff(r), _ci(r),
+             r.margin_verdict.words, fmt_int(r.n_a)]
+            for r in sorted(sig, key=lambda r: -abs(r.diff or 0.0))]
     note = (f"{len(sig)} of the {len(sec)} other (variant, metric) differences exclude 0 at "
-            f"{100 * res.get('secondary_ci_level', 0.95):.4g}% (Bonferroni over all {len(sec)}); a metric equal to "
+            f"{100 * res.secondary_ci_level:.4g}% (Bonferroni over all {len(sec)}); a metric equal to "
             f"another game by game, or the same on both sides, is left out (analysis.compare's rules). Rates in "
             f"points; other metrics in their units, their margin the margin times the baseline's value.")
     return Table("Other metrics that differ from the baseline", ["variant", "metric", "baseline", "variant value",
@@ -189,47 +191,48 @@ def secondary_table(res: dict) -> Table | None:
                  rows, note, numeric_from=2)
 
 
-def skipped_table(res: dict) -> Table | None:
-    sk = res.get("skipped") or []
+def skipped_table(res: ImpactResult) -> Table | None:
+    sk = res.skipped
     if not sk:
         return None
     return Table("Not played: not a legal configuration", ["variant", "why"],
-                 [[s.get("words", "?"), s.get("reason", "")] for s in sk],
+                 [[s.words, s.reason] for s in sk],
                  "A count outside its declared field, or a list the game's loader refuses (its deck size, "
                  "exactly one Boss...), or a step outside the rule's declared range.", numeric_from=2)
 
 
-def file_checks(res: dict, run_dir: Path | None) -> list[str]:
+def file_checks(res: ImpactResult, run_dir: Path | None) -> list[str]:
     """Card lists named by the rows that are missing or changed in the folder."""
     if run_dir is None:
         return []
     bad = []
-    for r in res.get("rows") or []:
-        if r.get("file"):
-            p = Path(run_dir) / r["file"]
+    for r in res.rows:
+        if r.file:
+            p = Path(run_dir) / r.file
             if not p.is_file():
-                bad.append(f"{r['file']} (missing)")
-            elif r.get("sha256") and hashlib.sha256(p.read_bytes()).hexdigest() != r["sha256"]:
-                bad.append(f"{r['file']} (changed since the run)")
+                bad.append(f"{r.file} (missing)")
+            elif r.sha256 and hashlib.sha256(p.read_bytes()).hexdigest() != r.sha256:
+                bad.append(f"{r.file} (changed since the run)")
     return bad
 
 
+# stopping.json's content (res.stopping) is read as analysis.summary.read_stopping gives it, until it is typed
 def _stopped_games(stop: dict) -> int:
     """Games per variant when a --precision run stopped (all variants stop together)."""
     return max((int(v.get("games", 0)) for v in stop.get("variants") or []), default=0)
 
 
-def _games_per_variant(res: dict) -> str:
-    stop = res.get("stopping") or {}
+def _games_per_variant(res: ImpactResult) -> str:
+    stop = res.stopping or {}
     if stop.get("stopped_by") == "precision":
         games = _stopped_games(stop)
-        return f"{fmt_int(games)} (stopped by --precision {stop['precision']:g}; at most {fmt_int(res.get('n_requested'))})"
-    return fmt_int(res.get("n_requested"))
+        return f"{fmt_int(games)} (stopped by --precision {stop['precision']:g}; at most {fmt_int(res.n_requested)})"
+    return fmt_int(res.n_requested)
 
 
-def stopping_words(res: dict) -> str:
+def stopping_words(res: ImpactResult) -> str:
     """What a --precision run stopped at ('' without --precision)."""
-    stop = res.get("stopping") or {}
+    stop = res.stopping or {}
     if not stop:
         return ""
     games = _stopped_games(stop)
@@ -241,45 +244,45 @@ def stopping_words(res: dict) -> str:
             f"per variant.")
 
 
-def baseline_words(res: dict) -> str:
-    b = res["baseline"]["win_rate"]
-    out = f"The baseline wins {fmt.rate(b['value'], b['ci'], b['n'])}." + stopping_words(res)
-    if not res.get("primary_rate", True):
-        p = res["baseline"]["primary"]
-        out += (f" Its {_primary(res)}: a mean of {fmt.num(p['value'])} (95% CI {fmt.ci_num(p['ci'])}, "
-                f"n = {fmt_int(p['n'])}).")
+def baseline_words(res: ImpactResult) -> str:
+    b = res.baseline.win_rate
+    out = f"The baseline wins {fmt.rate(b.value, b.ci, b.n)}." + stopping_words(res)
+    if not res.primary_rate:
+        p = res.baseline.primary
+        out += (f" Its {_primary(res)}: a mean of {fmt.num(p.value)} (95% CI {fmt.ci_num(p.ci)}, "
+                f"n = {fmt_int(p.n)}).")
     return out
 
 
-def summary_sentences(res: dict, about) -> list[str]:
-    rows = res.get("rows") or []
-    n = min((r.get("n_a") or 0) for r in rows) if rows else 0
-    cards = [r for r in rows if r["what"] == "card"]
+def summary_sentences(res: ImpactResult, about) -> list[str]:
+    rows = res.rows
+    n = min(r.n_a for r in rows) if rows else 0
+    cards = [r for r in rows if r.what == "card"]
     out = [f"{baseline_words(res)} Each of the {len(rows)} variants is the baseline with one change, played on the "
-           f"same {fmt_int(n)} game indices of seed {res.get('seed')}, and compared with it game by game."]
-    if res.get("primary_why"):
-        out.append(res["primary_why"][0].upper() + res["primary_why"][1:] + ".")
+           f"same {fmt_int(n)} game indices of seed {res.seed}, and compared with it game by game."]
+    if res.primary_why:
+        out.append(res.primary_why[0].upper() + res.primary_why[1:] + ".")
     if cards:
         out.append("A card variant changes the deck, so its games share the baseline's random streams (the same "
                    "seeds) but not its deals; a rule variant on the same card list replays the same deals.")
-    sig = [r for r in rows if r.get("significant")]
-    within = sum(1 for r in rows if (r.get("margin_verdict") or {}).get("verdict") == "within_margin")
-    beyond = sum(1 for r in rows if (r.get("margin_verdict") or {}).get("verdict") == "beyond_margin")
-    mg = (f"±{fmt.pts(res.get('margin'), signed=False)}" if res.get("primary_rate", True) else
-          f"±{fmt.pct(res.get('margin'))} of the baseline's {_primary(res)}")
+    sig = [r for r in rows if r.significant]
+    within = sum(1 for r in rows if r.margin_verdict.verdict == "within_margin")
+    beyond = sum(1 for r in rows if r.margin_verdict.verdict == "beyond_margin")
+    mg = (f"±{fmt.pts(res.margin, signed=False)}" if res.primary_rate else
+          f"±{fmt.pct(res.margin)} of the baseline's {_primary(res)}")
     out.append(f"{len(sig)} of {len(rows)} change the {_primary(res)} (intervals at "
-               f"{100 * res.get('ci_level', 0.95):.4g}%, Bonferroni over the {len(rows)}); against the margin of "
+               f"{100 * res.ci_level:.4g}%, Bonferroni over the {len(rows)}); against the margin of "
                f"{mg}, {beyond} differ by more than it and {within} are balanced within it.")
-    up = [r for r in sig if r["diff"] > 0]
-    down = [r for r in sig if r["diff"] < 0]
+    up = [r for r in sig if r.diff > 0]
+    down = [r for r in sig if r.diff < 0]
     if up:
         r = up[0]
-        out.append(f"Largest rise: {r['variant']}, {_diff(r)} ({_level(r)} CI {_ci(r)}, n = {fmt_int(r['n_a'])} pairs).")
+        out.append(f"Largest rise: {r.variant}, {_diff(r)} ({_level(r)} CI {_ci(r)}, n = {fmt_int(r.n_a)} pairs).")
     if down:
-        r = min(down, key=lambda r: r["diff"])
-        out.append(f"Largest fall: {r['variant']}, {_diff(r)} ({_level(r)} CI {_ci(r)}, n = {fmt_int(r['n_a'])} pairs).")
-    if res.get("skipped"):
-        out.append(f"{len(res['skipped'])} variant{'s were' if len(res['skipped']) != 1 else ' was'} not played "
+        r = min(down, key=lambda r: r.diff)
+        out.append(f"Largest fall: {r.variant}, {_diff(r)} ({_level(r)} CI {_ci(r)}, n = {fmt_int(r.n_a)} pairs).")
+    if res.skipped:
+        out.append(f"{len(res.skipped)} variant{'s were' if len(res.skipped) != 1 else ' was'} not played "
                    f"(not a legal configuration): see the last table.")
     if cards:
         out.append("Lift, shown beside each card, is not an effect: it compares the seat-games where the card was "
@@ -291,46 +294,46 @@ def summary_sentences(res: dict, about) -> list[str]:
     return out
 
 
-def key_figures(res: dict) -> list[KeyFigure]:
-    rows = res.get("rows") or []
-    b = res["baseline"]["primary"] if "primary" in res["baseline"] else res["baseline"]["win_rate"]
-    rates = res.get("primary_rate", True)
-    sig = sum(1 for r in rows if r.get("significant"))
-    figs = [KeyFigure(f"baseline {_primary(res)}", fmt.pct(b["value"]) if rates else fmt.num(b["value"]),
-                      f"95% CI {fmt.ci_pct(b['ci']) if rates else fmt.ci_num(b['ci'])}, n = {fmt_int(b['n'])}"),
-            KeyFigure("variants played", fmt_int(len(rows)), f"{fmt_int(len(res.get('skipped') or []))} not legal, skipped"),
+def key_figures(res: ImpactResult) -> list[KeyFigure]:
+    rows = res.rows
+    b = res.baseline.primary
+    rates = res.primary_rate
+    sig = sum(1 for r in rows if r.significant)
+    figs = [KeyFigure(f"baseline {_primary(res)}", fmt.pct(b.value) if rates else fmt.num(b.value),
+                      f"95% CI {fmt.ci_pct(b.ci) if rates else fmt.ci_num(b.ci)}, n = {fmt_int(b.n)}"),
+            KeyFigure("variants played", fmt_int(len(rows)), f"{fmt_int(len(res.skipped))} not legal, skipped"),
             KeyFigure(f"change the {_primary(res)}", f"{sig} of {len(rows)}",
-                      f"intervals at {100 * res.get('ci_level', 0.95):.4g}% (Bonferroni)")]
-    power = (res.get("card_power") or {}).get("rows") or []
+                      f"intervals at {100 * res.ci_level:.4g}% (Bonferroni)")]
+    power = (res.card_power or {}).get("rows") or []  # card_power.json's rows, as analysis.card_power writes them
     if power:  # card power leads: the strongest card for the player who gets one more copy
         p = power[0]
         figs.insert(0, KeyFigure("strongest card for its holder", fmt.pts(p.get("effect")),
                                  f"{p['card']}: one more copy, CI {fmt.ci_pts(p.get('ci'))}, n = {fmt_int(p.get('n'))}"))
     if rows:
         top = rows[0]
-        figs.append(KeyFigure("largest rise", _diff(top), f"{top['variant']}, CI {_ci(top)}"))
+        figs.append(KeyFigure("largest rise", _diff(top), f"{top.variant}, CI {_ci(top)}"))
         bot = rows[-1]
-        figs.append(KeyFigure("largest fall", _diff(bot), f"{bot['variant']}, CI {_ci(bot)}"))
+        figs.append(KeyFigure("largest fall", _diff(bot), f"{bot.variant}, CI {_ci(bot)}"))
     return figs
 
 
-def provenance(res: dict, manifest: dict, summary: dict, run_dir: Path | None) -> list[tuple[str, str]]:
+def provenance(res: ImpactResult, manifest: dict, summary: dict, run_dir: Path | None) -> list[tuple[str, str]]:
     cfg = manifest.get("config") or {}
     pols = "; ".join(f"{p.get('name')} {json.dumps(p.get('params', []))}" for p in cfg.get("policies") or []) or "–"
-    base = res.get("baseline") or {}
-    cl = base.get("card_list") or {}
+    base = res.baseline
+    cl = base.card_list or {}  # the manifest's card_list record, as the manifest holds it
     rows = [("run folder", run_dir.name if run_dir else "–"), ("kind", "impact"),
-            ("game", f"{res.get('game')} ({res.get('title', '')})"), ("players", str(res.get("players"))),
-            ("seed", str(res.get("seed"))), ("policies", pols),
+            ("game", f"{res.game} ({res.title})"), ("players", str(res.players)),
+            ("seed", str(res.seed)), ("policies", pols),
             ("games per variant", _games_per_variant(res)),
-            ("baseline rule parameters", json.dumps(base.get("params") or {}, sort_keys=True)),
+            ("baseline rule parameters", json.dumps(base.params, sort_keys=True)),
             ("baseline card list", f"{cl.get('file', '–')} (sha256 {str(cl.get('sha256', '–'))[:16]})"
                                    + (", a reconstruction" if cl.get("reconstruction") else "")),
-            ("cards asked", ", ".join(res.get("asked", {}).get("cards") or []) or "none"),
-            ("rules asked", ", ".join(res.get("asked", {}).get("rules") or []) or "none"),
+            ("cards asked", ", ".join(res.asked.cards) or "none"),
+            ("rules asked", ", ".join(res.asked.rules) or "none"),
             ("variant card lists", "cards/ in this folder (data only, never executed); each row names its file "
                                    "and sha256 in impact.json"),
-            ("correction", res.get("family", "–")), ("margin", f"{res.get('margin'):g}"),
+            ("correction", res.family), ("margin", f"{res.margin:g}"),
             ("engine hash", str(cfg.get("engine_hash", "–"))), ("package version", str(manifest.get("package_version", "–"))),
             ("created", str(manifest.get("created", "–"))), ("command", str(manifest.get("command", "–")))]
     if not summary.get("complete", True):
@@ -338,14 +341,15 @@ def provenance(res: dict, manifest: dict, summary: dict, run_dir: Path | None) -
     return rows
 
 
-def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path | None, spec=None) -> RunReport:
-    base_params = (res.get("baseline") or {}).get("params") or {}
+def build_impact_report(res: ImpactResult, summary: dict, manifest: dict, run_dir: Path | None, spec=None) -> RunReport:
+    base_params = res.baseline.params
     base_summary = next((v for v in summary.get("variants") or [] if v.get("name") == "baseline"), summary)
     s = {**summary, **{k: base_summary.get(k) for k in ("win_rate_by_seat", "seat_gap") if k in base_summary}}
     only_base = {**manifest, "config": {**(manifest.get("config") or {}),
                                         "variants": (manifest.get("config") or {}).get("variants", [])[:1]}}
     about = build_about(s, only_base, run_dir, spec, base_params)
-    power = card_power.view(res.get("card_power"), (res.get("card_power") or {}).get("not_measured"))
+    cp = res.card_power
+    power = card_power.view(cp, (cp or {}).get("not_measured"))
     charts_ = (power.charts if power else []) + tornado_charts(res, "card") + tornado_charts(res, "rule")
     tables = (power.tables if power else []) + [t for t in (ranked_table(res), secondary_table(res),
                                                             skipped_table(res)) if t]
@@ -368,12 +372,12 @@ def build_impact_report(res: dict, summary: dict, manifest: dict, run_dir: Path 
                "cards": next((c.anchor for c in charts_ if c.title.startswith("Card ablation")), "")}
     block = verdicts.impact_block(res, base_summary, anchors)
     if power:  # card power leads: what a card does for the player who has it
-        block = replace(block, verdicts=card_power.verdict_list(res["card_power"], power.anchor,
-                                                                skill=res.get("skill_check")) + block.verdicts)
+        skill = res.skill_check.model_dump(by_alias=True) if res.skill_check is not None else None
+        block = replace(block, verdicts=card_power.verdict_list(cp, power.anchor, skill=skill) + block.verdicts)
     return RunReport(
-        title=f"{res.get('title') or res.get('game')}: impact of cards and rules",
-        subtitle=f"{res.get('game')} · {res.get('players')} player(s) · {_games_per_variant(res)} games per "
-                 f"variant · {len(res.get('rows') or [])} variants · seed {res.get('seed')}",
+        title=f"{res.title or res.game}: impact of cards and rules",
+        subtitle=f"{res.game} · {res.players} player(s) · {_games_per_variant(res)} games per "
+                 f"variant · {len(res.rows)} variants · seed {res.seed}",
         summary=(power.sentences if power else []) + summary_sentences(res, about) + [settings],
         warnings=warnings,
         key_figures=key_figures(res),

@@ -29,6 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from balance.analysis.compare_result import ComparisonResult, MetricCheck, MetricRow
+from balance.analysis.impact_result import ImpactResult, ImpactRow, RowCheck
+
 from . import fmt
 
 # ---------------------------------------------------------------- the block
@@ -436,26 +439,24 @@ def sweep_block(s: dict, label: Callable[[str], str], anchors: dict[str, str], f
 # ---------------------------------------------------------------- comparisons (comparison.json)
 
 
-def _cmp_margin(m: dict) -> tuple[str, str]:
+def _cmp_margin(m: MetricRow | MetricCheck) -> tuple[str, str]:
     """(in a sentence, in the tag) for a compared metric's margin: points for rates, units otherwise."""
-    mg = m.get("margin")
-    if m.get("rate", True):
-        return fmt.margin_points(mg), _margin_tag(mg)
-    return f"{fmt.num(mg)}-unit", f"margin ±{fmt.num(mg)}"
+    if m.rate:
+        return fmt.margin_points(m.margin), _margin_tag(m.margin)
+    return f"{fmt.num(m.margin)}-unit", f"margin ±{fmt.num(m.margin)}"
 
 
-def compare_verdict(m: dict, anchor: str = "") -> Verdict:
-    v = dict(m.get("margin_verdict") or {})
-    v.setdefault("verdict", "inconclusive")
-    metric = m["metric"]
-    d = m.get("diff")
+def compare_verdict(m: MetricRow | MetricCheck, anchor: str = "") -> Verdict:
+    v = m.margin_verdict.model_dump()
+    metric = m.metric
+    d = m.diff
     mw, tag = _cmp_margin(m)
-    if m.get("rate", True):
+    if m.rate:
         size = fmt.points(d)
         within_w = f"within {mw}"
     else:
-        size = f"{fmt.num(abs(d)) if d is not None else fmt.MISSING} ({fmt.num(m.get('a'))} → {fmt.num(m.get('b'))})"
-        within_w = f"within ±{fmt.num(m.get('margin'))}"
+        size = f"{fmt.num(abs(d)) if d is not None else fmt.MISSING} ({fmt.num(m.a)} → {fmt.num(m.b)})"
+        within_w = f"within ±{fmt.num(m.margin)}"
     if metric == "win rate":
         ph = Phrases(within=f"B's win rate is within {mw} of A's",
                      differs=f"B's win rate is {size} {more_or_less(d, 'higher', 'lower')} than A's",
@@ -464,119 +465,126 @@ def compare_verdict(m: dict, anchor: str = "") -> Verdict:
         ph = Phrases(within=f"B's {metric} is {within_w} of A's",
                      differs=f"B's {metric} is {size} {more_or_less(d, 'higher', 'lower')} than A's",
                      whether=f"B's {metric} is {within_w} of A's", about=f"whether B changes the {metric}")
-    margin_words = mw if m.get("rate", True) else f"±{fmt.num(m.get('margin'))}"
-    sentence = say(ph, v, margin_words, decide_words(v, m.get("n_a"), "games a side"))
-    if not m.get("rate", True):
+    margin_words = mw if m.rate else f"±{fmt.num(m.margin)}"
+    sentence = say(ph, v, margin_words, decide_words(v, m.n_a, "games a side"))
+    if not m.rate:
         sentence = sentence.replace(f"your {margin_words} margin", f"your margin of {margin_words}")
-    ci = m.get("ci") or [None, None]
-    lvl = m.get("ci_level") or 0.95
-    detail = (f"B − A {fmt.pts(d) if m.get('rate', True) else fmt.num(d)}, {100 * lvl:.4g}% CI "
-              f"{fmt.ci_pts(ci) if m.get('rate', True) else fmt.ci_num(ci)}, n = {fmt.int_(m.get('n_a'))}"
-              + (" pairs" if str(m.get("method", "")).startswith("paired") else " / " + fmt.int_(m.get("n_b"))))
-    return Verdict(sentence, v["verdict"], tag, detail, anchor)
+    ci = m.ci
+    lvl = m.ci_level or 0.95
+    detail = (f"B − A {fmt.pts(d) if m.rate else fmt.num(d)}, {100 * lvl:.4g}% CI "
+              f"{fmt.ci_pts(ci) if m.rate else fmt.ci_num(ci)}, n = {fmt.int_(m.n_a)}"
+              + (" pairs" if str(m.method or "").startswith("paired") else " / " + fmt.int_(m.n_b)))
+    return Verdict(sentence, m.margin_verdict.verdict, tag, detail, anchor)
 
 
-def compare_skill_note(v: Verdict, m: dict, r: dict) -> Verdict:
+def compare_skill_note(v: Verdict, m: MetricRow, r: ComparisonResult) -> Verdict:
     """A compared metric's verdict with the same comparison on the expert games (comparison.json's
     skill_check)."""
-    sc = r.get("skill_check") or {}
-    row = next((i for i in sc.get("items") or [] if i.get("metric") == m.get("metric")), None)
+    sc = r.skill_check
+    row = next((i for i in sc.items if i.metric == m.metric), None) if sc is not None else None
     if row is None:
         return v
-    said = compare_verdict({**m, **(row.get("check") or {})}).sentence
-    n = (row.get("check") or {}).get("n_a")
+    said = compare_verdict(row.check).sentence
     from dataclasses import replace
 
-    return replace(v, skill=f"{SKILL_LEADS[row['status']]} ({fmt.int_(n)} deals a side): "
-                            f"{fmt.lower_first(said)}", skill_code=row["status"])
+    return replace(v, skill=f"{SKILL_LEADS[row.status]} ({fmt.int_(row.check.n_a)} deals a side): "
+                            f"{fmt.lower_first(said)}", skill_code=row.status)
 
 
-def compare_block(r: dict, anchors: dict[str, str]) -> Block:
-    ms = r.get("metrics") or []
-    head = next((m for m in ms if m.get("role") == "primary"), None)
+def compare_block(r: ComparisonResult, anchors: dict[str, str]) -> Block:
+    head = r.headline
     out = [compare_skill_note(compare_verdict(head, anchors.get("verdicts", "")), head, r)] if head else []
-    rest = [compare_skill_note(compare_verdict(m, anchors.get("verdicts", "")), m, r) for m in ms if m is not head]
+    rest = [compare_skill_note(compare_verdict(m, anchors.get("verdicts", "")), m, r) for m in r.metrics
+            if m is not head]
     out += shortlist(rest, "metric", anchors.get("verdicts", ""), keep=3)
-    sc = r.get("skill_check") or {}
+    sc = r.skill_check
     alerts = []
-    if sc and not sc.get("played"):
-        out.append(Verdict(f"Not checked for stronger play: {sc.get('why')}.", "count", "", "", anchors.get("verdicts", "")))
-    elif sc.get("changes"):
-        alerts.append(Alert(f"{fmt.plural(sc['changes'], 'verdict')} change for {sc.get('policy')} players: the answer "
+    if sc is not None and not sc.played:
+        out.append(Verdict(f"Not checked for stronger play: {sc.why}.", "count", "", "", anchors.get("verdicts", "")))
+    elif sc is not None and sc.changes:
+        alerts.append(Alert(f"{fmt.plural(sc.changes, 'verdict')} change for {sc.policy} players: the answer "
                             f"depends on how well the game is played (see the verdicts).", anchors.get("verdicts", ""),
                             "skill_changes"))
-    return Block(out, alerts, methods_for("compare", r), margin_line(r.get("margin")))
+    return Block(out, alerts, methods_for("compare"), margin_line(r.margin))
 
 
 # ---------------------------------------------------------------- impact (impact.json's rows)
 
 
-def impact_subject(row: dict) -> str:
-    if row.get("what") == "card":
-        a, b = (row.get("copies") or [None, None])[:2]
-        return f"{row.get('card')} {row.get('change_words') or row.get('change')} ({a} → {b} copies)"
-    return f"{row.get('rule')} {fmt.value(row.get('from'))} → {fmt.value(row.get('to'))}"
+def impact_subject(row: ImpactRow) -> str:
+    if row.what == "card":
+        a, b = (row.copies or [None, None])[:2]
+        return f"{row.card} {row.change_words or row.change} ({a} → {b} copies)"
+    return f"{row.rule} {fmt.value(row.from_)} → {fmt.value(row.to)}"
 
 
-def impact_verdict(row: dict, res: dict, anchor: str = "") -> Verdict:
-    v = dict(row.get("margin_verdict") or {})
-    v.setdefault("verdict", "inconclusive")
-    d = row.get("diff")
+def impact_verdict(row: ImpactRow, res: ImpactResult, anchor: str = "") -> Verdict:
+    v = row.margin_verdict.model_dump()
+    d = row.diff
     what = impact_subject(row)
-    rate = bool(row.get("rate", True))
-    metric = res.get("primary") or "win rate"
+    rate = row.rate
+    metric = res.primary
     if rate:
-        mw = fmt.margin_points(row.get("margin"))
+        mw = fmt.margin_points(row.margin)
         size = fmt.points(d)
     else:
-        mw = f"±{fmt.num(row.get('margin'))}"
+        mw = f"±{fmt.num(row.margin)}"
         size = fmt.num(abs(d)) if d is not None else fmt.MISSING
     ph = Phrases(within=f"{what}: the {metric} stays within {mw} of the baseline",
                  differs=f"{what}: the {metric} {more_or_less(d, 'rises', 'falls')} {size}",
                  whether=f"{what} keeps the {metric} within {mw}", about=f"what {what} does")
-    detail = (f"variant − baseline {fmt.pts(d) if rate else fmt.num(d)}, {100 * row.get('ci_level', 0.95):.4g}% CI "
-              f"{fmt.ci_pts(row.get('ci')) if rate else fmt.ci_num(row.get('ci'))}, n = {fmt.int_(row.get('n_a'))} pairs")
-    s = say(ph, v, mw, decide_words(v, row.get("n_a"), "games per variant", rerun=_rerun))
+    detail = (f"variant − baseline {fmt.pts(d) if rate else fmt.num(d)}, {100 * row.ci_level:.4g}% CI "
+              f"{fmt.ci_pts(row.ci) if rate else fmt.ci_num(row.ci)}, n = {fmt.int_(row.n_a)} pairs")
+    s = say(ph, v, mw, decide_words(v, row.n_a, "games per variant", rerun=_rerun))
     if not rate:
         s = s.replace(f"your {mw} margin", f"your margin of {mw}")
-    return Verdict(s, v["verdict"], _margin_tag(row.get("margin")) if rate else f"margin {mw}", detail, anchor)
+    return Verdict(s, row.margin_verdict.verdict, _margin_tag(row.margin) if rate else f"margin {mw}", detail, anchor)
 
 
-def skill_row(res: dict, table: str, variant: str) -> dict | None:
-    """impact.json's skill-check item of one row (table "rows" or "card_power")."""
-    return next((i for i in (res.get("skill_check") or {}).get("items") or []
+def skill_row(skill: dict | None, table: str, variant: str) -> dict | None:
+    """A skill check's item of one row (impact.json's: table "rows" or "card_power"), as a dict (card
+    power's rows are read as analysis.card_power writes them)."""
+    return next((i for i in (skill or {}).get("items") or []
                  if i.get("table") == table and i.get("variant") == variant), None)
 
 
-def with_note(v: Verdict, item: dict | None, said: Verdict | None, n) -> Verdict:
+def with_note(v: Verdict, status: str | None, said: Verdict | None, n) -> Verdict:
     """A verdict with its skill-check line (the same verdict said again on the expert games)."""
-    if item is None or said is None:
+    if status is None or said is None:
         return v
     from dataclasses import replace
 
-    sentence = said.sentence
-    return replace(v, skill=f"{SKILL_LEADS[item['status']]} ({fmt.int_(n)} deals): "
-                            f"{fmt.lower_first(sentence)}", skill_code=item["status"])
+    return replace(v, skill=f"{SKILL_LEADS[status]} ({fmt.int_(n)} deals): {fmt.lower_first(said.sentence)}",
+                   skill_code=status)
 
 
-def impact_block(res: dict, base: dict, anchors: dict[str, str]) -> Block:
-    rows = sorted(res.get("rows") or [], key=lambda r: -abs(r.get("diff") or 0.0))  # rises and falls alike
+def checked(row: ImpactRow, check: RowCheck) -> ImpactRow:
+    """The row with the fields re-measured on the skill check's games in place of its own."""
+    return row.model_copy(update={k: getattr(check, k) for k in RowCheck.model_fields if k in ImpactRow.model_fields})
+
+
+def impact_block(res: ImpactResult, base: dict, anchors: dict[str, str]) -> Block:
+    rows = sorted(res.rows, key=lambda r: -abs(r.diff or 0.0))  # rises and falls alike
+    sc = res.skill_check
+    items = {i.variant: i for i in sc.items if i.table == "rows"} if sc is not None else {}
     vs = []
     for r in rows:
         v = impact_verdict(r, res, anchors.get("ranked", ""))
-        item = skill_row(res, "rows", r["variant"])
-        check = {**r, **(item or {}).get("check", {})}
-        vs.append(with_note(v, item, impact_verdict(check, res) if item else None, check.get("n_a")))
-    sc = res.get("skill_check") or {}
-    tail = ([Verdict(f"Not checked for stronger play: {sc.get('why')}.", "count", "", "", anchors.get("ranked", ""))]
-            if sc and not sc.get("played") else [])
+        item = items.get(r.variant)
+        if item is None:
+            vs.append(v)
+            continue
+        check = checked(r, item.check)
+        vs.append(with_note(v, item.status, impact_verdict(check, res), check.n_a))
+    tail = ([Verdict(f"Not checked for stronger play: {sc.why}.", "count", "", "", anchors.get("ranked", ""))]
+            if sc is not None and not sc.played else [])
     alerts = run_alerts(base, anchors, "In the baseline: ")
-    if sc.get("changes"):
-        alerts.append(Alert(f"{fmt.plural(sc['changes'], 'verdict')} change for {sc.get('policy')} players: the answer "
+    if sc is not None and sc.changes:
+        alerts.append(Alert(f"{fmt.plural(sc.changes, 'verdict')} change for {sc.policy} players: the answer "
                             f"depends on how well the game is played (see the verdicts).", anchors.get("ranked", ""),
                             "skill_changes"))
     return Block(shortlist(vs, "variant", anchors.get("ranked", ""), keep=5) + tail,
-                 alerts, methods_for("impact", res), margin_line(res.get("margin")))
+                 alerts, methods_for("impact"), margin_line(res.margin))
 
 
 # ---------------------------------------------------------------- skill ladders (ladder.json's result)

@@ -125,14 +125,25 @@ def test_real_sweep_report(real_sweep):
 # ---------------------------------------------------------------- comparisons
 
 
+def pairing(correlation: float, width_ratio: float, basis: str = "same deals", n_pairs: int = 5000) -> dict:
+    """comparison.json's `pairing` as analysis.compare.pairing_of measures it (its sentence made once, there)."""
+    from balance.analysis.compare import pairing_sentence
+
+    p = {"correlation": correlation, "width_ratio": width_ratio, "n_pairs": n_pairs, "level": 0.95,
+         "how": "paired interval's width / unpaired interval's width, same games, same level"}
+    return {**p, "words": pairing_sentence(p, basis)}
+
+
 def compare_result() -> dict:
+    """A comparison.json's content, as a dict to edit; `typed` makes it the schema's model."""
     from balance.analysis.stats import margin_verdict
 
     def m(metric, a, b, lo, hi, p, sig, method="paired by game", role="secondary", level=0.9875, rate=True):
         mg = 0.02 if rate else 0.02 * a
         return {"metric": metric, "role": role, "a": a, "b": b, "diff": b - a, "ci": [lo, hi], "p": p,
                 "p_adjusted": min(1.0, p * (1 if role == "primary" else 4)), "ci_level": level, "n_a": 5000,
-                "n_b": 5000, "method": method, "significant": sig, "rate": rate, "margin": mg,
+                "n_b": 5000, "missing": 0, "method": method, "significant": sig, "rate": rate, "margin": mg,
+                "margin_kind": "absolute" if rate else "relative: the margin times A's value",
                 "margin_verdict": margin_verdict(b - a, [lo, hi], mg, n=5000),
                 "verdict": ("B higher" if b > a else "B lower") if sig else "no significant difference"}
 
@@ -142,19 +153,32 @@ def compare_result() -> dict:
                m("mean pizzas_spent", 2.0, 1.9, -0.15, -0.05, 0.001, True, rate=False)]
     side = {"run": "/runs/a", "variant": "base", "params": {"pizzas": 2}, "seed": 1, "players": 2,
             "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}]}
-    return {"game": "sickdays-solo", "title": "Sick Days <solo>", "a": side,
+    verdicts = {"margin": 0.02, "alpha": 0.05, "items": [
+        {"id": "compare", "variant": None, "question": f"Does B change the {x['metric']}?", "metric": x["metric"],
+         "role": x["role"], "estimate": x["diff"], "ci": x["ci"], "ci_level": x["ci_level"], "n": x["n_a"],
+         "p": x["p_adjusted"], **x["margin_verdict"]} for x in metrics]}
+    return {"command": None, "game": "sickdays-solo", "title": "Sick Days <solo>", "a": side,
             "b": {**side, "run": "/runs/b", "params": {"pizzas": 3}}, "changed": {"pizzas": [2, 3]},
             "n_a": 5000, "n_b": 5000, "paired": True, "alpha": 0.05, "correction": "Bonferroni", "metrics": metrics,
-            "family_size": 4, "margin": 0.02, "primary": "win rate", "pairing_basis": "same deals",
+            "family_size": 4, "family": "the primary metric (win rate) at alpha 0.05 with a 95% interval; the 4 "
+                                     "secondary metrics each at 1 - alpha/4",
+            "margin": 0.02, "primary": "win rate", "pairing_basis": "same deals",
             "pairing_words": "paired on the same deals (seed 1: game i is dealt alike on both sides)",
-            "pairing": {"correlation": 0.7, "width_ratio": 0.55, "n_pairs": 5000},
+            "pairing": pairing(0.7, 0.55),
             "dropped": [{"metric": "ends: reached", "reason": "the complement of win rate, game by game"}],
-            "significant": [x["metric"] for x in metrics if x["significant"]]}
+            "significant": [x["metric"] for x in metrics if x["significant"]], "verdicts": verdicts,
+            "skill_check": None, "card_diff": None}
+
+
+def typed(r: dict):
+    """The dict as comparison.json's model (what the report reads)."""
+    from balance.analysis.compare_result import ComparisonResult
+
+    return ComparisonResult.model_validate(r)
 
 
 def test_compare_report(tmp_path):
-    (tmp_path / "comparison.json").write_text(json.dumps({"command": "balance compare a b"}))
-    path = render_compare_report(tmp_path, compare_result())
+    path = render_compare_report(tmp_path, typed({**compare_result(), "command": "balance compare a b"}))
     html = path.read_text()
     assert path == tmp_path / "report.html"
     assert_self_contained(html)
@@ -178,22 +202,22 @@ def test_compare_report_pairing_sentences_come_from_the_measured_widths(tmp_path
     intervals 0.95-0.99x the unpaired width: every pairing sentence is now read from the measured ratio."""
     r = compare_result()
     r.update(pairing_basis="same seeds", pairing_words="paired on the same seeds (seed 1: ... the card lists differ)",
-             pairing={"correlation": 0.05, "width_ratio": 0.97, "n_pairs": 5000})
-    html = render_compare_report(tmp_path / "s", r).read_text().replace("\u00a0", " ")
+             pairing=pairing(0.05, 0.97, "same seeds"))
+    html = render_compare_report(tmp_path / "s", typed(r)).read_text().replace("\u00a0", " ")
     assert "much of the luck" not in html
     assert "pairing on the same seeds removed little of the luck here (interval 0.97x the unpaired width)" in html
     assert "the card lists differ, so game i is not the same deal" in html.lower()
     r = compare_result()
-    r["pairing"] = {"correlation": 0.88, "width_ratio": 0.32, "n_pairs": 5000}
-    html = render_compare_report(tmp_path / "d", r).read_text().replace("\u00a0", " ")
+    r["pairing"] = pairing(0.88, 0.32)
+    html = render_compare_report(tmp_path / "d", typed(r)).read_text().replace("\u00a0", " ")
     assert "pairing on the same deals made this interval 3.1x narrower than independent games would" in html
     assert "correlating 0.88 game by game" in html
 
 
 def test_compare_report_unpaired_warns(tmp_path):
     r = compare_result()
-    r["paired"] = False
-    html = render_compare_report(tmp_path, r).read_text()
+    r.update(paired=False, pairing_basis=None, pairing_words=None, pairing=None)
+    html = render_compare_report(tmp_path, typed(r)).read_text()
     assert "independent samples" in html and "unpaired" in html
 
 
@@ -286,7 +310,7 @@ def test_campaign_report(tmp_path):
 
 def test_sweep_and_compare_render_charts_in_headless_chromium(sweep_2d, tmp_path):
     binary = _chromium_or_skip()
-    cmp = render_compare_report(tmp_path / "cmp", compare_result())
+    cmp = render_compare_report(tmp_path / "cmp", typed(compare_result()))
     for path, words, n_svg in ((sweep_2d, "This sweep plays 6 points", 8), (cmp, "B changes pizzas from 2 to 3", 2)):
         dom = _chromium(binary, tmp_path / "profile", "--dump-dom", path.as_uri())
         assert dom.returncode == 0, dom.stderr[-2000:]
@@ -300,8 +324,10 @@ def test_sweep_and_compare_render_charts_in_headless_chromium(sweep_2d, tmp_path
 def test_an_impact_ranked_by_length_says_its_unit():
     from balance.reports.impact import _primary
 
-    assert _primary({"primary": "length", "primary_rate": False, "primary_unit": "turns"}) == "length (turns)"
-    assert _primary({"primary": "win rate", "primary_rate": True, "primary_unit": None}) == "win rate"
+    from types import SimpleNamespace as Res  # the three fields of impact.json's ImpactResult it reads
+
+    assert _primary(Res(primary="length", primary_rate=False, primary_unit="turns")) == "length (turns)"
+    assert _primary(Res(primary="win rate", primary_rate=True, primary_unit=None)) == "win rate"
 
 
 def test_unpaired_sweep_rows_name_the_test_that_gave_their_p():

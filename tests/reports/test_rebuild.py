@@ -16,7 +16,7 @@ from balance.reports import FolderKind, folder_kind, rebuild_report
 from balance.simcore import registry
 from balance.simcore.errors import BalanceError
 
-from test_other_reports import _fake_tune, campaign_result, compare_result
+from test_other_reports import _fake_tune, campaign_result, compare_result, typed
 
 from balance.analysis.summary import jsonable
 
@@ -49,7 +49,7 @@ def test_compare_game_folder_stays_a_comparison(tmp_path):
     rebuilt, it is the comparison, not a sweep report."""
     run = make_run(tmp_path, n_games=300, n_cap=0, variants={"A": 0.5, "B": 0.6})
     assert json.loads((run / "manifest.json").read_text())["kind"] == "sweep"
-    (run / "comparison.json").write_text(json.dumps({**compare_result(), "command": "balance compare --game x"}))
+    typed({**compare_result(), "command": "balance compare --game x"}).write(run)
     assert folder_kind(run).kind == "compare"
     html = rebuild_report(run).read_text()
     assert "comparison, B against A" in html and "sweep report" not in html
@@ -57,7 +57,7 @@ def test_compare_game_folder_stays_a_comparison(tmp_path):
 
 
 def test_compare_folder_of_two_runs(tmp_path):
-    (tmp_path / "comparison.json").write_text(json.dumps({**compare_result(), "command": "balance compare a b"}))
+    typed({**compare_result(), "command": "balance compare a b"}).write(tmp_path)
     assert "comparison, B against A" in title(rebuild_report(tmp_path))
 
 

@@ -23,7 +23,7 @@ from balance.reports import (fmt, render_campaign_report, render_compare_report,
 from balance.reports.context import card_banner, card_lists, card_names, edited_from
 from balance.reports.views import key_figures, summary_sentences
 
-from test_other_reports import _fake_tune, campaign_result, compare_result
+from test_other_reports import _fake_tune, campaign_result, compare_result, typed
 from test_run_report import _chromium, _chromium_or_skip, assert_self_contained
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -231,7 +231,7 @@ def _recon_compare() -> dict:
 
 
 def test_a_compare_report_of_the_reconstruction_has_the_banner(tmp_path):
-    html = plain(htmllib.unescape(render_compare_report(tmp_path, _recon_compare()).read_text()))
+    html = plain(htmllib.unescape(render_compare_report(tmp_path, typed(_recon_compare())).read_text()))
     assert "This comparison plays the reconstructed card list of Overtime (side A)" in html
     assert "this comparison plays my-cards.toml (side B), an edited copy of the reconstructed card list of " \
            "Overtime: 36 of its 37 card names are the reconstruction's invented cards" in html
@@ -345,7 +345,7 @@ def every_report(toy, runs, tmp_path_factory, request) -> dict[str, Path]:
     assert r.exit_code == 0, r.output
     out["ladder"] = root / "ladder" / "report.html"
     tmp = tmp_path_factory.mktemp("others")
-    out["compare"] = render_compare_report(tmp / "compare", _recon_compare())
+    out["compare"] = render_compare_report(tmp / "compare", typed(_recon_compare()))
     out["campaign"] = render_campaign_report(tmp / "campaign", campaign_result())
     mp = pytest.MonkeyPatch()
     request.addfinalizer(mp.undo)
@@ -429,8 +429,10 @@ def _big_impact() -> dict:
                          "margin": 0.02, "ci_level": 0.9998, "a": 0.5, "b": 0.5 + d, "p_holm": 0.01,
                          "margin_verdict": {"verdict": "beyond_margin" if abs(d) > 0.04 else "inconclusive",
                                             "margin": 0.02, "games_to_decide": 9000}})
-    return {"rows": rows, "ci_level": 0.9998, "family_size": len(rows), "margin": 0.02, "primary_rate": True,
-            "primary": "win rate", "baseline": {"win_rate": {"value": 0.5, "ci": [0.48, 0.52], "n": 2000}}}
+    from types import SimpleNamespace as Obj  # the fields of impact.json's model the tornado reads
+
+    return Obj(rows=[Obj(**r) for r in rows], ci_level=0.9998, family_size=len(rows), margin=0.02, primary_rate=True,
+               primary="win rate", primary_unit=None)
 
 
 def test_a_printed_tornado_fits_one_page_with_its_caption(tmp_path):
