@@ -34,10 +34,10 @@ from balance.simcore.params import resolve
 from balance.simcore.runner import USER
 from balance.simcore.spec import GameSpec
 
-from . import store
-from .store import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
+from . import chunk_log, folder_entries, folder_lock, manifest_file, store
+from .folder_entries import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
 
-CARD_LISTS = store.CARDS  # card lists the folder holds: its copy of each list it played, an impact folder's variants
+CARD_LISTS = folder_entries.CARDS  # card lists the folder holds: its copy of each list it played, an impact folder's variants
 MAX_SEED = 2**64 - 1  # seeds are uint64
 MAX_INDEX = 2**63 - 1  # game indices are int64
 
@@ -289,20 +289,20 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
     locked = False
     written: list[str] = []
     try:
-        store.check_entries(run_dir, "--out", tables=True)  # no link is followed, for a write or a delete
-        store.hold(run_dir, "--out", command)  # before anything else is written
+        folder_entries.check_entries(run_dir, "--out", tables=True)  # no link is followed, for a write or a delete
+        folder_lock.hold(run_dir, "--out", command)  # before anything else is written
         locked = True
         if (run_dir / MANIFEST).exists():
             return _resume(run_dir, spec, config, ident, n_games, notice)
-        others = sorted(p.name for p in run_dir.iterdir() if p.name not in (store.LOCK, PARTS, CARD_LISTS))
-        if others or any(p.name != store.STAGING for p in (run_dir / PARTS).glob("*")):
+        others = sorted(p.name for p in run_dir.iterdir() if p.name not in (folder_entries.LOCK, PARTS, CARD_LISTS))
+        if others or any(p.name != folder_entries.STAGING for p in (run_dir / PARTS).glob("*")):
             raise BalanceError(f"--out: {run_dir} holds files ({', '.join(others[:3]) or PARTS}) but no {MANIFEST}, "
                                "so it is not a run folder; allowed: a new or empty folder, or a run folder to resume")
         check_writable(run_dir, estimated_bytes(spec, config, n_games))
         card_files, written = keep_card_lists(run_dir, spec, config, [])
         manifest = {
             "kind": kind,
-            "layout": store.LAYOUT,
+            "layout": manifest_file.LAYOUT,
             "config": {
                 "identity": ident,
                 "game": config.game,
@@ -326,7 +326,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "command": command,
         }
-        return store.write_manifest(run_dir, _jsonable(manifest))
+        return manifest_file.write_manifest(run_dir, _jsonable(manifest))
     except BaseException:
         if locked and created:  # ours alone and no manifest written: leave no folder behind
             import shutil
@@ -336,7 +336,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
             for rel in written:
                 _unlink_quietly(run_dir, rel)
         if locked:
-            store.release(run_dir)
+            folder_lock.release(run_dir)
         raise
 
 
@@ -365,12 +365,12 @@ def _resume(run_dir: Path, spec: GameSpec, config: RunConfig, ident: dict, n_gam
     # folder's content, checked above), and a damaged copy is written again
     had = manifest["config"].get("card_files")
     card_files, _ = keep_card_lists(run_dir, spec, config, had if isinstance(had, list) else [], notice)
-    changed = {"n_games": max(n_games, manifest["n_games"]), "layout": store.LAYOUT}
+    changed = {"n_games": max(n_games, manifest["n_games"]), "layout": manifest_file.LAYOUT}
     manifest["config"]["engine_hash"] = now
     copies_changed = card_files != had and (had is not None or card_files)
     if any(manifest.get(k) != v for k, v in changed.items()) or stored != now or copies_changed:
         manifest["config"]["card_files"] = card_files
-        manifest = store.write_manifest(run_dir, {**manifest, **changed})
+        manifest = manifest_file.write_manifest(run_dir, {**manifest, **changed})
     return manifest
 
 
@@ -429,7 +429,7 @@ def keep_card_lists(run_dir: Path, spec: GameSpec, config: RunConfig, recorded: 
         ext = ".csv" if Path(cards.path).suffix.lower() == ".csv" else ".toml"
         name = have[sha]["file"] if sha in have else f"{CARD_LISTS}/{sha[:16]}{ext}"
         try:
-            _, digest = store.sha256_entry(run_dir, name, store.MAX_CARD_BYTES)
+            _, digest = folder_entries.sha256_entry(run_dir, name, folder_entries.MAX_CARD_BYTES)
         except FileNotFoundError:
             digest = None
         if digest == sha:
@@ -442,7 +442,7 @@ def keep_card_lists(run_dir: Path, spec: GameSpec, config: RunConfig, recorded: 
             raise BalanceError(f"--set cards: {cards.file} changed while the run was starting (its sha256 is no "
                                f"longer {sha[:12]}...); run the command again")
         try:
-            store.replace_entry(run_dir, name, data, create=True)
+            folder_entries.replace_entry(run_dir, name, data, create=True)
         except OSError as exc:
             raise BalanceError(f"--out: cannot write {run_dir / name} ({exc.strerror or exc}); allowed: a folder you "
                                "can write to, on a disk with free space") from None
@@ -453,7 +453,7 @@ def keep_card_lists(run_dir: Path, spec: GameSpec, config: RunConfig, recorded: 
 
 def _unlink_quietly(run_dir: Path, rel: str) -> None:
     try:
-        store._remove_at(Path(run_dir), tuple(rel.split("/")[:-1]), rel.split("/")[-1], False)
+        folder_entries._remove_at(Path(run_dir), tuple(rel.split("/")[:-1]), rel.split("/")[-1], False)
     except (OSError, BalanceError):
         pass
 
@@ -461,7 +461,7 @@ def _unlink_quietly(run_dir: Path, rel: str) -> None:
 def _write_json(path: Path, obj) -> None:
     """A result file of a run folder, replaced atomically, never through a link."""
     try:
-        store.replace_entry(path.parent, path.name, json.dumps(obj, indent=2, sort_keys=False).encode("utf-8"))
+        folder_entries.replace_entry(path.parent, path.name, json.dumps(obj, indent=2, sort_keys=False).encode("utf-8"))
     except OSError as exc:
         raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); "
                            "free some space and run the same command again") from None
@@ -469,27 +469,27 @@ def _write_json(path: Path, obj) -> None:
 
 def close_run(run_dir: Path) -> None:
     """Let go of the folder's lock (taken by open_run)."""
-    store.release(Path(run_dir))
+    folder_lock.release(Path(run_dir))
 
 
 @contextmanager
 def locked(run_dir: Path, role: str, command: str = ""):
     """The folder's lock for a command that writes into a run folder without
     playing (`balance report`): refused while another process writes it."""
-    held = store.holds(run_dir)
+    held = folder_lock.holds(run_dir)
     if not held:
-        store.check_entries(Path(run_dir), role, tables=True)  # it writes: no link is followed
-    store.hold(run_dir, role, command)
+        folder_entries.check_entries(Path(run_dir), role, tables=True)  # it writes: no link is followed
+    folder_lock.hold(run_dir, role, command)
     try:
         yield
     finally:
         if not held:
-            store.release(run_dir)
+            folder_lock.release(run_dir)
 
 
 def load_manifest(run_dir: Path, role: str = "") -> dict:
-    """The folder's manifest, checked (analysis.store.read_manifest)."""
-    return store.read_manifest(Path(run_dir), role)
+    """The folder's manifest, checked (analysis.manifest_file.read_manifest)."""
+    return manifest_file.read_manifest(Path(run_dir), role)
 
 
 def spec_of(manifest: dict, run_dir: Path):
@@ -591,7 +591,7 @@ def played_data(spec: GameSpec, run_dir: Path, manifest: dict, config: RunConfig
     held = _held_list(cfg, v) if "cards" in params else None
     if held is not None and want:
         try:
-            _, got = store.sha256_entry(run_dir, held, store.MAX_CARD_BYTES, role)
+            _, got = folder_entries.sha256_entry(run_dir, held, folder_entries.MAX_CARD_BYTES, role)
         except FileNotFoundError:
             raise BalanceError(f"{role}: {run_dir / held}: missing (the card list the run played); restore the "
                                "folder from a copy, or run the command that made it again into a new --out folder") from None
@@ -625,7 +625,7 @@ def chunks(n_games: int, chunk_size: int) -> list[tuple[int, int, int]]:
 
 def covered(run_dir: Path) -> dict[int, list[tuple[int, int]]]:
     """Committed game ranges per variant (analysis.store: records only)."""
-    return store.committed(Path(run_dir), store.read_manifest(Path(run_dir), required=False)).covered()
+    return store.committed(Path(run_dir), manifest_file.read_manifest(Path(run_dir), required=False)).covered()
 
 
 def missing_tasks(run_dir: Path, config: RunConfig, n_games: int) -> list[tuple[int, int, int, int]]:
@@ -862,7 +862,7 @@ class Tally:
         """The committed seats parts (open_run has checked them against their records)."""
         from .frames import read_part
 
-        manifest = store.read_manifest(Path(run_dir), required=False)
+        manifest = manifest_file.read_manifest(Path(run_dir), required=False)
         files = [f for f, _, _ in store.committed(Path(run_dir), manifest).parts("seats")]
         if not files:
             return
@@ -907,8 +907,8 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
     from .part_writer import PartWriter
 
     run_dir = Path(run_dir)
-    store.hold(run_dir)  # open_run took it; a second process on this folder is refused here
-    cfg_hash = store.config_hash(store.read_manifest(run_dir, required=False))
+    folder_lock.hold(run_dir)  # open_run took it; a second process on this folder is refused here
+    cfg_hash = manifest_file.config_hash(manifest_file.read_manifest(run_dir, required=False))
     todo = sorted(missing_tasks(run_dir, config, n_games), key=lambda t: (t[1], t[0], t[2]))
     if executor is None:
         prep = prepared or Prepared(spec, config)
@@ -985,7 +985,7 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
 def timing(run_dir: Path) -> dict:
     """Games and seconds over the chunks played for this folder (committed
     chunks, and an old folder's timing lines)."""
-    log = store.read_log(Path(run_dir))
+    log = chunk_log.read_log(Path(run_dir))
     games = secs = 0.0
     for r in log.records:
         if not r.migrated:
