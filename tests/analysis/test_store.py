@@ -12,7 +12,7 @@ import pandas as pd
 import polars as pl
 import pytest
 
-from balance.analysis import chunk_log, folder_entries, folder_lock, manifest_file, runs
+from balance.analysis import chunk_log, execution, folder_entries, folder_lock, manifest_file, runs
 from balance.analysis.frames import load_cards, load_games, load_seats, part_files, windows
 from balance.analysis.summary import summarize
 from balance.simcore.batch import resolve_policy
@@ -31,7 +31,7 @@ def play(folder, n=N, chunk=CHUNK, seed=9, notice=None):
     cfg = config(n, chunk, seed)
     runs.open_run(folder, SPEC, cfg, n, "balance simulate (test)", notice=notice)
     try:
-        runs.execute(folder, SPEC, cfg, n)
+        execution.execute(folder, SPEC, cfg, n)
     finally:
         runs.close_run(folder)
     return folder
@@ -271,7 +271,7 @@ def test_the_precision_tally_counts_committed_chunks_only(clean, tmp_path):
     run = copy(clean, tmp_path)
     for kind in ("seats", "games"):  # a killed chunk's parts, moved in but never recorded
         shutil.copyfile(run / "parts" / kind / folder_entries.part_file(0, 0, CHUNK), run / "parts" / kind / folder_entries.part_file(0, N, CHUNK))
-    tally = runs.Tally(1, 2)
+    tally = execution.Tally(1, 2)
     tally.load(run, config())
     seats = load_seats(clean)
     assert tally.games[0] == N and tally.seat_won[0].tolist() == [
