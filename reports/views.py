@@ -12,7 +12,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from balance.analysis.summary import nameable
+from balance.analysis.findings import nameable
 
 from . import charts, context, fmt, verdicts
 from .model import Chart, Table  # noqa: F401  (the report modules import them from here too)

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from synthetic import SPEC, make_run
 
-from balance.analysis.summary import alerts, nameable
+from balance.analysis.findings import alerts, nameable
 from balance.reports import (fmt, render_campaign_report, render_compare_report, render_ladder_report, render_run_report,
                      render_tuning_report, rebuild_report, verdicts)
 from balance.reports.context import card_banner, card_lists, card_names, edited_from
