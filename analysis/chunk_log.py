@@ -23,7 +23,6 @@ from .manifest_file import canonical
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
-
 @dataclass(frozen=True)
 class PartInfo:
     file: str  # relative to the run folder: parts/<table>/<name>

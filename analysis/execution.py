@@ -53,7 +53,6 @@ def _seat_policy_names(config: RunConfig, variant: Variant | None = None) -> lis
     return [p.name for p in seat_policies(config, variant)]
 
 
-
 Task = tuple[int, int, int, int]  # (variant, chunk, first game index, games)
 
 
@@ -242,7 +241,6 @@ def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
         if all(sum(c for _, c in have.get(v, [])) >= wanted for v in range(len(config.variants))):
             (Path(run_dir) / "stopping.json").unlink(missing_ok=True)
     return out
-
 
 
 def timing(run_dir: Path) -> dict:

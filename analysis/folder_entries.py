@@ -31,7 +31,6 @@ def part_file(variant: int, first: int, count: int) -> str:
     return f"v{variant:04d}-i{first:012d}-n{count:09d}.parquet"
 
 
-
 # ---------------------------------------------------------------- the folder's own entries
 # A run folder is shared between people, so nothing in it is trusted to be what its name says:
 # no link is ever followed below the folder (every file is opened from its folder's descriptor
@@ -298,7 +297,6 @@ def _write_all(fd: int, data: bytes) -> None:
     while data:
         data = data[os.write(fd, data):]
     os.fsync(fd)
-
 
 
 def replace_file(run_dir: Path, rel: str, text: str, how: str) -> None:

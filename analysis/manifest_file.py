@@ -18,7 +18,6 @@ from .folder_entries import MANIFEST, EntryRefused, check_entries, read_entry, r
 LAYOUT = 2  # manifest["layout"]: parts in table folders, committed by records
 
 
-
 def canonical(obj) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
@@ -42,7 +41,6 @@ def write_manifest(run_dir: Path, manifest: dict) -> dict:
     replace_file(Path(run_dir), MANIFEST, json.dumps(manifest, indent=2),
                   "allowed: a folder you can write to, on a disk with free space")
     return manifest
-
 
 
 _HOW = ("restore manifest.json from a copy of the folder, or run the command again into a new --out folder")

@@ -618,7 +618,6 @@ def rotated_variants(variant: Variant, players: int) -> list[Variant]:
     return [Variant(f"seats+{r}", variant.params, {**variant.varied, ROTATION_KEY: r}) for r in range(players)]
 
 
-
 def new_run_dir(root: Path, game: str) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     base = Path(root) / f"{game}-{stamp}"

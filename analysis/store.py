@@ -107,7 +107,6 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-
 # ---------------------------------------------------------------- test hook: faults
 FAULT_POINTS = ("begin", "staged:games", "staged:seats", "staged:cards",
                 "moved:games", "moved:seats", "moved:cards", "committed")
@@ -136,7 +135,6 @@ def fault(point: str) -> None:
             time.sleep(0.02)
         return
     os.kill(os.getpid(), signal.SIGKILL)
-
 
 
 # ---------------------------------------------------------------- what a reader trusts
@@ -395,7 +393,6 @@ def _parquet_bytes(frame: pl.DataFrame, path: Path) -> bytes:
     return buf.getvalue()
 
 
-
 def _write_durable(dfd: int, path: Path, data: bytes) -> None:
     """A new file `path.name` in the folder `dfd` (never through a link), fsynced."""
     name = path.name
@@ -453,7 +450,6 @@ def commit_chunk(run_dir: Path, task: tuple[int, int, int, int], frames: dict[st
     append_line(run_dir, rec.to_line())
     fault("committed")
     return rec
-
 
 
 def _ours(name: str) -> bool:

@@ -61,7 +61,6 @@ CHECK_KIND = "skill-check"  # the manifest kind of a run's skill check (analysis
 WINDOW_GAMES = 50_000  # game indices read at a time from a run folder, over all variants together
 
 
-
 def _variant_params(manifest: dict) -> dict[str, dict]:
     config = manifest.get("config", {})
     base = dict(config.get("params") or {})
