@@ -14,7 +14,7 @@ A playtest log is a CSV a designer keeps in a spreadsheet, one row per game play
     date, notes, and any other column: kept and ignored
 
 Rows are grouped by what was played (players, settings, level, cards); each group is simulated
-in memory with the run machinery's own library calls (analysis.runs.make_config and Prepared,
+in memory with the run machinery's own library calls (analysis.runs.make_config and analysis.execution.Prepared,
 as `balance simulate` plays a chunk) for every rung of a skill grid (analysis.playtest_fit), and
 the `greedy` rung (what `balance simulate` plays by default) is set beside the playtests
 (analysis.playtests).
