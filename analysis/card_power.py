@@ -425,7 +425,7 @@ def write(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN, alpha: floa
     variant)."""
     import json
 
-    from .store import replace_entry
+    from .folder_entries import replace_entry
 
     data = analyse(run_dir, spec, margin, alpha)
     if data is None:

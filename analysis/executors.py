@@ -14,7 +14,8 @@ from typing import Callable, Iterable, Iterator
 
 import numba
 
-from .runs import LocalExecutor, Prepared, Task, config_from_manifest  # noqa: F401  (LocalExecutor: as before)
+from .execution import LocalExecutor, Prepared, Task  # noqa: F401  (LocalExecutor: as before)
+from .runs import config_from_manifest
 
 _WORKER_CACHE: dict[str, object] = {}
 

@@ -23,7 +23,7 @@ import polars as pl
 
 from balance.simcore.errors import BalanceError
 
-from . import store
+from . import manifest_file, store
 
 GAME_BASE = {"variant": pl.String, "game_index": pl.Int64, "end_reason": pl.String, "decisions": pl.Int32}
 SEAT_BASE = {"variant": pl.String, "game_index": pl.Int64, "seat": pl.Int8, "policy": pl.String,
@@ -81,7 +81,7 @@ def _spec_schema(base: dict, columns) -> dict:
 def _load(run_dir, kind: str, schema: dict) -> pl.DataFrame:
     """Every committed part of a kind, each checked against its record as it is read."""
     view = committed(run_dir)
-    if view.layout == store.LAYOUT:
+    if view.layout == manifest_file.LAYOUT:
         bad = [f"{r.parts[kind].file}: {why}" for r in view.records
                if (why := store.check_part(view.run_dir, r.parts[kind]))]
         if bad:
@@ -185,4 +185,4 @@ def windows(run_dir: str | Path, width: int, game_columns=None, seat_columns=Non
 def load_manifest(run_dir: str | Path) -> dict:
     """manifest.json as a dict ({} when absent, so a bare parts folder still
     reports); a BalanceError naming it when it is damaged or was edited."""
-    return store.read_manifest(Path(run_dir), required=False)
+    return manifest_file.read_manifest(Path(run_dir), required=False)

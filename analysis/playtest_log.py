@@ -14,7 +14,7 @@ A playtest log is a CSV a designer keeps in a spreadsheet, one row per game play
     date, notes, and any other column: kept and ignored
 
 Rows are grouped by what was played (players, settings, level, cards); each group is simulated
-in memory with the run machinery's own library calls (analysis.runs.make_config and Prepared,
+in memory with the run machinery's own library calls (analysis.runs.make_config and analysis.execution.Prepared,
 as `balance simulate` plays a chunk) for every rung of a skill grid (analysis.playtest_fit), and
 the `greedy` rung (what `balance simulate` plays by default) is set beside the playtests
 (analysis.playtests).
@@ -327,11 +327,11 @@ def turns_column(spec) -> str | None:
 
 def simulate(spec, players: int, user: dict, seats: list, n: int, seed: int, first: int = 0) -> Sim:
     """Play n games of the setting (game indices first..first+n-1 of `seed`) with the run machinery's own
-    calls (analysis.runs.make_config, Prepared.run_task: what `balance simulate` plays per chunk)."""
-    from . import runs
+    calls (analysis.runs.make_config, analysis.execution.Prepared.run_task: what `balance simulate` plays per chunk)."""
+    from . import execution, runs
 
     config = runs.make_config(spec, user, players, list(seats), seed, n)
-    res = runs.Prepared(spec, config).run_task(0, first, n)
+    res = execution.Prepared(spec, config).run_task(0, first, n)
     names = spec.game_column_names
     tc = turns_column(spec)
     return Sim(won=res.seat_out[:, :, 0] > 0.5,

@@ -20,7 +20,7 @@ from balance.simcore.batch import BalanceError, seat_labels
 from balance.simcore.spec import GameSpec
 
 from . import runs
-from .store import MANIFEST
+from .folder_entries import MANIFEST
 
 
 def check_out(run_dir: Path, spec: GameSpec, config: "runs.RunConfig", n_games: int) -> bool:

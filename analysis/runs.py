@@ -8,6 +8,13 @@ its parts are in place (analysis.store): an interrupted run resumes where it
 stopped, never recomputes a committed chunk and never counts an uncommitted
 one. One process writes a folder at a time (a lock), and a resumed folder has
 every part checked against its record first; a damaged chunk is played again.
+
+Here: a run's configuration and identity, opening (creating or resuming) and
+closing its folder, reading its manifest back, the missing game ranges, and
+seat rotations and seatings. Playing the missing chunks (execute, Prepared,
+Tally, timing) is in analysis.execution, a chunk's results as frames in
+analysis.chunk_frames, and the folder's own copies of its card lists in
+analysis.card_copies.
 """
 from __future__ import annotations
 
@@ -16,28 +23,23 @@ import json
 import math
 import os
 import secrets
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from functools import partial
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
-import numpy as np
-import polars as pl
-
-from balance.simcore.batch import BalanceError, Engine, InvariantBroken, Results, SeatPolicy
+from balance.simcore.batch import BalanceError, SeatPolicy
 from balance.simcore.jit import SOURCE_HASH
 from balance.simcore.params import resolve
 from balance.simcore.runner import USER
 from balance.simcore.spec import GameSpec
 
-from . import store
-from .store import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
+from . import folder_entries, folder_lock, manifest_file, store
+from .card_copies import CARD_LISTS, held_list, keep_card_lists, recorded_sha
+from .folder_entries import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
 
-CARD_LISTS = store.CARDS  # card lists the folder holds: its copy of each list it played, an impact folder's variants
 MAX_SEED = 2**64 - 1  # seeds are uint64
 MAX_INDEX = 2**63 - 1  # game indices are int64
 
@@ -289,20 +291,20 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
     locked = False
     written: list[str] = []
     try:
-        store.check_entries(run_dir, "--out", tables=True)  # no link is followed, for a write or a delete
-        store.hold(run_dir, "--out", command)  # before anything else is written
+        folder_entries.check_entries(run_dir, "--out", tables=True)  # no link is followed, for a write or a delete
+        folder_lock.hold(run_dir, "--out", command)  # before anything else is written
         locked = True
         if (run_dir / MANIFEST).exists():
             return _resume(run_dir, spec, config, ident, n_games, notice)
-        others = sorted(p.name for p in run_dir.iterdir() if p.name not in (store.LOCK, PARTS, CARD_LISTS))
-        if others or any(p.name != store.STAGING for p in (run_dir / PARTS).glob("*")):
+        others = sorted(p.name for p in run_dir.iterdir() if p.name not in (folder_entries.LOCK, PARTS, CARD_LISTS))
+        if others or any(p.name != folder_entries.STAGING for p in (run_dir / PARTS).glob("*")):
             raise BalanceError(f"--out: {run_dir} holds files ({', '.join(others[:3]) or PARTS}) but no {MANIFEST}, "
                                "so it is not a run folder; allowed: a new or empty folder, or a run folder to resume")
         check_writable(run_dir, estimated_bytes(spec, config, n_games))
         card_files, written = keep_card_lists(run_dir, spec, config, [])
         manifest = {
             "kind": kind,
-            "layout": store.LAYOUT,
+            "layout": manifest_file.LAYOUT,
             "config": {
                 "identity": ident,
                 "game": config.game,
@@ -326,7 +328,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "command": command,
         }
-        return store.write_manifest(run_dir, _jsonable(manifest))
+        return manifest_file.write_manifest(run_dir, _jsonable(manifest))
     except BaseException:
         if locked and created:  # ours alone and no manifest written: leave no folder behind
             import shutil
@@ -336,7 +338,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
             for rel in written:
                 _unlink_quietly(run_dir, rel)
         if locked:
-            store.release(run_dir)
+            folder_lock.release(run_dir)
         raise
 
 
@@ -365,95 +367,18 @@ def _resume(run_dir: Path, spec: GameSpec, config: RunConfig, ident: dict, n_gam
     # folder's content, checked above), and a damaged copy is written again
     had = manifest["config"].get("card_files")
     card_files, _ = keep_card_lists(run_dir, spec, config, had if isinstance(had, list) else [], notice)
-    changed = {"n_games": max(n_games, manifest["n_games"]), "layout": store.LAYOUT}
+    changed = {"n_games": max(n_games, manifest["n_games"]), "layout": manifest_file.LAYOUT}
     manifest["config"]["engine_hash"] = now
     copies_changed = card_files != had and (had is not None or card_files)
     if any(manifest.get(k) != v for k, v in changed.items()) or stored != now or copies_changed:
         manifest["config"]["card_files"] = card_files
-        manifest = store.write_manifest(run_dir, {**manifest, **changed})
+        manifest = manifest_file.write_manifest(run_dir, {**manifest, **changed})
     return manifest
-
-
-# ------------------------------------------------------------------ the folder's own card lists
-def _recorded_sha(variant: dict) -> str | None:
-    """The sha256 (64 hex) of the card list a manifest's variant played, or its
-    16-hex card_list_hash in a folder older than the card_list record; None
-    when the variant plays no card list."""
-    cl = variant.get("card_list") if isinstance(variant, dict) else None
-    if isinstance(cl, dict) and isinstance(cl.get("sha256"), str) and len(cl["sha256"]) == 64:
-        return cl["sha256"]
-    h = variant.get("card_list_hash") if isinstance(variant, dict) else None
-    return h if isinstance(h, str) and h and h != "none" else None
-
-
-def _card_copies(cfg: dict) -> dict[str, str]:
-    """sha256 -> the file in the folder holding that card list (manifest's config.card_files)."""
-    out = {}
-    for e in cfg.get("card_files") or []:
-        if (isinstance(e, dict) and isinstance(e.get("sha256"), str) and isinstance(e.get("file"), str)
-                and e["file"].startswith(CARD_LISTS + "/") and "/" not in e["file"][len(CARD_LISTS) + 1:]):
-            out[e["sha256"]] = e["file"]
-    return out
-
-
-def keep_card_lists(run_dir: Path, spec: GameSpec, config: RunConfig, recorded: list,
-                    notice: store.Notice | None = None) -> tuple[list[dict], list[str]]:
-    """The folder's own copy of every card list its variants play, so that
-    replay (and anything else that plays a run's cards again) never depends on
-    a file outside it: `cards/<first 16 hex of its sha256>.toml`, the bytes that
-    were played. A list the folder already holds (an impact variant's) is
-    recorded where it is. Returns the manifest's `config.card_files` (one
-    {file, sha256, from} per list) and the files this call wrote."""
-    from balance.simcore.files import read_bytes
-
-    run_dir = Path(run_dir)
-    root = run_dir.resolve()
-    valid = _card_copies({"card_files": recorded})
-    have = {e["sha256"]: e for e in recorded if isinstance(e, dict) and e.get("sha256") in valid}
-    written: list[str] = []
-    for v in config.variants:
-        if "cards" not in v.params:  # a game without a cards parameter: its list cannot be replaced by a copy
-            continue
-        cards = spec.load_data(v.params).cards
-        if cards is None:
-            continue
-        sha = cards.sha256
-        try:
-            rel = Path(cards.path).resolve().relative_to(root).as_posix()  # in the folder already
-        except ValueError:
-            rel = None
-        if rel is not None and rel.startswith(CARD_LISTS + "/") and "/" not in rel[len(CARD_LISTS) + 1:]:
-            have.setdefault(sha, {"file": rel, "sha256": sha, "from": rel})
-            continue
-        # a CSV list's copy stays a .csv: the loader reads a card list by its extension (simcore.cardcsv)
-        ext = ".csv" if Path(cards.path).suffix.lower() == ".csv" else ".toml"
-        name = have[sha]["file"] if sha in have else f"{CARD_LISTS}/{sha[:16]}{ext}"
-        try:
-            _, digest = store.sha256_entry(run_dir, name, store.MAX_CARD_BYTES)
-        except FileNotFoundError:
-            digest = None
-        if digest == sha:
-            have.setdefault(sha, {"file": name, "sha256": sha, "from": cards.file})
-            continue
-        if digest is not None and notice:
-            notice(f"repaired: {name}: damaged (its sha256 differs from manifest.json's); written again from {cards.file}")
-        data = read_bytes(Path(cards.path), "--set cards: ", "a card file in its game's format")
-        if hashlib.sha256(data).hexdigest() != sha:
-            raise BalanceError(f"--set cards: {cards.file} changed while the run was starting (its sha256 is no "
-                               f"longer {sha[:12]}...); run the command again")
-        try:
-            store.replace_entry(run_dir, name, data, create=True)
-        except OSError as exc:
-            raise BalanceError(f"--out: cannot write {run_dir / name} ({exc.strerror or exc}); allowed: a folder you "
-                               "can write to, on a disk with free space") from None
-        written.append(name)
-        have[sha] = {"file": name, "sha256": sha, "from": cards.file}
-    return sorted(have.values(), key=lambda e: e["file"]), written
 
 
 def _unlink_quietly(run_dir: Path, rel: str) -> None:
     try:
-        store._remove_at(Path(run_dir), tuple(rel.split("/")[:-1]), rel.split("/")[-1], False)
+        folder_entries._remove_at(Path(run_dir), tuple(rel.split("/")[:-1]), rel.split("/")[-1], False)
     except (OSError, BalanceError):
         pass
 
@@ -461,7 +386,7 @@ def _unlink_quietly(run_dir: Path, rel: str) -> None:
 def _write_json(path: Path, obj) -> None:
     """A result file of a run folder, replaced atomically, never through a link."""
     try:
-        store.replace_entry(path.parent, path.name, json.dumps(obj, indent=2, sort_keys=False).encode("utf-8"))
+        folder_entries.replace_entry(path.parent, path.name, json.dumps(obj, indent=2, sort_keys=False).encode("utf-8"))
     except OSError as exc:
         raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); "
                            "free some space and run the same command again") from None
@@ -469,27 +394,27 @@ def _write_json(path: Path, obj) -> None:
 
 def close_run(run_dir: Path) -> None:
     """Let go of the folder's lock (taken by open_run)."""
-    store.release(Path(run_dir))
+    folder_lock.release(Path(run_dir))
 
 
 @contextmanager
 def locked(run_dir: Path, role: str, command: str = ""):
     """The folder's lock for a command that writes into a run folder without
     playing (`balance report`): refused while another process writes it."""
-    held = store.holds(run_dir)
+    held = folder_lock.holds(run_dir)
     if not held:
-        store.check_entries(Path(run_dir), role, tables=True)  # it writes: no link is followed
-    store.hold(run_dir, role, command)
+        folder_entries.check_entries(Path(run_dir), role, tables=True)  # it writes: no link is followed
+    folder_lock.hold(run_dir, role, command)
     try:
         yield
     finally:
         if not held:
-            store.release(run_dir)
+            folder_lock.release(run_dir)
 
 
 def load_manifest(run_dir: Path, role: str = "") -> dict:
-    """The folder's manifest, checked (analysis.store.read_manifest)."""
-    return store.read_manifest(Path(run_dir), role)
+    """The folder's manifest, checked (analysis.manifest_file.read_manifest)."""
+    return manifest_file.read_manifest(Path(run_dir), role)
 
 
 def spec_of(manifest: dict, run_dir: Path):
@@ -545,21 +470,6 @@ def replay_policies(run_dir: Path, manifest: dict, config: "RunConfig", given: l
     return [replace(p, name=mine) if p.kind == USER else p for p in config.policies]
 
 
-def _held_list(cfg: dict, variant: dict) -> str | None:
-    """The file in the folder holding the card list a variant played: its copy
-    (config.card_files), or an impact variant's own `cards/...` file; None when
-    the folder holds none (a folder written before it kept copies)."""
-    want = _recorded_sha(variant)
-    if want:
-        held = next((f for sha, f in _card_copies(cfg).items() if sha.startswith(want)), None)
-        if held is not None:
-            return held
-    own = (variant.get("varied") or {}).get("file")
-    if isinstance(own, str) and own.startswith(CARD_LISTS + "/") and "/" not in own[len(CARD_LISTS) + 1:]:
-        return own
-    return None
-
-
 def config_from_manifest(manifest: dict, run_dir: Path | None = None) -> RunConfig:
     """The run's configuration; with `run_dir`, each variant plays the card list
     the folder holds (its copy, or an impact variant's `cards/...` file) from
@@ -569,7 +479,7 @@ def config_from_manifest(manifest: dict, run_dir: Path | None = None) -> RunConf
     variants = []
     for v in cfg["variants"]:
         params = dict(v["params"])
-        held = _held_list(cfg, v) if run_dir is not None and "cards" in params else None
+        held = held_list(cfg, v) if run_dir is not None and "cards" in params else None
         if held is not None:
             params["cards"] = str(Path(run_dir) / held)
         variants.append(Variant(v["name"], params, v.get("varied", {})))
@@ -586,12 +496,12 @@ def played_data(spec: GameSpec, run_dir: Path, manifest: dict, config: RunConfig
     run_dir = Path(run_dir)
     cfg = manifest["config"]
     v = cfg["variants"][index]
-    want = _recorded_sha(v)
+    want = recorded_sha(v)
     params = config.variants[index].params
-    held = _held_list(cfg, v) if "cards" in params else None
+    held = held_list(cfg, v) if "cards" in params else None
     if held is not None and want:
         try:
-            _, got = store.sha256_entry(run_dir, held, store.MAX_CARD_BYTES, role)
+            _, got = folder_entries.sha256_entry(run_dir, held, folder_entries.MAX_CARD_BYTES, role)
         except FileNotFoundError:
             raise BalanceError(f"{role}: {run_dir / held}: missing (the card list the run played); restore the "
                                "folder from a copy, or run the command that made it again into a new --out folder") from None
@@ -625,7 +535,7 @@ def chunks(n_games: int, chunk_size: int) -> list[tuple[int, int, int]]:
 
 def covered(run_dir: Path) -> dict[int, list[tuple[int, int]]]:
     """Committed game ranges per variant (analysis.store: records only)."""
-    return store.committed(Path(run_dir), store.read_manifest(Path(run_dir), required=False)).covered()
+    return store.committed(Path(run_dir), manifest_file.read_manifest(Path(run_dir), required=False)).covered()
 
 
 def missing_tasks(run_dir: Path, config: RunConfig, n_games: int) -> list[tuple[int, int, int, int]]:
@@ -650,90 +560,6 @@ def missing_tasks(run_dir: Path, config: RunConfig, n_games: int) -> list[tuple[
             if at < end:
                 out.append((v, c, at, end - at))
     return out
-
-
-def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, policies: list[str], card_names: list[str]):
-    """Struct-of-arrays results -> the three long frames of docs/run-folder.md.
-
-    String columns are built by polars (repeat, gather) rather than from
-    Python lists or NumPy string arrays: the same columns, at a tenth of the
-    cost (80 ms of a 50,000-game chunk, taken from the engine's cores)."""
-    n, n_seats = res.seat_out.shape[0], res.seat_out.shape[1]
-    reasons = pl.Series(spec.all_end_reasons, dtype=pl.String)
-    g = res.game_out
-    cols: dict[str, Any] = {
-        "variant": pl.repeat(variant, n, dtype=pl.String, eager=True),
-        "game_index": pl.Series(res.game_indices, dtype=pl.Int64),
-        "end_reason": reasons.gather(g[:, 0].astype(np.int64)),
-        "decisions": pl.Series(g[:, 1].astype(np.int32)),
-    }
-    for j, col in enumerate(spec.game_columns, start=2):
-        cols[col.name] = pl.Series(g[:, j].astype(col.dtype))
-    games = pl.DataFrame(cols)
-
-    s = res.seat_out.reshape(n * n_seats, -1)
-    scols: dict[str, Any] = {
-        "variant": pl.repeat(variant, n * n_seats, dtype=pl.String, eager=True),
-        "game_index": pl.Series(np.repeat(res.game_indices, n_seats), dtype=pl.Int64),
-        "seat": pl.Series(np.tile(np.arange(n_seats, dtype=np.int8), n)),
-        "policy": pl.Series(policies, dtype=pl.String).gather(np.tile(np.arange(len(policies)), n)),
-        "won": pl.Series(s[:, 0].astype(np.int8)),
-        "score": pl.Series(s[:, 1].astype(np.float32)),
-    }
-    for j, col in enumerate(spec.seat_columns, start=2):
-        scols[col.name] = pl.Series(s[:, j].astype(col.dtype))
-    seats = pl.DataFrame(scols)
-
-    cs = res.card_stats  # cards x kinds x 3
-    n_cards, n_kinds = cs.shape[0], cs.shape[1]
-    seat_games = n * n_seats
-    seat_wins = int(s[:, 0].sum())
-    cards = pl.DataFrame({
-        "variant": [variant] * (n_cards * n_kinds),
-        "chunk": pl.Series([chunk] * (n_cards * n_kinds), dtype=pl.Int32),
-        "card_id": pl.Series(np.repeat(np.arange(n_cards), n_kinds), dtype=pl.Int32),
-        "card": np.repeat(np.array(card_names if card_names else [""] * n_cards, dtype=object), n_kinds).tolist(),
-        "counter": np.tile(np.array(spec.card_counters, dtype=object), n_cards).tolist(),
-        "games_with": pl.Series(cs[:, :, 0].reshape(-1), dtype=pl.Int64),
-        "wins_with": pl.Series(cs[:, :, 1].reshape(-1), dtype=pl.Int64),
-        "total": pl.Series(cs[:, :, 2].reshape(-1), dtype=pl.Int64),
-        "seat_games": pl.Series([seat_games] * (n_cards * n_kinds), dtype=pl.Int64),
-        "seat_wins": pl.Series([seat_wins] * (n_cards * n_kinds), dtype=pl.Int64),
-        **_reached_columns(spec, res.hand_stats, n_cards, n_kinds),
-    })
-    return games, seats, cards
-
-
-def _reached_columns(spec: GameSpec, hs, n_cards: int, n_kinds: int) -> dict:
-    """The cards part's reached columns (docs/run-folder.md) from the runner's
-    hand_stats (cards x kinds + 1 x 2): per card, the seat-games where it reached
-    the hand and their wins (the same on each of its counter rows), and per
-    counter, those where the counter was also > 0 and their wins. Null when the
-    game declares no hand counters (or the results carry no hand_stats)."""
-    m = n_cards * n_kinds
-    if hs is None or not spec.hand_counters:
-        return {c: pl.Series([None] * m, dtype=pl.Int64)
-                for c in ("reached_games", "reached_wins", "reached_with", "reached_wins_with")}
-    return {
-        "reached_games": pl.Series(np.repeat(hs[:, n_kinds, 0], n_kinds), dtype=pl.Int64),
-        "reached_wins": pl.Series(np.repeat(hs[:, n_kinds, 1], n_kinds), dtype=pl.Int64),
-        "reached_with": pl.Series(hs[:, :n_kinds, 0].reshape(-1), dtype=pl.Int64),
-        "reached_wins_with": pl.Series(hs[:, :n_kinds, 1].reshape(-1), dtype=pl.Int64),
-    }
-
-
-def write_chunk(run_dir: Path, spec: GameSpec, task: tuple[int, int, int, int], res: Results, seconds: float,
-                variant: str, policies: list[str], card_names: list[str], config: str | None = None) -> None:
-    """A played range's three parts, then the one record that commits them
-    (analysis.store.commit_chunk); `config` is the folder's configuration hash."""
-    v, c, first, count = task
-    games, seats, cards = results_frames(spec, res, variant, c, policies, card_names)
-    store.commit_chunk(Path(run_dir), task, {"games": games, "seats": seats, "cards": cards}, seconds, config)
-
-
-def _seat_policy_names(config: RunConfig, variant: Variant | None = None) -> list[str]:
-    return [p.name for p in seat_policies(config, variant)]
-
 
 # --------------------------------------------------------------- seat rotation (balance simulate --rotate-seats)
 ROTATION_KEY = "seat_rotation"  # in a variant's `varied`: how many seats the policies moved
@@ -790,212 +616,6 @@ def rotated_variants(variant: Variant, players: int) -> list[Variant]:
     plays every seat on the same deal (analysis.summary tests the seats on the
     per-deal totals)."""
     return [Variant(f"seats+{r}", variant.params, {**variant.varied, ROTATION_KEY: r}) for r in range(players)]
-
-
-Task = tuple[int, int, int, int]  # (variant, chunk, first game index, games)
-
-
-class LocalExecutor:
-    """The embedded default: one chunk at a time, prange over its games."""
-
-    def __init__(self, prepared):
-        self.prepared = prepared
-
-    def run(self, tasks: Iterable[Task], skip: Callable[[Task], bool]) -> Iterator:
-        for t in tasks:
-            if skip(t):
-                yield t, None, 0.0
-                continue
-            t0 = time.perf_counter()
-            res = self.prepared.run_task(t[0], t[2], t[3])
-            yield t, res, time.perf_counter() - t0
-
-    def close(self) -> None:
-        pass
-
-
-class Prepared:
-    """Per variant: tables, engine, card names — compiled once per process."""
-
-    def __init__(self, spec: GameSpec, config: RunConfig):
-        self.spec = spec
-        self.config = config
-        self.engine = Engine(spec, config.policies)
-        self.data = [spec.load_data(v.params) for v in config.variants]  # one GameData per variant
-        self.tables = [d.tables for d in self.data]
-        self.card_names = [list(d.card_names) for d in self.data]
-        self.policy_names = _seat_policy_names(config)
-        self.engines = {}
-        # a seating per variant (ladder): one loop compiled for every policy kind of the run, shared
-        kinds = {p.kind for p in config.policies if p.kind != USER} if any(seating_of(v) for v in config.variants) else None
-        for v in config.variants:  # seat-rotated variants: the policies seated in their rotation
-            r = _engine_key(v)
-            if r and r not in self.engines:
-                self.engines[r] = Engine(spec, seat_policies(config, v), kinds=kinds)
-
-    def run_task(self, variant: int, first: int, count: int) -> Results:
-        engine = self.engines.get(_engine_key(self.config.variants[variant]), self.engine)
-        try:
-            return engine.run(self.tables[variant], self.config.players, self.config.seed,
-                                   np.arange(first, first + count, dtype=np.int64), len(self.card_names[variant]),
-                                   check=self.config.check)
-        except InvariantBroken as exc:
-            exc.variant = variant
-            raise
-
-
-class Tally:
-    """Win counts per variant and seat, to decide when a run is precise enough."""
-
-    def __init__(self, n_variants: int, n_seats: int):
-        self.games = np.zeros(n_variants, np.int64)
-        self.any_won = np.zeros(n_variants, np.int64)
-        self.seat_won = np.zeros((n_variants, n_seats), np.int64)
-
-    def add(self, v: int, seat_out: np.ndarray) -> None:
-        won = seat_out[:, :, 0] > 0.5
-        self.games[v] += won.shape[0]
-        self.any_won[v] += int(won.any(axis=1).sum())
-        self.seat_won[v] += won.sum(axis=0)
-
-    def load(self, run_dir: Path, config: RunConfig) -> None:
-        """The committed seats parts (open_run has checked them against their records)."""
-        from .frames import read_part
-
-        manifest = store.read_manifest(Path(run_dir), required=False)
-        files = [f for f, _, _ in store.committed(Path(run_dir), manifest).parts("seats")]
-        if not files:
-            return
-        names = {v.name: i for i, v in enumerate(config.variants)}
-        for f in files:  # one part at a time (a part holds whole games): memory flat in the number of games
-            seats = read_part(f, columns=["variant", "game_index", "seat", "won"])
-            per_game = seats.group_by("variant", "game_index").agg(pl.col("won").max().alias("any"))
-            for row in per_game.group_by("variant").agg(pl.len().alias("n"), pl.col("any").sum().alias("k")).iter_rows(named=True):
-                self.games[names[row["variant"]]] += row["n"]
-                self.any_won[names[row["variant"]]] += row["k"]
-            for row in seats.group_by("variant", "seat").agg(pl.col("won").sum().alias("k")).iter_rows(named=True):
-                self.seat_won[names[row["variant"]], row["seat"]] += row["k"]
-
-    def widest(self, v: int) -> float:
-        """Widest 95% Wilson interval among the variant's headline rates."""
-        from .stats import wilson
-
-        n = self.games[v]
-        if n == 0:
-            return 1.0
-        ks = [self.any_won[v]] + list(self.seat_won[v])
-        return max(hi - lo for lo, hi in (wilson(k, n) for k in ks))
-
-
-def execute(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int,
-            on_chunk: Callable[[int, int], None] | None = None, prepared: Prepared | None = None,
-            precision: float | None = None, executor=None, paired: bool = False) -> dict:
-    """Play every missing (variant, range) of the run and write its parts.
-
-    Ranges are taken chunk by chunk across variants. With `precision`, a
-    variant stops taking chunks once the widest 95% interval of its headline
-    rates (win rate, each seat's win rate) is below it; the run stops when all
-    have, or at n_games. on_chunk(done_games, total_games) reports progress;
-    a chunk counts when played, and its parts are written while the next
-    one plays (analysis.part_writer): all are on disk when this returns.
-    `executor` (analysis.executors) plays the chunks: here by default, or on
-    a Dask cluster. Returns what was played now and, with precision, what
-    stopped it. `paired` (impact, compare --game: variants read game by game
-    against each other) stops every variant at the same range, as seat
-    rotations do, so no pair loses a side.
-    """
-    from .part_writer import PartWriter
-
-    run_dir = Path(run_dir)
-    store.hold(run_dir)  # open_run took it; a second process on this folder is refused here
-    cfg_hash = store.config_hash(store.read_manifest(run_dir, required=False))
-    todo = sorted(missing_tasks(run_dir, config, n_games), key=lambda t: (t[1], t[0], t[2]))
-    if executor is None:
-        prep = prepared or Prepared(spec, config)
-        executor = LocalExecutor(prep)
-    names = [_seat_policy_names(config, var) for var in config.variants]
-    card_names = ([list(spec.load_data(v.params).card_names) for v in config.variants] if prepared is None
-                  else prepared.card_names)
-    total = sum(variant_games(v, n_games) for v in config.variants)
-    done = total - sum(t[3] for t in todo)
-    tally = None
-    if precision is not None:
-        tally = Tally(len(config.variants), config.players)
-        tally.load(run_dir, config)
-
-    rotated = paired or any(rotation_of(var) for var in config.variants)
-    decided: dict[tuple[int, int], bool] = {}
-
-    def precise(v: int) -> bool:
-        return tally.games[v] > 0 and tally.widest(v) < precision
-
-    def skip(task) -> bool:
-        if tally is None:
-            return False
-        if not rotated:
-            return precise(task[0])
-        # seat-rotated (or paired): the variants of a deal are one outcome, so they stop together, range by range
-        key = (task[1], task[2])
-        if key not in decided:
-            decided[key] = all(precise(v) for v in range(len(config.variants)))
-        return decided[key]
-
-    if on_chunk:
-        on_chunk(done, total)
-    played, seconds = 0, 0.0
-    with PartWriter() as writer:  # a chunk is written while the next one plays
-        for task, res, dt in executor.run(todo, skip):
-            v, count = task[0], task[3]
-            if res is None:  # skipped: this variant is already precise enough
-                total -= count
-                if on_chunk:
-                    on_chunk(done, total)
-                continue
-            if tally is not None:  # before the executor asks `skip` about the next chunk
-                tally.add(v, res.seat_out)
-            writer.submit(partial(write_chunk, run_dir, spec, task, res, dt, config.variants[v].name, names[v],
-                                  card_names[v], cfg_hash))
-            played += count
-            seconds += dt
-            done += count
-            if on_chunk:
-                on_chunk(done, total)
-    out: dict[str, Any] = {"games_played_now": played, "seconds_now": seconds}
-    if tally is not None:
-        widths = [tally.widest(v) for v in range(len(config.variants))]
-        reached = bool(all(w < precision for w in widths))
-        out["stopping"] = {
-            "precision": precision,
-            "stopped_by": "precision" if reached else "n_games",
-            "max_games": n_games,
-            "variants": [{"name": var.name, "games": int(tally.games[i]), "widest_ci": float(widths[i]),
-                          "reached": bool(widths[i] < precision)} for i, var in enumerate(config.variants)],
-        }
-        _write_json(Path(run_dir) / "stopping.json", out["stopping"])
-    elif (Path(run_dir) / "stopping.json").exists():
-        # played on without --precision: once every variant has all the games the folder was ever asked
-        # for, an earlier --precision record no longer says what stopped it
-        wanted = load_manifest(run_dir).get("n_games", n_games) if (Path(run_dir) / MANIFEST).exists() else n_games
-        have = covered(run_dir)
-        if all(sum(c for _, c in have.get(v, [])) >= wanted for v in range(len(config.variants))):
-            (Path(run_dir) / "stopping.json").unlink(missing_ok=True)
-    return out
-
-
-def timing(run_dir: Path) -> dict:
-    """Games and seconds over the chunks played for this folder (committed
-    chunks, and an old folder's timing lines)."""
-    log = store.read_log(Path(run_dir))
-    games = secs = 0.0
-    for r in log.records:
-        if not r.migrated:
-            games += r.count
-            secs += r.seconds
-    for line in log.timing:
-        rec = json.loads(line)
-        games += rec.get("games", 0)
-        secs += rec.get("seconds", 0.0)
-    return {"games": int(games), "seconds": secs, "games_per_second": games / secs if secs else None}
 
 
 def new_run_dir(root: Path, game: str) -> Path:

@@ -31,21 +31,26 @@ no records) are read by the old rule, a range is finished when its games part
 is there, with its seats and cards parts of the same range required; the next
 writer on such a folder moves its finished ranges into the table folders with
 records (`migrate`), so it continues as a folder of this layout.
+
+Split by role: the folder's names and the link-free opening, reading,
+replacing and deleting of its entries are in analysis.folder_entries, the
+lock in analysis.folder_lock, manifest.json in analysis.manifest, and
+chunks.jsonl's records in analysis.chunk_log. This module holds what a reader
+trusts (`committed`, `verify`, `check_folder`), the commit of a chunk
+(`commit_chunk`, with its test fault points) and a writer's repair of a
+folder before it adds chunks (`prepare`, `migrate`).
 """
 from __future__ import annotations
 
 import errno
 import hashlib
 import io
-import json
 import os
 import re
 import signal
-import socket
 import time
 from collections import Counter
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -53,36 +58,32 @@ import polars as pl
 
 from balance.simcore.errors import BalanceError
 
-TABLES = ("games", "seats", "cards")
-PARTS = "parts"
-STAGING = "_staging"  # under parts/: pyarrow and polars skip names starting with "_" or "."
-CHUNK_LOG = "chunks.jsonl"
-LOCK = ".lock"
-MANIFEST = "manifest.json"
-LAYOUT = 2  # manifest["layout"]: parts in table folders, committed by records
+from .chunk_log import Log, PartInfo, Record, append_line, read_log, rewrite_log
+from .folder_entries import (
+    CHUNK_LOG,
+    PARTS,
+    STAGING,
+    TABLES,
+    EntryRefused,
+    _dir_fd,
+    _entries_at,
+    _fsync_fd,
+    _link_words,
+    _mode_words,
+    _new_file_at,
+    _remove_at,
+    _unlink_at,
+    check_entries,
+    open_entry,
+    part_file,
+)
+from .manifest_file import LAYOUT, config_hash
 
 _PART_NAME = re.compile(r"^v(\d{4,})-i(\d{12,})-n(\d{9,})\.parquet$")
 _LEGACY_NAME = re.compile(r"^(games|seats|cards)-([A-Za-z0-9-]+)\.parquet$")
 _LEGACY_RANGE = re.compile(r"^v(\d+)-i(\d+)-n(\d+)$")
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 Notice = Callable[[str], None]
-
-
-def part_file(variant: int, first: int, count: int) -> str:
-    """A chunk's file name, the same in each table folder."""
-    return f"v{variant:04d}-i{first:012d}-n{count:09d}.parquet"
-
-
-def canonical(obj) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
-
-
-def config_hash(manifest: dict) -> str | None:
-    """The hash of the configuration a folder holds (its manifest's identity),
-    written into every record so that a record can be matched to its manifest."""
-    ident = (manifest.get("config") or {}).get("identity") if isinstance(manifest, dict) else None
-    return hashlib.sha256(canonical(ident)).hexdigest()[:16] if ident is not None else None
 
 
 def sha256_file(path: Path) -> str:
@@ -104,249 +105,6 @@ def _fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-# ---------------------------------------------------------------- the folder's own entries
-# A run folder is shared between people, so nothing in it is trusted to be what its name says:
-# no link is ever followed below the folder (every file is opened from its folder's descriptor
-# with O_NOFOLLOW, every folder with O_DIRECTORY|O_NOFOLLOW), a file read is a regular file
-# (a named pipe or a device is refused before it can block or never end) read with a cap per
-# kind, and a writer (and `balance report`) refuses a folder holding a link or a special file
-# anywhere among its own entries before it writes or deletes anything (`check_entries`). The
-# folder itself may be a link: it is the one path the user gave.
-CARDS = "cards"  # card lists the folder holds: copies of the lists it played, an impact folder's variants
-RESULTS = ("summary.json", "stopping.json", "impact.json", "ladder.json", "comparison.json")
-MAX_MANIFEST_BYTES = 256 * 2**20  # a 10,000-point sweep's manifest is ~20 MB
-MAX_LOG_BYTES = 2**30  # chunks.jsonl: ~700 bytes a chunk, so room for over a million chunks
-MAX_RESULT_BYTES = 2**30  # summary.json and the like: a 10,000-point sweep's summary is a few hundred MB
-MAX_CARD_BYTES = 4 * 2**20  # a card list (simcore.files.MAX_FILE_BYTES)
-ENTRY_HELP = ("allowed: a run folder holding only its own files and folders, never a link or a special file "
-              "(replace it by a copy of what it points to, or use another folder)")
-
-
-def file_cap(rel: str) -> int | None:
-    """The most bytes balance reads of a file of the folder (None: never read)."""
-    if rel == MANIFEST:
-        return MAX_MANIFEST_BYTES
-    if rel == CHUNK_LOG:
-        return MAX_LOG_BYTES
-    if rel in RESULTS:
-        return MAX_RESULT_BYTES
-    if rel.startswith(CARDS + "/"):
-        return MAX_CARD_BYTES
-    return None
-
-
-class EntryRefused(BalanceError):
-    """An entry of a run folder that is not what balance may read or write
-    there (a link, a special file, too large): `rel` names it, `what` says why."""
-
-    def __init__(self, text: str, rel: str, what: str):
-        super().__init__(text)
-        self.rel = rel
-        self.what = what
-
-
-def _mode_words(mode: int) -> str:
-    import stat
-
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a regular file" if stat.S_ISREG(mode) else "a special file"
-
-
-def _link_words(path: Path) -> str:
-    try:
-        return f"a symbolic link (to {os.readlink(path)}), never followed in a run folder"
-    except OSError:
-        return "a symbolic link, never followed in a run folder"
-
-
-def refuse_entry(run_dir: Path, rel: str, what: str, role: str = "", how: str = ENTRY_HELP) -> EntryRefused:
-    where = f"{role}: " if role else ""
-    return EntryRefused(f"{where}{Path(run_dir) / rel}: {what}; {how}", rel, what)
-
-
-def _describe(run_dir: Path, rel: str, want: str) -> str:
-    """What an entry is, when it is not `want` ("a folder" or "a regular file")."""
-    path = Path(run_dir) / rel
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError as exc:
-        return f"cannot be opened ({exc.strerror or exc})"
-    words = _mode_words(mode)
-    if words == "a symbolic link":
-        return _link_words(path)
-    return f"{words}, not {want}"
-
-
-def _dir_fd(run_dir: Path, names, role: str = "", create: bool = False) -> int:
-    """A descriptor of the folder run_dir/names..., reached without following a
-    link below run_dir (each one created when `create`); the caller closes it."""
-    fd = os.open(run_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    done: list[str] = []
-    try:
-        for name in names:
-            done.append(name)
-            if create:
-                try:
-                    os.mkdir(name, 0o755, dir_fd=fd)
-                except FileExistsError:
-                    pass
-            try:
-                nfd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    rel = "/".join(done)
-                    raise refuse_entry(run_dir, rel, _describe(run_dir, rel, "a folder"), role) from None
-                raise
-            os.close(fd)
-            fd = nfd
-        return fd
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def open_entry(run_dir: Path, rel: str, flags: int, role: str = "", mode: int = 0o644) -> int:
-    """A descriptor of the regular file run_dir/rel (a path with "/"), no link
-    followed at any step below run_dir, never blocking on a named pipe; an
-    EntryRefused naming it when it is a link, a folder or a special file.
-    FileNotFoundError (and other OSErrors) as os.open raises them."""
-    import stat
-
-    *folders, name = rel.split("/")
-    dfd = _dir_fd(run_dir, folders, role)
-    try:
-        try:
-            fd = os.open(name, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode, dir_fd=dfd)
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.ENODEV, errno.EOPNOTSUPP):
-                raise refuse_entry(run_dir, rel, _describe(run_dir, rel, "a regular file"), role) from None
-            raise
-    finally:
-        os.close(dfd)
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise refuse_entry(run_dir, rel, f"{_mode_words(st.st_mode)}, not a regular file", role)
-    return fd
-
-
-def read_entry(run_dir: Path, rel: str, role: str = "", cap: int | None = None, how: str = ENTRY_HELP) -> bytes:
-    """The content of the regular file run_dir/rel, at most `cap` bytes (its
-    kind's, `file_cap`); an EntryRefused naming it otherwise. FileNotFoundError
-    when it is not there."""
-    cap = cap if cap is not None else (file_cap(rel) or MAX_RESULT_BYTES)
-    fd = open_entry(run_dir, rel, os.O_RDONLY, role)
-    with os.fdopen(fd, "rb") as fh:
-        size = os.fstat(fd).st_size
-        if size > cap:
-            raise refuse_entry(run_dir, rel, f"{size:,} bytes, larger than the {_mb(cap)} allowed for it", role, how)
-        data = fh.read(cap + 1)
-    if len(data) > cap:
-        raise refuse_entry(run_dir, rel, f"larger than the {_mb(cap)} allowed for it", role, how)
-    return data
-
-
-def _mb(n: int) -> str:
-    if n >= 2**30 and n % 2**30 == 0:
-        return f"{n // 2**30:,} GB"
-    return f"{n // 2**20:,} MB" if n >= 2**20 and n % 2**20 == 0 else f"{n:,} bytes"
-
-
-def sha256_entry(run_dir: Path, rel: str, limit: int, role: str = "") -> tuple[int, str]:
-    """(bytes, sha256) of the regular file run_dir/rel, reading at most limit + 1 bytes."""
-    fd = open_entry(run_dir, rel, os.O_RDONLY, role)
-    h, n = hashlib.sha256(), 0
-    with os.fdopen(fd, "rb") as fh:
-        while n <= limit:
-            block = fh.read(min(1 << 20, limit + 1 - n))
-            if not block:
-                break
-            h.update(block)
-            n += len(block)
-    return n, h.hexdigest()
-
-
-def replace_entry(run_dir: Path, rel: str, data: bytes, role: str = "--out", create: bool = False) -> None:
-    """Replace run_dir/rel with `data` atomically and durably (a new temporary
-    file beside it, fsync, rename, fsync of the folder), no link followed;
-    OSError as raised (the callers word it). `create`: make its folders."""
-    *folders, name = rel.split("/")
-    dfd = _dir_fd(run_dir, folders, role, create=create)
-    tmp = f".{name}.{os.getpid()}.tmp"
-    try:
-        _new_file_at(dfd, tmp, data)
-        os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)  # replaces a link itself, never what it points to
-        _fsync_fd(dfd)
-    except OSError:
-        try:
-            os.unlink(tmp, dir_fd=dfd)
-        except OSError:
-            pass
-        raise
-    finally:
-        os.close(dfd)
-
-
-def _fsync_fd(fd: int) -> None:
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems cannot fsync a folder; the rename is still atomic
-        pass
-
-
-def check_entries(run_dir: Path, role: str = "", tables: bool = False) -> None:
-    """Refuse a folder holding a link or a special file among its own entries:
-    its top level, parts/ and parts/_staging/, cards/ and, with `tables`, the
-    table folders (a writer, which deletes there); a file balance reads over its
-    kind's cap; parts/ or cards/ not a folder. One line naming the entry.
-    Folders of the user's own inside it are neither read nor written."""
-    run_dir = Path(run_dir)
-
-    def entries(rel: str):
-        try:
-            with os.scandir(run_dir / rel if rel else run_dir) as it:
-                return list(it)
-        except (FileNotFoundError, NotADirectoryError):
-            return []
-
-    def look(e, rel: str, folder: bool | None = None) -> None:
-        """folder True: must be a folder; False: must be a regular file; None: either."""
-        if e.is_symlink():
-            raise refuse_entry(run_dir, rel, _link_words(run_dir / rel), role)
-        is_dir = e.is_dir(follow_symlinks=False)
-        if folder is True and not is_dir:
-            raise refuse_entry(run_dir, rel, _describe(run_dir, rel, "a folder"), role)
-        if is_dir:
-            if folder is False:
-                raise refuse_entry(run_dir, rel, "a folder, not a file", role)
-            return
-        if not e.is_file(follow_symlinks=False):
-            raise refuse_entry(run_dir, rel, _describe(run_dir, rel, "a regular file"), role)
-        cap = file_cap(rel)
-        if cap is not None:
-            size = e.stat(follow_symlinks=False).st_size
-            if size > cap:
-                raise refuse_entry(run_dir, rel, f"{size:,} bytes, larger than the {_mb(cap)} allowed for it", role)
-
-    files = (MANIFEST, CHUNK_LOG, LOCK) + RESULTS
-    for e in entries(""):
-        look(e, e.name, True if e.name in (PARTS, CARDS) else False if e.name in files else None)
-    for e in entries(PARTS):
-        look(e, f"{PARTS}/{e.name}", True if e.name in TABLES + (STAGING,) else None)
-    for sub in (f"{PARTS}/{STAGING}", CARDS) + (tuple(f"{PARTS}/{k}" for k in TABLES) if tables else ()):
-        for e in entries(sub):
-            look(e, f"{sub}/{e.name}")
 
 
 # ---------------------------------------------------------------- test hook: faults
@@ -377,342 +135,6 @@ def fault(point: str) -> None:
             time.sleep(0.02)
         return
     os.kill(os.getpid(), signal.SIGKILL)
-
-
-# ---------------------------------------------------------------- the lock
-_HELD: dict[Path, "FolderLock"] = {}
-
-
-def _lock_holder(text: str) -> str:
-    try:
-        info = json.loads(text)
-        cmd = str(info.get("command", ""))
-        cmd = cmd if len(cmd) <= 120 else cmd[:117] + "..."
-        return (f"pid {info['pid']} on {info['host']}, since {info['started']}"
-                + (f": {cmd}" if cmd else ""))
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return "it is starting"
-
-
-class FolderLock:
-    """flock on `<run>/.lock`, released by `release` or by the process's end."""
-
-    def __init__(self, run_dir: Path, role: str, command: str = ""):
-        self.path = Path(run_dir) / LOCK
-        while True:
-            try:  # never through a link: a linked .lock would be overwritten wherever it points
-                fd = open_entry(Path(run_dir), LOCK, os.O_RDWR | os.O_CREAT, role)
-            except OSError as exc:
-                raise BalanceError(f"{role}: cannot create the lock file {self.path} ({exc.strerror or exc}); "
-                                   "allowed: a folder you can write to") from None
-            try:
-                import fcntl
-
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = _lock_holder(os.pread(fd, 4096, 0).decode("utf-8", "replace"))
-                os.close(fd)
-                raise BalanceError(f"{role}: {run_dir} is being written by another balance process ({holder}); "
-                                   "wait for it to finish, or use another folder") from None
-            except OSError as exc:
-                os.close(fd)
-                raise BalanceError(f"{role}: cannot lock {self.path} ({exc.strerror or exc}); allowed: a folder on a "
-                                   "file system with file locks (a local disk, NFS v4)") from None
-            # a writer that is letting go unlinks the file it locked: lock the file at the path
-            try:
-                same = os.lstat(self.path).st_ino == os.fstat(fd).st_ino
-            except FileNotFoundError:
-                same = False
-            if same:
-                break
-            os.close(fd)
-        self.fd = fd
-        self.previous = os.pread(fd, 4096, 0).decode("utf-8", "replace")  # a dead writer's, if any
-        info = {"pid": os.getpid(), "host": socket.gethostname(),
-                "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command}
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(info).encode(), 0)
-        os.fsync(fd)
-
-    def release(self) -> None:
-        try:
-            if os.lstat(self.path).st_ino == os.fstat(self.fd).st_ino:
-                os.unlink(self.path)
-        except OSError:
-            pass
-        os.close(self.fd)
-
-
-def hold(run_dir: Path, role: str = "--out", command: str = "") -> FolderLock:
-    """Take the folder's lock (or keep the one this process holds)."""
-    key = Path(run_dir).resolve()
-    lock = _HELD.get(key)
-    if lock is None:
-        lock = _HELD[key] = FolderLock(Path(run_dir), role, command)
-    return lock
-
-
-def release(run_dir: Path) -> None:
-    lock = _HELD.pop(Path(run_dir).resolve(), None)
-    if lock is not None:
-        lock.release()
-
-
-def holds(run_dir: Path) -> bool:
-    return Path(run_dir).resolve() in _HELD
-
-
-# ---------------------------------------------------------------- the manifest
-
-
-def manifest_checksum(manifest: dict) -> str:
-    return hashlib.sha256(canonical({k: v for k, v in manifest.items() if k != "checksum"})).hexdigest()[:16]
-
-
-def write_manifest(run_dir: Path, manifest: dict) -> dict:
-    """Write manifest.json atomically with its checksum (every writer of a
-    manifest goes through here: an edited manifest is then recognised)."""
-    manifest = {k: v for k, v in manifest.items() if k != "checksum"}
-    manifest["checksum"] = manifest_checksum(manifest)
-    _replace_file(Path(run_dir), MANIFEST, json.dumps(manifest, indent=2),
-                  "allowed: a folder you can write to, on a disk with free space")
-    return manifest
-
-
-def _replace_file(run_dir: Path, rel: str, text: str, how: str) -> None:
-    """Replace run_dir/rel with `text` atomically and durably, no link followed
-    (replace_entry), or a BalanceError ending with `how`."""
-    try:
-        replace_entry(run_dir, rel, text.encode("utf-8"))
-    except OSError as exc:
-        raise BalanceError(f"--out: cannot write {Path(run_dir) / rel} ({exc.strerror or exc}); {how}") from None
-
-
-_HOW = ("restore manifest.json from a copy of the folder, or run the command again into a new --out folder")
-
-
-def _shape_problem(m: dict) -> str | None:
-    """What is missing or malformed in a parsed manifest (None when it is sound)."""
-    cfg = m.get("config")
-    if not isinstance(cfg, dict):
-        return "no 'config' object"
-    for key, kind in (("game", str), ("mode", str), ("players", int), ("seed", int), ("chunk_size", int),
-                      ("policies", list), ("variants", list)):
-        if key not in cfg:
-            return f"missing key config.{key}"
-        if not isinstance(cfg[key], kind) or isinstance(cfg[key], bool):
-            return f"config.{key} is not a {'whole number' if kind is int else kind.__name__}"
-    if not 0 <= cfg["seed"] < 2**64:
-        return "config.seed is not in 0..2**64-1"
-    if cfg["players"] < 1 or cfg["chunk_size"] < 1:
-        return "config.players or config.chunk_size is below 1"
-    if not cfg["variants"]:
-        return "config.variants is empty"
-    for i, v in enumerate(cfg["variants"]):
-        if not (isinstance(v, dict) and isinstance(v.get("name"), str) and isinstance(v.get("params"), dict)):
-            return f"config.variants[{i}] is not an object with a name and params"
-    for i, p in enumerate(cfg["policies"]):
-        if not (isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("kind"), int)
-                and isinstance(p.get("params"), list)
-                and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in p["params"])):
-            return f"config.policies[{i}] is not an object with a name, kind and params"
-    if "n_games" not in m:
-        return "missing key n_games"
-    if not isinstance(m["n_games"], int) or isinstance(m["n_games"], bool) or m["n_games"] < 0:
-        return "n_games is not a whole number"
-    ident = cfg.get("identity")
-    if ident is not None and (not isinstance(ident, dict) or ident.get("game") != cfg["game"]):
-        return "config.identity does not match config.game (the manifest was edited)"
-    return None
-
-
-def read_manifest(run_dir: Path, role: str = "", required: bool = True) -> dict:
-    """manifest.json, checked: a JSON object, its checksum (when it has one)
-    and, when `required`, the keys a command needs. A BalanceError naming the
-    file and what is wrong otherwise; {} when absent and not required."""
-    path = Path(run_dir) / MANIFEST
-    where = f"{role}: " if role else ""
-    check_entries(Path(run_dir), role)  # every command reads the manifest first: no link, no pipe, nothing too large
-    try:
-        data = read_entry(Path(run_dir), MANIFEST, role, MAX_MANIFEST_BYTES, _HOW)
-    except EntryRefused as exc:
-        if exc.what.startswith("a folder"):
-            raise BalanceError(f"{where}{path}: damaged (a folder, not a file); {_HOW}") from None
-        raise
-    except FileNotFoundError:
-        if not required:
-            return {}
-        raise BalanceError(f"{where}{run_dir}: not a run folder (no {MANIFEST}); allowed: a folder written by "
-                           "balance simulate, sweep or compare") from None
-    except IsADirectoryError:
-        raise BalanceError(f"{where}{path}: damaged (a folder, not a file); {_HOW}") from None
-    except OSError as exc:
-        raise BalanceError(f"{where}{path}: cannot read it ({exc.strerror or exc})") from None
-    if len(data) > MAX_MANIFEST_BYTES:
-        raise BalanceError(f"{where}{path}: damaged (larger than {MAX_MANIFEST_BYTES // 2**20} MB); {_HOW}")
-    if not data.strip():
-        raise BalanceError(f"{where}{path}: damaged (empty); {_HOW}")
-    try:
-        m = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise BalanceError(f"{where}{path}: damaged (not valid JSON: {str(exc).splitlines()[0][:80]}); {_HOW}") from None
-    except RecursionError:
-        raise BalanceError(f"{where}{path}: damaged (nested too deeply); {_HOW}") from None
-    if not isinstance(m, dict):
-        raise BalanceError(f"{where}{path}: damaged (a JSON {type(m).__name__}, not an object); {_HOW}")
-    if "checksum" in m and m["checksum"] != manifest_checksum(m):
-        raise BalanceError(f"{where}{path}: edited or damaged (its checksum does not match its content); {_HOW}")
-    if required:
-        why = _shape_problem(m)
-        if why:
-            raise BalanceError(f"{where}{path}: damaged ({why}); {_HOW}")
-    return m
-
-
-# ---------------------------------------------------------------- commit records
-@dataclass(frozen=True)
-class PartInfo:
-    file: str  # relative to the run folder: parts/<table>/<name>
-    rows: int
-    bytes: int
-    sha256: str
-
-
-@dataclass(frozen=True)
-class Record:
-    variant: int
-    chunk: int
-    first: int
-    count: int
-    seconds: float
-    parts: dict[str, PartInfo]
-    config: str | None
-    migrated: bool = False
-    line: int = 0  # 1-based line in chunks.jsonl (0: not read from it)
-
-    @property
-    def end(self) -> int:
-        return self.first + self.count
-
-    def body(self) -> dict:
-        out = {"variant": self.variant, "chunk": self.chunk, "first": self.first, "games": self.count,
-               "seconds": self.seconds, "config": self.config,
-               "parts": {k: {"file": p.file, "rows": p.rows, "bytes": p.bytes, "sha256": p.sha256}
-                         for k, p in self.parts.items()}}
-        if self.migrated:
-            out["migrated"] = True
-        return out
-
-    def to_line(self) -> str:
-        body = self.body()
-        body["record"] = hashlib.sha256(canonical(body)).hexdigest()[:16]
-        return json.dumps(body, separators=(",", ":"))
-
-    def key(self) -> tuple:
-        return (self.variant, self.first, self.count, tuple(sorted((k, p.sha256) for k, p in self.parts.items())))
-
-    def describe(self) -> str:
-        return f"variant {self.variant}, games {self.first:,}..{self.end - 1:,}"
-
-
-def _int(x, low=0) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= low
-
-
-def parse_record(obj, line: int) -> Record | None:
-    """A record from a parsed line, or None when it is not a valid record."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("record"), str):
-        return None
-    body = {k: v for k, v in obj.items() if k != "record"}
-    if hashlib.sha256(canonical(body)).hexdigest()[:16] != obj["record"]:
-        return None
-    v, c, first, count, secs = (obj.get(k) for k in ("variant", "chunk", "first", "games", "seconds"))
-    if not (_int(v) and isinstance(c, int) and _int(first) and _int(count, 1)
-            and isinstance(secs, (int, float)) and not isinstance(secs, bool)):
-        return None
-    parts, raw = {}, obj.get("parts")
-    if not isinstance(raw, dict) or set(raw) != set(TABLES):
-        return None
-    name = part_file(v, first, count)
-    for kind in TABLES:
-        p = raw[kind]
-        if not (isinstance(p, dict) and p.get("file") == f"{PARTS}/{kind}/{name}" and _int(p.get("rows"))
-                and _int(p.get("bytes")) and isinstance(p.get("sha256"), str) and _HEX64.match(p["sha256"])):
-            return None
-        parts[kind] = PartInfo(p["file"], p["rows"], p["bytes"], p["sha256"])
-    if parts["games"].rows != count:
-        return None
-    cfg = obj.get("config")
-    if cfg is not None and not isinstance(cfg, str):
-        return None
-    return Record(v, c, first, count, float(secs), parts, cfg, bool(obj.get("migrated", False)), line)
-
-
-@dataclass
-class Log:
-    records: list[Record] = field(default_factory=list)  # valid records, in file order, duplicates dropped
-    damaged: list[int] = field(default_factory=list)  # line numbers of damaged lines
-    timing: list[str] = field(default_factory=list)  # lines of the old layout's timing log (kept as they are)
-    torn: bool = False  # a last line without its newline: an append that never finished
-    duplicates: int = 0
-
-
-def read_log(run_dir: Path, role: str = "") -> Log:
-    path = Path(run_dir) / CHUNK_LOG
-    log = Log()
-    try:  # a regular file of at most MAX_LOG_BYTES, never through a link
-        data = read_entry(Path(run_dir), CHUNK_LOG, role, MAX_LOG_BYTES, "restore the folder from a copy, or run the "
-                          "command again into a new --out folder")
-    except FileNotFoundError:
-        return log
-    except OSError as exc:
-        raise BalanceError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    elif lines:
-        log.torn = True
-        lines.pop()  # not a record: its append was cut short
-    seen = set()
-    for i, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            log.damaged.append(i)
-            continue
-        if isinstance(obj, dict) and "parts" not in obj and "record" not in obj and {"games", "seconds"} <= set(obj):
-            log.timing.append(raw.decode("utf-8"))
-            continue
-        rec = parse_record(obj, i)
-        if rec is None:
-            log.damaged.append(i)
-        elif rec.key() in seen:
-            log.duplicates += 1
-        else:
-            seen.add(rec.key())
-            log.records.append(rec)
-    return log
-
-
-def _append_line(run_dir: Path, line: str) -> None:
-    path = Path(run_dir) / CHUNK_LOG
-    data = (line + "\n").encode()
-    try:
-        fd = open_entry(Path(run_dir), CHUNK_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, "--out")
-        try:
-            _write_all(fd, data)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        raise BalanceError(f"--out: cannot write {path} ({exc.strerror or exc}); the committed chunks are kept: "
-                           "free some space and run the same command again to resume") from None
-
-
-def _rewrite_log(run_dir: Path, log: Log, keep: list[Record]) -> None:
-    lines = log.timing + [r.to_line() for r in keep]
-    _replace_file(Path(run_dir), CHUNK_LOG, "".join(x + "\n" for x in lines), "free some space and run the same command again")
 
 
 # ---------------------------------------------------------------- what a reader trusts
@@ -971,31 +393,6 @@ def _parquet_bytes(frame: pl.DataFrame, path: Path) -> bytes:
     return buf.getvalue()
 
 
-def _unlink_at(dfd: int, name: str) -> None:
-    try:
-        os.unlink(name, dir_fd=dfd)  # removes a link itself, never what it points to
-    except FileNotFoundError:
-        pass
-
-
-def _new_file_at(dfd: int, name: str, data: bytes) -> None:
-    """`data` as a new file `name` in the folder `dfd`, fsynced; one left there by a killed
-    process of the same pid is removed first (a link is removed, never followed)."""
-    _unlink_at(dfd, name)
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dfd)
-    try:
-        _write_all(fd, data)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """All of `data` to `fd` (a write may take less), then fsync."""
-    while data:
-        data = data[os.write(fd, data):]
-    os.fsync(fd)
-
-
 def _write_durable(dfd: int, path: Path, data: bytes) -> None:
     """A new file `path.name` in the folder `dfd` (never through a link), fsynced."""
     name = path.name
@@ -1050,45 +447,9 @@ def commit_chunk(run_dir: Path, task: tuple[int, int, int, int], frames: dict[st
         for fd in fds.values():
             os.close(fd)
     rec = Record(v, c, first, count, round(seconds, 4), infos, config)
-    _append_line(run_dir, rec.to_line())
+    append_line(run_dir, rec.to_line())
     fault("committed")
     return rec
-
-
-def _entries_at(run_dir: Path, folders: tuple[str, ...]) -> list[tuple[str, bool]]:
-    """(name, is a folder) of each entry of run_dir/folders (none when it is
-    not there); a link among them, or on the way, is refused naming it."""
-    try:
-        dfd = _dir_fd(run_dir, folders, "--out")
-    except FileNotFoundError:
-        return []
-    try:
-        with os.scandir(dfd) as it:
-            found = list(it)
-    finally:
-        os.close(dfd)
-    out = []
-    for e in found:
-        rel = "/".join(folders + (e.name,))
-        if e.is_symlink():
-            raise refuse_entry(run_dir, rel, _link_words(Path(run_dir) / rel), "--out")
-        out.append((e.name, e.is_dir(follow_symlinks=False)))
-    return out
-
-
-def _remove_at(run_dir: Path, folders: tuple[str, ...], name: str, is_dir: bool) -> None:
-    """Delete run_dir/folders/name (a folder with what it holds), from the
-    folder's descriptor: no link is followed, here or below it."""
-    import shutil
-
-    dfd = _dir_fd(run_dir, folders, "--out")
-    try:
-        if is_dir:
-            shutil.rmtree(name, dir_fd=dfd)  # fd-based: it removes links inside, never what they point to
-        else:
-            _unlink_at(dfd, name)
-    finally:
-        os.close(dfd)
 
 
 def _ours(name: str) -> bool:
@@ -1118,7 +479,7 @@ def prepare(run_dir: Path, manifest: dict, players: int, notice: Notice | None =
             "; the chunk it recorded is played again"
         say(f"repaired: {p.text}{games}")
     if drop or log.damaged or log.torn or log.duplicates:
-        _rewrite_log(run_dir, log, keep)
+        rewrite_log(run_dir, log, keep)
     # an old folder: its finished ranges become records, the rest goes
     old = _legacy_files(run_dir)
     if any(old.values()):
@@ -1184,7 +545,7 @@ def migrate(run_dir: Path, old: dict[str, dict[str, Path]], keep: list[Record], 
         for kind in TABLES:
             _fsync_dir(run_dir / PARTS / kind)
         rec = Record(v, first // chunk_size, first, count, 0.0, infos, cfg, migrated=True)
-        _append_line(run_dir, rec.to_line())
+        append_line(run_dir, rec.to_line())
         taken.append((v, first, first + count))
         added.append(rec)
     for kind in ("seats", "cards"):  # parts of ranges whose games part never landed: unfinished

@@ -18,11 +18,16 @@ The game's own metrics are declared in its spec (`simcore.metrics`) and
 computed the same way (`analysis.metrics.GameMetrics`: rates by counts,
 means by moments, distributions by value counts), so memory stays flat for
 every game. docs/run-folder.md, "Reading a run".
+
+Here: the sources of the games (a folder read a window at a time, or frames
+in memory), the sweep's paired comparisons, seat rotations, the level ladder,
+completion, and the assembly of summary.json. One block's headline fields are
+in analysis.summary_block, the verdicts, headline and alerts in
+analysis.findings.
 """
 from __future__ import annotations
 
 import json
-import math
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -31,6 +36,7 @@ import polars as pl
 
 from . import cards as card_impact
 from .distributions import distribution, distribution_counts, histogram, histogram_counts  # noqa: F401
+from .findings import alerts, headline, verdicts
 from .frames import load_manifest, part_files, scan_parts, windows
 from .metrics import GameMetrics
 from .jsonsafe import jsonable  # noqa: F401  (summary.jsonable: compare, skill check and others use it)
@@ -46,289 +52,13 @@ from .stats import (
     rate,
     seat_balance,
 )
+from .summary_block import Block, _decode, game_results, seat_fields
 
 STOPPING_FILE = "stopping.json"
 ROTATION_KEY = "seat_rotation"  # a variant's `varied` entry in a seat-rotated run (analysis.runs)
 SUMMARY_FILE = "summary.json"
 CHECK_KIND = "skill-check"  # the manifest kind of a run's skill check (analysis.skill_check)
-ID_COLUMNS = {"variant", "game_index", "seed", "chunk", "id"}
 WINDOW_GAMES = 50_000  # game indices read at a time from a run folder, over all variants together
-
-
-# ---------------------------------------------------------------- helpers
-
-
-
-def _is_id_column(name: str) -> bool:
-    return name in ID_COLUMNS or name.endswith("_id") or name.endswith("_index")
-
-
-def _quantile(x: np.ndarray, q: float) -> float | None:
-    return float(np.quantile(x, q, method="inverted_cdf")) if x.size else None
-
-
-class _Counts:
-    """A value-count table filled chunk by chunk (NaN left out)."""
-
-    def __init__(self):
-        self.table: dict[float, int] = {}
-
-    def add(self, x) -> None:
-        x = np.asarray(x, dtype=float)
-        x = x[~np.isnan(x)]
-        for v, c in zip(*np.unique(x, return_counts=True)):
-            self.table[float(v)] = self.table.get(float(v), 0) + int(c)
-
-    def distribution(self, column: str, help: str) -> dict:
-        keys = sorted(self.table)
-        return distribution_counts(np.array(keys, dtype=float), np.array([self.table[k] for k in keys], np.int64),
-                                   column, help)
-
-
-def game_results(games: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
-    """games with a `won` column: 1 if any seat won (co-op: the team won)."""
-    keys = ["variant", "game_index"]
-    if seats.is_empty():
-        return games.with_columns(pl.lit(0, pl.Int8).alias("won"))
-    won = seats.group_by(keys).agg(pl.col("won").cast(pl.Int8).max().alias("won"))
-    return games.join(won, on=keys, how="left").with_columns(pl.col("won").fill_null(0))
-
-
-def _column_values(frame: pl.DataFrame, name: str) -> np.ndarray:
-    return frame[name].cast(pl.Float64).drop_nulls().to_numpy() if frame.height else np.zeros(0)
-
-
-def _sentinel(column) -> bool:
-    """The column's help documents -1 as "never"/"not applicable" (the house sentinel)."""
-    return "-1" in column.help
-
-
-def column_mean(frame: pl.DataFrame, column) -> dict:
-    """Mean with interval of a declared column. Where the column's help documents
-    -1 as "never"/"not applicable" (the house sentinel), those rows are left out
-    and `n` counts the rest."""
-    acc = _MeanAcc(column)
-    acc.add(frame)
-    return acc.result()
-
-
-class _MeanAcc:
-    """`column_mean`, chunk by chunk. Missing values (null or NaN, e.g. a
-    per-round column of a round the game never reached) are left out: `n`
-    counts the values present and `missing` the others."""
-
-    def __init__(self, column):
-        self.column = column
-        self.moments = Moments()
-        self.excluded = 0
-        self.missing = 0
-
-    def add(self, frame: pl.DataFrame) -> None:
-        if frame.height and self.column.name in frame.columns:
-            self.missing += int(frame[self.column.name].null_count())
-        x = _column_values(frame, self.column.name)
-        nan = np.isnan(x)
-        if nan.any():
-            self.missing += int(nan.sum())
-            x = x[~nan]
-        if _sentinel(self.column):
-            drop = x == -1
-            self.excluded += int(drop.sum())
-            x = x[~drop]
-        self.moments.add(x)
-
-    def result(self) -> dict:
-        m = self.moments.ci()
-        out = {"excluded_sentinel": self.excluded} if _sentinel(self.column) else {}
-        return {"mean": m["value"], "ci": m["ci"], "n": m["n"], "missing": self.missing, "help": self.column.help, **out}
-
-
-# ---------------------------------------------------------------- one block of games
-def _win_codes(seats: pl.DataFrame, keys=("variant", "game_index")) -> pl.DataFrame:
-    """One row per game: `code` = the sum of 2**seat over the seats that won
-    (the game's winner vector as a number; a shared win is one code)."""
-    return seats.group_by(list(keys)).agg(
-        (pl.col("won").cast(pl.Int64).clip(0, 1) * pl.lit(2, pl.Int64).pow(pl.col("seat").cast(pl.Int64)))
-        .sum().alias("code"))
-
-
-def _decode(codes, base: int, k: int) -> np.ndarray:
-    """Codes (digits of `base`, seat 0 lowest) back to vectors of k digits."""
-    c = np.asarray(codes, dtype=np.int64)
-    return np.stack([(c // base ** s) % base for s in range(k)], axis=1) if c.size else np.zeros((0, k), np.int64)
-
-
-def shared_words(shared: dict, n_seats: int) -> str | None:
-    """Why seat win rates may add to more than the share of games someone wins."""
-    k = shared.get("games_with_shared_wins", 0)
-    if not k:
-        return None
-    total = shared["seat_rates_sum"]
-    return (f"{fmt_share(shared['shared_rate']['value'])} of games have more than one winner (a shared win counts "
-            f"for every seat that shares it), so the seats' win rates add to {fmt_share(total)}; the equal-seats "
-            f"line is their mean, {fmt_share(total / n_seats)}, not a {n_seats}-way split of the games.")
-
-
-def fmt_share(x) -> str:
-    return "–" if x is None else f"{100 * x:.1f}%"
-
-
-class Block:
-    """The headline fields of one set of games (a whole run or one variant),
-    accumulated window by window: `add` a (games with `won`, seats) pair per
-    window, then `result`. Holds counts, moments and value-count tables only
-    (the seats as a table of winner vectors, `stats.WinPatterns`)."""
-
-    def __init__(self, spec, game_columns, seat_columns, margin: float = DEFAULT_MARGIN):
-        self.spec = spec
-        self.margin = margin
-        game_columns, seat_columns = list(game_columns), list(seat_columns)
-        self.helps = {c.name: c.help for c in spec.game_columns}
-        self.length_col = spec.length_column  # declared in the spec, not guessed from names
-        self.rounds_col = spec.rounds_column
-        self.has_rounds = self.rounds_col is not None
-        self.first_col = spec.first_seat_column if spec.first_seat_column in game_columns else None
-        self.n = self.k = 0
-        self.seats: dict[int, list] = {}  # seat -> [wins, seat-games, policies]
-        self.codes: dict[int, int] = {}  # winner vector (as a code) -> games
-        self.first = [0, 0, 0, 0]  # wins and seat-games of the first mover, of the others
-        self.first_diff = Moments()  # per game: first mover's win minus the others' mean
-        self.length, self.rounds = _Counts(), _Counts()
-        self.reasons: dict[str, int] = {}
-        self.metrics = {c.name: _MeanAcc(c) for c in spec.game_columns
-                        if c.name in game_columns and not _is_id_column(c.name) and c.name not in spec.setting_columns}
-        self.seat_metrics = {c.name: _MeanAcc(c) for c in spec.seat_columns
-                             if c.name in seat_columns and not _is_id_column(c.name)}
-
-    def add(self, res: pl.DataFrame, seats: pl.DataFrame) -> None:
-        """One window: `res` = game_results(games, seats) of the window's games, `seats` their seats."""
-        n = res.height
-        self.n += n
-        self.k += int(res["won"].sum()) if n else 0
-        if not seats.is_empty():
-            agg = seats.group_by("seat").agg(pl.col("won").cast(pl.Int64).sum().alias("k"), pl.len().alias("n"),
-                                             pl.col("policy").unique().alias("policy"))
-            for r in agg.iter_rows(named=True):
-                acc = self.seats.setdefault(int(r["seat"]), [0, 0, set()])
-                acc[0] += int(r["k"])
-                acc[1] += int(r["n"])
-                acc[2].update(r["policy"])
-            for code, c in _win_codes(seats)["code"].value_counts().iter_rows():
-                self.codes[int(code)] = self.codes.get(int(code), 0) + int(c)
-            if self.first_col and not self.spec.cooperative and n:
-                s = seats.join(res.select("variant", "game_index", self.first_col), on=["variant", "game_index"])
-                is_first = pl.col("seat").cast(pl.Int64) == pl.col(self.first_col).cast(pl.Int64)
-                f = s.filter(is_first)
-                o = s.filter(~is_first)
-                self.first[0] += int(f["won"].cast(pl.Int64).sum())
-                self.first[1] += f.height
-                self.first[2] += int(o["won"].cast(pl.Int64).sum())
-                self.first[3] += o.height
-                won = pl.col("won").cast(pl.Float64)
-                per_game = (s.group_by("variant", "game_index")
-                            .agg(won.filter(is_first).sum().alias("f"), is_first.sum().alias("nf"),
-                                 won.filter(~is_first).mean().alias("o"))
-                            .filter((pl.col("nf") == 1) & pl.col("o").is_not_null()))
-                self.first_diff.add((per_game["f"] - per_game["o"]).to_numpy())
-        if n:
-            self.length.add(res[self.length_col].to_numpy())
-            if self.has_rounds:
-                self.rounds.add(res[self.rounds_col].to_numpy())
-            for r, c in res.group_by("end_reason").len().iter_rows():
-                self.reasons[r] = self.reasons.get(r, 0) + int(c)
-        for acc in self.metrics.values():
-            acc.add(res)
-        for acc in self.seat_metrics.values():
-            acc.add(seats)
-
-    def patterns(self) -> WinPatterns:
-        k = max(self.seats) + 1 if self.seats else 0
-        wp = WinPatterns(k)
-        if self.codes and k:
-            codes = sorted(self.codes)
-            wp.add(_decode(codes, 2, k), [self.codes[c] for c in codes])
-        return wp
-
-    def result(self) -> dict:
-        spec, n, k = self.spec, self.n, self.k
-        win = rate(k, n)
-        out: dict = {"n_games": n, "win_rate": win["value"], "win_rate_ci": win["ci"], "wins": k}
-
-        by_seat = []
-        for seat in sorted(self.seats):
-            wins, m, pols = self.seats[seat]
-            sr = rate(wins, m)
-            by_seat.append({"seat": seat, "policy": "/".join(sorted(p for p in pols if p is not None)),
-                            "value": sr["value"], "ci": sr["ci"], "n": sr["n"], "wins": sr["k"]})
-        competitive = not spec.cooperative
-        if competitive and len(by_seat) > 1:
-            out["win_rate_by_seat"] = by_seat
-            balance = seat_balance(self.patterns(), ALPHA, self.margin)
-            if balance is not None:
-                out.update(seat_fields(balance, n))
-            out["everybody_loses"] = rate(n - k, n)
-
-        kf, nf, ko, no = self.first
-        if nf and no:
-            d = mean_difference(self.first_diff, bounds=(-1.0, 1.0))  # a win (0/1) minus a mean of wins
-            out["first_player"] = {"first": rate(kf, nf), "others": rate(ko, no),
-                                   "advantage": d["diff"], "ci": d["ci"], "p": d["p"], "n": d["n"],
-                                   "significant": d["p"] is not None and d["p"] < ALPHA,
-                                   "method": "paired within each game: the first mover's win minus the mean of the "
-                                             "other seats' (t interval over games)",
-                                   "verdict": margin_verdict(d["diff"], d["ci"], self.margin, n=d["n"],
-                                                             no_information=d.get("no_information"))}
-
-        out["length"] = self.length.distribution(self.length_col,
-                                                 self.helps.get(self.length_col, "decisions taken by all players"))
-        if self.has_rounds:
-            out["rounds"] = self.rounds.distribution(self.rounds_col, self.helps[self.rounds_col])
-
-        # end reasons: every declared reason, zeros included, plus any unexpected one
-        counts = self.reasons
-        reasons = list(spec.all_end_reasons) + sorted(r for r in counts if r not in spec.all_end_reasons)
-        out["end_reasons"] = {r: int(counts.get(r, 0)) for r in reasons}
-        out["end_reason_shares"] = {r: rate(out["end_reasons"][r], n) for r in reasons}
-        out["capped"] = out["end_reasons"]["cap"]
-        out["capped_rate"] = rate(out["capped"], n)
-        out["turn_cap"] = spec.max_decisions
-
-        out["metrics"] = {name: acc.result() for name, acc in self.metrics.items()}
-        out["seat_metrics"] = {name: {**acc.result(), "per": "seat-game"} for name, acc in self.seat_metrics.items()}
-        return out
-
-
-def seat_fields(balance: dict, n: int) -> dict:
-    """summary.json's seat fields (`seat_gap`, `seat_fair_share`, `shared_wins`) from `stats.seat_balance`."""
-    gap, test = balance["gap"], balance["test"]
-    out = {"seat_gap": {
-        "value": gap["value"], "ci": gap["ci"], "best_seat": gap["best_seat"], "worst_seat": gap["worst_seat"],
-        "test": test["name"], "p": test["p"], "family_size": test["family_size"], "pair_ci_level": test["ci_level"],
-        "significant": balance["significant"], "n": n, "ci_method": gap["ci_method"], "pairs": balance["pairs"],
-        "informative": balance["informative"], "no_information": balance["no_information"],
-        "verdict": balance["verdict"],
-    }}
-    k = len(balance["seats"])
-    out["seat_fair_share"] = {"value": balance["fair_share"],
-                              "help": "the win rate every seat would have if seats were equal: the mean of the "
-                                      "seats' win rates"}
-    shared = balance.get("shared")
-    if shared is not None:
-        out["shared_wins"] = {**shared, "words": shared_words(shared, k)}
-    return out
-
-
-def headline(games: pl.DataFrame, seats: pl.DataFrame, spec, params: dict | None = None) -> dict:
-    """The headline fields of one set of games (a whole run or one variant)."""
-    params = params or {}
-    block = Block(spec, games.columns, seats.columns)
-    block.add(game_results(games, seats), seats)
-    out = block.result()
-    if spec.metrics and games.height:
-        acc = GameMetrics(spec, params, int(seats["seat"].max()) + 1 if seats.height else None)
-        acc.add(games, seats)
-        out["game_metrics"] = acc.result()
-    return out
 
 
 def _variant_params(manifest: dict) -> dict[str, dict]:
@@ -600,128 +330,6 @@ def _completion(n_games: int, n_requested, name: str | None, stopping: dict | No
         if row and row.get("reached") and n_games >= int(row.get("games", n_games + 1)):  # more games: as precise
             return True, "precision"
     return False, None
-
-
-def _item(kind: str, question: str, metric: str, r: dict, verdict: dict, variant: str | None = None,
-          ci_level: float = 0.95, n=None, **who) -> dict:
-    """One verdict of the run; `who` names what it is about (best_seat/worst_seat for the seats, best/worst
-    policy for a rotated run's policies, baseline for a sweep point), so a report can say it in a sentence."""
-    return {"id": kind, "variant": variant, "question": question, "metric": metric,
-            "estimate": r.get("diff", r.get("value", r.get("advantage"))), "ci": r.get("ci"), "ci_level": ci_level,
-            "n": n if n is not None else r.get("n"), "p": r.get("p"), **who, **verdict}
-
-
-def verdicts(summary: dict, margin: float) -> dict:
-    """The verdict block of summary.json: every seat and comparison verdict of
-    the run with its margin, interval and n (stats.margin_verdict)."""
-    items = []
-
-    def seat_item(block: dict, variant: str | None) -> None:
-        g = block.get("seat_gap")
-        if g and g.get("verdict"):
-            items.append(_item("seats", "Are the seats balanced?", "seat gap (best minus worst seat's win rate)",
-                               g, g["verdict"], variant, n=g.get("n"), best_seat=g.get("best_seat"),
-                               worst_seat=g.get("worst_seat")))
-
-    def first_item(block: dict, variant: str | None) -> None:
-        f = block.get("first_player")
-        if f and f.get("verdict"):
-            items.append(_item("first_player", "Does moving first matter?",
-                               "first mover's win rate minus the other seats'", f, f["verdict"], variant))
-
-    if summary.get("variants"):
-        for c in (summary.get("paired_vs_first") or {}).get("comparisons") or []:
-            w = c["win_rate"]
-            if w.get("verdict"):
-                items.append(_item("vs_first", f"Does {c['variant']} change the win rate?",
-                                   f"win rate, {c['variant']} minus {summary['paired_vs_first']['baseline']}", w,
-                                   w["verdict"], c["variant"], w.get("ci_level", 0.95), n=c["n_pairs"],
-                                   baseline=summary["paired_vs_first"]["baseline"]))
-        for v in summary["variants"]:
-            seat_item(v, v["name"])
-            first_item(v, v["name"])
-    else:
-        seat_item(summary, None)
-        first_item(summary, None)
-        pol = (summary.get("seat_rotation") or {}).get("policies")
-        if pol and pol.get("verdict"):  # a seat-rotated run: each policy over every seat, on the same deals
-            g = pol["gap"]
-            names = {r.get("listed_seat"): r.get("policy") for r in pol.get("seats") or []}
-            items.append(_item("policies", "Are the policies equally strong?",
-                               "policy gap (strongest minus weakest policy's win rate, each over every seat)",
-                               {**g, "p": pol["test"]["p"]}, pol["verdict"], None, n=pol["n"],
-                               best=names.get(g.get("best_seat")), worst=names.get(g.get("worst_seat"))))
-    counts: dict[str, int] = {}
-    for it in items:
-        counts[it["verdict"]] = counts.get(it["verdict"], 0) + 1
-    return {"margin": margin, "alpha": ALPHA, "margin_kind": "absolute, in win-rate points (0.02 = 2 points)",
-            "items": items, "counts": counts}
-
-
-# ---------------------------------------------------------------- alerts
-def nameable(ci, margin: float) -> bool:
-    """May a report name a card (or anything) on this figure? Only when its interval pins it down to
-    within ± the margin (the interval narrower than twice the margin): a card played 17 times, whose
-    lift is known to ±20 points, is not named in a headline or an alert, whatever its estimate."""
-    lo, hi = (ci or [None, None])[:2]
-    return lo is not None and hi is not None and hi - lo < 2 * margin
-
-
-MAX_ALERT_CARDS = 3
-
-
-def headline(block: dict, margin: float) -> dict | None:
-    """The headline win rate against the margin, for a game with no seats to set against each other
-    (solo, co-op): measured to within ± the margin (its 95% interval narrower than twice the margin), or
-    not yet, with about how many games in all would get it there (the half-width shrinks as 1/sqrt(n))."""
-    n = block.get("n_games") or 0
-    lo, hi = (block.get("win_rate_ci") or [None, None])[:2]
-    if not n or lo is None or hi is None:
-        return None
-    half = (hi - lo) / 2
-    ok = half < margin
-    return {"metric": "win rate", "value": block.get("win_rate"), "ci": [lo, hi], "n": n, "half_width": half,
-            "margin": margin, "verdict": "measured" if ok else "imprecise",
-            "games_for_margin": None if ok else int(math.ceil(n * (half / margin) ** 2)) + 1}
-
-
-def alerts(block: dict, margin: float) -> list[dict]:
-    """What a designer should look at first in one set of games (a run, or a sweep point), as data (the
-    reports say it in words, reports/verdicts.py): games nobody wins, games stopped by the turn cap or
-    with no legal move, dead cards, and cards whose lift lies beyond the margin (an association: the
-    seat-games that played them win that much more or less), named only when `nameable`."""
-    out = []
-    n = block.get("n_games") or 0
-    if not n:
-        return out
-    lose = block.get("everybody_loses")
-    if lose and lose.get("k"):
-        out.append({"id": "nobody_wins", "k": lose["k"], "n": lose["n"], "value": lose["value"], "ci": lose["ci"]})
-    capped = block.get("capped") or 0
-    if capped:
-        cr = block.get("capped_rate") or {}
-        out.append({"id": "turn_cap", "k": capped, "n": n, "value": cr.get("value"), "ci": cr.get("ci"),
-                    "cap": block.get("turn_cap")})
-    no_move = (block.get("end_reasons") or {}).get("no_move")
-    if no_move:
-        out.append({"id": "no_move", "k": no_move, "n": n})
-    c = block.get("cards") or {}
-    if c.get("dead"):
-        out.append({"id": "dead_cards", "counter": c.get("primary_counter"), "threshold": c.get("dead_threshold"),
-                    "cards": [d["card"] for d in c["dead"]], "seat_games": c.get("seat_games")})
-    strong = []
-    for r in (c.get("top") or []) + (c.get("bottom") or []):
-        lift = r.get("lift") or {}
-        lo, hi = (lift.get("ci") or [None, None])[:2]
-        if lo is None or not nameable(lift.get("ci"), margin) or not (lo > margin or hi < -margin):
-            continue
-        strong.append({"card": r["card"], "lift": lift["value"], "ci": lift["ci"],
-                       "plays": (r.get("win_rate_with") or {}).get("n")})
-    if strong:
-        strong.sort(key=lambda r: -abs(r["lift"]))
-        out.append({"id": "card_lift", "counter": c.get("primary_counter"), "comparison": c.get("comparison", "all"),
-                    "margin": margin, "cards": strong[:MAX_ALERT_CARDS], "more": max(0, len(strong) - MAX_ALERT_CARDS)})
-    return out
 
 
 # ---------------------------------------------------------------- the run

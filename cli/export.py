@@ -28,10 +28,10 @@ def summary_frame(run_dir: Path):
     """summary.json's win rates: per variant, all seats (seat null) then each seat."""
     import polars as pl
 
-    from balance.analysis import store
+    from balance.analysis import folder_entries
 
     try:
-        raw = store.read_entry(Path(run_dir), "summary.json", "RUN", store.MAX_RESULT_BYTES)
+        raw = folder_entries.read_entry(Path(run_dir), "summary.json", "RUN", folder_entries.MAX_RESULT_BYTES)
     except FileNotFoundError:
         raise BalanceError(f"RUN: {run_dir} has no summary.json; write it with `balance report {run_dir}`, or "
                            "export another --table (games, seats, cards)") from None

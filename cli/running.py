@@ -87,7 +87,7 @@ def opened_run(spec, config, run_dir: Path, n_games: int, command: str, kind: st
     only then the folder created or resumed ("resuming: N of M games already played"). Yields (prepared,
     executor); Ctrl-C or SIGTERM inside says what was kept ("interrupted: N of M games kept; rerun the same
     command to resume"). The folder is let go when the block ends."""
-    from balance.analysis import preflight, runs
+    from balance.analysis import execution, preflight, runs
 
     resumed = preflight.check_out(run_dir, spec, config, n_games)
     executor, prepared = None, None
@@ -97,7 +97,7 @@ def opened_run(spec, config, run_dir: Path, n_games: int, command: str, kind: st
 
             executor = DaskExecutor(config, scheduler, workers)
         else:
-            prepared = runs.Prepared(spec, config)
+            prepared = execution.Prepared(spec, config)
             cli_app._first_compile(spec, config.policies, prepared.engine, checked=config.check, say=not quiet)
             _try_user_policy(spec, prepared)
         runs.open_run(run_dir, spec, config, n_games, command, kind, notice=_notice)
@@ -156,7 +156,7 @@ def _play(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: flo
     """Play what the folder lacks, with a progress bar."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from balance.analysis import runs
+    from balance.analysis import execution, runs
 
     total = sum(runs.variant_games(v, n_games) for v in config.variants)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -167,7 +167,7 @@ def _play(spec, config, run_dir: Path, n_games: int, quiet: bool, precision: flo
             bar.update(task, completed=done, total=total)
 
         try:
-            runs.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision, executor, paired)
+            execution.execute(run_dir, spec, config, n_games, on_chunk, prepared, precision, executor, paired)
         except InvariantBroken as exc:
             exc.run_dir = str(run_dir)
             raise

@@ -156,7 +156,7 @@ def verdict_list(cp: dict, anchor: str = "", keep: int = 4, skill: dict | None =
     """The card-power verdicts a report leads with: the cards that need attention first (beyond the margin,
     then undecided), at most `keep`, and one line counting the rest (reports.verdicts.shortlist). No card is
     named on an interval wider than twice the margin, i.e. not known to within ± the margin (issue 43;
-    analysis.summary.nameable); those are counted instead."""
+    analysis.findings.nameable); those are counted instead."""
     rows = cp.get("rows") or []
     margin = cp.get("margin") or 0.02
     named, vague = [], []

@@ -18,11 +18,12 @@ from typing import Any, Callable
 from markupsafe import Markup
 
 from . import charts, context, fmt, verdicts
+from .about import build_about
+from .run_words import _players_words, _policies_words, seat_name, someone_always_wins, summary_sentences, warnings
 from .views import (Chart, KeyFigure, Paragraph, RunReport, Table, _card_chart, _card_tables,
                     _distribution_charts, _end_chart, _end_table, _is_number, _ladder_chart, _ladder_table, _length_chart,
-                    _metrics_table, _players_words, _policies_words, _seat_table, build_about, find_anchor, fmt_ci,
-                    fmt_ci_pct, fmt_int, fmt_num, fmt_p, fmt_pct, fmt_points, provenance, report_title, run_anchors,
-                    seat_name, someone_always_wins, summary_sentences, warnings)
+                    _metrics_table, _seat_table, find_anchor, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_p, fmt_pct,
+                    fmt_points, provenance, report_title, run_anchors)
 
 MAX_SERIES = 8  # lines per chart; more combinations of the other parameters are left to the heatmap and table
 MAX_GAME_METRICS = 8

@@ -175,7 +175,7 @@ def toy_spec():
 
 def play_frames(spec, policies, params: dict, players: int, seed: int, first: int, n: int, variant: str,
                 engine=None):
-    from balance.analysis.runs import results_frames
+    from balance.analysis.chunk_frames import results_frames
     from balance.simcore.batch import Engine
     from balance.simcore.params import resolve
 

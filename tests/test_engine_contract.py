@@ -164,7 +164,7 @@ def test_reached_counts_equal_a_direct_count(name):
     """The runner's hand_stats and the cards part's reached columns equal a count,
     seat by seat, of the games played again here: a card reached a seat's hand
     when one of the spec's hand_counters is > 0 for it (docs/run-folder.md)."""
-    from balance.analysis.runs import results_frames
+    from balance.analysis.chunk_frames import results_frames
 
     spec, data, tables, n_cards = _setup(name)
     assert set(spec.hand_counters) <= set(spec.card_counters) and spec.hand_counters, \

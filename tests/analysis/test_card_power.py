@@ -149,7 +149,7 @@ def test_simulate_share():
 def test_simulate_variants_play_a_share_of_the_run_and_read_back(tmp_path):
     """What `balance simulate` adds (simulate_variants): one variant per card, each the first `share` of the
     run's deals, paired with the run's own variant; `analyse` reads the table back from the folder."""
-    from balance.analysis import runs
+    from balance.analysis import execution, runs
     from balance.simcore import registry
     from balance.simcore.batch import parse_policies
 
@@ -162,7 +162,7 @@ def test_simulate_variants_play_a_share_of_the_run_and_read_back(tmp_path):
     run_dir = tmp_path / "run"
     runs.open_run(run_dir, spec, config, 3000, "test")
     try:
-        runs.execute(run_dir, spec, config, 3000)
+        execution.execute(run_dir, spec, config, 3000)
     finally:
         runs.close_run(run_dir)
     res = cp.analyse(run_dir, spec)

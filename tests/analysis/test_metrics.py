@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 from balance.analysis.metrics import GameMetrics, needed_columns
-from balance.analysis.runs import results_frames
+from balance.analysis.chunk_frames import results_frames
 from balance.analysis.stats import mean_ci, rate
 from balance.simcore import metrics as M
 from balance.simcore import registry

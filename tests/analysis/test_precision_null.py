@@ -1,5 +1,5 @@
 """Null calibration of `--precision` (impact, compare --game): the run stops once every
-variant's widest 95% Wilson interval is narrower than WIDTH (analysis.runs.execute asks its Tally,
+variant's widest 95% Wilson interval is narrower than WIDTH (analysis.execution.execute asks its Tally,
 used here as it is), and the paired differences are then read with analysis.stats.difference_family. A stopping
 rule that looks at the data can bend the intervals read after it; this one looks only at each
 side's own spread, so the difference's interval should still cover a true zero about 95% of
@@ -7,7 +7,7 @@ the time. The same harness with optional stopping (stop as soon as the differenc
 significant) must fail, or the check could not fail."""
 import numpy as np
 
-from balance.analysis.runs import Tally
+from balance.analysis.execution import Tally
 from balance.analysis.stats import difference_family
 
 CHUNK = 100
@@ -39,7 +39,7 @@ def _stopped(x, y, rule):
 
 
 def precision_rule(tally, x, y) -> bool:
-    return all(tally.widest(v) < WIDTH for v in range(2))  # analysis.runs.execute's `precise`, every variant
+    return all(tally.widest(v) < WIDTH for v in range(2))  # analysis.execution.execute's `precise`, every variant
 
 
 def peeking_rule(tally, x, y) -> bool:

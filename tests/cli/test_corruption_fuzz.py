@@ -12,7 +12,7 @@ import shutil
 import polars as pl
 import pytest
 
-from balance.analysis import store
+from balance.analysis import folder_entries
 from balance.simcore import registry
 
 from runkit import balance, one_line_error, same_rows, simulate_args, summary
@@ -37,7 +37,7 @@ def base(tmp_path_factory):
 
 
 def parts(run):
-    return sorted(p for kind in store.TABLES for p in (run / "parts" / kind).glob("*.parquet"))
+    return sorted(p for kind in folder_entries.TABLES for p in (run / "parts" / kind).glob("*.parquet"))
 
 
 def flip(path, rng):
@@ -69,7 +69,7 @@ def m_part_delete(run, rng):
 
 
 def m_part_swap(run, rng):  # another chunk's part: valid Parquet, sound columns, wrong games
-    kind = rng.choice(store.TABLES)
+    kind = rng.choice(folder_entries.TABLES)
     a, b = rng.sample(sorted((run / "parts" / kind).glob("*.parquet")), 2)
     shutil.copyfile(a, b)
 
@@ -79,13 +79,13 @@ def m_part_foreign(run, rng):
 
 
 def m_extra_ours(run, rng):  # a part no record names, named as ours (a killed chunk's)
-    kind = rng.choice(store.TABLES)
+    kind = rng.choice(folder_entries.TABLES)
     src = rng.choice(sorted((run / "parts" / kind).glob("*.parquet")))
-    shutil.copyfile(src, run / "parts" / kind / store.part_file(0, rng.randrange(N), rng.randrange(1, N)))
+    shutil.copyfile(src, run / "parts" / kind / folder_entries.part_file(0, rng.randrange(N), rng.randrange(1, N)))
 
 
 def m_extra_foreign(run, rng):
-    kind = rng.choice(store.TABLES)
+    kind = rng.choice(folder_entries.TABLES)
     (run / "parts" / kind / "notes.parquet").write_bytes(rng.randbytes(rng.randrange(1, 5000)))
 
 
@@ -124,11 +124,11 @@ def m_manifest_truncate(run, rng):
 
 
 def m_staging_junk(run, rng):
-    (run / "parts" / store.STAGING / f"seats-{store.part_file(0, 0, 10)}.999.tmp").write_bytes(rng.randbytes(100))
+    (run / "parts" / folder_entries.STAGING / f"seats-{folder_entries.part_file(0, 0, 10)}.999.tmp").write_bytes(rng.randbytes(100))
 
 
 def m_lock_junk(run, rng):  # a lock file left by a dead writer, with garbage in it
-    (run / store.LOCK).write_bytes(rng.randbytes(rng.randrange(0, 200)))
+    (run / folder_entries.LOCK).write_bytes(rng.randbytes(rng.randrange(0, 200)))
 
 
 MUTATIONS = [m_part_truncate, m_part_flip, m_part_delete, m_part_swap, m_part_foreign, m_extra_ours,

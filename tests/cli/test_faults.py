@@ -75,7 +75,7 @@ def test_disk_full_mid_run_keeps_committed_chunks_and_resumes(tmp_path, monkeypa
 def test_disk_full_while_appending_a_record_is_one_line_and_resumes(tmp_path, monkeypatch):
     import os
 
-    from balance.analysis import store
+    from balance.analysis import chunk_log
 
     out = tmp_path / "run"
     real = os.write
@@ -89,10 +89,10 @@ def test_disk_full_while_appending_a_record_is_one_line_and_resumes(tmp_path, mo
                 raise OSError(errno.ENOSPC, "No space left on device")
         return real(fd, data)
 
-    monkeypatch.setattr(store.os, "write", write)
+    monkeypatch.setattr(chunk_log.os, "write", write)
     line = one_line_error(balance(*simulate_args(out, 5000, 1000, seed=4)))
     assert "chunks.jsonl" in line and "No space left on device" in line
-    monkeypatch.setattr(store.os, "write", real)
+    monkeypatch.setattr(chunk_log.os, "write", real)
     assert not (out / "chunks.jsonl").read_bytes().endswith(b"\n")  # torn: not a record
     assert load_games(out).height == 2000
     assert balance(*simulate_args(out, 5000, 1000, seed=4)).exit_code == 0

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from balance.analysis import store
+from balance.analysis import folder_entries, manifest_file
 from balance.simcore import registry
 
 from runkit import balance, child, one_line_error, race21_run, simulate_args
@@ -76,7 +76,7 @@ def as_written_before_copies(run: Path) -> None:
     """The folder as balance wrote it before run folders kept their card lists."""
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["config"].pop("card_files", None)
-    store.write_manifest(run, manifest)
+    manifest_file.write_manifest(run, manifest)
     shutil.rmtree(run / "cards", ignore_errors=True)
 
 
@@ -272,7 +272,7 @@ def test_a_log_linked_to_dev_zero_is_refused_before_it_is_read(tmp_path, base_ru
                                       ("manifest.json", "MAX_MANIFEST_BYTES")])
 def test_a_file_over_its_kinds_cap_is_refused_naming_it(tmp_path, base_run, monkeypatch, name, cap):
     run = copy_of(base_run, tmp_path)
-    monkeypatch.setattr(store, cap, 200)
+    monkeypatch.setattr(folder_entries, cap, 200)
     size = (run / name).stat().st_size
     for args in (["report", run], ["replay", run, "--index", 0]):
         line = one_line_error(balance(*args))
@@ -283,20 +283,20 @@ def test_read_entry_reads_at_most_its_cap_and_never_through_a_link(tmp_path):
     folder = tmp_path / "run"
     folder.mkdir()
     (folder / "summary.json").write_bytes(b"x" * 100)
-    assert store.read_entry(folder, "summary.json", cap=100) == b"x" * 100
-    with pytest.raises(store.EntryRefused, match="larger than the 99 bytes"):
-        store.read_entry(folder, "summary.json", cap=99)
+    assert folder_entries.read_entry(folder, "summary.json", cap=100) == b"x" * 100
+    with pytest.raises(folder_entries.EntryRefused, match="larger than the 99 bytes"):
+        folder_entries.read_entry(folder, "summary.json", cap=99)
     os.symlink(folder / "summary.json", folder / "stopping.json")
-    with pytest.raises(store.EntryRefused, match="symbolic link"):
-        store.read_entry(folder, "stopping.json")
+    with pytest.raises(folder_entries.EntryRefused, match="symbolic link"):
+        folder_entries.read_entry(folder, "stopping.json")
     os.mkfifo(folder / "ladder.json")
-    with pytest.raises(store.EntryRefused, match="named pipe"):  # opened without blocking, then refused
-        store.read_entry(folder, "ladder.json")
+    with pytest.raises(folder_entries.EntryRefused, match="named pipe"):  # opened without blocking, then refused
+        folder_entries.read_entry(folder, "ladder.json")
     (folder / "parts").mkdir()
     os.symlink(tmp_path, folder / "parts" / "games")
     (tmp_path / "x.parquet").write_bytes(b"p")
-    with pytest.raises(store.EntryRefused, match="parts/games: a symbolic link"):
-        store.read_entry(folder, "parts/games/x.parquet")
+    with pytest.raises(folder_entries.EntryRefused, match="parts/games: a symbolic link"):
+        folder_entries.read_entry(folder, "parts/games/x.parquet")
 
 
 # ------------------------------------------------------------------ item 10: the repair hint names the copy

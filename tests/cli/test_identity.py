@@ -97,7 +97,7 @@ def test_a_changed_engine_is_a_new_configuration(tmp_path, monkeypatch):
 
 
 def test_a_folder_from_before_per_game_engine_hashes_resumes_on_the_same_build(tmp_path):
-    from balance.analysis import store
+    from balance.analysis import manifest_file
     from balance.simcore.jit import SOURCE_HASH
 
     out = tmp_path / "run"
@@ -105,7 +105,7 @@ def test_a_folder_from_before_per_game_engine_hashes_resumes_on_the_same_build(t
     assert balance(*args).exit_code == 0
     m = json.loads((out / "manifest.json").read_text())
     m["config"]["engine_hash"] = SOURCE_HASH  # what older builds stored: the hash of all of simcore
-    store.write_manifest(out, m)
+    manifest_file.write_manifest(out, m)
     r = balance(*args[:4], 1000, *args[5:])
     assert r.exit_code == 0, r.output
     m = json.loads((out / "manifest.json").read_text())

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from balance.analysis import runs
+from balance.analysis import execution, runs
 from balance.simcore import registry
 
 from runkit import balance, child, summary
@@ -67,7 +67,7 @@ def test_a_sweep_stopped_by_sigint_says_so_too(tmp_path):
 
 def interrupt_on_chunk(monkeypatch, nth: int):
     """Ctrl-C while the nth chunk of this process plays (after the earlier ones were played)."""
-    plain = runs.Prepared.run_task
+    plain = execution.Prepared.run_task
     calls = []
 
     def run_task(self, variant, first, count):
@@ -76,7 +76,7 @@ def interrupt_on_chunk(monkeypatch, nth: int):
             raise KeyboardInterrupt
         return plain(self, variant, first, count)
 
-    monkeypatch.setattr(runs.Prepared, "run_task", run_task)
+    monkeypatch.setattr(execution.Prepared, "run_task", run_task)
 
 
 @pytest.mark.parametrize("command", ["impact", "ladder", "simulate"])

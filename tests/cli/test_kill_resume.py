@@ -19,7 +19,7 @@ from collections import Counter
 import polars as pl
 import pytest
 
-from balance.analysis import store
+from balance.analysis import folder_entries, store
 from balance.analysis.frames import load_games, load_seats
 from balance.simcore import registry
 
@@ -81,7 +81,7 @@ def test_a_kill_in_every_window_then_resume_equals_a_clean_run(tmp_path, monkeyp
     assert load_games(out).height == committed * KILLED_CHUNK  # strays are not counted
     assert load_seats(out).height == 2 * committed * KILLED_CHUNK
     moved = {"moved:games": 1, "moved:seats": 2, "moved:cards": 3}.get(point, 0)
-    for i, kind in enumerate(store.TABLES):  # what a kill leaves in the table folders (docs/run-folder.md)
+    for i, kind in enumerate(folder_entries.TABLES):  # what a kill leaves in the table folders (docs/run-folder.md)
         on_disk = len(list((out / "parts" / kind).glob("*.parquet")))
         assert on_disk == committed + (1 if i < moved else 0), (kind, on_disk)
     # a report of the killed folder counts the committed chunks only, and says it is incomplete
@@ -95,7 +95,7 @@ def test_a_kill_in_every_window_then_resume_equals_a_clean_run(tmp_path, monkeyp
     assert r.exit_code == 0, r.output
     assert summary(out) == summary(clean[resume])
     assert same_rows(out, clean[resume])
-    assert not list((out / "parts" / store.STAGING).iterdir())
+    assert not list((out / "parts" / folder_entries.STAGING).iterdir())
 
 
 @pytest.mark.parametrize("fault", ["staged:seats@3", "moved:seats@3", "moved:cards@2", "committed@2"])
@@ -104,7 +104,7 @@ def test_a_real_sigkill_in_a_window_then_resume_equals_a_clean_run(tmp_path, cle
     proc = child(*simulate_args(out, KILLED_N, KILLED_CHUNK), env={**os.environ, "BALANCE_TEST_FAULT": fault})
     proc.communicate(timeout=600)
     assert proc.returncode == -signal.SIGKILL
-    lock = out / store.LOCK
+    lock = out / folder_entries.LOCK
     assert lock.exists() and str(proc.pid) in lock.read_text()  # a dead writer's lock, left behind
     n, chunk = RESUMES["other chunk size, bigger -n"]
     r = balance(*simulate_args(out, n, chunk))  # takes the stale lock over

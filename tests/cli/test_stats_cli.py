@@ -134,7 +134,7 @@ def test_compare_primary_family_pairing_and_same_seeds(tmp_path):
     # a different card list deals different cards from the same streams: "same seeds"
     m = json.loads((b / "manifest.json").read_text())
     m["config"]["variants"][0]["params"]["cards"] = "my-cards.toml"
-    from balance.analysis.store import write_manifest
+    from balance.analysis.manifest_file import write_manifest
 
     write_manifest(b, m)  # as if b had been run with another card list (re-signed: an edit is refused)
     r = balance("compare", a, b, "--out", tmp_path / "cmp2")

@@ -3,7 +3,8 @@ verdict; and no verdict where no deal set one seat (or policy) against another (
 import numpy as np
 
 from balance.analysis.summary import summarize_frames
-from balance.reports.views import key_figures, seat_gap_sentences
+from balance.reports.run_words import seat_gap_sentences
+from balance.reports.views import key_figures
 from synthetic import SPEC
 from test_summary import _rotated_frames, _rotated_manifest
 

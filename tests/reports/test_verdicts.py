@@ -17,11 +17,12 @@ from typer.testing import CliRunner
 
 from synthetic import SPEC, make_run
 
-from balance.analysis.summary import alerts, nameable
+from balance.analysis.findings import alerts, nameable
 from balance.reports import (fmt, render_campaign_report, render_compare_report, render_ladder_report, render_run_report,
                      render_tuning_report, rebuild_report, verdicts)
 from balance.reports.context import card_banner, card_lists, card_names, edited_from
-from balance.reports.views import key_figures, summary_sentences
+from balance.reports.run_words import summary_sentences
+from balance.reports.views import key_figures
 
 from test_other_reports import _fake_tune, campaign_result, compare_result, typed
 from test_run_report import _chromium, _chromium_or_skip, assert_self_contained

@@ -4,7 +4,7 @@ import os
 import polars as pl
 import pytest
 
-from balance.analysis import runs
+from balance.analysis import execution, runs
 from balance.simcore import registry
 from balance.simcore.batch import resolve_policy
 from toygame import SPEC
@@ -22,11 +22,11 @@ def test_local_cluster_gives_the_same_parts_as_local(tmp_path, monkeypatch):
     cfg = runs.make_config(SPEC, {}, 2, [resolve_policy(SPEC, "greedy", {"epsilon": 0.3})], 13, 2400, 500)
     local, remote = tmp_path / "local", tmp_path / "dask"
     runs.open_run(local, SPEC, cfg, 2400, "test")
-    runs.execute(local, SPEC, cfg, 2400)
+    execution.execute(local, SPEC, cfg, 2400)
     runs.open_run(remote, SPEC, cfg, 2400, "test")
     ex = DaskExecutor(cfg, workers=2)
     try:
-        runs.execute(remote, SPEC, cfg, 2400, executor=ex)
+        execution.execute(remote, SPEC, cfg, 2400, executor=ex)
     finally:
         ex.close()
     for kind in ("games", "seats", "cards"):
@@ -48,7 +48,7 @@ def test_a_worker_lost_mid_run_has_its_chunks_redone_with_the_same_results(tmp_p
     cfg = runs.make_config(SPEC, {}, 3, [resolve_policy(SPEC, "greedy", {"epsilon": 0.3})], 17, n, chunk)
     local, remote = tmp_path / "local", tmp_path / "dask"
     runs.open_run(local, SPEC, cfg, n, "test")
-    runs.execute(local, SPEC, cfg, n)
+    execution.execute(local, SPEC, cfg, n)
     runs.open_run(remote, SPEC, cfg, n, "test")
     ex = DaskExecutor(cfg, workers=2)
     killed = []
@@ -61,7 +61,7 @@ def test_a_worker_lost_mid_run_has_its_chunks_redone_with_the_same_results(tmp_p
             killed.append(victim)
 
     try:
-        runs.execute(remote, SPEC, cfg, n, on_chunk=kill_one_worker, executor=ex)
+        execution.execute(remote, SPEC, cfg, n, on_chunk=kill_one_worker, executor=ex)
     finally:
         ex.close()
     assert killed

@@ -5,7 +5,7 @@ import json
 import polars as pl
 import pytest
 
-from balance.analysis import runs
+from balance.analysis import execution, runs
 from balance.simcore.batch import BalanceError, resolve_policy
 from toygame import SPEC
 
@@ -16,7 +16,7 @@ def config(n, policy="greedy", chunk=100, seed=3):
 
 def play(folder, cfg, n):
     runs.open_run(folder, SPEC, cfg, n, "test")
-    return runs.execute(folder, SPEC, cfg, n)
+    return execution.execute(folder, SPEC, cfg, n)
 
 
 def games(folder):
@@ -69,11 +69,11 @@ def test_missing_tasks_split_around_finished_ranges():
 def test_precision_stops_when_the_interval_is_narrow_enough(tmp_path):
     cfg = config(20_000, chunk=500)
     runs.open_run(tmp_path, SPEC, cfg, 20_000, "test")
-    out = runs.execute(tmp_path, SPEC, cfg, 20_000, precision=0.08)
+    out = execution.execute(tmp_path, SPEC, cfg, 20_000, precision=0.08)
     st = out["stopping"]
     assert st["stopped_by"] == "precision"
     # two seats near 50%: a 95% Wilson width below 0.08 needs ~600 games, so 2 chunks
     assert st["variants"][0]["games"] == 1000 and st["variants"][0]["widest_ci"] < 0.08
     # asking for more precision than n allows stops at n and says so
-    out = runs.execute(tmp_path, SPEC, cfg, 3000, precision=0.001)
+    out = execution.execute(tmp_path, SPEC, cfg, 3000, precision=0.001)
     assert out["stopping"]["stopped_by"] == "n_games" and out["stopping"]["variants"][0]["games"] == 3000

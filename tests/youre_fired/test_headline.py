@@ -4,7 +4,7 @@ import numpy as np
 import polars as pl
 
 from balance.analysis.metrics import GameMetrics
-from balance.analysis.runs import results_frames
+from balance.analysis.chunk_frames import results_frames
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.params import resolve
 from balance.simcore.youre_fired import SPEC
