@@ -6,9 +6,9 @@ kind (the `kind` field, written into the file), its `SCHEMA_VERSION` (the `schem
 how to make the file again (`recover`). Then:
 
 - `model.write(folder)` writes `folder/FILE` atomically (a temporary file beside it, renamed over it;
-  no link followed: analysis.store.replace_entry), JSON without NaN or infinity (analysis.jsonsafe:
+  no link followed: analysis.folder_entries.replace_entry), JSON without NaN or infinity (analysis.jsonsafe:
   NaN is null);
-- `Model.read(path)` (a file, or the folder holding it; read as analysis.store.read_entry reads a
+- `Model.read(path)` (a file, or the folder holding it; read as analysis.folder_entries.read_entry reads a
   folder's file: a regular file, no link followed, at most its cap) returns the model, or refuses, with one
   `BalanceError` line naming the file, the field and how to recover, a file that is not readable,
   not JSON (damaged, truncated), not this kind, made by an older or newer balance (no or another
@@ -69,7 +69,7 @@ class ResultFile(Part):
     # ------------------------------------------------------------ writing
     def write(self, folder: str | Path) -> Path:
         """Write `folder/FILE` atomically, JSON without NaN; return its path."""
-        from .store import replace_entry
+        from .folder_entries import replace_entry
 
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
@@ -93,7 +93,7 @@ class ResultFile(Part):
         path = Path(path)
         if path.is_dir():
             path = path / cls.FILE
-        from .store import read_entry
+        from .folder_entries import read_entry
 
         try:  # a regular file, no link followed, at most the cap of its kind (analysis.store)
             text = read_entry(path.parent, path.name).decode("utf-8")
