@@ -389,9 +389,17 @@ class SeatPolicy:
     name: str
     changed: tuple[Change, ...]  # its parameters that differ from the policy's defaults
     help: str
+    values: tuple[Change, ...] = ()  # every parameter the policy declares, by name, as the run played it
 
     def words(self) -> str:
         return self.name + (f" ({', '.join(c.words() for c in self.changed)})" if self.changed else "")
+
+    def all_words(self) -> str:
+        """'greedy: epsilon=0, w_one=2 (default 1.5), ...': every declared parameter by name (the run's
+        record is a vector of slots; the game's declarations name them), the changed ones with their default."""
+        if not self.values:
+            return self.name
+        return f"{self.name}: " + ", ".join(c.long_words() if not c.is_default else c.words() for c in self.values)
 
 
 def seat_policies(policies: list | None, spec, players: int | None = None) -> list[SeatPolicy]:
@@ -407,13 +415,22 @@ def seat_policies(policies: list | None, spec, players: int | None = None) -> li
         name = str(p.get("name", "?"))
         vec = p.get("params") or []
         ps = spec.policy(name) if spec is not None and hasattr(spec, "policy") else None
-        changed = []
-        if ps is not None:
-            for q in ps.params:
-                if q.slot < len(vec) and not _same(vec[q.slot], q.default):
-                    changed.append(Change(q.name, vec[q.slot], q.default))
-        out.append(SeatPolicy(i, name, tuple(changed), ps.help if ps is not None else ""))
+        values = tuple(Change(q.name, vec[q.slot], q.default) for q in (ps.params if ps is not None else ())
+                       if q.slot < len(vec))
+        changed = tuple(c for c in values if not _same(c.value, c.default))
+        out.append(SeatPolicy(i, name, changed, ps.help if ps is not None else "", values))
     return out
+
+
+def policy_rows(policies: list | None, spec, players: int | None = None) -> str:
+    """The run's policies for a provenance table, each parameter by its name (never the slot vector):
+    'every seat greedy: epsilon=0, ...' or one entry a seat when they differ."""
+    seats = seat_policies(policies, spec, players)
+    if not seats:
+        return "–"
+    if len({s.all_words() for s in seats}) == 1:
+        return ("every seat " if len(seats) > 1 else "") + seats[0].all_words()
+    return "; ".join(f"seat {s.seat + 1} {s.all_words()}" for s in seats)
 
 
 def policy_changes(seats: list[SeatPolicy]) -> list[str]:

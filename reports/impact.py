@@ -317,9 +317,9 @@ def key_figures(res: ImpactResult) -> list[KeyFigure]:
     return figs
 
 
-def provenance(res: ImpactResult, manifest: dict, summary: dict, run_dir: Path | None) -> list[tuple[str, str]]:
+def provenance(res: ImpactResult, manifest: dict, summary: dict, run_dir: Path | None, spec=None) -> list[tuple[str, str]]:
     cfg = manifest.get("config") or {}
-    pols = "; ".join(f"{p.get('name')} {json.dumps(p.get('params', []))}" for p in cfg.get("policies") or []) or "–"
+    pols = context.policy_rows(cfg.get("policies"), spec, cfg.get("players"))  # each parameter by name
     base = res.baseline
     cl = base.card_list or {}  # the manifest's card_list record, as the manifest holds it
     rows = [("run folder", run_dir.name if run_dir else "–"), ("kind", "impact"),
@@ -383,7 +383,7 @@ def build_impact_report(res: ImpactResult, summary: dict, manifest: dict, run_di
         key_figures=key_figures(res),
         charts=charts_,
         tables=tables,
-        provenance=provenance(res, manifest, summary, run_dir),
+        provenance=provenance(res, manifest, summary, run_dir, spec),
         generated=now,
         notes=["Differences are variant − baseline, game by game on the same game indices of one seed. Rates in "
                "percent, their differences in points (pts). Win/loss: exact McNemar test with its interval; other "

@@ -460,14 +460,13 @@ RECONSTRUCTION_NOTE = ("The card lists shipped for Overtime, You're Fired! and F
                        "Sick Days' deck is the printed one.")
 
 
-def provenance(manifest: dict, s: dict, run_dir: Path, about: About | None = None) -> list[tuple[str, str]]:
+def provenance(manifest: dict, s: dict, run_dir: Path, about: About | None = None, spec=None) -> list[tuple[str, str]]:
     cfg = manifest.get("config", {})
 
     def js(v) -> str:
         return json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else str(v)
 
-    pols = "; ".join(f"{seat_name(i)}: {p.get('name')} {js(p.get('params', []))}"
-                     for i, p in enumerate(cfg.get("policies", []))) or "–"
+    pols = context.policy_rows(cfg.get("policies"), spec, cfg.get("players"))  # each parameter by name
     rows = [
         ("run folder", run_dir.name),
         ("kind", manifest.get("kind", "run")),
@@ -604,7 +603,7 @@ def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) ->
         key_figures=key_figures(s, about),
         charts=chart_list,
         tables=tables,
-        provenance=provenance(manifest, s, Path(run_dir), about),
+        provenance=provenance(manifest, s, Path(run_dir), about, spec),
         generated=str(s.get("generated", "")),
         notes=notes,
         banners=context.card_banner(about.cards, 1, about.game_title),
