@@ -82,6 +82,7 @@ def _batch(spec, policy: str, n: int, players: int, seed: int = 1, found: dict |
     from balance.simcore.batch import Engine, resolve_policy
     from balance.simcore.precompile import is_warm
     from balance.simcore.params import resolve
+    from balance.simcore.runner import COL_DECISIONS
 
     params = resolve(spec, {})
     data = spec.load_data(params)
@@ -92,7 +93,7 @@ def _batch(spec, policy: str, n: int, players: int, seed: int = 1, found: dict |
     t0 = time.perf_counter()
     res = engine.run(tables, players, seed, np.arange(n, dtype=np.int64), n_cards)
     dt = time.perf_counter() - t0
-    decisions = float(res.game_out[:, 1].sum())
+    decisions = float(res.game_out[:, COL_DECISIONS].sum())
     return {"games": n, "seconds": dt, "games_per_second": n / dt, "decisions_per_second": decisions / dt,
             "decisions_per_game": decisions / n}
 

@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 
 from balance.simcore.batch import Results
+from balance.simcore.runner import CS_GAMES, CS_TOTAL, CS_WINS, HS_GAMES, HS_WINS
 from balance.simcore.spec import GameSpec
 
 
@@ -23,14 +24,15 @@ def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, polic
     n, n_seats = res.seat_out.shape[0], res.seat_out.shape[1]
     reasons = pl.Series(spec.all_end_reasons, dtype=pl.String)
     g = res.game_out
+    G, S = spec.game_at, spec.seat_at  # columns by name, never by a counted position
     cols: dict[str, Any] = {
         "variant": pl.repeat(variant, n, dtype=pl.String, eager=True),
         "game_index": pl.Series(res.game_indices, dtype=pl.Int64),
-        "end_reason": reasons.gather(g[:, 0].astype(np.int64)),
-        "decisions": pl.Series(g[:, 1].astype(np.int32)),
+        "end_reason": reasons.gather(g[:, G.end_reason].astype(np.int64)),
+        "decisions": pl.Series(g[:, G.decisions].astype(np.int32)),
     }
-    for j, col in enumerate(spec.game_columns, start=2):
-        cols[col.name] = pl.Series(g[:, j].astype(col.dtype))
+    for col in spec.game_columns:
+        cols[col.name] = pl.Series(g[:, getattr(G, col.name)].astype(col.dtype))
     games = pl.DataFrame(cols)
 
     s = res.seat_out.reshape(n * n_seats, -1)
@@ -39,26 +41,26 @@ def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, polic
         "game_index": pl.Series(np.repeat(res.game_indices, n_seats), dtype=pl.Int64),
         "seat": pl.Series(np.tile(np.arange(n_seats, dtype=np.int8), n)),
         "policy": pl.Series(policies, dtype=pl.String).gather(np.tile(np.arange(len(policies)), n)),
-        "won": pl.Series(s[:, 0].astype(np.int8)),
-        "score": pl.Series(s[:, 1].astype(np.float32)),
+        "won": pl.Series(s[:, S.won].astype(np.int8)),
+        "score": pl.Series(s[:, S.score].astype(np.float32)),
     }
-    for j, col in enumerate(spec.seat_columns, start=2):
-        scols[col.name] = pl.Series(s[:, j].astype(col.dtype))
+    for col in spec.seat_columns:
+        scols[col.name] = pl.Series(s[:, getattr(S, col.name)].astype(col.dtype))
     seats = pl.DataFrame(scols)
 
     cs = res.card_stats  # cards x kinds x 3
     n_cards, n_kinds = cs.shape[0], cs.shape[1]
     seat_games = n * n_seats
-    seat_wins = int(s[:, 0].sum())
+    seat_wins = int(s[:, S.won].sum())
     cards = pl.DataFrame({
         "variant": [variant] * (n_cards * n_kinds),
         "chunk": pl.Series([chunk] * (n_cards * n_kinds), dtype=pl.Int32),
         "card_id": pl.Series(np.repeat(np.arange(n_cards), n_kinds), dtype=pl.Int32),
         "card": np.repeat(np.array(card_names if card_names else [""] * n_cards, dtype=object), n_kinds).tolist(),
         "counter": np.tile(np.array(spec.card_counters, dtype=object), n_cards).tolist(),
-        "games_with": pl.Series(cs[:, :, 0].reshape(-1), dtype=pl.Int64),
-        "wins_with": pl.Series(cs[:, :, 1].reshape(-1), dtype=pl.Int64),
-        "total": pl.Series(cs[:, :, 2].reshape(-1), dtype=pl.Int64),
+        "games_with": pl.Series(cs[:, :, CS_GAMES].reshape(-1), dtype=pl.Int64),
+        "wins_with": pl.Series(cs[:, :, CS_WINS].reshape(-1), dtype=pl.Int64),
+        "total": pl.Series(cs[:, :, CS_TOTAL].reshape(-1), dtype=pl.Int64),
         "seat_games": pl.Series([seat_games] * (n_cards * n_kinds), dtype=pl.Int64),
         "seat_wins": pl.Series([seat_wins] * (n_cards * n_kinds), dtype=pl.Int64),
         **_reached_columns(spec, res.hand_stats, n_cards, n_kinds),
@@ -77,8 +79,8 @@ def _reached_columns(spec: GameSpec, hs, n_cards: int, n_kinds: int) -> dict:
         return {c: pl.Series([None] * m, dtype=pl.Int64)
                 for c in ("reached_games", "reached_wins", "reached_with", "reached_wins_with")}
     return {
-        "reached_games": pl.Series(np.repeat(hs[:, n_kinds, 0], n_kinds), dtype=pl.Int64),
-        "reached_wins": pl.Series(np.repeat(hs[:, n_kinds, 1], n_kinds), dtype=pl.Int64),
-        "reached_with": pl.Series(hs[:, :n_kinds, 0].reshape(-1), dtype=pl.Int64),
-        "reached_wins_with": pl.Series(hs[:, :n_kinds, 1].reshape(-1), dtype=pl.Int64),
+        "reached_games": pl.Series(np.repeat(hs[:, n_kinds, HS_GAMES], n_kinds), dtype=pl.Int64),
+        "reached_wins": pl.Series(np.repeat(hs[:, n_kinds, HS_WINS], n_kinds), dtype=pl.Int64),
+        "reached_with": pl.Series(hs[:, :n_kinds, HS_GAMES].reshape(-1), dtype=pl.Int64),
+        "reached_wins_with": pl.Series(hs[:, :n_kinds, HS_WINS].reshape(-1), dtype=pl.Int64),
     }

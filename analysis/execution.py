@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from balance.simcore.batch import Engine, InvariantBroken, Results
-from balance.simcore.runner import USER
+from balance.simcore.runner import COL_WON, USER
 from balance.simcore.spec import GameSpec
 
 from . import chunk_log, folder_lock, manifest_file, store
@@ -114,7 +114,7 @@ class Tally:
         self.seat_won = np.zeros((n_variants, n_seats), np.int64)
 
     def add(self, v: int, seat_out: np.ndarray) -> None:
-        won = seat_out[:, :, 0] > 0.5
+        won = seat_out[:, :, COL_WON] > 0.5
         self.games[v] += won.shape[0]
         self.any_won[v] += int(won.any(axis=1).sum())
         self.seat_won[v] += won.sum(axis=0)

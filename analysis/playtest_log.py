@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from balance.simcore.errors import BalanceError
+from balance.simcore.runner import COL_END_REASON, COL_WON
 
 
 REQUIRED = ("players", "winners")
@@ -334,9 +335,9 @@ def simulate(spec, players: int, user: dict, seats: list, n: int, seed: int, fir
     res = execution.Prepared(spec, config).run_task(0, first, n)
     names = spec.game_column_names
     tc = turns_column(spec)
-    return Sim(won=res.seat_out[:, :, 0] > 0.5,
+    return Sim(won=res.seat_out[:, :, COL_WON] > 0.5,
                turns=res.game_out[:, names.index(tc)].astype(np.int64) if tc else None,
-               end=res.game_out[:, 0].astype(np.int64),
+               end=res.game_out[:, COL_END_REASON].astype(np.int64),
                minutes=res.game_out[:, names.index("minutes")] if "minutes" in names else None)
 
 

@@ -48,6 +48,7 @@ import numpy as np
 
 from balance.simcore.batch import BalanceError, Engine, SeatPolicy, resolve_policy
 from balance.simcore.params import resolve
+from balance.simcore.runner import COL_WON
 from balance.simcore.spec import GameSpec
 
 from .stats import (WinPatterns, bootstrap_quantile_ci, margin_verdict, mean_ci, paired_binary, rate, seat_balance,
@@ -138,7 +139,7 @@ def play(spec: GameSpec, engine: Engine, params: dict, players: int, seed: int, 
     """Play games first..first+count-1 of `seed` at one parameter point."""
     data = spec.load_data(params)  # memoised per parameters by the game's loader
     res = engine.run(data.tables, players, seed, np.arange(first, first + count, dtype=np.int64), len(data.card_names))
-    won = res.seat_out[:, :, 0] > 0.5
+    won = res.seat_out[:, :, COL_WON] > 0.5
     length = res.game_out[:, spec.game_column_names.index(spec.length_column)]
     return Sample(first, won, np.asarray(length, dtype=float))
 

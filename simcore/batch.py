@@ -24,7 +24,7 @@ from .jit import stable_uuid
 from .recorded import RECORDED
 from .recorded import USER_KEY as RECORDED_KEY
 from .recorded import kernel as recorded_kernel
-from .runner import BAD_CHOICE, N_POLICY_PARAMS, USER, make_runner, runner_kinds
+from .runner import BAD_CHOICE, COL_DECISIONS, N_POLICY_PARAMS, USER, make_runner, runner_kinds
 from .spec import GameSpec
 from .trace import events, new_trace
 
@@ -367,7 +367,7 @@ class Engine:
         run_games(tables, np.int64(n_players), np.uint64(seed), idx, kinds, params,
                   np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), np.int64(check),
                   game_out, seat_out, card_stats, self.spec.hand_kinds, hand_stats, violations)
-        self._check_choices(game_out[:, 1], idx, seed)
+        self._check_choices(game_out[:, COL_DECISIONS], idx, seed)
         self._check_invariants(violations, idx, seed)
         return Results(game_out, seat_out, card_stats.sum(axis=0), idx, hand_stats.sum(axis=0))
 

@@ -221,6 +221,16 @@ class GameSpec:
         return next((p for p in self.policies if p.name == name), None)
 
     @property
+    def game_at(self):
+        """Positions of a game row by name (`spec.game_at.decisions`): the index `outcome` writes by."""
+        return game_index(self.game_columns)
+
+    @property
+    def seat_at(self):
+        """Positions of a seat row by name (`spec.seat_at.won`)."""
+        return seat_index(self.seat_columns)
+
+    @property
     def all_end_reasons(self) -> tuple[str, ...]:
         return RUNNER_END_REASONS + self.end_reasons
 
