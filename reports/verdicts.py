@@ -29,8 +29,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from balance.analysis.campaign_result import CampaignResult, StepItem as CampaignStep
 from balance.analysis.compare_result import ComparisonResult, MetricCheck, MetricRow
 from balance.analysis.impact_result import ImpactResult, ImpactRow, RowCheck
+from balance.analysis.tuning_result import TuningResult
 
 from . import fmt
 
@@ -642,21 +644,22 @@ def ladder_block(r: dict, anchors: dict[str, str]) -> Block:
 # ---------------------------------------------------------------- tuning (tuning.json)
 
 
-def tune_block(r: dict, anchors: dict[str, str], labels: dict[str, str], bands: dict[str, tuple[str, str]]) -> Block:
+def tune_block(r: TuningResult, anchors: dict[str, str], labels: dict[str, str],
+               bands: dict[str, tuple[str, str]]) -> Block:
     """`bands`: a target as tuning.json names it ('win_rate=0.45..0.55') -> (its metric, its band in words)."""
-    items = (r.get("verdicts") or {}).get("items") or []
     out = []
-    margin = (r.get("verdicts") or {}).get("margin", r.get("margin"))
+    margin = r.verdicts.margin
     mw = fmt.margin_points(margin)
     levels = []
-    for it in items:
-        ci = it.get("ci") or [None, None]
-        if it["id"] == "target":
-            name, band = bands.get(str(it.get("metric")), (str(it.get("metric")), str(it.get("metric"))))
+    for item in r.verdicts.items:
+        it = item.model_dump(exclude_none=True)  # say() and the details read a verdict's fields by name
+        ci = item.ci
+        if item.id == "target":
+            name, band = bands.get(item.metric, (item.metric, item.metric))
             label = labels.get(name, name.replace("_", " "))
-            code = it.get("verdict", "unclear")
-            value = fmt.pct(it.get("estimate")) if name == "win_rate" else \
-                fmt.pts(it.get("estimate"), signed=False) if name == "seat_gap" else fmt.num(it.get("estimate"))
+            code = item.verdict
+            value = fmt.pct(item.estimate) if name == "win_rate" else \
+                fmt.pts(item.estimate, signed=False) if name == "seat_gap" else fmt.num(item.estimate)
             cis = fmt.ci_pct(ci) if name == "win_rate" else fmt.ci_pts(ci, signed=False) if name == "seat_gap" \
                 else fmt.ci_num(ci)
             s = {"met": f"The {label} target ({band}) is met on fresh games: {value}, its whole interval inside the band.",
@@ -664,52 +667,50 @@ def tune_block(r: dict, anchors: dict[str, str], labels: dict[str, str], bands: 
                            f"the band.",
                  }.get(code, f"Not enough fresh games to tell whether the {label} target ({band}) is met: {value}, its "
                              f"interval crosses the band's edge.")
-            out.append(Verdict(s, code, f"band {band}", f"{value}, 95% CI {cis}, n = {fmt.int_(it.get('n'))} fresh games",
+            out.append(Verdict(s, code, f"band {band}", f"{value}, 95% CI {cis}, n = {fmt.int_(item.n)} fresh games",
                                anchors.get("fit", "")))
-        elif it["id"] == "level":
-            lv = it.get("metric", "").split(" ")[1] if it.get("metric") else "?"
-            d = it.get("estimate")
+        elif item.id == "level":
+            lv = item.metric.split(" ")[1] if item.metric else "?"
+            d = item.estimate
             ph = Phrases(within=f"Level {lv} is within {mw} of its target",
                          differs=f"Level {lv} wins {fmt.points(d)} {more_or_less(d)} than its target",
                          whether=f"level {lv} is within {mw} of its target", about=f"whether level {lv} hits its target")
-            levels.append(Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "fresh games")), it.get("verdict"),
+            levels.append(Verdict(say(ph, it, mw, decide_words(it, item.n, "fresh games")), item.verdict,
                                   _margin_tag(margin), _pts_detail(it, "win rate minus target", "fresh games"),
                                   anchors.get("ladder", "")))
-        elif it["id"] == "step":
-            words = str(it.get("words", ""))
-            code = it.get("verdict", "not resolved")
-            q = str(it.get("question", "")).replace("Does the win rate step from ", "").split(" the way")[0]
-            levels.append(Verdict(f"Step from level {q}: {words}.", code, _margin_tag(margin), "",
+        elif item.id == "step":
+            q = item.question.replace("Does the win rate step from ", "").split(" the way")[0]
+            levels.append(Verdict(f"Step from level {q}: {item.words}.", item.verdict, _margin_tag(margin), "",
                                   anchors.get("ladder", "")))
     out += shortlist(levels, "level or step", anchors.get("ladder", ""), keep=5, many="levels and steps")
-    return Block(out, [], methods_for("tune", r), margin_line(margin))
+    return Block(out, [], methods_for("tune"), margin_line(margin))
 
 
 # ---------------------------------------------------------------- campaigns (campaign.json)
 
 
-def campaign_verdict(it: dict, anchor: str = "") -> Verdict:
-    mw = fmt.margin_points(it.get("margin"))
-    d = it.get("estimate")
-    L, P = it.get("level"), it.get("from_level")
+def campaign_verdict(item: CampaignStep, anchor: str = "") -> Verdict:
+    it = item.model_dump()  # say() and the details read a verdict's fields by name, as every result's
+    mw = fmt.margin_points(item.margin)
+    d = item.estimate
+    L, P = item.level, item.from_level
     ph = Phrases(within=f"Level {L} is as hard per attempt as level {P}, within {mw}",
                  differs=f"Level {L}'s attempts win {fmt.points(d)} {more_or_less(d)} than level {P}'s"
                          + (" (harder)" if (d or 0) < 0 else " (easier)"),
                  whether=f"level {L} is as hard as level {P} within {mw}", about=f"how level {L} compares with {P}")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "attempts")), it.get("verdict", "inconclusive"),
-                   _margin_tag(it.get("margin")), _pts_detail(it, "difference", "attempts"), anchor)
+    return Verdict(say(ph, it, mw, decide_words(it, item.n, "attempts")), item.verdict,
+                   _margin_tag(item.margin), _pts_detail(it, "difference", "attempts"), anchor)
 
 
-def campaign_block(r: dict, anchors: dict[str, str]) -> Block:
-    items = (r.get("verdicts") or {}).get("items") or []
-    vs = [campaign_verdict(it, anchors.get("levels", "")) for it in items]
+def campaign_block(r: CampaignResult, anchors: dict[str, str]) -> Block:
+    vs = [campaign_verdict(it, anchors.get("levels", "")) for it in r.verdicts.items]
     alerts = []
-    if r.get("gave_up"):
-        alerts.append(Alert(f"{fmt.plural(r['gave_up'], 'campaign')} gave up after {fmt.int_(r.get('max_attempts'))} "
+    if r.gave_up:
+        alerts.append(Alert(f"{fmt.plural(r.gave_up, 'campaign')} gave up after {fmt.int_(r.max_attempts)} "
                             f"attempts at one level.", anchors.get("levels", ""), "gave_up"))
     return Block(shortlist(vs, "step from a level to the next", anchors.get("levels", ""), keep=4,
                            many="steps from a level to the next"), alerts,
-                 methods_for("campaign", r), margin_line((r.get("verdicts") or {}).get("margin")))
+                 methods_for("campaign"), margin_line(r.verdicts.margin))
 
 
 # ---------------------------------------------------------------- how this was measured
