@@ -30,6 +30,7 @@ from balance.simcore.errors import BalanceError
 if TYPE_CHECKING:
     from balance.analysis.campaign_result import CampaignResult
     from balance.analysis.compare_result import ComparisonResult
+    from balance.analysis.ladder_result import LadderAnalysis
     from balance.analysis.tuning_result import TuningResult
 
 from .views import RunReport, build_run_report
@@ -152,17 +153,20 @@ def render_campaign_report(folder: str | Path, result: CampaignResult | dict, sp
     return write_report(folder, build_campaign_report(result, spec, result.command))
 
 
-def render_ladder_report(folder: str | Path, result: dict, spec=None) -> Path:
-    """Write the skill-ladder report (analysis.ladder.analyse's result) into folder/report.html."""
+def render_ladder_report(folder: str | Path, result: LadderAnalysis | dict, spec=None) -> Path:
+    """Write the skill-ladder report (analysis.ladder.analyse's result, typed: LadderAnalysis; a dict is
+    typed first) into folder/report.html."""
     from .ladder import build_ladder_report
 
     from balance.analysis import ladder
 
     folder = Path(folder)
+    if isinstance(result, dict):
+        if "verdicts" not in result:  # a ladder analysed before its verdicts were stored
+            result = {**result, "verdicts": ladder.verdicts(result.get("ladders") or [], result.get("margin", 0.02))}
+        result = ladder.ladder_result(result)
     if spec is None:
-        spec = _spec_of(result.get("game"), folder / "summary.json", required=False)
-    if "verdicts" not in result:  # a ladder analysed before its verdicts were stored
-        result = {**result, "verdicts": ladder.verdicts(result.get("ladders") or [], result.get("margin", 0.02))}
+        spec = _spec_of(result.game, folder / "summary.json", required=False)
     try:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -262,8 +266,8 @@ def _rebuild_ladder(folder: Path) -> Path:
     spec = _spec_of((manifest.get("config") or {}).get("game"), folder / "manifest.json")
     old = ladder.read_summary(folder)
     margin = old.get("margin") if isinstance(old.get("margin"), (int, float)) else 0.02
-    result = ladder.analyse(folder, manifest, spec, margin)
-    ladder.write(folder, result, old.get("command") or manifest.get("command"))
+    result = ladder.write(folder, ladder.analyse(folder, manifest, spec, margin),
+                          old.get("command") or manifest.get("command"))
     return render_ladder_report(folder, result, spec)
 
 

@@ -32,6 +32,7 @@ from typing import Callable
 from balance.analysis.campaign_result import CampaignResult, StepItem as CampaignStep
 from balance.analysis.compare_result import ComparisonResult, MetricCheck, MetricRow
 from balance.analysis.impact_result import ImpactResult, ImpactRow, RowCheck
+from balance.analysis.ladder_result import LadderAnalysis, VerdictItem as LadderItem
 from balance.analysis.tuning_result import TuningResult
 
 from . import fmt
@@ -592,53 +593,54 @@ def impact_block(res: ImpactResult, base: dict, anchors: dict[str, str]) -> Bloc
 # ---------------------------------------------------------------- skill ladders (ladder.json's result)
 
 
-def ladder_verdict(it: dict, anchor: str = "") -> Verdict:
-    mw = fmt.margin_points(it.get("margin"))
-    d = it.get("estimate")
-    at = f"At level {it['level']}, " if it.get("level") is not None else ""
+def ladder_verdict(item: LadderItem, anchor: str = "") -> Verdict:
+    it = item.model_dump()  # say() and the details read a verdict's fields by name, as every result's
+    mw = fmt.margin_points(item.margin)
+    d = item.estimate
+    at = f"At level {item.level}, " if item.level is not None else ""
 
     def cap(t: str) -> str:
         return t if at else t[:1].upper() + t[1:]
 
-    if it["id"] == "skill":
-        ph = Phrases(within=f"{at}{cap('skill')} barely matters: {it['top']} wins within {mw} of {it['base']}",
-                     differs=f"{at}{cap('skill')} matters: {it['top']} wins {fmt.points(d)} {more_or_less(d)} than "
-                             f"{it['base']} on the same deals",
-                     whether=f"{it['top']} and {it['base']} are within {mw} of each other",
+    if item.id == "skill":
+        ph = Phrases(within=f"{at}{cap('skill')} barely matters: {item.top} wins within {mw} of {item.base}",
+                     differs=f"{at}{cap('skill')} matters: {item.top} wins {fmt.points(d)} {more_or_less(d)} than "
+                             f"{item.base} on the same deals",
+                     whether=f"{item.top} and {item.base} are within {mw} of each other",
                      about="how much skill matters")
-    elif it["id"] == "headroom":
-        ph = Phrases(within=f"{at}{cap(it['top'])} wins within {mw} of greedy: figures measured with greedy hold for "
+    elif item.id == "headroom":
+        ph = Phrases(within=f"{at}{cap(item.top)} wins within {mw} of greedy: figures measured with greedy hold for "
                             f"stronger players",
-                     differs=f"{at}{cap(it['top'])} wins {fmt.points(d)} {more_or_less(d)} than greedy: figures "
+                     differs=f"{at}{cap(item.top)} wins {fmt.points(d)} {more_or_less(d)} than greedy: figures "
                              f"measured with greedy would move with stronger play",
-                     whether=f"{it['top']} wins within {mw} of greedy", about="what stronger play does")
+                     whether=f"{item.top} wins within {mw} of greedy", about="what stronger play does")
     else:
-        ph = Phrases(within=f"{at}{cap('one')} {it['policy']} seat among greedy seats wins its fair share, within {mw}",
-                     differs=f"{at}{cap('one')} {it['policy']} seat among greedy seats wins {fmt.points(d)} "
+        ph = Phrases(within=f"{at}{cap('one')} {item.policy} seat among greedy seats wins its fair share, within {mw}",
+                     differs=f"{at}{cap('one')} {item.policy} seat among greedy seats wins {fmt.points(d)} "
                              f"{more_or_less(d)} than its fair share",
-                     whether=f"one {it['policy']} seat wins its fair share within {mw}",
-                     about=f"whether one {it['policy']} seat wins its fair share")
+                     whether=f"one {item.policy} seat wins its fair share within {mw}",
+                     about=f"whether one {item.policy} seat wins its fair share")
     unit = "deals"
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), unit)), it.get("verdict", "inconclusive"),
-                   _margin_tag(it.get("margin")), _pts_detail(it, "difference", unit), anchor)
+    return Verdict(say(ph, it, mw, decide_words(it, item.n, unit)), item.verdict,
+                   _margin_tag(item.margin), _pts_detail(it, "difference", unit), anchor)
 
 
-def ladder_block(r: dict, anchors: dict[str, str]) -> Block:
-    items = (r.get("verdicts") or {}).get("items") or []
-    main = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it["id"] in ("skill", "headroom")]
-    fair = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it["id"] == "vs_fair"]
+def ladder_block(r: LadderAnalysis, anchors: dict[str, str]) -> Block:
+    items = r.verdicts.items
+    main = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it.id in ("skill", "headroom")]
+    fair = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it.id == "vs_fair"]
     alerts = []
-    if not r.get("complete", True):
+    if not r.complete:
         alerts.append(Alert("This ladder is incomplete (a run was stopped): run the same command again to finish it.",
                             anchors.get("ladder", ""), "incomplete"))
-    for lad in r.get("ladders") or []:
-        eg = (lad.get("skill") or {}).get("expert_vs_greedy")
-        if eg and (eg.get("ci") or [None, None])[1] is not None and eg["ci"][1] < 0:
-            lv = f" at level {lad['level']}" if lad.get("level") is not None else ""
-            alerts.append(Alert(f"Expert does worse than greedy{lv} ({fmt.diff(eg['diff'], eg['ci'])}): its search "
+    for lad in r.ladders:
+        eg = lad.skill.expert_vs_greedy if lad.skill is not None else None
+        if eg and eg.ci[1] is not None and eg.ci[1] < 0:
+            lv = f" at level {lad.level}" if lad.level is not None else ""
+            alerts.append(Alert(f"Expert does worse than greedy{lv} ({fmt.diff(eg.diff, eg.ci)}): its search "
                                 f"does not find stronger play here.", anchors.get("ladder", ""), "expert"))
-    return Block(main + shortlist(fair, "rung", anchors.get("ladder", ""), keep=3), alerts, methods_for("ladder", r),
-                 margin_line(r.get("margin")))
+    return Block(main + shortlist(fair, "rung", anchors.get("ladder", ""), keep=3), alerts, methods_for("ladder"),
+                 margin_line(r.margin))
 
 
 # ---------------------------------------------------------------- tuning (tuning.json)

@@ -14,6 +14,7 @@ from balance.analysis.stats import wilson
 from balance.cli.app import app
 from balance.reports import context
 from balance.simcore import registry
+from tests.cli.runkit import typed_ladder
 
 runner = CliRunner()
 RUNGS = ["random", "greedy epsilon=0.5", "greedy epsilon=0.2", "greedy", "lookahead", "expert"]
@@ -252,7 +253,7 @@ def test_a_ladder_folder_beside_the_run_is_found_for_its_level_only(tmp_path):
     run.mkdir(parents=True)
     lad = tmp_path / "runs" / "solo-ladder"
     lad.mkdir()
-    (lad / "ladder.json").write_text(json.dumps({"kind": "ladder", "game": "sickdays-solo", "players": 1,
+    (lad / "ladder.json").write_text(typed_ladder({"kind": "ladder", "game": "sickdays-solo", "players": 1,
                                                  "ladders": [_ladder(params={"level": 1}), _ladder(params={"level": 4})]}))
     found = context.find_ladder(run, {}, "sickdays-solo", 1, {"level": 4, "suits": 6})
     assert found is not None and found[0]["params"] == {"level": 4} and found[1].endswith("solo-ladder/ladder.json")
@@ -320,7 +321,11 @@ def test_bound_counts_unknown_deals_both_ways_and_checks_every_rung():
     assert b["rungs"]["greedy"]["won_not_winnable"] == 1
     from balance.reports.ladder import bound_sentence
 
-    words = bound_sentence({"level": 4, "solver_bound": b})
+    from types import SimpleNamespace
+
+    from balance.analysis.ladder_result import SolverBound
+
+    words = bound_sentence(SimpleNamespace(level=4, solver_bound=SolverBound.model_validate(b)))
     assert "between 60.0% and 80.0%" in words and "WARNING: greedy" in words
     assert L.bound_entry(bound, 6, series, entries) is None
 
