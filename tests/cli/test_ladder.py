@@ -119,7 +119,8 @@ def test_the_report_renders_and_balance_report_rebuilds_it(ladder_dir):
     from balance.reports.ladder import sentences
 
     before = json.loads((out / "summary.json").read_text())
-    for s in sentences(before):  # each a sentence of its own (one began "win rate of ..." after a full stop)
+    typed = L.ladder_result({k: v for k, v in before.items() if k not in ("command", "generated")})
+    for s in sentences(typed):  # each a sentence of its own (one began "win rate of ..." after a full stop)
         assert s[:1].isupper(), s
     (out / "report.html").unlink()
     (out / "ladder.json").unlink()
@@ -353,7 +354,12 @@ def test_the_open_hand_search_is_never_called_an_upper_bound():
     for e in lad["policies"]:
         e.setdefault("vs", {})
     lad["policies"][-1]["vs"]["expert"] = {"diff": 0.17, "ci": [0.1, 0.2], "n": 300}
-    r = {"competitive": False, "players": 1, "seed": 7, "ladders": [lad], "left_out": [], "complete": True}
+    from types import SimpleNamespace
+
+    from balance.analysis.ladder_result import LadderFile
+
+    one = LadderFile.model_validate_json(typed_ladder(lad)).settings[0]
+    r = SimpleNamespace(competitive=False, players=1, seed=7, ladders=[one], left_out=[], complete=True, search_share={})
     words = " ".join(sentences(r))
     assert "open-hand search" in words
     assert words.count("upper bound") == words.count("not an upper bound")
