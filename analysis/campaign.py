@@ -5,7 +5,6 @@ Attempt a of level L in campaign c is game index (c * 16 + L) * 4096 + a of
 the master seed, so a campaign is reproducible whatever the batching."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -118,10 +117,16 @@ def verdicts(levels: list[dict], margin: float = DEFAULT_MARGIN, alpha: float = 
             "family_size": m, "items": items, "counts": counts}
 
 
-def write_campaign(folder: Path, spec: GameSpec, result: dict, command: str) -> Path:
-    """Write campaign.json (the report is the reports layer's: reports.render_campaign_report)."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "campaign.json"
-    path.write_text(json.dumps({**result, "command": command}, indent=2, default=float))
-    return path
+def campaign_result(result: dict, command: str | None = None):
+    """campaign.json's model (analysis.campaign_result) of run_campaign's result."""
+    from .campaign_result import CampaignResult
+    from .jsonsafe import jsonable
+
+    return CampaignResult.model_validate(jsonable({**result, "command": command}))
+
+
+def write_campaign(folder: Path, spec: GameSpec, result: dict, command: str | None):
+    """Write campaign.json (the report is the reports layer's: reports.render_campaign_report); return its model."""
+    model = campaign_result(result, command)
+    model.write(folder)
+    return model

@@ -47,8 +47,9 @@ which share of the deals some line wins, counting the deals the solver could not
 ("between X% and Y%").
 
 `ladder.json` is the hook reports.context reads (its docstring: one ladder per
-setting; several levels give `{"kind": "ladder", "ladders": [...]}`), and
-`summary.json` holds the same with the rung table and the skill figure.
+setting; several levels give `{"kind": "ladder", "ladders": [...]}`; its schema:
+analysis.ladder_result.LadderFile), and `summary.json` holds analyse's whole
+result (analysis.ladder_result.LadderAnalysis) with the command.
 """
 from __future__ import annotations
 
@@ -740,22 +741,25 @@ def skill(entries: list[dict], competitive: bool, series: dict | None = None, _f
     return out
 
 
-def hook(result: dict) -> dict:
-    """ladder.json: one ladder (one setting), or several under `ladders` (one per level)."""
-    meta = {"seed": result["seed"], "engine_hash": result.get("engine_hash"), "complete": result["complete"],
-            "generated": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-    if len(result["ladders"]) == 1:
-        return {**result["ladders"][0], **meta}
-    return {"kind": KIND, "game": result["game"], "players": result["players"], "ladders": result["ladders"], **meta}
+def ladder_result(result: dict):
+    """analyse's result as its model (analysis.ladder_result.LadderAnalysis)."""
+    from .ladder_result import LadderAnalysis
+
+    return LadderAnalysis.model_validate(_jsonable(result))
 
 
-def write(run_dir: Path, result: dict, command: str | None = None) -> None:
+def write(run_dir: Path, result: dict, command: str | None = None):
+    """ladder.json (its schema: analysis.ladder_result.LadderFile) and the folder's summary.json (analyse's
+    result, with the command and when); return analyse's result as its model."""
+    from .ladder_result import LadderFile
     from .runs import _write_json
 
     run_dir = Path(run_dir)
-    _write_json(run_dir / LADDER_FILE, _jsonable(hook(result)))
-    _write_json(run_dir / SUMMARY_FILE, _jsonable({**result, "command": command,
-                                                   "generated": datetime.now(timezone.utc).isoformat(timespec="seconds")}))
+    model = ladder_result(result)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    LadderFile.of(model, now).write(run_dir)
+    _write_json(run_dir / SUMMARY_FILE, _jsonable({**result, "command": command, "generated": now}))
+    return model
 
 
 def read_summary(run_dir: Path) -> dict:

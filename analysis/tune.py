@@ -550,13 +550,16 @@ def _ladder_verdicts(levels: list[dict], margin: float) -> dict:
     return {"margin": margin, "items": items}
 
 
-def write_tuning(folder, result: dict, command: str):
-    from pathlib import Path
+def tuning_result(result: dict, command: str | None = None):
+    """tuning.json's model (analysis.tuning_result) of tune's result."""
+    from .jsonsafe import jsonable
+    from .tuning_result import TuningResult
 
-    from .summary import jsonable
+    return TuningResult.model_validate(jsonable({**result, "command": command}))
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "tuning.json"  # its report is the reports layer's (reports.render_tuning_report)
-    path.write_text(json.dumps(jsonable({**result, "command": command}), indent=2, allow_nan=False))
-    return path
+
+def write_tuning(folder, result: dict, command: str | None):
+    """Write tuning.json (its report is the reports layer's: reports.render_tuning_report); return its model."""
+    model = tuning_result(result, command)
+    model.write(folder)
+    return model

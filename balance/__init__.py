@@ -128,8 +128,8 @@ class Run:
     @property
     def result(self) -> dict | None:
         """The folder's own result (impact.json, ladder.json, tuning.json, campaign.json, comparison.json),
-        or None for a plain run or sweep. comparison.json and impact.json are read through their schemas
-        (`typed`): an older or damaged file raises BalanceError."""
+        or None for a plain run or sweep, as a dict; every one is read through its schema (`typed`): an older
+        or damaged file raises BalanceError."""
         for name in RESULT_FILES:
             if (self.folder / name).is_file():
                 return _read_result(self.folder / name)
@@ -138,8 +138,9 @@ class Run:
     @property
     def typed(self):
         """The folder's result as its typed schema (balance.analysis.compare_result.ComparisonResult,
-        balance.analysis.impact_result.ImpactResult): fields as attributes. None for a folder without one
-        (a plain run or sweep; ladder, tuning and campaign results have no schema yet)."""
+        impact_result.ImpactResult, ladder_result.LadderFile, tuning_result.TuningResult,
+        campaign_result.CampaignResult): fields as attributes. None for a folder without one (a plain run
+        or sweep)."""
         for name in RESULT_FILES:
             if (self.folder / name).is_file() and name in _typed_files():
                 return _typed_files()[name].read(self.folder / name)
@@ -147,10 +148,13 @@ class Run:
 
 
 def _typed_files() -> dict:
+    from balance.analysis.campaign_result import CampaignResult
     from balance.analysis.compare_result import ComparisonResult
     from balance.analysis.impact_result import ImpactResult
+    from balance.analysis.ladder_result import LadderFile
+    from balance.analysis.tuning_result import TuningResult
 
-    return {m.FILE: m for m in (ComparisonResult, ImpactResult)}
+    return {m.FILE: m for m in (ComparisonResult, ImpactResult, LadderFile, TuningResult, CampaignResult)}
 
 
 def _read_result(path: Path) -> dict:

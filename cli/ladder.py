@@ -86,8 +86,7 @@ def register(ns: dict) -> None:
                                       markup=False, highlight=False)
                 L.solve_bound(run_dir, config, spec, n_games, nodes)
             manifest = runs.load_manifest(run_dir)
-            result = L.analyse(run_dir, manifest, spec, margin)
-            L.write(run_dir, result, _app["_command_line"]())
+            result = L.write(run_dir, L.analyse(run_dir, manifest, spec, margin), _app["_command_line"]())
             path = render_ladder_report(run_dir, result)
         print_ladder(result)
         _app["out"].print(f"ladder folder: {run_dir}\nreport: {path}", highlight=False)
@@ -118,60 +117,60 @@ def _pct(v) -> str:
 
 
 def _pts(d) -> str:
-    if not d or d.get("diff") is None:
+    if not d or d.diff is None:
         return "-"
-    ci = d.get("ci") or [None, None]
-    rng = f" [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci[0] is not None else ""
-    return f"{100 * d['diff']:+.1f}{rng} (n={d.get('n', 0):,})"
+    rng = f" [{100 * d.ci[0]:+.1f}, {100 * d.ci[1]:+.1f}]" if d.ci[0] is not None else ""
+    return f"{100 * d.diff:+.1f}{rng} (n={d.n:,})"
 
 
-def print_ladder(result: dict) -> None:
+def print_ladder(result) -> None:
+    """`balance ladder`'s tables, from analyse's typed result (analysis.ladder_result.LadderAnalysis)."""
     out = _app["out"]
-    competitive = result["competitive"]
-    for lad in result["ladders"]:
-        where = f", level {lad['level']}" if lad.get("level") is not None else ""
-        t = Table(title=f"skill ladder: {result['game']}, {result['players']} player(s){where}, seed {result['seed']} "
-                        f"- {lad['metric']}")
+    competitive = result.competitive
+    for lad in result.ladders:
+        where = f", level {lad.level}" if lad.level is not None else ""
+        t = Table(title=f"skill ladder: {result.game}, {result.players} player(s){where}, seed {result.seed} "
+                        f"- {lad.metric}")
         cols = ["policy", "win rate", "95% CI", "n"]
         cols += ["fair share", "vs fair share, pts [95% CI]"] if competitive else []
         cols += ["vs the rung below, pts", "vs greedy, pts"]
         for c in cols:
             t.add_column(c, justify="left" if c == "policy" else "right")
         prev = None
-        for e in lad["policies"]:
-            ci = e.get("ci") or [None, None]
-            row = [e["label"] + (" (open-hand search)" if e.get("bound") else ""), _pct(e.get("value")),
-                   f"{_pct(ci[0])} - {_pct(ci[1])}", f"{e.get('n', 0):,}"]
+        for e in lad.policies:
+            row = [e.label + (" (open-hand search)" if e.bound else ""), _pct(e.value),
+                   f"{_pct(e.ci[0])} - {_pct(e.ci[1])}", f"{e.n:,}"]
             if competitive:
-                row += [_pct(e.get("fair_share")), _pts(e.get("vs_fair"))]
-            row += [_pts(e["vs"].get(prev)) if prev else "", _pts(e["vs"].get("greedy")) if e["label"] != "greedy" else ""]
+                row += [_pct(e.fair_share), _pts(e.vs_fair)]
+            vs = e.vs or {}
+            row += [_pts(vs.get(prev)) if prev else "", _pts(vs.get("greedy")) if e.label != "greedy" else ""]
             t.add_row(*row)
-            prev = e["label"]
+            prev = e.label
         out.print(t)
         from balance.reports.ladder import bound_sentence, strength_sentences
 
-        tour = lad.get("tournament") or {}
-        if tour.get("players"):
-            t2 = Table(title=f"tournament{where}: Bradley-Terry ratings, {tour.get('anchor')} at 0, "
-                             f"{tour.get('n_deals'):,} deals")
-            for c in ("rung", "rating", "95% CI", f"P(beats {tour.get('anchor')})", "deals"):
+        tour = lad.tournament
+        if tour is not None and tour.players:
+            t2 = Table(title=f"tournament{where}: Bradley-Terry ratings, {tour.anchor} at 0, "
+                             f"{tour.n_deals:,} deals")
+            for c in ("rung", "rating", "95% CI", f"P(beats {tour.anchor})", "deals"):
                 t2.add_column(c, justify="left" if c == "rung" else "right")
-            for p in sorted(tour["players"], key=lambda p: -p["rating"]):
-                t2.add_row(p["label"], f"{p['rating']:+.2f}", f"[{p['ci'][0]:+.2f}, {p['ci'][1]:+.2f}]",
-                           _pct(p["p_beats_anchor"]), f"{p['deals']:,}")
+            for p in sorted(tour.players, key=lambda p: -p.rating):
+                t2.add_row(p.label, f"{p.rating:+.2f}", f"[{p.ci[0]:+.2f}, {p.ci[1]:+.2f}]",
+                           _pct(p.p_beats_anchor), f"{p.deals:,}")
             out.print(t2)
-        for s in strength_sentences(lad)[1:] if tour.get("players") else strength_sentences(lad):
+        for s in strength_sentences(lad)[1:] if tour is not None and tour.players else strength_sentences(lad):
             out.print(s, highlight=False, markup=False)
         bs = bound_sentence(lad)
         if bs:
             out.print(bs, highlight=False, markup=False)
-        sk = lad.get("skill")
+        sk = lad.skill
         if sk:
-            out.print(f"how much skill matters{where}: {sk['figure']} {_pts(sk)} points (paired; the two rungs chosen "
+            out.print(f"how much skill matters{where}: {sk.figure} {_pts(sk)} points (paired; the two rungs chosen "
                       f"on the even-numbered deals, measured on the odd-numbered ones)"
-                      + (f"; {sk['over_greedy']['figure']} {_pts(sk['over_greedy'])}" if sk.get("over_greedy") else "")
-                      + (f"; expert minus greedy {_pts(sk['expert_vs_greedy'])}" if sk.get("expert_vs_greedy") else ""),
+                      + (f"; {sk.over_greedy.figure} {_pts(sk.over_greedy)}" if sk.over_greedy else "")
+                      + (f"; expert minus greedy {_pts(sk.expert_vs_greedy)}" if sk.expert_vs_greedy else ""),
                       highlight=False)
-    if not result["complete"]:
+    if not result.complete:
         out.print("incomplete: some rungs have fewer games than asked (a run was stopped); run the same command again",
                   highlight=False)

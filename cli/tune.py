@@ -66,33 +66,31 @@ def tune(
     folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
     from balance.reports import render_tuning_report
 
-    write_tuning(folder, result, _command_line())
-    path = render_tuning_report(folder, result)
-    t = Table(title=f"tuning {spec.name} for {', '.join(result['targets'])} (policy {_seats_words(spec, seats, n_players)}); "
-                    f"{result['games']['words']}")
+    res = write_tuning(folder, result, _command_line())
+    path = render_tuning_report(folder, res)
+    t = Table(title=f"tuning {spec.name} for {', '.join(res.targets)} (policy {_seats_words(spec, seats, n_players)}); "
+                    f"{res.games.words}")
     t.add_column("")
     t.add_column("recommended")
     t.add_column("fresh win rate (95% CI), n")
     t.add_column("verdict")
     t.add_column("sure it is best?")
-    rows = result.get("ladder") or [{"level": "-", **result["recommended"], "recommended": result["recommended"]["point"],
-                                     "certainty": result.get("certainty")}]
-    for row in rows:
-        w = row["measured"]["win_rate"]
-        label = f"level {row['level']} (target {row['target']:g})" if "target" in row else "best"
-        verdict = row["check"]["words"] if "check" in row else "; ".join(c["words"] for c in row.get("targets") or [])
-        if row.get("step"):
-            verdict += f"; step {row['step']['status']}"
-        sure = (row.get("certainty") or {}).get("words", "only candidate")
-        t.add_row(label, ", ".join(f"{k}={v}" for k, v in row["recommended"].items()),
-                  f"{100 * w['value']:.1f}% ({100 * w['ci'][0]:.1f}–{100 * w['ci'][1]:.1f}), n={w['n']:,}", verdict, sure)
+    if res.ladder:  # one row a level: its pick against its target
+        rows = [(f"level {x.level} (target {x.target:g})", x.recommended, x.measured.win_rate,
+                 x.check.words + (f"; step {x.step.status}" if x.step else ""), x.certainty, x.skill,
+                 f"level {x.level}: ") for x in res.ladder]
+    else:
+        best = res.recommended
+        rows = [("best", best.point, best.measured.win_rate, "; ".join(c.words or "" for c in best.targets),
+                 res.certainty, res.skill or {}, "")]
+    for label, point, w, verdict, certainty, _, _ in rows:
+        sure = certainty.words if certainty is not None else "only candidate"
+        t.add_row(label, ", ".join(f"{k}={v}" for k, v in point.items()),
+                  f"{100 * w.value:.1f}% ({100 * w.ci[0]:.1f}–{100 * w.ci[1]:.1f}), n={w.n:,}", verdict, sure)
     out.print(t)
-    for row in rows:
-        for name, sk in (row.get("skill") or result.get("skill") or {}).items():
-            where = f"level {row['level']}: " if "target" in row else ""
-            out.print(f"{where}{name}: {sk['vs_assumed']['words']}", highlight=False)
-        if "target" not in row:
-            break
+    for *_, skill, where in rows:
+        for name, sk in skill.items():
+            out.print(f"{where}{name}: {sk.vs_assumed.words}", highlight=False)
     out.print(f"report: {path}")
     return folder
 
@@ -136,22 +134,22 @@ def campaign(
     from balance.reports import render_campaign_report
 
     folder = out_dir or new_run_dir(Path("runs"), f"{spec.name}-campaign")
-    write_campaign(folder, spec, result, _command_line())
-    path = render_campaign_report(folder, result, spec)
+    res = write_campaign(folder, spec, result, _command_line())
+    path = render_campaign_report(folder, res, spec)
     t = Table(title=f"campaign: {n:,} campaigns, policy {_seats_words(spec, seats, n_players)}")
     for col in ("level", "attempts (mean, 95% CI)", "win rate per attempt (95% CI)", "cleared"):
         t.add_column(col)
-    for row in result["levels"]:
-        a = row["attempts"]
-        w = row["win_rate"]
-        t.add_row(str(row["level"]), f"{a['value']:.2f} ({a['ci'][0]:.2f}–{a['ci'][1]:.2f})",
-                  f"{100 * w['value']:.1f}% ({100 * w['ci'][0]:.1f}–{100 * w['ci'][1]:.1f}), n={w['n']:,}",
-                  f"{row['cleared']:,}/{row['reached']:,}")
+    for row in res.levels:
+        a = row.attempts
+        w = row.win_rate
+        t.add_row(str(row.level), f"{a.value:.2f} ({a.ci[0]:.2f}–{a.ci[1]:.2f})",
+                  f"{100 * w.value:.1f}% ({100 * w.ci[0]:.1f}–{100 * w.ci[1]:.1f}), n={w.n:,}",
+                  f"{row.cleared:,}/{row.reached:,}")
     out.print(t)
-    g = result["games_to_clear"]
-    if g["n"]:
-        out.print(f"games to clear levels 1-11: mean {g['mean']['value']:.1f} "
-                  f"(95% CI {g['mean']['ci'][0]:.1f}–{g['mean']['ci'][1]:.1f}), median {g['median']:.0f}, "
-                  f"n={g['n']:,} of {n:,} campaigns cleared")
+    g = res.games_to_clear
+    if g.n:
+        out.print(f"games to clear levels 1-11: mean {g.mean.value:.1f} "
+                  f"(95% CI {g.mean.ci[0]:.1f}–{g.mean.ci[1]:.1f}), median {g.median:.0f}, "
+                  f"n={g.n:,} of {n:,} campaigns cleared")
     out.print(f"report: {path}")
     return folder

@@ -11,10 +11,10 @@ more entry, before manifest.json.
 summary.json) and writes `report.html` beside them; a folder holding several
 variants (a sweep) gets the sweep report (`render_sweep_report`).
 
-`render_compare_report` lays out comparison.json's typed result
-(analysis.compare_result); `render_tuning_report` and `render_campaign_report`
-the result dicts of analysis.tune and analysis.campaign, writing `report.html`
-into the folder given.
+`render_compare_report`, `render_tuning_report` and `render_campaign_report`
+lay out comparison.json's, tuning.json's and campaign.json's typed results
+(analysis.compare_result, analysis.tuning_result, analysis.campaign_result),
+writing `report.html` into the folder given.
 """
 from __future__ import annotations
 
@@ -28,7 +28,10 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from balance.simcore.errors import BalanceError
 
 if TYPE_CHECKING:
+    from balance.analysis.campaign_result import CampaignResult
     from balance.analysis.compare_result import ComparisonResult
+    from balance.analysis.ladder_result import LadderAnalysis
+    from balance.analysis.tuning_result import TuningResult
 
 from .views import RunReport, build_run_report
 
@@ -121,40 +124,49 @@ def render_compare_report(folder: str | Path, result: ComparisonResult) -> Path:
     return write_report(Path(folder), build_compare_report(result))
 
 
-def render_tuning_report(folder: str | Path, result: dict) -> Path:
-    """Write the tuning report (analysis.tune.tune's result) into folder/report.html."""
+def render_tuning_report(folder: str | Path, result: TuningResult | dict) -> Path:
+    """Write the tuning report (tuning.json's typed result; a dict of analysis.tune.tune's result is
+    typed first) into folder/report.html."""
+    from balance.analysis.tune import tuning_result
+
     from .tuning import build_tuning_report
 
     folder = Path(folder)
-    spec = _spec_of(result.get("game"), folder / "tuning.json", required=False)
-    return write_report(folder, build_tuning_report(result, _command(folder, "tuning.json"), spec))
+    if isinstance(result, dict):
+        result = tuning_result(result, result.get("command"))
+    spec = _spec_of(result.game, folder / "tuning.json", required=False)
+    return write_report(folder, build_tuning_report(result, result.command, spec))
 
 
-def render_campaign_report(folder: str | Path, result: dict, spec=None) -> Path:
-    """Write the campaign report (analysis.campaign.run_campaign's result) into folder/report.html."""
+def render_campaign_report(folder: str | Path, result: CampaignResult | dict, spec=None) -> Path:
+    """Write the campaign report (campaign.json's typed result; a dict of analysis.campaign.run_campaign's
+    result is typed first) into folder/report.html."""
+    from balance.analysis.campaign import campaign_result
+
     from .campaign import build_campaign_report
 
-    from balance.analysis.campaign import verdicts as campaign_verdicts
-
     folder = Path(folder)
-    if "verdicts" not in result and result.get("levels"):  # a campaign run before its verdicts were stored
-        result = {**result, "verdicts": campaign_verdicts(result["levels"])}
+    if isinstance(result, dict):
+        result = campaign_result(result, result.get("command"))
     if spec is None:
-        spec = _spec_of(result.get("game"), folder / "campaign.json", required=False)
-    return write_report(folder, build_campaign_report(result, spec, _command(folder, "campaign.json")))
+        spec = _spec_of(result.game, folder / "campaign.json", required=False)
+    return write_report(folder, build_campaign_report(result, spec, result.command))
 
 
-def render_ladder_report(folder: str | Path, result: dict, spec=None) -> Path:
-    """Write the skill-ladder report (analysis.ladder.analyse's result) into folder/report.html."""
+def render_ladder_report(folder: str | Path, result: LadderAnalysis | dict, spec=None) -> Path:
+    """Write the skill-ladder report (analysis.ladder.analyse's result, typed: LadderAnalysis; a dict is
+    typed first) into folder/report.html."""
     from .ladder import build_ladder_report
 
     from balance.analysis import ladder
 
     folder = Path(folder)
+    if isinstance(result, dict):
+        if "verdicts" not in result:  # a ladder analysed before its verdicts were stored
+            result = {**result, "verdicts": ladder.verdicts(result.get("ladders") or [], result.get("margin", 0.02))}
+        result = ladder.ladder_result(result)
     if spec is None:
-        spec = _spec_of(result.get("game"), folder / "summary.json", required=False)
-    if "verdicts" not in result:  # a ladder analysed before its verdicts were stored
-        result = {**result, "verdicts": ladder.verdicts(result.get("ladders") or [], result.get("margin", 0.02))}
+        spec = _spec_of(result.game, folder / "summary.json", required=False)
     try:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -229,12 +241,17 @@ def _rebuild_compare(folder: Path) -> Path:
 
 
 def _rebuild_tune(folder: Path) -> Path:
-    return render_tuning_report(folder, _result(folder / "tuning.json"))
+    """A tuning folder: its report from tuning.json alone (an older or damaged file refused)."""
+    from balance.analysis.tuning_result import TuningResult
+
+    return render_tuning_report(folder, TuningResult.read(folder))
 
 
 def _rebuild_campaign(folder: Path) -> Path:
-    result = _result(folder / "campaign.json")
-    return render_campaign_report(folder, result, _spec_of(result.get("game"), folder / "campaign.json", required=False))
+    """A campaign folder: its report from campaign.json alone (an older or damaged file refused)."""
+    from balance.analysis.campaign_result import CampaignResult
+
+    return render_campaign_report(folder, CampaignResult.read(folder))
 
 
 def _rebuild_ladder(folder: Path) -> Path:
@@ -249,8 +266,8 @@ def _rebuild_ladder(folder: Path) -> Path:
     spec = _spec_of((manifest.get("config") or {}).get("game"), folder / "manifest.json")
     old = ladder.read_summary(folder)
     margin = old.get("margin") if isinstance(old.get("margin"), (int, float)) else 0.02
-    result = ladder.analyse(folder, manifest, spec, margin)
-    ladder.write(folder, result, old.get("command") or manifest.get("command"))
+    result = ladder.write(folder, ladder.analyse(folder, manifest, spec, margin),
+                          old.get("command") or manifest.get("command"))
     return render_ladder_report(folder, result, spec)
 
 

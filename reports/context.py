@@ -21,7 +21,12 @@ The skill-ladder hook
    measured there speaks for every run of the same game and setting there
    (a ladder.json holding several levels lists them under `ladders`).
 
-A ladder (what `balance ladder` is to write) is
+ladder.json is read through its schema (analysis.ladder_result.LadderFile,
+schema 2): a file made by an older balance, damaged or edited out of shape is
+not used (`balance report LADDER_FOLDER` makes it again). A summary.json block
+is the hook's plain form below.
+
+A ladder (the form of a summary.json block; ladder.json's settings have it too) is
 
     {"kind": "ladder", "game": "sickdays-solo", "players": 1, "params": {"level": 1},
      "metric": "win rate",                  # what `value` measures, in words
@@ -517,14 +522,20 @@ def _matches(ladder: dict, game: str, players, params: dict, engine: str | None 
     return isinstance(ladder.get("policies"), list)
 
 
-def _read(path: Path) -> dict | None:
+def _read(path: Path) -> list[dict] | None:
+    """A ladder.json's ladders (as the hook's dicts, each with the file's engine_hash), read through its schema
+    (analysis.ladder_result.LadderFile); None for a file that is absent, older, damaged or too big: a nearby
+    file never fails a report (`balance report LADDER_FOLDER` makes an older one again)."""
+    from balance.analysis.ladder_result import LadderFile
+    from balance.simcore.errors import BalanceError
+
     try:
-        if path.is_file() and path.stat().st_size <= 4 * 2**20:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return data if isinstance(data, dict) else None
-    except (OSError, ValueError):
-        pass
-    return None
+        if not path.is_file() or path.stat().st_size > 4 * 2**20:
+            return None
+        lf = LadderFile.read(path)
+    except (OSError, BalanceError):
+        return None
+    return [{"engine_hash": lf.engine_hash, **lad.model_dump()} for lad in lf.settings]
 
 
 def find_ladder(run_dir: Path | None, summary: dict, game: str, players, params: dict,
@@ -544,24 +555,14 @@ def find_ladder(run_dir: Path | None, summary: dict, game: str, players, params:
     except OSError:
         pass
     for path in candidates:
-        data = _read(path)
-        if data is None:
+        blocks = _read(path)
+        if blocks is None:
             continue
         where = "ladder.json in the run folder" if path.parent == run_dir else str(path)
-        for block in _blocks(data):
+        for block in blocks:
             if _matches(block, game, players, params, engine):
                 return block, where
     return None
-
-
-def _blocks(data: dict) -> list[dict]:
-    """The ladders of a ladder.json: itself, or each of its `ladders` (one per level, `balance ladder
-    --level 1,4`), each taking the file's game and players unless it gives its own."""
-    many = data.get("ladders")
-    if not isinstance(many, list):
-        return [data]
-    top = {k: data[k] for k in ("game", "players", "engine_hash") if k in data}
-    return [{**top, **b} for b in many if isinstance(b, dict)]
 
 
 def _entry_for(ladder: dict, s: SeatPolicy) -> dict | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
@@ -20,6 +21,9 @@ from . import charts, context, verdicts
 from .views import Chart, KeyFigure, Paragraph, RunReport, Table, fmt_ci, fmt_ci_pct, fmt_int, fmt_num, fmt_pct
 
 RATE_TARGETS = {"win_rate", "seat_gap"}
+if TYPE_CHECKING:
+    from balance.analysis.tuning_result import Candidate, Certainty, Measured, SkillRow, TuningResult
+
 LABELS = {"win_rate": "win rate", "seat_gap": "seat gap (best − worst seat)", "length_median": "median length",
           "length_mean": "mean length"}
 
@@ -36,18 +40,18 @@ def point_words(point: dict) -> str:
     return ", ".join(f"{k}={_val(v)}" for k, v in point.items()) or "(the defaults)"
 
 
-def policy_words(result: dict) -> str:
-    names = [p.get("name", "?") if isinstance(p, dict) else str(p) for p in result.get("policies") or []]
+def policy_words(result: TuningResult) -> str:
+    names = [p.get("name", "?") for p in result.policies]  # SeatPolicy.describe(): name, kind, params
     if not names:
         return "–"
     return names[0] if len(set(names)) == 1 else ", ".join(names)
 
 
-def _targets(result: dict):
+def _targets(result: TuningResult):
     from balance.analysis.tune import parse_target
 
     out = []
-    for t in result.get("targets") or []:
+    for t in result.targets:
         try:
             out.append(parse_target(t))
         except Exception:  # an unknown target text: shown in words only
@@ -88,74 +92,75 @@ def band_words(t) -> str:
     return f"{f(t.low)} to {f(t.high)}"
 
 
-def verdict(t, m: dict) -> str:
-    """A band target against the fresh interval (as analysis.tune.band_check)."""
-    from balance.analysis.tune import band_check
-
-    return band_check(t, m).get("words", "unclear")
-
-
-def _games_words(r: dict) -> str:
-    g = r.get("games") or {}
-    return g.get("words") or f"{fmt_int(r.get('n_final'))} games per finalist"
+def verdict(t, c: Candidate) -> str:
+    """A band target against the fresh interval: the candidate's own check (analysis.tune.band_check)."""
+    chk = next((b for b in c.targets if b.target == t.describe()), None)
+    return (chk.words if chk is not None else None) or "unclear"
 
 
-def _p_best(r: dict, i: int) -> str:
-    c = r.get("certainty") or {}
-    p = c.get("p_best") or []
+def _m(m: Measured, metric: str):
+    """A measured metric by its target's name (win_rate, seat_gap, length_mean, length_median)."""
+    return getattr(m, metric)
+
+
+def _games_words(r: TuningResult) -> str:
+    return r.games.words or f"{fmt_int(r.n_final)} games per finalist"
+
+
+def _p_best(c: Certainty | None, i: int) -> str:
+    p = c.p_best if c is not None else []
     return f"{100 * p[i]:.0f}%" if i < len(p) else "–"
 
 
-def _skill_rows(skill: dict) -> list[tuple[str, dict]]:
+def _skill_rows(skill: dict[str, SkillRow] | None) -> list[tuple[str, SkillRow]]:
     return list((skill or {}).items())
 
 
-def _skill_sentence(name: str, sk: dict, where: str = "") -> str:
-    v = sk.get("vs_assumed") or {}
-    w = sk["win_rate"]
-    return (f"{where}With a {name} policy the same values win {fmt_pct(w['value'], w['ci'])} (95% CI "
-            f"{fmt_ci_pct(w['ci'])}, n = {fmt_int(w['n'])}); against the assumed policy on the same games "
-            f"{v.get('words', '–')}.")
+def _skill_sentence(name: str, sk: SkillRow, where: str = "") -> str:
+    w = sk.win_rate
+    return (f"{where}With a {name} policy the same values win {fmt_pct(w.value, w.ci)} (95% CI "
+            f"{fmt_ci_pct(w.ci)}, n = {fmt_int(w.n)}); against the assumed policy on the same games "
+            f"{sk.vs_assumed.words}.")
 
 
 # ---------------------------------------------------------------- plain targets
 
 
-def _plain_sentences(r: dict, targets) -> list[str]:
-    best = r["recommended"]
-    m = best["measured"]
-    out = [f"Assuming the {policy_words(r)} policy at every seat ({r.get('players')} player"
-           f"{'s' if r.get('players') != 1 else ''}), the search tried {fmt_int(r.get('grid_points'))} points "
-           f"and recommends {point_words(best['point'])}; {_games_words(r)}."]
+def _plain_sentences(r: TuningResult, targets) -> list[str]:
+    best = r.recommended
+    m = best.measured
+    out = [f"Assuming the {policy_words(r)} policy at every seat ({r.players} player"
+           f"{'s' if r.players != 1 else ''}), the search tried {fmt_int(r.grid_points)} points "
+           f"and recommends {point_words(best.point)}; {_games_words(r)}."]
     for t in targets:
-        e = m[t.metric]
+        e = _m(m, t.metric)
         out.append(f"{LABELS.get(t.metric, t.metric).capitalize()}: target {band_words(t)}; on fresh games "
-                   f"{_fmt(t.metric, e['value'])} (95% CI {_fmt_ci(t.metric, e['ci'])}, n = {fmt_int(e.get('n', m['n']))}): "
-                   f"{verdict(t, m)}.")
-    c = r.get("certainty")
+                   f"{_fmt(t.metric, e.value)} (95% CI {_fmt_ci(t.metric, e.ci)}, n = {fmt_int(e.n)}): "
+                   f"{verdict(t, best)}.")
+    c = r.certainty
     if c:
-        out.append(f"How sure: {c['words']} ({fmt_int(c['n_boot'])} paired resamples of {fmt_int(c['n'])} fresh games).")
-    ups = r.get("runners_up") or []
+        out.append(f"How sure: {c.words} ({fmt_int(c.n_boot)} paired resamples of {fmt_int(c.n)} fresh games).")
+    ups = r.runners_up or []
     if ups:
         out.append("Runners-up, on the same fresh games: " + "; ".join(
-            f"{point_words(u['point'])} (win rate {fmt_pct(u['measured']['win_rate']['value'], u['measured']['win_rate']['ci'])}, "
-            f"95% CI {fmt_ci_pct(u['measured']['win_rate']['ci'])}, distance {u['miss']:.3f})" for u in ups[:3]) + ".")
-    for name, sk in _skill_rows(r.get("skill")):
+            f"{point_words(u.point)} (win rate {fmt_pct(u.measured.win_rate.value, u.measured.win_rate.ci)}, "
+            f"95% CI {fmt_ci_pct(u.measured.win_rate.ci)}, distance {u.miss:.3f})" for u in ups[:3]) + ".")
+    for name, sk in _skill_rows(r.skill):
         out.append(_skill_sentence(name, sk))
     return out
 
 
-def _plain_charts(r: dict, targets) -> list[Chart]:
+def _plain_charts(r: TuningResult, targets) -> list[Chart]:
     out = []
-    cands = [r["recommended"]] + list(r.get("runners_up") or [])
+    cands = [r.recommended] + list(r.runners_up or [])
     rows = []
     for t in targets:
         rows.append({"label": f"{LABELS.get(t.metric, t.metric)}: target {band_words(t)}", "low": t.low, "high": t.high,
                      "pct": t.metric in RATE_TARGETS,
-                     "candidates": [{"label": ("★ " if i == 0 else "") + point_words(c["point"]),
-                                     "value": c["measured"][t.metric]["value"], "lo": c["measured"][t.metric]["ci"][0],
-                                     "hi": c["measured"][t.metric]["ci"][1],
-                                     "n": c["measured"][t.metric].get("n", c["measured"]["n"]), "best": i == 0}
+                     "candidates": [{"label": ("★ " if i == 0 else "") + point_words(c.point),
+                                     "value": _m(c.measured, t.metric).value, "lo": _m(c.measured, t.metric).ci[0],
+                                     "hi": _m(c.measured, t.metric).ci[1],
+                                     "n": _m(c.measured, t.metric).n, "best": i == 0}
                                     for i, c in enumerate(cands)]})
     if rows:
         svg = charts.target_fit(rows, "How close each target came, on fresh games")
@@ -164,12 +169,11 @@ def _plain_charts(r: dict, targets) -> list[Chart]:
                          "intervals from fresh games that played no part in choosing (Wilson for the win rate, bootstrap "
                          "for the median, paired pairwise bounds for the seat gap, normal otherwise); n = fresh games.",
                          wide=True))
-    m = r["recommended"]["measured"]
-    labels, vals, lo, hi, ns = [f"assumed: {policy_words(r)}"], [m["win_rate"]["value"]], [m["win_rate"]["ci"][0]], \
-        [m["win_rate"]["ci"][1]], [m["win_rate"]["n"]]
-    for name, sk in _skill_rows(r.get("skill")):
-        w = sk["win_rate"]
-        labels.append(name), vals.append(w["value"]), lo.append(w["ci"][0]), hi.append(w["ci"][1]), ns.append(w["n"])
+    w = r.recommended.measured.win_rate
+    labels, vals, lo, hi, ns = [f"assumed: {policy_words(r)}"], [w.value], [w.ci[0]], [w.ci[1]], [w.n]
+    for name, sk in _skill_rows(r.skill):
+        w = sk.win_rate
+        labels.append(name), vals.append(w.value), lo.append(w.ci[0]), hi.append(w.ci[1]), ns.append(w.n)
     if len(labels) > 1:
         svg = charts.interval_bars(labels, vals, lo, hi, ns, "Skill sensitivity: win rate of the recommended values")
         out.append(Chart("Skill sensitivity", Markup(svg),
@@ -178,13 +182,13 @@ def _plain_charts(r: dict, targets) -> list[Chart]:
     return out
 
 
-def _skill_table(rows: list[tuple[str, str, dict, dict]]) -> Table:
+def _skill_table(rows: list[tuple[str, str, SkillRow]]) -> Table:
     out = []
-    for where, name, sk, assumed in rows:
-        w, v = sk["win_rate"], sk.get("vs_assumed") or {}
-        out.append(([where] if where else []) + [name, fmt_pct(w["value"], w["ci"]), fmt_ci_pct(w["ci"]),
-                                                 _pts(v.get("diff")), _pts_ci(v.get("ci")), v.get("sign", "–"),
-                                                 fmt_num(sk["length_median"]["value"]), fmt_int(w["n"])])
+    for where, name, sk in rows:
+        w, v = sk.win_rate, sk.vs_assumed
+        out.append(([where] if where else []) + [name, fmt_pct(w.value, w.ci), fmt_ci_pct(w.ci),
+                                                 _pts(v.diff), _pts_ci(v.ci), v.sign,
+                                                 fmt_num(sk.length_median.value), fmt_int(w.n)])
     cols = (["level"] if rows and rows[0][0] else []) + ["policy", "win rate", "95% CI", "vs assumed, pts",
                                                           "95% CI (paired)", "sign", "median length", "n"]
     return Table("Skill sensitivity", cols, out,
@@ -194,21 +198,20 @@ def _skill_table(rows: list[tuple[str, str, dict, dict]]) -> Table:
                  "interval needs (planned from a 100-game pilot's spread).", numeric_from=2 if rows and rows[0][0] else 1)
 
 
-def _plain_tables(r: dict, targets) -> list[Table]:
-    cands = [("recommended", r["recommended"])] + [(f"runner-up {i + 1}", c) for i, c in enumerate(r.get("runners_up") or [])]
+def _plain_tables(r: TuningResult, targets) -> list[Table]:
+    cands = [("recommended", r.recommended)] + [(f"runner-up {i + 1}", c) for i, c in enumerate(r.runners_up or [])]
     cols = ["", "parameters"]
     for t in targets:
         cols += [f"{LABELS.get(t.metric, t.metric)}", "95% CI", "target"]
     cols += ["distance", "closest in", "distance when chosen", "n"]
     rows = []
     for i, (label, c) in enumerate(cands):
-        m = c["measured"]
-        row = [label, point_words(c["point"])]
+        m = c.measured
+        row = [label, point_words(c.point)]
         for t in targets:
-            row += [_fmt(t.metric, m[t.metric]["value"]), _fmt_ci(t.metric, m[t.metric]["ci"]), verdict(t, m)]
-        sel = c.get("selection") or {}
-        row += [f"{c['miss']:.4f}", _p_best(r, i),
-                f"{sel['miss']:.4f} (n = {fmt_int(sel['n'])})" if "miss" in sel else "–", fmt_int(m["n"])]
+            row += [_fmt(t.metric, _m(m, t.metric).value), _fmt_ci(t.metric, _m(m, t.metric).ci), verdict(t, c)]
+        sel = c.selection
+        row += [f"{c.miss:.4f}", _p_best(r.certainty, i), f"{sel.miss:.4f} (n = {fmt_int(sel.n)})", fmt_int(m.n)]
         rows.append(row)
     out = [Table("Recommended values and runners-up, on fresh games", cols, rows,
                  "Measured on fresh games only (game indices never used to choose). distance: the summed distance of "
@@ -216,38 +219,37 @@ def _plain_tables(r: dict, targets) -> list[Table]:
                  "the band's top. closest in: the share of paired resamples of the fresh games in which it comes "
                  "closest (ties shared). distance when chosen: on the selection games, for the record.",
                  numeric_from=2)]
-    m = r["recommended"]
-    out.append(_skill_table([("", name, sk, m) for name, sk in _skill_rows(r.get("skill"))]))
+    out.append(_skill_table([("", name, sk) for name, sk in _skill_rows(r.skill)]))
     return out
 
 
 # ---------------------------------------------------------------- ladder
 
 
-def _ladder_sentences(r: dict) -> list[str]:
-    lv = r["ladder"]
-    margin = r.get("margin", 0.02)
-    ladder = ", ".join(f"{x['target']:g}" for x in lv)
+def _ladder_sentences(r: TuningResult) -> list[str]:
+    lv = r.ladder
+    margin = r.margin
+    ladder = ", ".join(f"{x.target:g}" for x in lv)
     out = [f"Assuming the {policy_words(r)} policy, the search fitted {len(lv)} levels to the target ladder "
-           f"({ladder}), trying {fmt_int(r.get('grid_points'))} points per level; {_games_words(r)}."]
-    within = [x for x in lv if x["check"]["verdict"] == "within_margin"]
-    beyond = [x for x in lv if x["check"]["verdict"] == "beyond_margin"]
-    inside = [x for x in lv if x["check"]["target_inside_ci"]]
+           f"({ladder}), trying {fmt_int(r.grid_points)} points per level; {_games_words(r)}."]
+    within = [x for x in lv if x.check.verdict == "within_margin"]
+    beyond = [x for x in lv if x.check.verdict == "beyond_margin"]
+    inside = [x for x in lv if x.check.target_inside_ci]
     out.append(f"On the fresh games {len(within)} of {len(lv)} levels are within ±{margin * 100:g} points of their "
                f"target and {len(beyond)} off by more; the target lies inside the fitted win rate's 95% interval at "
                f"{len(inside)} of {len(lv)}.")
-    worst = max(lv, key=lambda x: abs(x["check"]["off_by"]))
-    w = worst["measured"]["win_rate"]
-    out.append(f"The farthest is level {worst['level']}: target {worst['target']:.0%}, fresh {fmt_pct(w['value'], w['ci'])} "
-               f"(95% CI {fmt_ci_pct(w['ci'])}, n = {fmt_int(w['n'])}), {worst['check']['words']}.")
-    broken = [x["level"] for x in lv if not x.get("monotone_kept", True)]
+    worst = max(lv, key=lambda x: abs(x.check.off_by))
+    w = worst.measured.win_rate
+    out.append(f"The farthest is level {worst.level}: target {worst.target:.0%}, fresh {fmt_pct(w.value, w.ci)} "
+               f"(95% CI {fmt_ci_pct(w.ci)}, n = {fmt_int(w.n)}), {worst.check.words}.")
+    broken = [x.level for x in lv if not x.monotone_kept]
     out.append("The levels were fitted together so that the chosen win rates follow the targets' order (on the "
                "selection games)." if not broken else
                f"No choice of points kept the targets' order at level{'s' if len(broken) != 1 else ''} "
                f"{', '.join(map(str, broken))} (on the selection games): the closest ladder was used.")
-    steps = [x["step"] for x in lv if x.get("step")]
+    steps = [x.step for x in lv if x.step]
     if steps:
-        by = {k: [x["level"] for x in lv if x.get("step", {}).get("status") == k]
+        by = {k: [x.level for x in lv if x.step is not None and x.step.status == k]
               for k in ("confirmed", "not resolved", "reversed")}
         out.append(f"On the fresh games, paired by game: {len(by['confirmed'])} of {len(steps)} steps between levels "
                    f"are confirmed in the targets' direction"
@@ -255,39 +257,37 @@ def _ladder_sentences(r: dict) -> list[str]:
                       f"{', '.join(map(str, by['not resolved']))}" if by["not resolved"] else "")
                    + (f"; reversed at level{'s' if len(by['reversed']) != 1 else ''} "
                       f"{', '.join(map(str, by['reversed']))}" if by["reversed"] else "") + ".")
-    unsure = [x["level"] for x in lv if x.get("certainty") and any(d["indistinguishable"]
-                                                                      for d in x["certainty"]["vs_pick"])]
+    unsure = [x.level for x in lv if x.certainty and any(d.indistinguishable for d in x.certainty.vs_pick)]
     if unsure:
         out.append(f"At level{'s' if len(unsure) != 1 else ''} {', '.join(map(str, unsure))} a runner-up is "
                    f"indistinguishable from the pick on the fresh games (see 'closest in').")
-    names = sorted({k for x in lv for k in (x.get("skill") or {})})
+    names = sorted({k for x in lv for k in x.skill})
     for name in names:
-        rows = [x["skill"][name] for x in lv if name in (x.get("skill") or {})]
-        ds = [s["vs_assumed"]["diff"] * 100 for s in rows]
-        straddle = [x["level"] for x in lv if name in (x.get("skill") or {})
-                    and x["skill"][name]["vs_assumed"]["sign"] == "straddles 0"]
+        rows = [x.skill[name] for x in lv if name in x.skill]
+        ds = [s.vs_assumed.diff * 100 for s in rows]
+        straddle = [x.level for x in lv if name in x.skill and x.skill[name].vs_assumed.sign == "straddles 0"]
         out.append(f"With a {name} policy the same values move the win rate by {min(ds):+.1f} to {max(ds):+.1f} pts "
-                   f"per level (paired, n = {fmt_int(min(s['win_rate']['n'] for s in rows))}–"
-                   f"{fmt_int(max(s['win_rate']['n'] for s in rows))} games per level)"
+                   f"per level (paired, n = {fmt_int(min(s.win_rate.n for s in rows))}–"
+                   f"{fmt_int(max(s.win_rate.n for s in rows))} games per level)"
                    + (f"; the interval straddles 0 at level{'s' if len(straddle) != 1 else ''} "
                       f"{', '.join(map(str, straddle))}, so the sign is not known there" if straddle
                       else "; every interval carries a sign") + ".")
     return out
 
 
-def _ladder_charts(r: dict) -> list[Chart]:
-    lv = r["ladder"]
-    fitted = {"label": f"fitted ({policy_words(r)}), fresh games", "y": [x["measured"]["win_rate"]["value"] for x in lv],
-              "lo": [x["measured"]["win_rate"]["ci"][0] for x in lv], "hi": [x["measured"]["win_rate"]["ci"][1] for x in lv],
-              "n": [x["measured"]["win_rate"]["n"] for x in lv]}
+def _ladder_charts(r: TuningResult) -> list[Chart]:
+    lv = r.ladder
+    fitted = {"label": f"fitted ({policy_words(r)}), fresh games", "y": [x.measured.win_rate.value for x in lv],
+              "lo": [x.measured.win_rate.ci[0] for x in lv], "hi": [x.measured.win_rate.ci[1] for x in lv],
+              "n": [x.measured.win_rate.n for x in lv]}
     others = []
-    for name in sorted({k for x in lv for k in (x.get("skill") or {})}):
-        rows = [(x.get("skill") or {}).get(name) for x in lv]
+    for name in sorted({k for x in lv for k in x.skill}):
+        rows = [x.skill.get(name) for x in lv]
         if all(rows):
-            ws = [s["win_rate"] for s in rows]
-            others.append({"label": name, "y": [w["value"] for w in ws], "lo": [w["ci"][0] for w in ws],
-                           "hi": [w["ci"][1] for w in ws], "n": [w["n"] for w in ws]})
-    svg = charts.ladder_fit([x["level"] for x in lv], [x["target"] for x in lv], fitted, others,
+            ws = [s.win_rate for s in rows]
+            others.append({"label": name, "y": [w.value for w in ws], "lo": [w.ci[0] for w in ws],
+                           "hi": [w.ci[1] for w in ws], "n": [w.n for w in ws]})
+    svg = charts.ladder_fit([x.level for x in lv], [x.target for x in lv], fitted, others,
                             "Difficulty ladder: target vs fitted win rate (fresh games)")
     return [Chart("Difficulty ladder: target vs fitted", Markup(svg),
                   "Dashes: the target per level. Blue: the win rate of the recommended values on fresh games (never "
@@ -295,101 +295,97 @@ def _ladder_charts(r: dict) -> list[Chart]:
                   "a stronger policy on the same games (skill sensitivity). n = fresh games per level.", wide=True)]
 
 
-def _ladder_tables(r: dict) -> list[Table]:
-    lv = r["ladder"]
+def _ladder_tables(r: TuningResult) -> list[Table]:
+    lv = r.ladder
     cols = ["level", "target", "recommended", "fresh win rate", "95% CI", "off by", "verdict", "step from the level "
             "before", "closest in", "when chosen", "n", "runners-up (fresh)"]
     rows = []
     for x in lv:
-        w = x["measured"]["win_rate"]
-        sel = x.get("selection") or {}
-        c = x.get("certainty") or {}
-        p = c.get("p_best") or []
-        step = x.get("step")
-        rows.append([str(x["level"]), f"{x['target']:.0%}", point_words(x["recommended"]), fmt_pct(w["value"], w["ci"]),
-                     fmt_ci_pct(w["ci"]), f"{x['check']['off_by'] * 100:+.1f} pts", x["check"]["words"],
-                     (f"{_pts(step['diff'])} ({_pts_ci(step['ci'])}): {step['status']}" if step else "–"),
-                     f"{100 * p[0]:.0f}%" if p else "–",
-                     (f"{fmt_pct(sel['win_rate'])} (n = {fmt_int(sel['n'])})" if sel else "–")
-                     + ("" if x.get("monotone_kept", True) else ", order broken"),
-                     fmt_int(w["n"]),
-                     "; ".join(f"{point_words(u['point'])}: {fmt_pct(u['win_rate']['value'], u['win_rate']['ci'])}"
-                               for u in x.get("runners_up") or []) or "–"])
+        w = x.measured.win_rate
+        sel = x.selection
+        step = x.step
+        rows.append([str(x.level), f"{x.target:.0%}", point_words(x.recommended), fmt_pct(w.value, w.ci),
+                     fmt_ci_pct(w.ci), f"{x.check.off_by * 100:+.1f} pts", x.check.words,
+                     (f"{_pts(step.diff)} ({_pts_ci(step.ci)}): {step.status}" if step else "–"),
+                     _p_best(x.certainty, 0),
+                     f"{fmt_pct(sel.win_rate)} (n = {fmt_int(sel.n)})" + ("" if x.monotone_kept else ", order broken"),
+                     fmt_int(w.n),
+                     "; ".join(f"{point_words(u.point)}: {fmt_pct(u.win_rate.value, u.win_rate.ci)}"
+                               for u in x.runners_up) or "–"])
     out = [Table("Fitted ladder, on fresh games", cols, rows,
                  f"Fresh games only (never used to choose). verdict: the fresh win rate minus the target against the "
-                 f"±{r.get('margin', 0.02) * 100:g}-point margin. step: this level's win rate minus the previous "
+                 f"±{r.margin * 100:g}-point margin. step: this level's win rate minus the previous "
                  f"level's, paired by game (exact McNemar; Newcombe interval): confirmed when the interval lies on the "
                  f"targets' side of 0. closest in: the share of paired resamples in which the pick comes closest to "
                  f"the target among the level's candidates. when chosen: the win rate on the selection games.",
                  numeric_from=3)]
     srows = []
     for x in lv:
-        for name, sk in _skill_rows(x.get("skill")):
-            srows.append((str(x["level"]), name, sk, x))
+        for name, sk in _skill_rows(x.skill):
+            srows.append((str(x.level), name, sk))
     if srows:
         out.append(_skill_table(srows))
     return out
 
 
-def verdict_sentences(r: dict) -> list[str]:
-    v = r.get("verdicts") or {}
-    out = [f"Margin: ±{v.get('margin', r.get('margin', 0.02)) * 100:g} points (--margin)."]
-    for it in v.get("items") or []:
-        ci = it.get("ci") or [None, None]
-        out.append(f"{it['metric']}: {it['words']}" + (f" (95% CI {_pts_ci(ci)}, n = {fmt_int(it.get('n'))})"
-                                                       if it.get("id") in ("level", "step") and ci[0] is not None
-                                                       else "") + ".")
+def verdict_sentences(r: TuningResult) -> list[str]:
+    v = r.verdicts
+    out = [f"Margin: ±{v.margin * 100:g} points (--margin)."]
+    for it in v.items:
+        out.append(f"{it.metric}: {it.words}" + (f" (95% CI {_pts_ci(it.ci)}, n = {fmt_int(it.n)})"
+                                                 if it.id in ("level", "step") and it.ci[0] is not None else "") + ".")
     return out
 
 
 # ---------------------------------------------------------------- the page
 
 
-def provenance(r: dict, command: str | None) -> list[tuple[str, str]]:
-    g = r.get("games") or {}
-    return [("game", str(r.get("game"))), ("players", str(r.get("players"))),
-            ("policies (assumed)", json.dumps(r.get("policies"), sort_keys=True)),
-            ("targets", ", ".join(r.get("targets") or [])), ("grid points", fmt_int(r.get("grid_points"))),
-            ("games per point, screening", fmt_int(r.get("n_screen"))), ("games per finalist", fmt_int(r.get("n_final"))),
-            ("fresh games", fmt_int(r.get("n_fresh"))),
-            ("game indices", f"screening {g.get('screening')}, selection {g.get('selection')}, fresh {g.get('fresh')}"),
-            ("margin", str(r.get("margin"))),
-            ("seed", str(r.get("seed"))), ("fixed parameters", json.dumps(r.get("user_params") or {}, sort_keys=True)),
+def provenance(r: TuningResult, command: str | None) -> list[tuple[str, str]]:
+    g = r.games
+    return [("game", str(r.game)), ("players", str(r.players)),
+            ("policies (assumed)", json.dumps(r.policies, sort_keys=True)),
+            ("targets", ", ".join(r.targets)), ("grid points", fmt_int(r.grid_points)),
+            ("games per point, screening", fmt_int(r.n_screen)), ("games per finalist", fmt_int(r.n_final)),
+            ("fresh games", fmt_int(r.n_fresh)),
+            ("game indices", f"screening {g.screening}, selection {g.selection}, fresh {g.fresh}"),
+            ("margin", str(r.margin)),
+            ("seed", str(r.seed)), ("fixed parameters", json.dumps(r.user_params, sort_keys=True)),
             ("command", command or "–")]
 
 
-def build_tuning_report(result: dict, command: str | None = None, spec=None) -> RunReport:
+def build_tuning_report(result: TuningResult, command: str | None = None, spec=None) -> RunReport:
     r = result
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    if r.get("ladder"):
+    if r.ladder:
         summary, chart_list, tables = _ladder_sentences(r), _ladder_charts(r), _ladder_tables(r)
-        lv = r["ladder"]
-        off = max(abs(x["check"]["off_by"]) for x in lv)
-        within = sum(1 for x in lv if x["check"]["verdict"] == "within_margin")
-        figs = [KeyFigure("levels fitted", str(len(lv)), f"{fmt_int(r.get('grid_points'))} points tried per level"),
+        lv = r.ladder
+        off = max(abs(x.check.off_by) for x in lv)
+        within = sum(1 for x in lv if x.check.verdict == "within_margin")
+        figs = [KeyFigure("levels fitted", str(len(lv)), f"{fmt_int(r.grid_points)} points tried per level"),
                 KeyFigure("within the margin", f"{within} of {len(lv)}",
-                          f"fresh win rate within ±{r.get('margin', 0.02) * 100:g} pts of the target, whole interval"),
+                          f"fresh win rate within ±{r.margin * 100:g} pts of the target, whole interval"),
                 KeyFigure("largest miss", f"{off * 100:.1f} pts", "fresh win rate minus target, any level"),
-                KeyFigure("fresh games per level", fmt_int(lv[0]["measured"]["win_rate"]["n"]), f"seed {r.get('seed')}")]
+                KeyFigure("fresh games per level", fmt_int(lv[0].measured.win_rate.n), f"seed {r.seed}")]
     else:
         targets = _targets(r)
         summary, chart_list, tables = _plain_sentences(r, targets), _plain_charts(r, targets), _plain_tables(r, targets)
-        m = r["recommended"]["measured"]
-        met = sum(1 for t in targets if verdict(t, m).startswith("met"))
-        figs = [KeyFigure("recommended", point_words(r["recommended"]["point"]), f"policy {policy_words(r)}"),
+        best = r.recommended
+        m = best.measured
+        met = sum(1 for t in targets if verdict(t, best).startswith("met"))
+        figs = [KeyFigure("recommended", point_words(best.point), f"policy {policy_words(r)}"),
                 KeyFigure("targets met", f"{met} of {len(targets)}", "whole fresh interval inside the band"),
-                KeyFigure("win rate", fmt_pct(m["win_rate"]["value"], m["win_rate"]["ci"]),
-                          f"95% CI {fmt_ci_pct(m['win_rate']['ci'])}, n = {fmt_int(m['n'])} fresh games")]
-        if r.get("certainty"):
-            figs.append(KeyFigure("pick closest in", _p_best(r, 0), "of paired resamples of the fresh games"))
+                KeyFigure("win rate", fmt_pct(m.win_rate.value, m.win_rate.ci),
+                          f"95% CI {fmt_ci_pct(m.win_rate.ci)}, n = {fmt_int(m.n)} fresh games")]
+        if r.certainty:
+            figs.append(KeyFigure("pick closest in", _p_best(r.certainty, 0), "of paired resamples of the fresh games"))
     anchors = {"fit": next((c.anchor for c in chart_list if "target" in c.title.lower() or "close" in c.title.lower()),
                            tables[0].anchor if tables else ""),
                "ladder": tables[0].anchor if tables else ""}
-    cards = context.card_lists_of(spec, str(r.get("game")), r.get("user_params")) if spec is not None else []
+    cards = context.card_lists_of(spec, str(r.game), r.user_params) if spec is not None else []
     return RunReport(
-        title=f"{r.get('game')}: tuning report",
-        subtitle=f"{r.get('game')} · targets {', '.join(r.get('targets') or [])} · policy {policy_words(r)} · "
-                 f"seed {r.get('seed')}",
+        title=f"{r.game}: tuning report",
+        subtitle=f"{r.game} · targets {', '.join(r.targets)} · policy {policy_words(r)} · "
+                 f"seed {r.seed}",
         summary=summary,
         warnings=[],
         key_figures=figs,

@@ -29,8 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from balance.analysis.campaign_result import CampaignResult, StepItem as CampaignStep
 from balance.analysis.compare_result import ComparisonResult, MetricCheck, MetricRow
 from balance.analysis.impact_result import ImpactResult, ImpactRow, RowCheck
+from balance.analysis.ladder_result import LadderAnalysis, VerdictItem as LadderItem
+from balance.analysis.tuning_result import TuningResult
 
 from . import fmt
 
@@ -590,73 +593,75 @@ def impact_block(res: ImpactResult, base: dict, anchors: dict[str, str]) -> Bloc
 # ---------------------------------------------------------------- skill ladders (ladder.json's result)
 
 
-def ladder_verdict(it: dict, anchor: str = "") -> Verdict:
-    mw = fmt.margin_points(it.get("margin"))
-    d = it.get("estimate")
-    at = f"At level {it['level']}, " if it.get("level") is not None else ""
+def ladder_verdict(item: LadderItem, anchor: str = "") -> Verdict:
+    it = item.model_dump()  # say() and the details read a verdict's fields by name, as every result's
+    mw = fmt.margin_points(item.margin)
+    d = item.estimate
+    at = f"At level {item.level}, " if item.level is not None else ""
 
     def cap(t: str) -> str:
         return t if at else t[:1].upper() + t[1:]
 
-    if it["id"] == "skill":
-        ph = Phrases(within=f"{at}{cap('skill')} barely matters: {it['top']} wins within {mw} of {it['base']}",
-                     differs=f"{at}{cap('skill')} matters: {it['top']} wins {fmt.points(d)} {more_or_less(d)} than "
-                             f"{it['base']} on the same deals",
-                     whether=f"{it['top']} and {it['base']} are within {mw} of each other",
+    if item.id == "skill":
+        ph = Phrases(within=f"{at}{cap('skill')} barely matters: {item.top} wins within {mw} of {item.base}",
+                     differs=f"{at}{cap('skill')} matters: {item.top} wins {fmt.points(d)} {more_or_less(d)} than "
+                             f"{item.base} on the same deals",
+                     whether=f"{item.top} and {item.base} are within {mw} of each other",
                      about="how much skill matters")
-    elif it["id"] == "headroom":
-        ph = Phrases(within=f"{at}{cap(it['top'])} wins within {mw} of greedy: figures measured with greedy hold for "
+    elif item.id == "headroom":
+        ph = Phrases(within=f"{at}{cap(item.top)} wins within {mw} of greedy: figures measured with greedy hold for "
                             f"stronger players",
-                     differs=f"{at}{cap(it['top'])} wins {fmt.points(d)} {more_or_less(d)} than greedy: figures "
+                     differs=f"{at}{cap(item.top)} wins {fmt.points(d)} {more_or_less(d)} than greedy: figures "
                              f"measured with greedy would move with stronger play",
-                     whether=f"{it['top']} wins within {mw} of greedy", about="what stronger play does")
+                     whether=f"{item.top} wins within {mw} of greedy", about="what stronger play does")
     else:
-        ph = Phrases(within=f"{at}{cap('one')} {it['policy']} seat among greedy seats wins its fair share, within {mw}",
-                     differs=f"{at}{cap('one')} {it['policy']} seat among greedy seats wins {fmt.points(d)} "
+        ph = Phrases(within=f"{at}{cap('one')} {item.policy} seat among greedy seats wins its fair share, within {mw}",
+                     differs=f"{at}{cap('one')} {item.policy} seat among greedy seats wins {fmt.points(d)} "
                              f"{more_or_less(d)} than its fair share",
-                     whether=f"one {it['policy']} seat wins its fair share within {mw}",
-                     about=f"whether one {it['policy']} seat wins its fair share")
+                     whether=f"one {item.policy} seat wins its fair share within {mw}",
+                     about=f"whether one {item.policy} seat wins its fair share")
     unit = "deals"
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), unit)), it.get("verdict", "inconclusive"),
-                   _margin_tag(it.get("margin")), _pts_detail(it, "difference", unit), anchor)
+    return Verdict(say(ph, it, mw, decide_words(it, item.n, unit)), item.verdict,
+                   _margin_tag(item.margin), _pts_detail(it, "difference", unit), anchor)
 
 
-def ladder_block(r: dict, anchors: dict[str, str]) -> Block:
-    items = (r.get("verdicts") or {}).get("items") or []
-    main = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it["id"] in ("skill", "headroom")]
-    fair = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it["id"] == "vs_fair"]
+def ladder_block(r: LadderAnalysis, anchors: dict[str, str]) -> Block:
+    items = r.verdicts.items
+    main = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it.id in ("skill", "headroom")]
+    fair = [ladder_verdict(it, anchors.get("ladder", "")) for it in items if it.id == "vs_fair"]
     alerts = []
-    if not r.get("complete", True):
+    if not r.complete:
         alerts.append(Alert("This ladder is incomplete (a run was stopped): run the same command again to finish it.",
                             anchors.get("ladder", ""), "incomplete"))
-    for lad in r.get("ladders") or []:
-        eg = (lad.get("skill") or {}).get("expert_vs_greedy")
-        if eg and (eg.get("ci") or [None, None])[1] is not None and eg["ci"][1] < 0:
-            lv = f" at level {lad['level']}" if lad.get("level") is not None else ""
-            alerts.append(Alert(f"Expert does worse than greedy{lv} ({fmt.diff(eg['diff'], eg['ci'])}): its search "
+    for lad in r.ladders:
+        eg = lad.skill.expert_vs_greedy if lad.skill is not None else None
+        if eg and eg.ci[1] is not None and eg.ci[1] < 0:
+            lv = f" at level {lad.level}" if lad.level is not None else ""
+            alerts.append(Alert(f"Expert does worse than greedy{lv} ({fmt.diff(eg.diff, eg.ci)}): its search "
                                 f"does not find stronger play here.", anchors.get("ladder", ""), "expert"))
-    return Block(main + shortlist(fair, "rung", anchors.get("ladder", ""), keep=3), alerts, methods_for("ladder", r),
-                 margin_line(r.get("margin")))
+    return Block(main + shortlist(fair, "rung", anchors.get("ladder", ""), keep=3), alerts, methods_for("ladder"),
+                 margin_line(r.margin))
 
 
 # ---------------------------------------------------------------- tuning (tuning.json)
 
 
-def tune_block(r: dict, anchors: dict[str, str], labels: dict[str, str], bands: dict[str, tuple[str, str]]) -> Block:
+def tune_block(r: TuningResult, anchors: dict[str, str], labels: dict[str, str],
+               bands: dict[str, tuple[str, str]]) -> Block:
     """`bands`: a target as tuning.json names it ('win_rate=0.45..0.55') -> (its metric, its band in words)."""
-    items = (r.get("verdicts") or {}).get("items") or []
     out = []
-    margin = (r.get("verdicts") or {}).get("margin", r.get("margin"))
+    margin = r.verdicts.margin
     mw = fmt.margin_points(margin)
     levels = []
-    for it in items:
-        ci = it.get("ci") or [None, None]
-        if it["id"] == "target":
-            name, band = bands.get(str(it.get("metric")), (str(it.get("metric")), str(it.get("metric"))))
+    for item in r.verdicts.items:
+        it = item.model_dump(exclude_none=True)  # say() and the details read a verdict's fields by name
+        ci = item.ci
+        if item.id == "target":
+            name, band = bands.get(item.metric, (item.metric, item.metric))
             label = labels.get(name, name.replace("_", " "))
-            code = it.get("verdict", "unclear")
-            value = fmt.pct(it.get("estimate")) if name == "win_rate" else \
-                fmt.pts(it.get("estimate"), signed=False) if name == "seat_gap" else fmt.num(it.get("estimate"))
+            code = item.verdict
+            value = fmt.pct(item.estimate) if name == "win_rate" else \
+                fmt.pts(item.estimate, signed=False) if name == "seat_gap" else fmt.num(item.estimate)
             cis = fmt.ci_pct(ci) if name == "win_rate" else fmt.ci_pts(ci, signed=False) if name == "seat_gap" \
                 else fmt.ci_num(ci)
             s = {"met": f"The {label} target ({band}) is met on fresh games: {value}, its whole interval inside the band.",
@@ -664,52 +669,50 @@ def tune_block(r: dict, anchors: dict[str, str], labels: dict[str, str], bands: 
                            f"the band.",
                  }.get(code, f"Not enough fresh games to tell whether the {label} target ({band}) is met: {value}, its "
                              f"interval crosses the band's edge.")
-            out.append(Verdict(s, code, f"band {band}", f"{value}, 95% CI {cis}, n = {fmt.int_(it.get('n'))} fresh games",
+            out.append(Verdict(s, code, f"band {band}", f"{value}, 95% CI {cis}, n = {fmt.int_(item.n)} fresh games",
                                anchors.get("fit", "")))
-        elif it["id"] == "level":
-            lv = it.get("metric", "").split(" ")[1] if it.get("metric") else "?"
-            d = it.get("estimate")
+        elif item.id == "level":
+            lv = item.metric.split(" ")[1] if item.metric else "?"
+            d = item.estimate
             ph = Phrases(within=f"Level {lv} is within {mw} of its target",
                          differs=f"Level {lv} wins {fmt.points(d)} {more_or_less(d)} than its target",
                          whether=f"level {lv} is within {mw} of its target", about=f"whether level {lv} hits its target")
-            levels.append(Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "fresh games")), it.get("verdict"),
+            levels.append(Verdict(say(ph, it, mw, decide_words(it, item.n, "fresh games")), item.verdict,
                                   _margin_tag(margin), _pts_detail(it, "win rate minus target", "fresh games"),
                                   anchors.get("ladder", "")))
-        elif it["id"] == "step":
-            words = str(it.get("words", ""))
-            code = it.get("verdict", "not resolved")
-            q = str(it.get("question", "")).replace("Does the win rate step from ", "").split(" the way")[0]
-            levels.append(Verdict(f"Step from level {q}: {words}.", code, _margin_tag(margin), "",
+        elif item.id == "step":
+            q = item.question.replace("Does the win rate step from ", "").split(" the way")[0]
+            levels.append(Verdict(f"Step from level {q}: {item.words}.", item.verdict, _margin_tag(margin), "",
                                   anchors.get("ladder", "")))
     out += shortlist(levels, "level or step", anchors.get("ladder", ""), keep=5, many="levels and steps")
-    return Block(out, [], methods_for("tune", r), margin_line(margin))
+    return Block(out, [], methods_for("tune"), margin_line(margin))
 
 
 # ---------------------------------------------------------------- campaigns (campaign.json)
 
 
-def campaign_verdict(it: dict, anchor: str = "") -> Verdict:
-    mw = fmt.margin_points(it.get("margin"))
-    d = it.get("estimate")
-    L, P = it.get("level"), it.get("from_level")
+def campaign_verdict(item: CampaignStep, anchor: str = "") -> Verdict:
+    it = item.model_dump()  # say() and the details read a verdict's fields by name, as every result's
+    mw = fmt.margin_points(item.margin)
+    d = item.estimate
+    L, P = item.level, item.from_level
     ph = Phrases(within=f"Level {L} is as hard per attempt as level {P}, within {mw}",
                  differs=f"Level {L}'s attempts win {fmt.points(d)} {more_or_less(d)} than level {P}'s"
                          + (" (harder)" if (d or 0) < 0 else " (easier)"),
                  whether=f"level {L} is as hard as level {P} within {mw}", about=f"how level {L} compares with {P}")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "attempts")), it.get("verdict", "inconclusive"),
-                   _margin_tag(it.get("margin")), _pts_detail(it, "difference", "attempts"), anchor)
+    return Verdict(say(ph, it, mw, decide_words(it, item.n, "attempts")), item.verdict,
+                   _margin_tag(item.margin), _pts_detail(it, "difference", "attempts"), anchor)
 
 
-def campaign_block(r: dict, anchors: dict[str, str]) -> Block:
-    items = (r.get("verdicts") or {}).get("items") or []
-    vs = [campaign_verdict(it, anchors.get("levels", "")) for it in items]
+def campaign_block(r: CampaignResult, anchors: dict[str, str]) -> Block:
+    vs = [campaign_verdict(it, anchors.get("levels", "")) for it in r.verdicts.items]
     alerts = []
-    if r.get("gave_up"):
-        alerts.append(Alert(f"{fmt.plural(r['gave_up'], 'campaign')} gave up after {fmt.int_(r.get('max_attempts'))} "
+    if r.gave_up:
+        alerts.append(Alert(f"{fmt.plural(r.gave_up, 'campaign')} gave up after {fmt.int_(r.max_attempts)} "
                             f"attempts at one level.", anchors.get("levels", ""), "gave_up"))
     return Block(shortlist(vs, "step from a level to the next", anchors.get("levels", ""), keep=4,
                            many="steps from a level to the next"), alerts,
-                 methods_for("campaign", r), margin_line((r.get("verdicts") or {}).get("margin")))
+                 methods_for("campaign"), margin_line(r.verdicts.margin))
 
 
 # ---------------------------------------------------------------- how this was measured

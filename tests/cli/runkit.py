@@ -88,3 +88,21 @@ def race21_run(tmp_path_factory, n: int = 3000, chunk: int = 1000, seed: int = 5
     assert r.exit_code == 0, r.output
     toy.undo()
     return out
+
+
+def typed_ladder(data: dict) -> str:
+    """A hand-made ladder (the hook's plain form, reports.context) as the text of a schema-2 ladder.json
+    (analysis.ladder_result.LadderFile): each rung completed with the fields `balance ladder` writes."""
+    from balance.analysis.ladder_result import LadderFile
+
+    def rung(e: dict) -> dict:
+        vs = {k: {"p": None, **d} for k, d in (e.get("vs") or {}).items()}
+        return {"label": e["name"], "interval": "Wilson", "bound": False, "variants": 1, **e, "vs": vs}
+
+    def one(lad: dict) -> dict:
+        return {"params": {}, **lad, "policies": [rung(e) for e in lad["policies"]]}
+
+    top = {"schema_version": LadderFile.SCHEMA_VERSION, "seed": 1, "engine_hash": None, "complete": True,
+           "generated": "2026-01-01T00:00:00+00:00"}
+    body = {**data, "ladders": [one(x) for x in data["ladders"]]} if "ladders" in data else one(data)
+    return LadderFile.model_validate({**top, **body}).dumps()

@@ -14,6 +14,7 @@ from balance.analysis.stats import wilson
 from balance.cli.app import app
 from balance.reports import context
 from balance.simcore import registry
+from tests.cli.runkit import typed_ladder
 
 runner = CliRunner()
 RUNGS = ["random", "greedy epsilon=0.5", "greedy epsilon=0.2", "greedy", "lookahead", "expert"]
@@ -118,7 +119,8 @@ def test_the_report_renders_and_balance_report_rebuilds_it(ladder_dir):
     from balance.reports.ladder import sentences
 
     before = json.loads((out / "summary.json").read_text())
-    for s in sentences(before):  # each a sentence of its own (one began "win rate of ..." after a full stop)
+    typed = L.ladder_result({k: v for k, v in before.items() if k not in ("command", "generated")})
+    for s in sentences(typed):  # each a sentence of its own (one began "win rate of ..." after a full stop)
         assert s[:1].isupper(), s
     (out / "report.html").unlink()
     (out / "ladder.json").unlink()
@@ -252,7 +254,7 @@ def test_a_ladder_folder_beside_the_run_is_found_for_its_level_only(tmp_path):
     run.mkdir(parents=True)
     lad = tmp_path / "runs" / "solo-ladder"
     lad.mkdir()
-    (lad / "ladder.json").write_text(json.dumps({"kind": "ladder", "game": "sickdays-solo", "players": 1,
+    (lad / "ladder.json").write_text(typed_ladder({"kind": "ladder", "game": "sickdays-solo", "players": 1,
                                                  "ladders": [_ladder(params={"level": 1}), _ladder(params={"level": 4})]}))
     found = context.find_ladder(run, {}, "sickdays-solo", 1, {"level": 4, "suits": 6})
     assert found is not None and found[0]["params"] == {"level": 4} and found[1].endswith("solo-ladder/ladder.json")
@@ -320,7 +322,11 @@ def test_bound_counts_unknown_deals_both_ways_and_checks_every_rung():
     assert b["rungs"]["greedy"]["won_not_winnable"] == 1
     from balance.reports.ladder import bound_sentence
 
-    words = bound_sentence({"level": 4, "solver_bound": b})
+    from types import SimpleNamespace
+
+    from balance.analysis.ladder_result import SolverBound
+
+    words = bound_sentence(SimpleNamespace(level=4, solver_bound=SolverBound.model_validate(b)))
     assert "between 60.0% and 80.0%" in words and "WARNING: greedy" in words
     assert L.bound_entry(bound, 6, series, entries) is None
 
@@ -348,7 +354,12 @@ def test_the_open_hand_search_is_never_called_an_upper_bound():
     for e in lad["policies"]:
         e.setdefault("vs", {})
     lad["policies"][-1]["vs"]["expert"] = {"diff": 0.17, "ci": [0.1, 0.2], "n": 300}
-    r = {"competitive": False, "players": 1, "seed": 7, "ladders": [lad], "left_out": [], "complete": True}
+    from types import SimpleNamespace
+
+    from balance.analysis.ladder_result import LadderFile
+
+    one = LadderFile.model_validate_json(typed_ladder(lad)).settings[0]
+    r = SimpleNamespace(competitive=False, players=1, seed=7, ladders=[one], left_out=[], complete=True, search_share={})
     words = " ".join(sentences(r))
     assert "open-hand search" in words
     assert words.count("upper bound") == words.count("not an upper bound")

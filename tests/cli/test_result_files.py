@@ -1,8 +1,9 @@
-"""Typed result files (analysis/results.py): comparison.json and impact.json are written as their
-schema's model and read back as it, equal; an older file (no schema_version), a truncated one and
-one with a field of the wrong type are refused with one line naming the file, the field and how to
-make it again, by `read` and through the command line (`balance report FOLDER`: exit 2, one line,
-no traceback)."""
+"""Typed result files (analysis/results.py): comparison.json, impact.json, ladder.json, tuning.json and
+campaign.json are written as their schema's model and read back as it, equal; an older file (no
+schema_version), a truncated one and one with a field of the wrong type are refused with one line
+naming the file, the field and how to make it again, by `read` and through the command line
+(`balance report FOLDER`: exit 2, one line, no traceback), or, where the folder's games make the file
+again (impact, ladder), remade by `balance report FOLDER`."""
 from __future__ import annotations
 
 import json
@@ -10,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from balance.analysis.campaign_result import CampaignResult
 from balance.analysis.compare_result import ComparisonResult
 from balance.analysis.impact_result import ImpactResult
+from balance.analysis.ladder_result import LadderFile
+from balance.analysis.tuning_result import TuningResult
 from balance.simcore import registry
 from balance.simcore.errors import BalanceError
 from tests.cli.runkit import balance, one_line_error
@@ -29,7 +33,16 @@ def folders(tmp_path_factory) -> dict[str, Path]:
         r = balance("impact", "--game", "race21", "--policy", "greedy", "--policy-param", "epsilon=0.2", "-n", 300,
                     "--rules", "target", "--out", root / "imp", "--quiet")
         assert r.exit_code == 0, r.output
-    return {"cmp": root / "cmp", "imp": root / "imp"}
+        r = balance("ladder", "--game", "race21", "-n", 60, "--search-share", 0.5, "--seed", 3, "--out", root / "lad",
+                    "--quiet")
+        assert r.exit_code == 0, r.output
+        r = balance("tune", "--game", "race21", "--vary", "target=20..30:10", "--target", "length_median=12..14",
+                    "-n", 100, "--screen", 50, "--keep", 2, "--policy", "random", "--out", root / "tune", "--quiet")
+        assert r.exit_code == 0, r.output
+        r = balance("campaign", "--game", "sickdays-solo", "--campaigns", 20, "--max-attempts", 4, "--out",
+                    root / "camp", "--quiet")
+        assert r.exit_code == 0, r.output
+    return {"cmp": root / "cmp", "imp": root / "imp", "lad": root / "lad", "tune": root / "tune", "camp": root / "camp"}
 
 
 @pytest.fixture
@@ -37,7 +50,8 @@ def race21(monkeypatch):
     monkeypatch.setitem(registry.GAMES, "race21", "toygame")
 
 
-@pytest.mark.parametrize("model,name", [(ComparisonResult, "cmp"), (ImpactResult, "imp")])
+@pytest.mark.parametrize("model,name", [(ComparisonResult, "cmp"), (ImpactResult, "imp"), (LadderFile, "lad"),
+                                        (TuningResult, "tune"), (CampaignResult, "camp")])
 def test_a_result_file_reads_back_equal_to_what_was_written(folders, tmp_path, model, name):
     res = model.read(folders[name])
     data = json.loads((folders[name] / model.FILE).read_text())
@@ -143,3 +157,113 @@ def test_the_python_api_reads_through_the_schemas(folders, tmp_path):
     run = api.load(folders["cmp"])  # a `compare --game` folder is a run folder too
     assert run.typed == ComparisonResult.read(folders["cmp"])
     assert run.result == json.loads((folders["cmp"] / "comparison.json").read_text())  # the dict, as before
+    lad = api.load(folders["lad"])  # a ladder folder is a run folder
+    assert lad.typed == LadderFile.read(folders["lad"]) and lad.typed.settings[0].policies[0].label == "random"
+    assert lad.result == json.loads((folders["lad"] / "ladder.json").read_text())
+    for name in ("tune", "camp"):  # no run folder: what `balance.tune(...)` returns reads the same way
+        model = COMMANDS[name][0]
+        assert api.Run(folders[name]).typed == model.read(folders[name])
+
+
+# ---------------------------------------------------------------- tuning.json and campaign.json: remade by their command
+
+COMMANDS = {"tune": (TuningResult, "balance tune --game race21 --vary target=20..30:10 -n 100"),
+            "camp": (CampaignResult, "balance campaign --game sickdays-solo --campaigns 20")}
+WRONG = {"tune": ("recommended", "measured", "win_rate", "value"), "camp": ("levels", 0, "win_rate", "value")}
+
+
+def _damaged_result(folders, name: str, dest: Path, how: str) -> Path:
+    model, command = COMMANDS[name]
+    dest.mkdir(parents=True, exist_ok=True)
+    data = json.loads((folders[name] / model.FILE).read_text())
+    data["command"] = command  # as a terminal records it (under CliRunner none is)
+    if how == "old":
+        data.pop("schema_version")
+        data.pop("kind")  # the files before schema 1 had neither
+        text = json.dumps(data)
+    elif how == "truncated":
+        text = json.dumps(data)
+        text = text[: len(text) // 2]
+    else:
+        *path, last = WRONG[name]
+        part = data
+        for k in path:
+            part = part[k]
+        part[last] = "a lot"
+        text = json.dumps(data)
+    (dest / model.FILE).write_text(text)
+    return dest
+
+
+RESULT_CASES = {"old": ("field 'schema_version'", "older balance"), "truncated": ("damaged (not JSON", "truncated"),
+                "wrong type": ("field '", "number")}
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+@pytest.mark.parametrize("how", list(RESULT_CASES))
+def test_an_old_or_damaged_tuning_or_campaign_is_refused_in_one_line(folders, tmp_path, race21, name, how):
+    model, command = COMMANDS[name]
+    folder = _damaged_result(folders, name, tmp_path / how.replace(" ", "-"), how)
+    with pytest.raises(BalanceError) as exc:
+        model.read(folder)
+    line = str(exc.value)
+    assert "\n" not in line and str(folder / model.FILE) in line
+    for words in RESULT_CASES[how]:
+        assert words in line, line
+    if how == "wrong type":
+        assert f"field '{'.'.join(map(str, WRONG[name]))}'" in line, line
+    # how to make it again: the file's own command where it could be read, else the command's name
+    assert (f"run `{command}` again" if how != "truncated" else f"run `{command.split(' --')[0]}` again") in line
+    # through the command line: exit 2, that one line, no report written
+    line = one_line_error(balance("report", folder))
+    assert str(folder / model.FILE) in line and RESULT_CASES[how][0] in line
+    assert not (folder / "report.html").exists()
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_the_report_is_built_from_tuning_or_campaign_json_alone(folders, tmp_path, name):
+    model, _ = COMMANDS[name]
+    (tmp_path / model.FILE).write_text((folders[name] / model.FILE).read_text())
+    assert balance("report", tmp_path).exit_code == 0
+    assert (tmp_path / "report.html").is_file()
+    assert model.read(tmp_path) == model.read(folders[name])
+
+
+# ---------------------------------------------------------------- ladder.json: remade from the ladder folder's games
+
+
+def test_an_old_ladder_file_is_refused_and_balance_report_makes_it_again(folders, tmp_path, race21):
+    import shutil
+
+    folder = tmp_path / "lad"
+    shutil.copytree(folders["lad"], folder)
+    data = json.loads((folder / "ladder.json").read_text())
+    data.pop("schema_version")  # as every ladder.json before schema 2 (they had `kind`)
+    (folder / "ladder.json").write_text(json.dumps(data))
+    with pytest.raises(BalanceError) as exc:
+        LadderFile.read(folder)
+    line = str(exc.value)
+    assert "field 'schema_version'" in line and f"run `balance report {folder}`" in line and "\n" not in line
+    (folder / "ladder.json").write_text(json.dumps(data)[:200])
+    with pytest.raises(BalanceError, match=r"ladder.json: damaged \(not JSON"):
+        LadderFile.read(folder)
+    data["schema_version"], data["policies"][0]["n"] = 2, "many"
+    (folder / "ladder.json").write_text(json.dumps(data))
+    with pytest.raises(BalanceError, match=r"field 'policies\.0\.n': Input should be a valid integer"):
+        LadderFile.read(folder)
+    # a run report beside it does not use it (nothing near a run fails its report) ...
+    from balance.reports import context
+
+    assert context.find_ladder(tmp_path / "elsewhere", {}, "race21", 2, data["params"]) is None
+    # ... and `balance report` on the ladder folder recomputes it from the games
+    assert balance("report", folder).exit_code == 0
+    again, first = LadderFile.read(folder), LadderFile.read(folders["lad"])
+    assert again.model_copy(update={"generated": ""}) == first.model_copy(update={"generated": ""})
+    assert context.find_ladder(tmp_path / "elsewhere", {}, "race21", 2, data["params"]) is not None
+
+
+def test_a_ladder_file_holds_one_ladder_or_several_not_both(folders, tmp_path):
+    data = json.loads((folders["lad"] / "ladder.json").read_text())
+    (tmp_path / "ladder.json").write_text(json.dumps({**data, "ladders": []}))
+    with pytest.raises(BalanceError, match="one ladder .policies. or several .ladders., not both"):
+        LadderFile.read(tmp_path)

@@ -15,6 +15,7 @@ from synthetic import SPEC, make_run
 from balance.reports import context, fmt, render_run_report
 from balance.reports import charts
 from balance.simcore.gamedata import CardList, GameData
+from tests.cli.runkit import typed_ladder
 
 
 def text(html: str) -> str:
@@ -261,7 +262,7 @@ def _greedy_run(tmp_path) -> Path:
 
 def test_ladder_beside_the_run_says_where_the_policy_stands_and_that_stronger_play_moves_it(tmp_path):
     run = _greedy_run(tmp_path)
-    (run / "ladder.json").write_text(json.dumps(_ladder(0.70)))
+    (run / "ladder.json").write_text(typed_ladder(_ladder(0.70)))
     about = text(re.search(r'<p class="about".*?</p>', render_run_report(run, SPEC).read_text(), re.S).group(0))
     assert "On the skill ladder for this game and setting (ladder.json in the run folder, same deals)" in about
     assert "greedy has a win rate of one seat among greedy seats of 50.0% [47.8%, 52.2%] (n = 2,000), place 2 of 3" \
@@ -273,7 +274,7 @@ def test_ladder_beside_the_run_says_where_the_policy_stands_and_that_stronger_pl
 
 def test_ladder_with_no_real_difference_makes_no_claim(tmp_path):
     run = _greedy_run(tmp_path)
-    (tmp_path / "ladder.json").write_text(json.dumps(_ladder(0.51)))  # beside the run folder
+    (tmp_path / "ladder.json").write_text(typed_ladder(_ladder(0.51)))  # beside the run folder
     about = text(re.search(r'<p class="about".*?</p>', render_run_report(run, SPEC).read_text(), re.S).group(0))
     assert "The ladder finds no significant difference with stronger play (expert: +1.0 pts" in about
     assert "move a lot" not in about
@@ -283,8 +284,8 @@ def test_ladder_of_another_setting_or_game_is_not_used(tmp_path):
     run = _greedy_run(tmp_path)
     sib = tmp_path / "other-ladder"
     sib.mkdir()
-    (sib / "ladder.json").write_text(json.dumps(_ladder(0.70, params={"target": 30})))
-    (tmp_path / "ladder.json").write_text(json.dumps({**_ladder(0.70), "game": "overtime"}))
+    (sib / "ladder.json").write_text(typed_ladder(_ladder(0.70, params={"target": 30})))
+    (tmp_path / "ladder.json").write_text(typed_ladder({**_ladder(0.70), "game": "overtime"}))
     about = text(re.search(r'<p class="about".*?</p>', render_run_report(run, SPEC).read_text(), re.S).group(0))
     assert "stronger play may differ" in about and "skill ladder for this game" not in about
 
@@ -293,10 +294,10 @@ def test_ladder_of_another_build_of_the_engine_is_not_used(tmp_path):
     # a ladder played by another build (e.g. before expert's defaults changed) measured other bots
     run = _greedy_run(tmp_path)
     engine = json.loads((run / "manifest.json").read_text())["config"]["engine_hash"]
-    (tmp_path / "ladder.json").write_text(json.dumps(_ladder(0.70, engine_hash="0" * 16)))
+    (tmp_path / "ladder.json").write_text(typed_ladder(_ladder(0.70, engine_hash="0" * 16)))
     about = text(re.search(r'<p class="about".*?</p>', render_run_report(run, SPEC).read_text(), re.S).group(0))
     assert "stronger play may differ" in about and "skill ladder for this game" not in about
-    (tmp_path / "ladder.json").write_text(json.dumps(_ladder(0.70, engine_hash=engine)))
+    (tmp_path / "ladder.json").write_text(typed_ladder(_ladder(0.70, engine_hash=engine)))
     about = text(re.search(r'<p class="about".*?</p>', render_run_report(run, SPEC).read_text(), re.S).group(0))
     assert "skill ladder for this game and setting" in about
 
@@ -306,7 +307,7 @@ def test_ladder_in_a_sibling_folder_and_in_summary_json(tmp_path):
     seats = context.seat_policies([{"name": "greedy", "kind": 1, "params": [0.0]}] * 2, SPEC)
     sib = tmp_path / "runs" / "race21-ladder"
     sib.mkdir(parents=True)
-    (sib / "ladder.json").write_text(json.dumps(_ladder(0.7, params={"target": 21})))
+    (sib / "ladder.json").write_text(typed_ladder(_ladder(0.7, params={"target": 21})))
     run = tmp_path / "runs" / "mine"
     run.mkdir()
     found = context.find_ladder(run, summary, "race21", 2, {"target": 21})

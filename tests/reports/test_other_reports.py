@@ -283,10 +283,12 @@ def campaign_result() -> dict:
         rows.append({"level": lv, "reached": reached, "cleared": reached,
                      "attempts": {**mean_ci([1 / w] * 10 + [1 / w + 1] * 10), "median": 1.0},
                      "win_rate": rate(reached, attempts), "first_try": rate(round(reached * w), reached)})
+    from balance.analysis.campaign import verdicts
+
     return {"game": "sickdays-solo", "players": 1, "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}],
             "seed": 5, "n_campaigns": 1000, "max_attempts": 200, "user_params": {}, "levels": rows, "gave_up": 0,
             "games_to_clear": {"n": 1000, "mean": mean_ci([6, 7, 8, 9] * 25), "median": 7.0, "median_ci": [7.0, 8.0],
-                               "p10": 5.0, "p90": 10.0}}
+                               "p10": 5.0, "p90": 10.0}, "verdicts": verdicts(rows)}
 
 
 def test_campaign_report(tmp_path):

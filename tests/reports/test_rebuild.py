@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from synthetic import make_run
 
 from balance import reports
+from balance.analysis.campaign import write_campaign
 from balance.reports import FolderKind, folder_kind, rebuild_report
 from balance.simcore import registry
 from balance.simcore.errors import BalanceError
@@ -69,14 +70,14 @@ def test_tune_folder(tmp_path, monkeypatch):
     points = [{"snooze_thresholds": [k, k + 3, k + 6]} for k in (4, 5)]
     result = tune.tune(spec, {}, points, [tune.parse_target("win_rate=0.45..0.55")], 2,
                        [tune.resolve_policy(spec, "greedy", {})], 1, 400, 4000, keep=1, n_fresh=3000, n_skill=400)
-    (tmp_path / "tuning.json").write_text(json.dumps(jsonable({**result, "command": "balance tune ..."})))
+    tune.write_tuning(tmp_path, result, "balance tune ...")
     assert folder_kind(tmp_path).kind == "tune"
     html = rebuild_report(tmp_path).read_text()
     assert "recommends snooze_thresholds=4-7-10" in html and "not a run folder" not in html
 
 
 def test_campaign_folder(tmp_path):
-    (tmp_path / "campaign.json").write_text(json.dumps({**campaign_result(), "command": "balance campaign"}))
+    write_campaign(tmp_path, None, campaign_result(), "balance campaign")
     path = rebuild_report(tmp_path)
     assert title(path).startswith("Use Up All Your Sick Days") and "campaign report" in title(path)
     assert "balance campaign" in path.read_text()
@@ -101,7 +102,8 @@ def test_not_a_folder_balance_wrote(tmp_path):
     with pytest.raises(BalanceError, match="no such folder"):
         rebuild_report(tmp_path / "missing")
     (tmp_path / "tuning.json").write_text("{not json")
-    with pytest.raises(BalanceError, match="tuning.json: not readable as JSON"):
+    with pytest.raises(BalanceError, match=r"tuning.json: damaged \(not JSON at line 1: truncated or damaged\); run "
+                                           r"`balance tune` again"):
         rebuild_report(tmp_path)
 
 
@@ -114,7 +116,7 @@ def test_report_command_rebuilds_any_kind(tmp_path):
     assert r.exit_code == 0, r.output
     assert f"report: {run / 'report.html'}" in r.output.replace("\n", "")
     (tmp_path / "c").mkdir()
-    (tmp_path / "c" / "campaign.json").write_text(json.dumps(campaign_result()))
+    write_campaign(tmp_path / "c", None, campaign_result(), None)
     r = runner.invoke(app, ["report", str(tmp_path / "c")])
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["report", str(tmp_path / "empty")])

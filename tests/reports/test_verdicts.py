@@ -249,8 +249,9 @@ def test_a_ladder_and_a_tuning_report_of_the_reconstruction_have_the_banner(tmp_
         "game": "overtime", "params": {}, "card_list": {"file": "data/overtime/cards.toml", "sha256": "c" * 64,
                                                        "shipped": True, "reconstruction": True},
         "variants": [{"name": "x", "params": {}}]}}))
-    result = {"kind": "ladder", "game": "overtime", "players": 4, "competitive": True, "seed": 1, "ladders": [],
-              "margin": 0.02, "complete": True}
+    result = {"kind": "ladder", "game": "overtime", "title": "Overtime", "players": 4, "competitive": True,
+              "cooperative": False, "seed": 1, "n_requested": None, "search_share": {}, "levels": [], "left_out": [],
+              "engine_hash": None, "ladders": [], "margin": 0.02, "complete": True, "policies": None}
     html = render_ladder_report(lad, result, spec).read_text()
     assert "This run plays the reconstructed card list of Overtime" in html
     tune = _fake_tune(monkeypatch, lambda p: 0.5)
