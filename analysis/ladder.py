@@ -529,9 +529,9 @@ def solver_for(game: str):
     `solve_deals`; None for every game without one."""
     from balance.simcore import registry
 
-    mod = registry.GAMES.get(game)
-    if mod is None:
+    if game not in registry.GAMES:
         return None
+    mod = registry.package(game)
     try:
         m = importlib.import_module(f"{mod}.solver")
     except ModuleNotFoundError as exc:

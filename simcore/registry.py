@@ -25,3 +25,10 @@ def get(name: str) -> GameSpec:
     if name not in GAMES:
         raise BalanceError(f"--game: unknown game '{name}'; allowed: {', '.join(GAMES)}")
     return importlib.import_module(GAMES[name]).SPEC
+
+
+def package(name: str) -> str:
+    """The game's package, where the modules of its layout live (`<package>.solver`,
+    `<package>.knowledge`): the spec module's package (a one-module game: the module itself)."""
+    mod = importlib.import_module(GAMES[name])
+    return mod.__name__ if hasattr(mod, "__path__") else (mod.__package__ or mod.__name__)
