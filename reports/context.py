@@ -59,7 +59,25 @@ from . import fmt
 
 # Games whose shipped card list is a reconstruction (GAMES.md: three rulebooks do not
 # list their cards). Only a fallback: a GameData's CardList says so itself.
-RECONSTRUCTED = {"overtime": "Overtime", "youre-fired": "You're Fired!", "four-day-weekend": "Four Day Weekend"}
+
+
+def reconstructed(game: str | None) -> bool:
+    """Does the game ship a reconstructed card list (its spec's cards_reconstructed)? False for a game
+    unknown here."""
+    from balance.simcore import registry
+    from balance.simcore.errors import BalanceError
+
+    try:
+        return bool(game) and registry.get(str(game)).cards_reconstructed
+    except BalanceError:
+        return False
+
+
+def game_named(title: str) -> str | None:
+    """The --game of a game by its title ("Overtime" -> "overtime")."""
+    from balance.simcore import registry
+
+    return next((g for g in registry.names() if registry.get(g).title == title), None)
 BANNER = "Invented cards stand in for the printed ones"
 
 # "the headline would move a lot with stronger play": a significant change of at least this much
@@ -168,7 +186,7 @@ def card_names(path: Path | None) -> set[str] | None:
 def edited_from(game: str, path: Path | None) -> tuple[int, int] | None:
     """(names shared with the shipped reconstruction, names in the file) when the file at `path` is an edited
     copy of `game`'s reconstructed list (EDITED_SHARE of its names shared), else None (also when unknown)."""
-    if game not in RECONSTRUCTED:
+    if not reconstructed(game):
         return None
     names, shipped = card_names(path), card_names(_game_cards_file(game))
     if not names or not shipped:
@@ -221,7 +239,7 @@ def _derive(spec, game: str, params: dict, names: tuple[str, ...], hash_: str | 
             d = _sha256_of(path)
             same = None if d is None else (d.startswith(hash_) or None)
         return CardListNote(names, str(cards_param), hash_, False, False, here, same)
-    if game in RECONSTRUCTED and (cards_param == "" or cards_param is None):
+    if reconstructed(game) and (cards_param == "" or cards_param is None):
         shipped = _game_cards_file(game)
         file = f"data/{game}/cards.toml"
         return CardListNote(names, file, hash_, True, True, shipped.is_file() if shipped else None, None)
@@ -296,7 +314,7 @@ def card_banner(notes: list[CardListNote], n_variants: int = 1, title: str = "",
         where = "" if len(n.variants) >= n_variants else f" ({at} {', '.join(n.variants)})"
         game = f" of {title}" if title else ""
         if n.reconstruction:
-            cli = next((g for g, t in RECONSTRUCTED.items() if t == title), "G")
+            cli = game_named(title) or "G"
             out.append(f"{BANNER} ({n.file}). {subject} plays the reconstructed card list{game}{where}, built from "
                        f"the cards the rulebook names, not the published deck: every card name and card figure "
                        f"below is about invented cards, and the headline figures depend on them. Write the list out "

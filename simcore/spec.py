@@ -189,6 +189,7 @@ class GameSpec:
     # (analysis.cards). Empty: the game declares none, lift is over all seat-games.
     hand_counters: tuple[str, ...] = ()
     budgets: Budgets = Budgets()
+    cards_reconstructed: bool = False  # the shipped card list is rebuilt from the rulebook, not the printed deck
 
     def __post_init__(self):
         if self.load_data is None:

@@ -8,6 +8,7 @@ import polars as pl
 from .. import metrics as M
 from ..spec import Budgets, GameSpec, Kernels, common_policies
 from . import constants
+from . import cards
 from .cards import PARAMS, load_data
 from .rules import card_counts, clone, determinise, legal, new_game, outcome, step, to_move, value
 from .invariants import INVARIANTS, check
@@ -86,4 +87,5 @@ SPEC = GameSpec(
     # cold compile (docs/benchmarks.md): greedy loop 28.1 s (session 22), with expert 78 s (its rollouts inline
     # its kernels); ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=30, search_compile_seconds=80, ladder_games=1_000),
+    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
 )

@@ -18,6 +18,8 @@ from ..errors import BalanceError
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import DATA_DIR, Param, cards_param
 from . import constants
+
+RECONSTRUCTED_CARDS = True  # the rulebook prints no card list: the shipped one is rebuilt from the cards it names (the spec's cards_reconstructed; reports say so)
 GAME_DIR = DATA_DIR / "overtime"
 RULES_FILE = GAME_DIR / "rules.toml"
 CARDS_FILE = GAME_DIR / "cards.toml"
@@ -410,7 +412,7 @@ def build(reader, user: dict):
     path = Path(params["cards"] or reader.own("cards.toml"))
     # main-deck kinds and assignment kinds in the canonical order (by name): a kind's id never
     # depends on where its entry stands in the file; the starting employee keeps the last id by its role
-    raw, cards = reader.card_file(path, reader.own("cards.toml"), reconstruction=True, sections=CARD_SECTIONS,
+    raw, cards = reader.card_file(path, reader.own("cards.toml"), reconstruction=RECONSTRUCTED_CARDS, sections=CARD_SECTIONS,
                                   allowed="a card file in the format of data/overtime/cards.toml")
     d = read_cards(path, raw)
     n_main_kinds = len(d["cards"]) - 1

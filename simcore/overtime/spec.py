@@ -8,6 +8,7 @@ import polars as pl
 from .. import metrics as M
 from ..spec import Budgets, GameSpec, Kernels, common_policies
 from . import constants
+from . import cards
 from .cards import PARAMS, load_data
 from .constants import GAME_COLUMNS, MAX_DECISIONS, SEAT_COLUMNS
 from .rules import card_counts, determinise, legal, new_game, outcome, step, to_move, value
@@ -79,4 +80,5 @@ SPEC = GameSpec(
     invariants=INVARIANTS,
     # cold compile (docs/benchmarks.md): greedy loop 48.1 s (session 22), with expert 101 s; ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=50, search_compile_seconds=105, ladder_games=1_000),
+    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
 )

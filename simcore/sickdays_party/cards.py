@@ -51,6 +51,9 @@ RULE_PARAMS = (
           "seconds a player needs per card drawn before reacting again (picking up a penalty or a new hand)",
           0.0, 10.0),
 )
+
+RECONSTRUCTED_CARDS = False  # the shipped deck is the printed one (the spec's cards_reconstructed; reports say so)
+
 # the behaviour of the players, per seat (rules.toml's second part)
 PROFILE_PARAMS = (
     Param("reaction_median", "floats", None, f"median reaction time in seconds (lognormal); {PER_SEAT}", 0.05, 30.0),
@@ -98,7 +101,7 @@ def build(reader: Reader, user: dict):
             f"--set: {p.name}: {msg}; allowed: {allowed}"))
     info = {k: tuple(deck[k]) for k in ("day_names", "suits", "events")}
     names = [card_name(c, info) for c in range(constants.NCARDS)]
-    cards = reader.card_list(deck_path, deck_path, reconstruction=False)
+    cards = reader.card_list(deck_path, deck_path, reconstruction=RECONSTRUCTED_CARDS)
     return reader.make(out, compile_tables(out), names, cards, info)
 
 

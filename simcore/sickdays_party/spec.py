@@ -11,6 +11,7 @@ from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies
 
 from . import constants, rules
 from . import invariants, policies
+from . import cards
 from .cards import PARAMS, build
 from .transcript import decode_trace
 
@@ -83,4 +84,5 @@ SPEC = GameSpec(
     invariants=invariants.INVARIANTS,
     # cold compile (docs/benchmarks.md): greedy loop 21.6 s (session 15); ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=22, ladder_games=1_000),
+    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
 )

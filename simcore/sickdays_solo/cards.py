@@ -37,6 +37,8 @@ PARAMS = (
     Param("pizza_per_full_row", "int", 1, "used pizzas flipped ready when a week (row) is full", 0, 6),
 )
 
+RECONSTRUCTED_CARDS = False  # the shipped deck is the printed one (the spec's cards_reconstructed; reports say so)
+
 # rules.toml: the components and the fixed rules (every field required)
 RULES = Schema("rules", (
     Field("hand_size", "int", "cards in hand (drawn back up to)", required=True, low=1, high=constants.HAND_CAP - 1),
@@ -126,7 +128,7 @@ def build(reader, user: dict):
     names = card_names(rules)
     info = {"day_names": tuple(rules["day_names"]), "suits": tuple(rules["suits"]), "events": tuple(rules["events"]),
             "level_names": tuple(lv["name"] for lv in levels)}
-    cards = reader.card_list(rules_path, rules_path, reconstruction=False)
+    cards = reader.card_list(rules_path, rules_path, reconstruction=RECONSTRUCTED_CARDS)
     return reader.make(out, compile_tables(out), names, cards, info)
 
 

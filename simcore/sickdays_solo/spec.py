@@ -11,6 +11,7 @@ from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies
 
 from . import constants, rules
 from . import policies
+from . import cards
 from .cards import PARAMS, build
 from .transcript import decode_trace
 from .invariants import INVARIANTS, check
@@ -86,4 +87,5 @@ SPEC = GameSpec(
     # deals a rung, lookahead (the slowest rung: full greedy rollouts) on 5% of them
     budgets=Budgets(compile_seconds=20, search_compile_seconds=40, ladder_games=4_000,
                     ladder_search_share=(("lookahead", 0.05), ("expert", 0.25), ("oracle", 0.25))),
+    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
 )

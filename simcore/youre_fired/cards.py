@@ -21,6 +21,8 @@ from ..files import data_file, shown
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
 from ..spec import Param, cards_param
 from . import constants
+
+RECONSTRUCTED_CARDS = True  # the rulebook prints no card list: the shipped one is rebuilt from the cards it names (the spec's cards_reconstructed; reports say so)
 GAME = "youre-fired"
 CARDS_FILE = data_file(GAME, "cards.toml")  # the shipped (reconstructed) list; read only by `build`
 
@@ -239,7 +241,7 @@ def build(reader, user: dict):
     the transcript (so nothing re-reads a file)."""
     params = overlay(read_rules(reader, PARAMS), user, GAME)
     path = Path(params["cards"] or reader.own("cards.toml"))
-    raw, cards = reader.card_file(path, reader.own("cards.toml"), reconstruction=True, sections=CARD_SECTIONS,
+    raw, cards = reader.card_file(path, reader.own("cards.toml"), reconstruction=RECONSTRUCTED_CARDS, sections=CARD_SECTIONS,
                                   allowed="a card list in the format of data/youre-fired/cards.toml")
     rows = card_rows(raw, path)
     check_power(rows, params, path)

@@ -8,6 +8,7 @@ import polars as pl
 from .. import metrics as M
 from ..spec import Budgets, GameSpec, Kernels, common_policies
 from . import constants
+from . import cards
 from .cards import PARAMS, load_data
 from .rules import card_counts, legal, new_game, outcome, step, to_move
 from .invariants import INVARIANTS, check
@@ -63,4 +64,5 @@ SPEC = GameSpec(
     invariants=INVARIANTS,
     # cold compile (docs/benchmarks.md): greedy loop 24.8 s (session 22), with expert 43 s; ladder: 4,000 deals a rung
     budgets=Budgets(compile_seconds=25, search_compile_seconds=45, ladder_games=4_000),
+    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
 )
