@@ -29,10 +29,6 @@ def _is_id_column(name: str) -> bool:
     return name in ID_COLUMNS or name.endswith("_id") or name.endswith("_index")
 
 
-def _quantile(x: np.ndarray, q: float) -> float | None:
-    return float(np.quantile(x, q, method="inverted_cdf")) if x.size else None
-
-
 class _Counts:
     """A value-count table filled chunk by chunk (NaN left out)."""
 

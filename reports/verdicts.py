@@ -22,7 +22,7 @@ are analysis.stats.margin_verdict's:
 settle it, so "more" is that minus the games played. One function says each
 code (`say`); each kind of result only supplies its phrases (`Phrases`).
 No card is named in a sentence unless its figure is known to within ± the
-margin (analysis.summary.nameable, applied when the alerts are stored).
+margin (analysis.findings.nameable, applied when the alerts are stored).
 """
 from __future__ import annotations
 
@@ -335,7 +335,7 @@ def skill_verdicts(s: dict, anchor: str = "", label: Callable[[str], str] | None
 
 
 def run_alerts(s: dict, anchors: dict[str, str], where: str = "") -> list[Alert]:
-    """summary.json's `alerts` (analysis.summary.alerts) in words."""
+    """summary.json's `alerts` (analysis.findings.alerts) in words."""
     out = []
     for a in s.get("alerts") or []:
         k = a.get("id")
