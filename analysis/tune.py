@@ -221,7 +221,9 @@ def level_check(target_rate: float, m: dict, margin: float) -> dict:
     v = margin_verdict(d, ci, margin, n=w["n"])
     words = {"within_margin": "within the margin of its target", "beyond_margin": "off its target by more than the margin",
              "differs_size_unclear": "off its target, but not enough games to say whether by more than the margin",
-             "inconclusive": "not enough games to say whether it is within the margin of its target"}[v["verdict"]]
+             "inconclusive": "not enough games to say whether it is within the margin of its target",
+             "no_information": f"no information on its distance from its target ({v.get('reason') or 'no spread'})"
+             }[v["verdict"]]
     return {"target": target_rate, "off_by": d, "off_by_ci": ci, "target_inside_ci": bool(ci[0] <= 0 <= ci[1]),
             **v, "words": words}
 

@@ -92,3 +92,12 @@ def test_skill_rows_have_enough_games_for_a_sign(monkeypatch, sickdays):
     assert half < 0.06
     assert weak["vs_assumed"]["n"] == 2000 and weak["vs_assumed"]["sign"] == "lower"
     assert np.isclose(weak["vs_assumed"]["diff"], -0.1, atol=0.03)
+
+
+def test_a_level_whose_games_all_end_alike_gets_words_not_a_crash():
+    """Every fresh game won (a zero-width interval): margin_verdict says no_information; level_check words it
+    (it used to raise KeyError)."""
+    from balance.analysis.tune import level_check
+
+    out = level_check(0.9, {"win_rate": {"value": 1.0, "ci": [1.0, 1.0], "n": 0}}, 0.02)
+    assert out["verdict"] == "no_information" and out["words"].startswith("no information")
