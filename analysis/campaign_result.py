@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from .results import Interval, Part, ResultFile
+from .results import Interval, MarginVerdict, Part, ResultFile
 
 
 class Rate(Part):
@@ -58,7 +58,7 @@ class GamesToClear(Part):
     p90: Optional[float]
 
 
-class StepItem(Part):
+class StepItem(MarginVerdict):  # + margin, verdict, significant, words, reason, games_to_decide
     """A verdict: level L's win rate per attempt minus level L-1's (unpaired, Newcombe), against the margin
     (analysis.campaign.verdicts); the margin verdict's fields (analysis.stats.margin_verdict) inline."""
 
@@ -74,12 +74,6 @@ class StepItem(Part):
     n_a: int
     n_b: int
     p: Optional[float]
-    margin: float
-    verdict: str
-    significant: bool
-    words: str
-    reason: Optional[str] = None
-    games_to_decide: Optional[int] = None
 
 
 class Verdicts(Part):

@@ -74,7 +74,7 @@ class Pairing(Part):
     words: Optional[str]  # the sentence that says it (analysis.compare.pairing_sentence); None: nothing measured
 
 
-class VerdictItem(Part):
+class VerdictItem(MarginVerdict):  # + margin, verdict, significant, words, reason, games_to_decide
     """One verdict of `verdicts` (the form every result's verdicts share): a question, its estimate and
     interval, and the margin verdict's fields."""
 
@@ -88,12 +88,6 @@ class VerdictItem(Part):
     ci_level: float
     n: int
     p: Optional[float]
-    margin: float
-    verdict: str
-    significant: bool
-    words: str
-    reason: Optional[str] = None
-    games_to_decide: Optional[int] = None
 
 
 class Verdicts(Part):

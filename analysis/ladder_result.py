@@ -180,7 +180,7 @@ class Ladder(Part):
         return next((e for e in self.policies if e.label == label), None)
 
 
-class VerdictItem(Part):
+class VerdictItem(MarginVerdict):  # + margin, verdict, significant, words, reason, games_to_decide
     """A ladder verdict (analysis.ladder.verdicts), the margin verdict's fields inline."""
 
     id: Literal["skill", "headroom", "vs_fair"]
@@ -194,12 +194,6 @@ class VerdictItem(Part):
     ci: Interval
     n: Optional[int]
     p: Optional[float]
-    margin: float
-    verdict: str
-    significant: bool
-    words: str
-    reason: Optional[str] = None
-    games_to_decide: Optional[int] = None
 
 
 class Verdicts(Part):
