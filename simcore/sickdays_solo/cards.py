@@ -15,7 +15,7 @@ from balance.simcore.gamedata import Field, Schema, overlay, refuse
 from balance.simcore.params import coerce
 from balance.simcore.spec import Param
 
-from . import constants, rules as K
+from . import constants
 
 GAME = "sickdays-solo"
 RULES_FILE = "rules.toml"
@@ -140,18 +140,18 @@ def n_rows(resolved: dict) -> int:
 
 def compile_tables(resolved: dict) -> tuple:
     cfg = np.zeros(constants.N_CFG, np.int64)
-    cfg[K.C_LEVEL] = resolved["level"]
-    cfg[K.C_SUITS] = resolved["suits"]
-    cfg[K.C_READY] = resolved["ready_pizzas"]
-    cfg[K.C_TOTAL] = resolved["pizza_tokens"]
-    cfg[K.C_ROWS] = n_rows(resolved)
-    cfg[K.C_MAXW] = resolved["max_weeks"]
-    cfg[K.C_REMOVED] = resolved["removed_cards"]
-    cfg[K.C_AUTOMA] = 1 if resolved["automa"] else 0
-    cfg[K.C_EVENTS] = resolved["events"]
-    cfg[K.C_HAND] = resolved["hand_size"]
-    cfg[K.C_NOTE_DIAG] = 1 if resolved["note_diagonal_adjacency"] else 0
-    cfg[K.C_PIZZA_ROW] = resolved["pizza_per_full_row"]
+    cfg[constants.C_LEVEL] = resolved["level"]
+    cfg[constants.C_SUITS] = resolved["suits"]
+    cfg[constants.C_READY] = resolved["ready_pizzas"]
+    cfg[constants.C_TOTAL] = resolved["pizza_tokens"]
+    cfg[constants.C_ROWS] = n_rows(resolved)
+    cfg[constants.C_MAXW] = resolved["max_weeks"]
+    cfg[constants.C_REMOVED] = resolved["removed_cards"]
+    cfg[constants.C_AUTOMA] = 1 if resolved["automa"] else 0
+    cfg[constants.C_EVENTS] = resolved["events"]
+    cfg[constants.C_HAND] = resolved["hand_size"]
+    cfg[constants.C_NOTE_DIAG] = 1 if resolved["note_diagonal_adjacency"] else 0
+    cfg[constants.C_PIZZA_ROW] = resolved["pizza_per_full_row"]
     card_suit = np.full(constants.NCARDS, -1, np.int64)
     card_day = np.full(constants.NCARDS, -1, np.int64)
     card_event = np.full(constants.NCARDS, -1, np.int64)
