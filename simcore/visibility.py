@@ -62,8 +62,9 @@ def declared(game: str) -> Visibility:
     from . import registry
 
     registry.get(game)  # an unknown game: the registry's own error
-    package = registry.package(game)
-    module = f"{package}.knowledge" if package != registry.GAMES[game] or "." in package else "knowledge"
+    spec_module = importlib.import_module(registry.GAMES[game])
+    package = spec_module.__name__ if hasattr(spec_module, "__path__") else spec_module.__package__
+    module = f"{package}.knowledge" if package else "knowledge"
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as e:
