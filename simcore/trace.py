@@ -2,7 +2,7 @@
 
 Layout: trace[0] holds the number of int32 used; each event is EVENT_WIDTH
 ints (code, a, b, c, d) appended after it. Each game decodes its own codes
-into rulebook words (`decode_trace` on its spec, made by `simcore.transcript.decoder`
+into rulebook words (`decode_trace` on its spec, made by `simcore.transcript.Decoder`
 from the game's declared events).
 """
 import numpy as np

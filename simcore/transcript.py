@@ -8,7 +8,7 @@ rulebook's words:
         Event(constants.EV_DRAW, "draw", lambda t, a, b, c, d: f"{t.seat(a)} draws {t.card(b)}."),
         ...
     )
-    decode_trace = decoder(EVENTS, Names)
+    decode_trace = Decoder(EVENTS, Names)
 
 `Names(data, n_players)` (the game's own small class, or any callable) is
 built once per transcript from the run's GameData and gives the wording
@@ -61,5 +61,3 @@ class Decoder:
                 out.extend(said)
         return out
 
-
-decoder = Decoder

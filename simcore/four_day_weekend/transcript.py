@@ -3,7 +3,7 @@ cards: names and kinds come from its GameData (a designer's list prints its
 own names and kinds)."""
 from __future__ import annotations
 
-from balance.simcore.transcript import Event, decoder
+from balance.simcore.transcript import Decoder, Event
 
 from . import constants
 def _seat(p) -> str:
@@ -96,4 +96,4 @@ EVENTS = (
     Event(constants.EV_GAME_END, 'game_end', _game_end),
 )
 
-decode_trace = decoder(EVENTS, Names)
+decode_trace = Decoder(EVENTS, Names)

@@ -1,7 +1,7 @@
 """Decode an Overtime event trace into rulebook-worded lines."""
 from __future__ import annotations
 
-from balance.simcore.transcript import Event, decoder
+from balance.simcore.transcript import Decoder, Event
 
 from . import constants
 CHOICE_WORDS = {constants.OP_WORK: "to work on", constants.OP_GIVE_ASSIGNMENT: "to give", constants.OP_TAKE_ASSIGNMENT: "to take",
@@ -143,4 +143,4 @@ EVENTS = (
     Event(constants.EV_END, 'end', _end),
 )
 
-decode_trace = decoder(EVENTS, Names)
+decode_trace = Decoder(EVENTS, Names)

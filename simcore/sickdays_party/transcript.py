@@ -2,7 +2,7 @@
 """
 from __future__ import annotations
 
-from balance.simcore.transcript import Event, decoder
+from balance.simcore.transcript import Decoder, Event
 
 from . import constants
 
@@ -71,4 +71,4 @@ EVENTS = (
     Event(constants.T_END, 'end', _end),
 )
 
-decode_trace = decoder(EVENTS, Names)
+decode_trace = Decoder(EVENTS, Names)

@@ -2,7 +2,7 @@
 """
 from __future__ import annotations
 
-from balance.simcore.transcript import Event, decoder
+from balance.simcore.transcript import Decoder, Event
 
 from . import constants
 
@@ -92,4 +92,4 @@ EVENTS = (
           lambda t, a, b, c, d: f"Pizza Party: {a} pizza{('s' if a != 1 else '')} ready again ({b} ready)."),
 )
 
-decode_trace = decoder(EVENTS, Names)
+decode_trace = Decoder(EVENTS, Names)

@@ -6,7 +6,7 @@ own card list, `--set cards=FILE` included): nothing here reads a file.
 """
 from __future__ import annotations
 
-from balance.simcore.transcript import Event, decoder
+from balance.simcore.transcript import Decoder, Event
 
 from . import constants
 
@@ -120,4 +120,4 @@ EVENTS = (
     Event(constants.EV_GAME_OVER, "game_over", _game_over),
 )
 
-decode_trace = decoder(EVENTS, Names)
+decode_trace = Decoder(EVENTS, Names)

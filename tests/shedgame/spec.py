@@ -11,7 +11,7 @@ import polars as pl
 from balance.simcore import metrics as M
 from balance.simcore.gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, refuse
 from balance.simcore.spec import GameSpec, Kernels, Param, cards_param, common_policies
-from balance.simcore.transcript import Event, decoder
+from balance.simcore.transcript import Decoder, Event
 
 from . import rules
 
@@ -98,7 +98,7 @@ EVENTS = (
           lambda t, a, b, c, d: f'Player {a + 1} is out of cards and wins (turn {b}).'),
 )
 
-decode_trace = decoder(EVENTS, Names)
+decode_trace = Decoder(EVENTS, Names)
 
 
 METRICS = (
