@@ -1,20 +1,25 @@
-"""The games the toolkit knows: an explicit table, imported on demand."""
+"""The games the toolkit knows: every folder of `simcore/` that holds a `spec.py`, imported on demand.
+
+A game is found by its folder (`simcore/four_day_weekend/spec.py` is `--game four-day-weekend`), so
+adding one needs no line here (docs/adding-a-game.md); nothing registers itself on import. Tests add
+their fixture games to `GAMES` by hand."""
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 from .errors import BalanceError
 from .spec import GameSpec
 
-# --game name -> the game's spec module (every game: <package>.spec, docs/adding-a-game.md).
-# Listed here, never registered on import.
-GAMES: dict[str, str] = {
-    "overtime": "balance.simcore.overtime.spec",
-    "sickdays-solo": "balance.simcore.sickdays_solo.spec",
-    "four-day-weekend": "balance.simcore.four_day_weekend.spec",
-    "youre-fired": "balance.simcore.youre_fired.spec",
-    "sickdays-party": "balance.simcore.sickdays_party.spec",
-}
+
+def _found() -> dict[str, str]:
+    """--game name -> the game's spec module, for every game folder beside this module, by name."""
+    here = Path(__file__).resolve().parent
+    return {folder.name.replace("_", "-"): f"balance.simcore.{folder.name}.spec"
+            for folder in sorted(p.parent for p in here.glob("*/spec.py"))}
+
+
+GAMES: dict[str, str] = _found()
 
 
 def names() -> list[str]:
