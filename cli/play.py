@@ -13,7 +13,7 @@ decisions, `balance replay FOLDER` prints it, and before saving the game is
 played once more by the compiled runner and its events compared with the
 ones shown (a mismatch is said, never hidden).
 
-What the seat sees is cut to its information (cli/play_tables.py: the game's
+What the seat sees is cut to its information (the game's `seat_view.py`, simcore/seat_view.py: its
 own hand, public piles, counts of the others' hands and decks; each bot move
 narrated in the transcript's words, hidden cards left out).
 

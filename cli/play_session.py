@@ -18,7 +18,7 @@ from balance.simcore.errors import BalanceError
 
 from .play import (HELP_TEXT, LOG_FILE, PLAY_FILE, Game, Quit, _settings_text, append_log, read_play_file, setup,
                    write_play_file)
-from .play_tables import table_for
+from balance.simcore.seat_view import view_for
 
 
 def say(text: str = "", style: str | None = None) -> None:
@@ -81,7 +81,7 @@ def run_session(game, players, seat, policy, policy_param, set_, seed, level, ou
     data = spec.load_data(dict(user))
     human = seat - 1
     expert = _hint_policy(spec, resolve_policy)
-    table = table_for(spec, data, n_players, human)
+    table = view_for(spec, data, n_players, human)
     _warm_up(spec, seats, human)
     g = Game(spec, data, n_players, human, seats, seed, choices)
     doc = {"game": spec.name, "players": n_players, "seat": seat, "seed": seed, "settings": _jsonable(user),

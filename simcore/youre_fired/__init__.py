@@ -9,7 +9,7 @@ declarative header), `constants` (phases, offsets, columns, end reasons),
 `cards` (the card file's schemas, the loader), `state` (state record, clone),
 `rules` (the jitted rules), `knowledge` (what a seat sees, beliefs,
 determinise), `policies` (scripted greedy, value), `transcript`, `invariants`
-(`--check`).
+(`--check`), `seat_view` (what `balance play` shows a seat).
 """
 from .spec import SPEC
 

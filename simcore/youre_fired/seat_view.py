@@ -1,0 +1,114 @@
+"""You're Fired!: what `balance play` shows a seat (simcore/seat_view.py): the board as the
+seat sees it, its options in words, the transcript events that would show a hidden card rewritten."""
+from __future__ import annotations
+
+from . import constants
+from ..seat_view import SeatView, counts
+
+
+class View(SeatView):
+    def __init__(self, spec, data, players, human):
+        super().__init__(spec, data, players, human)
+        self.constants = constants
+        self.effects = list(data.info["effects"])
+        self.boss = self.effects.index("boss")
+        self.C = len(self.names)
+
+    def s(self, state):
+        return state[0]
+
+    def team_words(self, s) -> str:
+        return " (teams: Players 1 and 3 against 2 and 4)" if s["g"][self.constants.G_TEAMS] == 1 else ""
+
+    def board(self, state, final=False):
+        constants, s = self.constants, self.s(state)
+        g = s["g"]
+        h = self.human
+        C = self.C
+        now = "the end" if final else f"{self.seat_name(g[constants.G_CUR])} to play"
+        lines = [f"== {self.spec.title}, turn {g[constants.G_TURN]}: {now}{self.team_words(s)} =="]
+        for p in range(self.players):
+            seat = s["seat"][p]
+            status = ""
+            if seat[constants.S_ALIVE] == 0:
+                status = " [out]"
+            elif seat[constants.S_BOSS_LOST]:
+                status = " [Boss lost]"
+            hand_n = int(s["hand"][p, :C].sum())
+            lines.append(f"{self.you(p)}{status}: {hand_n} card(s) in hand, {int(s['deck_n'][p])} in deck")
+            lines.append(f"    break room: {counts(self.names, s['brk'][p, :C])}")
+            lines.append(f"    unemployment line: {counts(self.names, s['unemp'][p, :C])}")
+            if p != h and not final:
+                known = s["known"][h, p, :C]
+                if known.sum() > 0:
+                    lines.append(f"    you know they hold: {counts(self.names, known)}")
+            if final and p != h:
+                lines.append(f"    hand at the end: {counts(self.names, s['hand'][p, :C])}")
+        lines.append(f"Your hand: {counts(self.names, s['hand'][h, :C])}")
+        ph = g[constants.G_PHASE]
+        if not final and ph == constants.PH_CANCEL:
+            lines.append(f"{self.seat_name(g[constants.G_CUR])} plays {self.card(g[constants.G_ACT_CARD])} against you"
+                         + (f", naming {self.card(g[constants.G_ACT_NAME])}" if 0 <= g[constants.G_ACT_NAME] < C else "")
+                         + ": you may cancel it.")
+        elif not final and ph == constants.PH_REDIRECT:
+            lines.append(f"Your {self.card(g[constants.G_REDIRECT_CARD])} would be fired: you may fire another card instead.")
+        elif not final and ph == constants.PH_DISCARD:
+            lines.append("Choose a card of your hand to put in your break room.")
+        return lines
+
+    def option(self, state, code):
+        constants, s = self.constants, self.s(state)
+        g = s["g"]
+        ph = g[constants.G_PHASE]
+        C = self.C
+        if ph in (constants.PH_CANCEL, constants.PH_REDIRECT):
+            if code == 0:
+                return "Do not react"
+            c = code - 1
+            if ph == constants.PH_CANCEL:
+                return f"React with {self.card(c)}: cancel {self.seat_name(g[constants.G_CUR])}'s {self.card(g[constants.G_ACT_CARD])}"
+            return f"React with {self.card(c)}: fire it instead of your {self.card(g[constants.G_REDIRECT_CARD])}"
+        if ph == constants.PH_DISCARD:
+            return f"Put {self.card(code)} from your hand in the break room"
+        mode = code % 2
+        rest = code // 2
+        card = rest % C
+        rest //= C
+        target = rest % constants.MAX_PLAYERS
+        rest //= constants.MAX_PLAYERS
+        name = rest % (C + 1)
+        name2 = rest // (C + 1)
+        if mode == 1:
+            return f"Put {self.card(card)} in the break room without its effect"
+        eff = self.effects[card]
+        who = self.seat_name(target)
+        if eff == "boss":
+            return f"Play your {self.card(card)} against {who} (fires their Boss if it is in their hand; if not, you lose)"
+        if eff == "guess_fire_hand":
+            return f"Play {self.card(card)} against {who}, naming {self.card(name)}"
+        if eff == "fire_from_break":
+            return f"Play {self.card(card)}: fire {self.card(name)} from {who}'s break room"
+        if eff in ("reveal_hand", "discard", "peek_deck"):
+            what = {"reveal_hand": "they show you their hand", "discard": "they put a card of their choice in their "
+                    "break room", "peek_deck": "look at the top of their deck"}[eff]
+            return f"Play {self.card(card)} against {who} ({what})"
+        if eff == "revive":
+            return f"Play {self.card(card)}: take {self.card(name)} back from your unemployment line"
+        if eff == "swap":
+            return f"Play {self.card(card)}: swap {self.card(name)} from your hand for {self.card(name2)} from your break room"
+        if eff == "fire_self_reshuffle_break":
+            return f"Play {self.card(card)}: fire it, shuffle your break room into your deck"
+        if eff == "draw":
+            return f"Play {self.card(card)} (draw cards)"
+        return f"Play {self.card(card)}"
+
+    def hide(self, ev):
+        constants = self.constants
+        code, a, b, c, d = ev
+        if code == constants.EV_DRAW and a != self.human:
+            return f"Player {a + 1} draws a card."
+        if code == constants.EV_DEAL:
+            return f"Player {a + 1} shuffles their company" + (" with consultant(s) dealt face down" if b >= 0 else "") + "."
+        if code == constants.EV_REMOVED:
+            return "A consultant is removed from the game unseen."
+        return None
