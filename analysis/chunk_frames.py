@@ -46,6 +46,10 @@ def results_frames(spec: GameSpec, res: Results, variant: str, chunk: int, polic
     }
     for col in spec.seat_columns:
         scols[col.name] = pl.Series(s[:, getattr(S, col.name)].astype(col.dtype))
+    if res.action_out is not None:  # each seat's chosen actions by kind (the game's `action` kernel)
+        acts = res.action_out.reshape(n * n_seats, -1)
+        for k, name in enumerate(spec.action_column_names):
+            scols[name] = pl.Series(acts[:, k].astype(np.int32))
     seats = pl.DataFrame(scols)
 
     cs = res.card_stats  # cards x kinds x 3

@@ -101,7 +101,9 @@ def load_games(run_dir: str | Path, spec=None) -> pl.DataFrame:
 
 def load_seats(run_dir: str | Path, spec=None) -> pl.DataFrame:
     """One row per finished game and seat."""
-    return _load(run_dir, "seats", _spec_schema(SEAT_BASE, spec.seat_columns if spec else ()))
+    schema = _spec_schema(SEAT_BASE, spec.seat_columns if spec else ())
+    schema.update({c: pl.Int32 for c in getattr(spec, "action_column_names", ())})  # each seat's actions by kind
+    return _load(run_dir, "seats", schema)
 
 
 def load_cards(run_dir: str | Path) -> pl.DataFrame:

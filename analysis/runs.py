@@ -235,7 +235,7 @@ def estimated_bytes(spec: GameSpec, config: RunConfig, n_games: int) -> int:
     if n_games <= 0:
         return 0
     game_cols = GAMES_EXTRA_COLUMNS + len(spec.game_column_names)
-    seat_cols = SEATS_EXTRA_COLUMNS + len(spec.seat_column_names)
+    seat_cols = SEATS_EXTRA_COLUMNS + len(spec.seat_column_names) + len(spec.action_kinds)  # + action_<kind>
     per_game = VALUE_BYTES * (game_cols + config.players * seat_cols)
     total = FOLDER_BYTES
     for v in config.variants:

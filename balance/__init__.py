@@ -122,6 +122,14 @@ class Run:
         return self.table("cards")
 
     @property
+    def actions(self) -> pl.DataFrame:
+        """How often each seat chose each kind of action (analysis.actions): one row per seat and kind,
+        `count`, the seat's `decisions`, `share`; empty for a folder written before action counts."""
+        from balance.analysis.actions import load_actions
+
+        return load_actions(self.folder, self.spec)
+
+    @property
     def report(self) -> Path:
         return self.folder / "report.html"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import charts, context, fmt, verdicts
+from . import actions, charts, context, fmt, verdicts
 from .about import About, build_about
 from .model import Chart, Table  # noqa: F401  (the report modules import them from here too)
 from .run_words import _players_words, seat_name, seat_rows, someone_always_wins, summary_sentences, warnings, win_label
@@ -593,6 +593,7 @@ def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) ->
     tables += [t for t in (_seat_table(s, about), _ladder_table(s), _variants_table(s)) if t]
     tables.append(_end_table(s))
     tables += (power.tables if power else []) + _card_tables(s, about)
+    tables += actions.tables(run_dir, spec)  # how often each seat chose each kind of action (reports.actions)
     notes = ["Intervals are 95%: Wilson for rates, normal for means, bootstrap for medians, Newcombe for "
              "differences of rates. Rates in percent, differences of rates in points (pts). Seats are numbered from 1."]
     return RunReport(

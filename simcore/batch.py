@@ -49,6 +49,9 @@ class Results:
     # spec's hand_counters): [c, k] seat-games with counter k > 0 and their wins; [c, kinds]
     # all of them and their wins (simcore.runner HS_*). None: not counted (results built by hand).
     hand_stats: np.ndarray | None = None
+    # (n, seats, action kinds) int32: each seat's chosen options by the spec's action_kinds (the
+    # game's `action` kernel); None: not counted (results built by hand)
+    action_out: np.ndarray | None = None
 
 
 def policy_defaults(spec: GameSpec, name: str) -> np.ndarray:
@@ -359,6 +362,7 @@ class Engine:
         n = idx.shape[0]
         game_out = np.zeros((n, len(self.spec.game_column_names)))
         seat_out = np.zeros((n, n_players, len(self.spec.seat_column_names)))
+        action_out = np.zeros((n, n_players, len(self.spec.action_kinds)), np.int32)
         threads = numba.config.NUMBA_NUM_THREADS
         n_kinds = len(self.spec.card_counters)
         card_stats = np.zeros((threads, n_cards, n_kinds, 3), np.int64)
@@ -366,10 +370,10 @@ class Engine:
         violations = np.zeros((n, 2), np.int64)
         run_games(tables, np.int64(n_players), np.uint64(seed), idx, kinds, params,
                   np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), np.int64(check),
-                  game_out, seat_out, card_stats, self.spec.hand_kinds, hand_stats, violations)
+                  game_out, seat_out, action_out, card_stats, self.spec.hand_kinds, hand_stats, violations)
         self._check_choices(game_out[:, COL_DECISIONS], idx, seed)
         self._check_invariants(violations, idx, seed)
-        return Results(game_out, seat_out, card_stats.sum(axis=0), idx, hand_stats.sum(axis=0))
+        return Results(game_out, seat_out, card_stats.sum(axis=0), idx, hand_stats.sum(axis=0), action_out)
 
     def _check_invariants(self, violations: np.ndarray, idx: np.ndarray, seed: int) -> None:
         bad = np.flatnonzero(violations[:, 0] != 0)
@@ -396,9 +400,10 @@ class Engine:
         game_row = np.zeros(len(self.spec.game_column_names))
         seat_rows = np.zeros((n_players, len(self.spec.seat_column_names)))
         violation = np.zeros(2, np.int64)
+        actions = np.zeros((n_players, len(self.spec.action_kinds)), np.int32)
         play_traced(tables, np.int64(n_players), np.uint64(seed), np.int64(game_index), kinds, params,
                     np.int64(self.spec.max_decisions), np.int64(self.spec.max_options), np.int64(check), trace,
-                    game_row, seat_rows, violation)
+                    game_row, seat_rows, actions, violation)
         self._check_choices(game_row[1:2], np.array([game_index]), seed)
         self.last_violation = (int(violation[0]), int(violation[1]))
         return events(trace), game_row, seat_rows

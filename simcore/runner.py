@@ -7,11 +7,13 @@ lookahead or search code), and returns a `Runner` of jitted entry points:
 
     run_games(tables, n_players, seed, game_indices, kinds, params,
               max_decisions, max_options, checking, game_out, seat_out,
-              card_stats, hand_kinds, hand_stats, violations)
+              action_out, card_stats, hand_kinds, hand_stats, violations)
         plays every game of `game_indices` (in numba's thread count of
         Python threads over the nogil `run_range`), writing one row of
         `game_out` (float64, n x G) and of `seat_out` (n x seats x S) per
-        game and adding per-card counters into `card_stats`
+        game, counting each seat's chosen actions by kind into `action_out`
+        (int32, n x seats x action kinds; the game's `action` kernel names
+        each decision's option), and adding per-card counters into `card_stats`
         (threads x cards x kinds x 3: games with, wins with, total) and,
         among the seat-games where the card reached the hand (`hand_kinds`,
         int64 per kind: 1 for the spec's hand_counters), into `hand_stats`
@@ -21,7 +23,7 @@ lookahead or search code), and returns a `Runner` of jitted entry points:
         and is written to its row of `violations` (code, decision number).
     play_traced(tables, n_players, seed, game_index, kinds, params,
                 max_decisions, max_options, checking, trace, game_row,
-                seat_rows, violation)
+                seat_rows, actions, violation)
         plays one game and fills its event trace (for `balance replay`).
     choose(tables, state, seat, options, n, kind, params, rng, buf)
         one decision of a lookahead, expert, oracle or user seat.
@@ -194,9 +196,14 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     def no_search_policy(tables, state, seat, options, n, params, rng, buf):
         return 0
 
+    def no_action(tables, state, option):
+        return -1, -1, -1, -1
+
     unchecked = _jit(no_check, refs=False)
     no_search = _jit(no_search_policy, refs=False)
     check = kernels.check if getattr(kernels, "check", None) is not None else unchecked
+    # what each chosen option does (its kind counted per seat); a game without one counts nothing
+    action = kernels.action if getattr(kernels, "action", None) is not None else _jit(no_action, refs=False)
     user = user_policy if user_policy is not None else _jit(no_user_policy, refs=False)
 
     # A game may compile its per-decision kernels (legal, step, greedy) to be
@@ -323,7 +330,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
         """`play` (inlined where it is called) and the batch loop over it, checking with `check_kernel`."""
 
         def play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
-                 game_row, seat_rows, violation):
+                 game_row, seat_rows, actions, violation):
             rng = np.zeros(R.N_STREAMS, np.uint64)
             R.seed_streams(rng, seed, game_index)
             state = new_game(tables, n_players, rng, trace)
@@ -368,6 +375,9 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                 if j < 0 or j >= n:
                     bad_choice = True  # a user policy answered outside 0..n-1
                     break
+                act = action(tables, state, options[j])[0]  # what the option does, named before it is done
+                if act >= 0:
+                    actions[seat, act] += 1
                 step(tables, state, options[j], rng, trace)
                 decisions += 1
                 if checking != 0:
@@ -390,14 +400,14 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
         play = _jit(play, inline=True)
 
         def run_range(tables, n_players, seed, game_indices, lo, hi, t, kinds, params, max_decisions, max_options,
-                      checking, game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
+                      checking, game_out, seat_out, action_out, card_stats, hand_kinds, hand_stats, violations):
             """Games lo..hi-1 of `game_indices`, their card counters into card_stats[t] and hand_stats[t]."""
             notrace = np.zeros(0, np.int32)
             n_kinds = card_stats.shape[2]  # the game's card counters (card_counts' last axis)
             at_reached = n_kinds  # hand_stats' last row: reached, whatever the counters
             for g in range(lo, hi):
                 state = play(tables, n_players, seed, game_indices[g], kinds, params, max_decisions, max_options,
-                             checking, notrace, game_out[g], seat_out[g], violations[g])
+                             checking, notrace, game_out[g], seat_out[g], action_out[g], violations[g])
                 counts = card_counts(state)
                 for s in range(counts.shape[0]):
                     won = seat_out[g, s, COL_WON] > 0.5
@@ -433,16 +443,16 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     play, run_range_checked = make_loop(check, "_checked")
 
     def run_games(tables, n_players, seed, game_indices, kinds, params, max_decisions, max_options, checking,
-                  game_out, seat_out, card_stats, hand_kinds, hand_stats, violations):
+                  game_out, seat_out, action_out, card_stats, hand_kinds, hand_stats, violations):
         run_in_threads(run_range_checked if checking else run_range, game_indices.shape[0], card_stats.shape[0],
                        (tables, n_players, seed, game_indices), (kinds, params, max_decisions, max_options, checking,
-                                                                 game_out, seat_out, card_stats, hand_kinds,
+                                                                 game_out, seat_out, action_out, card_stats, hand_kinds,
                                                                  hand_stats, violations))
 
     def play_traced(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
-                    game_row, seat_rows, violation):
+                    game_row, seat_rows, actions, violation):
         play(tables, n_players, seed, game_index, kinds, params, max_decisions, max_options, checking, trace,
-             game_row, seat_rows, violation)
+             game_row, seat_rows, actions, violation)
         if game_row[COL_END_REASON] == END_CAP:
             emit(trace, EV_CAP, 0, 0, 0, 0)
 

@@ -39,6 +39,15 @@ class Kernels(NamedTuple):
         the state breaks (cards conserved, each card in one zone, counters
         consistent); `GameSpec.invariants` names the codes. Run after every
         step by `--check`.
+    action(tables, state, option) -> (kind, card, target, choice), int64s:
+        what a legal option of this state does, by name: its kind (a code of
+        `GameSpec.action_kinds`, `ACT = action_index(ACTION_KINDS)`), the card
+        id it plays or moves, the seat it targets, the choice it makes (a suit
+        named, a card guessed, ...); -1 where one does not apply. An option
+        code is a position (a hand slot): this is the one place that says
+        which card it is now, for greedy, the statistics (the runner counts
+        each seat's chosen kinds: the seats part's `action_*` columns) and
+        the contract test. Two legal options of one state are two actions.
     """
 
     new_game: Any
@@ -52,6 +61,7 @@ class Kernels(NamedTuple):
     greedy: Any
     card_counts: Any
     check: Any = None
+    action: Any = None  # see above; with GameSpec.action_kinds
     # The search's rollouts call legal, step and greedy directly: a call passes every array of the
     # tables and the state field by field, which in a game of many cheap decisions is much of a
     # rollout's time (Four Day Weekend: expert 1.36x faster). Where a game compiles them to be
@@ -109,6 +119,16 @@ def end_index(reasons):
     a code is never a counted position."""
     return column_index(RUNNER_END_REASONS + tuple(reasons), typename="EndReasons")
 RUNNER_SEAT_COLUMNS = ("won", "score")
+
+
+def action_index(kinds):
+    """Codes of a game's action kinds by name, from 0 in declared order: declare them once
+    (`ACTION_KINDS = ("play", "draw")`, the spec's `action_kinds`) and return `ACT.play` from the
+    game's `action` kernel, never a counted code (as `end_index` for end reasons)."""
+    return column_index(kinds, typename="ActionKinds")
+
+
+ACTION_COLUMN = "action_"  # the seats part's column of an action kind: action_play (analysis.chunk_frames)
 
 
 def game_index(columns):
@@ -190,6 +210,9 @@ class GameSpec:
     hand_counters: tuple[str, ...] = ()
     budgets: Budgets = Budgets()
     cards_reconstructed: bool = False  # the shipped card list is rebuilt from the rulebook, not the printed deck
+    # What an option does, by kind (Kernels.action returns a code of these): the runner counts each
+    # seat's chosen kinds into the seats part (`action_<kind>` columns, analysis.actions).
+    action_kinds: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.load_data is None:
@@ -198,6 +221,13 @@ class GameSpec:
         if unknown or len(set(self.hand_counters)) != len(self.hand_counters):
             raise ValueError(f"{self.name}: hand_counters {list(self.hand_counters)} must name distinct "
                              f"card_counters ({', '.join(self.card_counters) or 'none'})")
+        has_kernel = getattr(self.kernels, "action", None) is not None
+        if has_kernel != bool(self.action_kinds) or len(set(self.action_kinds)) != len(self.action_kinds):
+            raise ValueError(f"{self.name}: an action kernel needs distinct action_kinds, and action_kinds an "
+                             f"action kernel (have {list(self.action_kinds)}, kernel: {has_kernel})")
+        clash = [c for c in self.seat_column_names if c.startswith(ACTION_COLUMN)]
+        if clash:
+            raise ValueError(f"{self.name}: seat column(s) {clash} take the runner's {ACTION_COLUMN}* names")
         names = self.game_column_names + self.seat_column_names
         for col in (self.length_column, self.rounds_column, self.first_seat_column, *self.setting_columns):
             if col is not None and col not in names:
@@ -234,6 +264,11 @@ class GameSpec:
     @property
     def all_end_reasons(self) -> tuple[str, ...]:
         return RUNNER_END_REASONS + self.end_reasons
+
+    @property
+    def action_column_names(self) -> list[str]:
+        """The seats part's per-seat count of each action kind chosen (`action_play`, ...)."""
+        return [ACTION_COLUMN + k for k in self.action_kinds]
 
     @property
     def game_column_names(self) -> list[str]:

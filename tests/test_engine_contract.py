@@ -313,3 +313,49 @@ def test_a_determinised_world_is_a_state_of_the_game(name):
 
             valid(w)
             _greedy_plays(spec, tables, w, rng, 40, valid)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_option_is_a_named_action(name):
+    """The game's `action` kernel names every legal option of every state random games reach: a
+    declared kind, a card id of the list or -1, a seat or -1, a choice >= -1; two legal options of one
+    state are two different actions. And the runner's per-seat action counts (the seats part's
+    `action_*` columns) are the kinds of the options each seat chose, one per decision."""
+    from balance.simcore import rng as R
+
+    from tests.by_hand import play_by_hand
+
+    spec, data, tables, n_cards = _setup(name)
+    k = spec.kernels
+    assert k.action is not None and spec.action_kinds, f"{name} declares no action kernel and kinds"
+    n_kinds = len(spec.action_kinds)
+    for players in sorted({spec.min_players, spec.max_players}):
+        seed, n = 19, 30
+        r = Engine(spec, [resolve_policy(spec, "random")]).run(tables, players, seed, np.arange(n, dtype=np.int64),
+                                                               n_cards)
+        assert r.action_out.shape == (n, players, n_kinds)
+        # every decision is counted once, for the seat that made it
+        assert (r.action_out.sum(axis=(1, 2)) == r.game_out[:, COL_DECISIONS]).all()
+        seen = np.zeros(n_kinds, np.int64)
+        for g in range(n):
+            chosen = np.zeros((players, n_kinds), np.int64)
+
+            def choose(state, seat, options, m, rng):
+                return R.randint(rng, R.POLICY, m)
+
+            def look(state, rng, chosen=chosen):
+                options = np.zeros(spec.max_options, np.int64)
+                m = k.legal(tables, state, options)
+                acts = [tuple(int(x) for x in k.action(tables, state, options[i])) for i in range(m)]
+                for kind, card, target, choice in acts:
+                    assert 0 <= kind < n_kinds and -1 <= card < n_cards and -1 <= target < players and choice >= -1, \
+                        (name, acts)
+                assert len(set(acts)) == m, f"{name}: two legal options are one action: {acts}"
+                # the option random plays next (the same draw as `choose`, on a copy of the streams)
+                j = 0 if m == 1 else R.randint(rng.copy(), R.POLICY, m)
+                chosen[k.to_move(state), acts[j][0]] += 1
+
+            play_by_hand(spec, tables, players, seed, g, choose, look)
+            assert np.array_equal(r.action_out[g], chosen), (name, players, g)
+            seen += chosen.sum(axis=0)
+        assert seen.sum() > 0

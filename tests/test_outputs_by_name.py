@@ -32,8 +32,9 @@ def play_unwritten(spec, players: int, n: int = 150, seed: int = 11, policy: str
     hand_stats = np.zeros((numba.config.NUMBA_NUM_THREADS, len(data.card_names), len(spec.card_counters) + 1, 2),
                           np.int64)
     violations = np.zeros((n, 2), np.int64)
+    action_out = np.zeros((n, players, len(spec.action_kinds)), np.int32)
     run_games(data.tables, np.int64(players), np.uint64(seed), idx, kinds, params, np.int64(spec.max_decisions),
-              np.int64(spec.max_options), np.int64(0), game_out, seat_out, card_stats, spec.hand_kinds, hand_stats,
+              np.int64(spec.max_options), np.int64(0), game_out, seat_out, action_out, card_stats, spec.hand_kinds, hand_stats,
               violations)
     return game_out, seat_out
 

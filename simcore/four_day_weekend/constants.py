@@ -4,7 +4,7 @@ Everything a kernel indexes by name lives here as a plain integer so that the
 kernels, the card compiler, the policies and the transcript agree; the result
 columns are declared here too, and `outcome` writes them by name (G, S).
 """
-from ..spec import Column, end_index, game_index, seat_index
+from ..spec import Column, action_index, end_index, game_index, seat_index
 
 # Card kinds (rulebook: "There are five types of cards": Excuses, Activities,
 # the Necessities, Bonuses).
@@ -118,6 +118,11 @@ OPT_DRAW = 2
 OPT_DISCARD = 10  # + hand slot
 OPT_PLAY = 30  # + hand slot
 OPT_TAKE = 100  # + seat * ROW_MAX + row position
+# What an option does (rules.action), declared once (the spec's action_kinds): declare Back To
+# Work-ish; carry on without declaring (start of the turn), stop discarding, end the turn (the three
+# readings of OPT_CONTINUE); discard a hand card; draw; take a card from another's row; play a card.
+ACTION_KINDS = ("declare", "carry_on", "stop_discarding", "end_turn", "discard", "draw", "take", "play")
+ACT = action_index(ACTION_KINDS)
 MAX_OPTIONS = 128
 F_OPT = F_USE + HAND_MAX  # State.f: then a value per option
 N_FSCRATCH = F_OPT + MAX_OPTIONS

@@ -37,6 +37,7 @@ from ..runner import P_GAME
 from ..spec import PolicyParam, policy_index
 from . import constants
 from .rules import (
+    action,
     can_declare,
     card_of,
     contrib,
@@ -46,7 +47,6 @@ from .rules import (
     necs,
     provisional_memo,
     role,
-    row_at,
     score,
     set_at,
     set_complete,
@@ -288,11 +288,11 @@ def should_declare(tables, s, seat, params):
 
 
 @jit(force=True)
-def played_card(tables, a, seat, o, kind):
+def played_card(tables, s, o, kind):
     """The card id option o plays, if it plays a card of `kind`; else -1."""
-    if o < constants.OPT_PLAY:
+    act, c, _, _ = action(tables, s, o)
+    if act != constants.ACT.play:
         return -1
-    c = card_of(tables, hand_at(a, seat, o - constants.OPT_PLAY))
     return c if tables[constants.T_CARDS][c, constants.C_KIND] == kind else -1
 
 
@@ -344,9 +344,8 @@ def _greedy(tables, s, seat, options, n, params):
         f = s.f
         roles = 0
         for i in range(n):
-            o = options[i]
-            if o >= constants.OPT_TAKE:
-                c = card_of(tables, row_at(a, (o - constants.OPT_TAKE) // constants.ROW_MAX, (o - constants.OPT_TAKE) % constants.ROW_MAX))
+            act, c, _, _ = action(tables, s, options[i])
+            if act == constants.ACT.take:
                 u = turn_use(tables, s, seat, c, ai, starts)
                 f[constants.F_OPT + i] = u
                 if u >= params[W.take_threshold] or d < 0 or deny > 0.0:
@@ -357,11 +356,8 @@ def _greedy(tables, s, seat, options, n, params):
         best_i = -1
         best_u = -1e9
         for i in range(n):
-            o = options[i]
-            if o >= constants.OPT_TAKE:
-                p = (o - constants.OPT_TAKE) // constants.ROW_MAX
-                j = (o - constants.OPT_TAKE) % constants.ROW_MAX
-                c = card_of(tables, row_at(a, p, j))
+            act, c, _, _ = action(tables, s, options[i])
+            if act == constants.ACT.take:
                 u = f[constants.F_OPT + i]
                 if f[constants.F_ROLE_BEST + role(cards, c)] > u:
                     u = min(u, 0.5 * cards[c, constants.C_POINTS] + 0.5)
@@ -381,7 +377,7 @@ def _greedy(tables, s, seat, options, n, params):
     ai = n_sets(a, seat) - 1
     excuse_i = -1
     for i in range(n):
-        if played_card(tables, a, seat, options[i], constants.EXCUSE) >= 0:
+        if played_card(tables, s, options[i], constants.EXCUSE) >= 0:
             excuse_i = i
             break
     if ai < 0:
@@ -397,7 +393,7 @@ def _greedy(tables, s, seat, options, n, params):
     if act < 0:
         # the Activity whose wheel doubles most of the hand's Necessities
         for i in range(n):
-            c = played_card(tables, a, seat, options[i], constants.ACTIVITY)
+            c = played_card(tables, s, options[i], constants.ACTIVITY)
             if c < 0:
                 continue
             v = 1.0 * cards[c, constants.C_POINTS]
@@ -411,7 +407,7 @@ def _greedy(tables, s, seat, options, n, params):
     else:
         # the most useful Necessity that fits
         for i in range(n):
-            c = played_card(tables, a, seat, options[i], constants.NECESSITY)
+            c = played_card(tables, s, options[i], constants.NECESSITY)
             if c < 0:
                 continue
             v = _use(tables, s, seat, c, ai, False)  # card_use, with the active set ai
@@ -423,7 +419,7 @@ def _greedy(tables, s, seat, options, n, params):
     if set_at(a, seat, ai, constants.S_BONUS) < 0:
         best_v = -1.0
         for i in range(n):
-            c = played_card(tables, a, seat, options[i], constants.BONUS)
+            c = played_card(tables, s, options[i], constants.BONUS)
             if c < 0:
                 continue
             v = bonus_gain(tables, s, seat, c)

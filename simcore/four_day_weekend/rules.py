@@ -691,6 +691,36 @@ def legal(tables, s, out):
 
 
 @jit(force=True)
+def action(tables, s, option):
+    """(kind, card, target, choice) of a legal option (constants.ACT): the card id discarded, taken
+    or played, the seat whose row a card is taken from, and which copy (the card instance: two copies
+    of a card in a hand are two options); -1 where one does not apply. An option's hand slot or row
+    position names a card here only."""
+    a = s.a
+    seat = a[constants.M_CUR]
+    if option == constants.OPT_DECLARE:
+        return constants.ACT.declare, -1, -1, -1
+    if option == constants.OPT_CONTINUE:
+        ph = a[constants.M_PHASE]
+        if ph == constants.PH_START:
+            return constants.ACT.carry_on, -1, -1, -1
+        if ph == constants.PH_DISCARD:
+            return constants.ACT.stop_discarding, -1, -1, -1
+        return constants.ACT.end_turn, -1, -1, -1
+    if option == constants.OPT_DRAW:
+        return constants.ACT.draw, -1, -1, -1
+    if option >= constants.OPT_TAKE:
+        p = (option - constants.OPT_TAKE) // constants.ROW_MAX
+        inst = row_at(a, p, (option - constants.OPT_TAKE) % constants.ROW_MAX)
+        return constants.ACT.take, card_of(tables, inst), p, inst
+    if option >= constants.OPT_PLAY:
+        inst = hand_at(a, seat, option - constants.OPT_PLAY)
+        return constants.ACT.play, card_of(tables, inst), -1, inst
+    inst = hand_at(a, seat, option - constants.OPT_DISCARD)
+    return constants.ACT.discard, card_of(tables, inst), -1, inst
+
+
+@jit(force=True)
 def step(tables, s, option, rng, trace):
     a = s.a
     seat = a[constants.M_CUR]

@@ -10,7 +10,7 @@ from ..spec import Budgets, GameSpec, Kernels, common_policies
 from . import constants
 from . import cards
 from .cards import PARAMS, load_data
-from .rules import card_counts, clone, determinise, legal, new_game, outcome, step, to_move, value
+from .rules import action, card_counts, clone, determinise, legal, new_game, outcome, step, to_move, value
 from .invariants import INVARIANTS, check
 from .policies import GREEDY_PARAMS, greedy
 from .transcript import decode_trace
@@ -77,7 +77,8 @@ SPEC = GameSpec(
         expert_confidence=1.5,
     ),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check),
+                    check=check, action=action),
+    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,

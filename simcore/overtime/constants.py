@@ -4,7 +4,7 @@ result columns.
 Card instances are numbered main deck first, then the 30 assignments (kind j,
 copy c at A0 + j * copies + c), then the six Average Joe/Joanna cards.
 """
-from ..spec import Column, end_index, game_index, seat_index
+from ..spec import Column, action_index, end_index, game_index, seat_index
 
 PMAX = 6
 HAND_CAP = 40
@@ -257,6 +257,11 @@ O_DISCARD = 3  # a = hand slot
 O_REACT = 4  # a = hand slot, b = pile entry
 O_ABILITY_REACT = 5  # b = pile entry
 O_CHOOSE = 6  # b = the A card instance chosen (PH_CHOOSE)
+# What an option does (rules.action), declared once (the spec's action_kinds): play a card in the
+# action phase, use the employee's ability, end the action phase, react to a pile entry with a card
+# or with the ability, pass a reaction, choose the A card an effect works on, discard a card.
+ACTION_KINDS = ("play", "ability", "end_actions", "react", "ability_react", "pass_reaction", "choose", "discard")
+ACT = action_index(ACTION_KINDS)
 
 # ---- end reasons, declared once (the spec's end_reasons); END.<name> is the code written
 END_REASONS = ("assignments_done", "rounds_out")

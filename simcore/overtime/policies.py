@@ -27,16 +27,17 @@ from balance.simcore.runner import P_GAME
 from balance.simcore.spec import PolicyParam, policy_index
 
 from .constants import (
-    AB_NONE, AB_PASSIVE, AB_REACTION, EF_MASK, EF_N, EF_OP, EF_WHO, G_CH_ENTRY, G_CH_SLOT, G_CUR, G_NP, G_PHASE,
-    KF_ABIL, KF_ABIL_TAKE_MASK, KF_D, KF_IS_REACTION, KF_L, KF_P, KF_SHIFT, KF_TARGET, KF_TYPE, MAX_EFF,
+    ACT, AB_NONE, AB_PASSIVE, AB_REACTION, EF_MASK, EF_N, EF_OP, EF_WHO, G_CH_ENTRY, G_CH_SLOT, G_CUR, G_NP, G_PHASE,
+    KF_ABIL, KF_D, KF_IS_REACTION, KF_L, KF_P, KF_SHIFT, KF_TARGET, KF_TYPE, MAX_EFF,
     OP_CANCEL, OP_COPY, OP_DISCARD_ASSIGNMENT, OP_DISCARD_SNOOZE, OP_DISCARD_WORK, OP_DRAW, OP_GIVE_ASSIGNMENT,
     OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_SNOOZE_SHIELD, OP_TAKE_ASSIGNMENT, OP_TAKE_DISCARD, OP_TOKENS, OP_WORK,
-    OP_WORK_BONUS, O_ABILITY, O_ABILITY_REACT, O_END, O_PLAY, O_REACT, PF_ARG, PF_CANCELLED, PF_KIND, PF_PLAYER,
+    OP_WORK_BONUS, PF_ARG, PF_CANCELLED, PF_KIND, PF_PLAYER,
     PF_TARGET, PH_CHOOSE, PH_DISCARD, PH_REACT, P_EMP, P_N_ASSIGN, P_SNOOZE, REM_NEAREST, R_DIE1, R_DIE_SIDES,
     R_N_MAIN, R_T1, R_T2, R_T3, TG_ANOTHER, TG_ASSIGNMENT, T_E, T_W, W_ALL, W_ANOTHER, W_ANY, W_CURRENT,
     W_LEAST_ASSIGNMENTS, W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ATTACHED,
 )
 from .effects import choice_slot, work_gained
+from .rules import action
 from .state import alone_fewest, assignment_memo, emp_kind, level, remaining, tired_level
 
 _GREEDY_WEIGHTS = (
@@ -335,16 +336,17 @@ def hold_value(t, s, me, k, w, rem):
 
 
 @jit
-def choose_assignment(t, s, seat, options, n, w, rem):
+def choose_assignment(t, S, seat, options, n, w, rem):
     """Which A card a card just played works on, gives, takes or discards: the one
     nearest completion for work, the one with the most tasks left to give away (or
     to discard of your own), the one with the fewest to take (or to discard of
     another's). Ties: the first in instance order (the fixed rules of version 1)."""
+    s = S[0]
     op, nn, owner = choice_slot(t, s, s.g[G_CH_ENTRY], s.g[G_CH_SLOT])
     best = 0
     best_v = -1e300
     for i in range(n):
-        a = options[i] & 0xFFF
+        a = action(t, S, options[i])[3]  # the A card instance
         r = remaining(t, s, a)
         if op == OP_WORK:
             v = eff_value(t, s, seat, OP_WORK, nn, W_SELF, 0, seat, a, -1, -1, w, rem)
@@ -373,22 +375,19 @@ def greedy(t, S, seat, options, n, params, rng):
     if ph == PH_DISCARD:
         best_v = 1e300
         for i in range(n):
-            k = t[3][s.hand[seat, (options[i] >> 12) & 0xFFF]]
+            k = action(t, S, options[i])[1]
             v = hold_value(t, s, seat, k, w, rem)
             if v < best_v:
                 best_v = v
                 best = i
         return best
     if ph == PH_CHOOSE:
-        return choose_assignment(t, s, seat, options, n, w, rem)
+        return choose_assignment(t, S, seat, options, n, w, rem)
     if ph == PH_REACT:
         best_v = w[W.w_react_min]
     for i in range(n):
-        o = options[i]
-        kind = o >> 24
-        a = (o >> 12) & 0xFFF
-        b = o & 0xFFF
-        if kind == O_END:
+        kind, card, target, choice = action(t, S, options[i])
+        if kind == ACT.end_actions or kind == ACT.pass_reaction:
             continue
         # the effects an option resolves for the seat (kind k's from `base` on, aimed at A card aa,
         # player ap or pile entry te) are read at one call site of kind_value, so that greedy holds
@@ -399,8 +398,8 @@ def greedy(t, S, seat, options, n, params, rng):
         ap = -1
         te = -1
         v = 0.0
-        if kind == O_PLAY:
-            k = t[3][s.hand[seat, a]]
+        if kind == ACT.play:
+            k = card
             kinds = t[1]
             if (kinds[k, KF_TYPE] & T_E) != 0:
                 v = emp_value(t, s, seat, k, w, rem) - emp_value(t, s, seat, emp_kind(t, s, seat), w, rem)
@@ -408,35 +407,33 @@ def greedy(t, S, seat, options, n, params, rng):
                 v += w[W.w_level] * (lv - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
                 k = -1
             else:
-                tg = kinds[k, KF_TARGET]
-                aa = b if tg == TG_ASSIGNMENT else -1
-                ap = b if tg >= TG_ANOTHER else -1
-        elif kind == O_ABILITY:
-            ek = emp_kind(t, s, seat)
-            if t[1][ek, KF_ABIL_TAKE_MASK] != 0:
-                v = hold_value(t, s, seat, b, w, rem)
+                aa = choice  # the A card an assignment card aims at (-1: none)
+                ap = target  # the player a card aims at (-1: none)
+        elif kind == ACT.ability:
+            if choice >= 0:  # an ability that takes a card of this kind from the discard pile
+                v = hold_value(t, s, seat, choice, w, rem)
             else:
-                k = ek
+                k = card
                 base = MAX_EFF
-        elif kind == O_REACT:
-            k = t[3][s.hand[seat, a]]
-            te = b
-        elif kind == O_ABILITY_REACT:
-            k = emp_kind(t, s, seat)
+        elif kind == ACT.react:
+            k = card
+            te = choice
+        elif kind == ACT.ability_react:
+            k = card
             base = MAX_EFF
-            te = b
+            te = choice
         if k >= 0:
             v = kind_value(t, s, seat, k, base, seat, aa, ap, te, w, 0, rem)
-            if kind == O_PLAY:
+            if kind == ACT.play:
                 if w[W.rest_spare] != 0:
                     # a Rest card kept to the end of the game is wasted: spare actions rest
                     v += w[W.rest_spare] * w[W.w_snooze] * rest_tokens(t, s, k, ap, seat)
                 v *= p_die(t[0], t[1], lv, k)
-            elif kind == O_REACT:
+            elif kind == ACT.react:
                 v = v * p_die(t[0], t[1], lv, k) - 0.5 * w[W.w_card]
-        if kind == O_PLAY:
+        if kind == ACT.play:
             v -= w[W.w_card]  # the card spent
-        elif kind == O_ABILITY:
+        elif kind == ACT.ability:
             v -= 0.05
         if v > best_v:
             best_v = v

@@ -18,7 +18,7 @@ from balance.simcore.scratch import stack_i64
 from balance.simcore.trace import emit
 
 from .constants import (
-    AB_ACTION, AB_REACTION, CC_CANCELLED, CC_HELD, CC_PLAYED, END, EV_ABILITY, EV_CHOOSE,
+    ACT, AB_ACTION, AB_REACTION, CC_CANCELLED, CC_HELD, CC_PLAYED, END, EV_ABILITY, EV_CHOOSE,
     EV_DIE, EV_DISCARD, EV_END, EV_END_ACTIONS, EV_EVENT, EV_EXHAUST, EV_PLAY, EV_REACT, EV_ROUND, EV_SETUP,
     EV_SKIP, EV_TURN, CC_DRAWN, G_ACTED, G_ACTIONS_USED, G_CANCELS, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR,
     G_DECK_N, G_DIE_FAILS, G_END, G_EV_N, G_GIVES, G_IN_TURN, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PASSES, G_PHASE,
@@ -572,6 +572,42 @@ def legal(t, S, out):
             out[n] = (O_DISCARD << 24) | (i << 12)
             n += 1
     return n
+
+
+@jit(force=True)
+def action(t, S, option):
+    """(kind, card, target, choice) of a legal option (constants.ACT): the card kind played, reacted
+    with, discarded or chosen (the employee's for an ability), the seat it aims at (a player target,
+    the player of the pile entry reacted to), and the choice: the A card instance an assignment card
+    works on or a choice picks, the pile entry reacted to, the card kind an ability takes from the
+    discard pile; -1 where one does not apply. The hand slot of an option code names a card here only."""
+    s = S[0]
+    kind = option >> 24
+    a = (option >> 12) & 0xFFF
+    b = option & 0xFFF
+    ph = s.g[G_PHASE]
+    if ph == PH_CHOOSE:
+        return ACT.choose, t[3][b], -1, b
+    if ph == PH_REACT:
+        q = s.g[G_OFFER]
+        if kind == O_REACT:
+            return ACT.react, t[3][s.hand[q, a]], s.pile[b, PF_PLAYER], b
+        if kind == O_ABILITY_REACT:
+            return ACT.ability_react, emp_kind(t, s, q), s.pile[b, PF_PLAYER], b
+        return ACT.pass_reaction, -1, -1, -1
+    p = s.g[G_CUR]
+    if ph == PH_DISCARD:
+        return ACT.discard, t[3][s.hand[p, a]], -1, -1
+    if kind == O_PLAY:
+        k = t[3][s.hand[p, a]]
+        tg = t[1][k, KF_TARGET]
+        if tg == TG_ASSIGNMENT:
+            return ACT.play, k, -1, b
+        return ACT.play, k, b if tg >= TG_ANOTHER else -1, -1
+    if kind == O_ABILITY:
+        ek = emp_kind(t, s, p)
+        return ACT.ability, ek, -1, b if t[1][ek, KF_ABIL_TAKE_MASK] != 0 else -1
+    return ACT.end_actions, -1, -1, -1
 
 
 # ------------------------------------------------------------------ step

@@ -11,7 +11,7 @@ from . import constants
 from . import cards
 from .cards import PARAMS, load_data
 from .constants import GAME_COLUMNS, MAX_DECISIONS, SEAT_COLUMNS
-from .rules import card_counts, determinise, legal, new_game, outcome, step, to_move, value
+from .rules import action, card_counts, determinise, legal, new_game, outcome, step, to_move, value
 from .invariants import INVARIANTS, check
 from .policies import GREEDY_PARAMS, greedy
 from .state import clone
@@ -71,7 +71,8 @@ SPEC = GameSpec(
                              expert_horizon=18, expert_depth=1, expert_widen=2.0, expert_confidence=1.5,
                              expert_futility=1),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check, rollouts_inline=False),  # (the compile cost: simcore.spec.Kernels)
+                    check=check, action=action, rollouts_inline=False),  # (the compile cost: simcore.spec.Kernels)
+    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,

@@ -4,7 +4,7 @@ are in `rules`.
 """
 import numpy as np
 
-from balance.simcore.spec import Column, end_index, game_index, seat_index
+from balance.simcore.spec import Column, action_index, end_index, game_index, seat_index
 
 # ---- cards -------------------------------------------------------------
 NSUITS = 10
@@ -51,6 +51,12 @@ OP_SLICE_USE = 4  # put a pizza slice back instead of drawing 2
 OP_SLICE_KEEP = 5  # draw 2, keep the slice
 OP_STALL = 6  # stall rule: any card (hand or note) onto the pile, unpunished
 OP_PASS = 7  # only in determinised (lookahead) states: the reaction fizzles
+# What an option does (rules.action), declared once (the spec's action_kinds), in the order of the
+# OP_* codes above: an option of code OP is the action kind OP - 1 (checked below).
+ACTION_KINDS = ("play", "make_note", "play_note", "slice_use", "slice_keep", "stall", "pass_reaction")
+ACT = action_index(ACTION_KINDS)
+assert (ACT.play, ACT.make_note, ACT.play_note, ACT.slice_use, ACT.slice_keep, ACT.stall,
+        ACT.pass_reaction) == tuple(op - 1 for op in range(OP_PLAY, OP_PASS + 1))
 MAX_OPTIONS = 2 * NCARDS + 4
 
 # ---- draw-2 causes -------------------------------------------------------

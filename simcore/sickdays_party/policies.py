@@ -38,7 +38,7 @@ def greedy(tables, s, seat, options, n, params, rng):
     if ph == constants.PH_SLICE:
         want = 0 if params[W.use_slices] >= 0.5 else 1
         for i in range(n):
-            if options[i] // 100 == (constants.OP_SLICE_USE if want == 0 else constants.OP_SLICE_KEEP):
+            if rules.action(tables, s, options[i])[0] == (constants.ACT.slice_use if want == 0 else constants.ACT.slice_keep):
                 return i
         return 0
     best = 0
@@ -47,13 +47,13 @@ def greedy(tables, s, seat, options, n, params, rng):
     n_play = 0
     lo, hi = rules.hand_bits(s, seat)
     for i in range(n):
-        kind = options[i] // 100
-        if kind == constants.OP_PLAY_NOTE or (kind == constants.OP_STALL and options[i] % 100 == s[constants.O_NOTE + seat]):
+        kind, card, _, _ = rules.action(tables, s, options[i])
+        if kind == constants.ACT.play_note or (kind == constants.ACT.stall and card == s[constants.O_NOTE + seat]):
             note_i = i
             continue
-        if kind == constants.OP_PLAY or kind == constants.OP_STALL:
+        if kind == constants.ACT.play or kind == constants.ACT.stall:
             n_play += 1
-            v = card_score(lo, hi, options[i] % 100, params)
+            v = card_score(lo, hi, card, params)
             if v > best_v:
                 best_v = v
                 best = i
@@ -65,9 +65,10 @@ def greedy(tables, s, seat, options, n, params, rng):
         return note_i
     # ... and make one by habit (profile `note_habit`) with the card greedy would play
     if ph == constants.PH_ACT and s[constants.O_NOTE + seat] < 0:
-        c = options[best] % 100
+        c = rules.action(tables, s, options[best])[1]
         for i in range(n):
-            if options[i] == constants.OP_MAKE_NOTE * 100 + c:
+            kind, card, _, _ = rules.action(tables, s, options[i])
+            if kind == constants.ACT.make_note and card == c:
                 if R.uniform(rng, R.POLICY) < tables[1][seat, rules.F_NOTE]:
                     return i
                 break

@@ -549,6 +549,16 @@ def legal(tables, s, out):
     return n
 
 
+@jit(force=True)
+def action(tables, s, option):
+    """(kind, card, target, choice) of a legal option (ACT; kind OP - 1 of its code OP): the card played,
+    made a note, or stalled with; -1 where one does not apply."""
+    kind = option // 100
+    if kind == OP_PLAY or kind == OP_MAKE_NOTE or kind == OP_PLAY_NOTE or kind == OP_STALL:
+        return kind - 1, option % 100, -1, -1
+    return kind - 1, -1, -1, -1
+
+
 @jit
 def queue_penalty(s, seat, cause):
     if s[H_PQ_N] < PQ_CAP:

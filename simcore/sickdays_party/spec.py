@@ -77,7 +77,8 @@ SPEC = GameSpec(
                        "search over it would read the other seats' reaction times already drawn in the state, which "
                        "no player knows. Give stronger players faster or steadier profiles (--set reaction_median=...)"),
     kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, policies.value,
-                    policies.greedy, rules.card_counts, check=invariants.check),
+                    policies.greedy, rules.card_counts, check=invariants.check, action=rules.action),
+    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=loader("sickdays-party", build),
     metrics=METRICS,

@@ -2,7 +2,7 @@
 end reasons, counters, trace codes and the state layout (all plain ints); the rules are in
 `rules`.
 """
-from balance.simcore.spec import Column, end_index, game_index, seat_index
+from balance.simcore.spec import Column, action_index, end_index, game_index, seat_index
 
 # ---- cards -------------------------------------------------------------
 NSUITS = 10
@@ -91,6 +91,15 @@ OP_LB_TAKE = 11  # a = discard index
 OP_LB_SKIP = 12
 OP_CB_RETURN = 13  # a = hand index
 OP_CB_DONE = 14
+# What an option does (rules.action), declared once (the spec's action_kinds), in the order of the
+# OP_* codes above: an option of code OP is the action kind OP - 1 (checked below).
+ACTION_KINDS = ("refresh", "play", "play_on_birthday", "discard", "note", "event", "automa_place",
+                "automa_discard", "watercooler_note", "watercooler_done", "look_busy_take", "look_busy_skip",
+                "coffee_return", "coffee_done")
+ACT = action_index(ACTION_KINDS)
+assert (ACT.refresh, ACT.play, ACT.play_on_birthday, ACT.discard, ACT.note, ACT.event, ACT.automa_place,
+        ACT.automa_discard, ACT.watercooler_note, ACT.watercooler_done, ACT.look_busy_take, ACT.look_busy_skip,
+        ACT.coffee_return, ACT.coffee_done) == tuple(op - 1 for op in range(OP_REFRESH, OP_CB_DONE + 1))
 
 # ---- end reasons, declared once (the spec's end_reasons); END.<name> is the code written
 END_REASONS = ("all_happy", "no_action", "automa_empty")

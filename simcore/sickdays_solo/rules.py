@@ -394,6 +394,29 @@ def to_move(s):
 
 # ---- legal options -----------------------------------------------------
 @jit
+def action(tables, s, option):
+    """(kind, card, target, choice) of a legal option (ACT; kind OP - 1 of its code OP): the card played,
+    discarded, returned or taken (a hand slot or discard index names a card here only), the discard
+    that becomes a note, the automa's card; the choice is the column a note or an event goes to; -1
+    where one does not apply."""
+    kind = option // 10000
+    a = (option // 100) % 100
+    b = option % 100
+    seat = s[H_CB_SEAT] if s[H_PHASE] == PH_COFFEE else s[H_CUR]
+    if kind == OP_PLAY or kind == OP_PLAY_BDAY or kind == OP_DISCARD or kind == OP_CB_RETURN:
+        return kind - 1, s[O_HAND + seat * HAND_CAP + a], -1, -1
+    if kind == OP_EVENT:
+        return kind - 1, s[O_HAND + seat * HAND_CAP + a], -1, b
+    if kind == OP_NOTE or kind == OP_WC_NOTE:
+        return kind - 1, s[O_DISC + note_card_index(s)], -1, b
+    if kind == OP_AUT_PLACE or kind == OP_AUT_DISCARD:
+        return kind - 1, s[H_AUT_CARD], -1, -1
+    if kind == OP_LB_TAKE:
+        return kind - 1, s[O_DISC + a], -1, -1
+    return kind - 1, -1, -1, -1
+
+
+@jit
 def legal(tables, s, out):
     n = 0
     if s[H_OVER] != 0:

@@ -7,7 +7,7 @@ want for constants; parameters never live here, they reach kernels through
 `tables`). The card file's names for the opcodes and triggers are declared
 in `cards.EFFECTS`.
 """
-from ..spec import Column, end_index, game_index, seat_index
+from ..spec import Column, action_index, end_index, game_index, seat_index
 
 # ---- card kinds (cards.toml section) ----
 KIND_COMPANY = 0
@@ -127,6 +127,13 @@ PH_CANCEL = 1  # target may cancel the pending play
 PH_REDIRECT = 2  # target may let a redirect card be fired instead
 PH_DISCARD = 3  # target picks the card to discard
 PH_OVER = 4
+
+# ---- what an option does (rules.action), declared once (the spec's action_kinds) ----
+# play: a card for its effect; boss: the Boss played at a target; break_room: a card put straight
+# into the break room; cancel / redirect: a reactive card played; decline: no reaction; discard:
+# the card a target puts from hand into the break room.
+ACTION_KINDS = ("play", "boss", "break_room", "cancel", "redirect", "decline", "discard")
+ACT = action_index(ACTION_KINDS)
 
 # ---- card counters ----
 K_OWNED = 0  # in this seat's set at the deal (consultants: dealt to this seat)

@@ -28,7 +28,7 @@ from ..jit import jit
 from ..runner import P_GAME
 from ..spec import PolicyParam, policy_index
 from . import constants
-from .rules import decode
+from .rules import action
 from .knowledge import hand_probs, hand_size
 
 GREEDY_HELP = (
@@ -85,14 +85,13 @@ def protected_boss(cards, probs_t, boss):
 
 
 @jit
-def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_total, only_bosses):
-    """probs[t, c]: chance (to seat a) that c is in t's hand; hands[t]: hand sizes;
-    only_bosses: a's Bosses in hand (two when a partner passed one)."""
+def play_score(cards, rules, known, deck_n, a, kind, c, t, x, params, probs, hands, brk_total, only_bosses):
+    """The play (kind, c, t, x) of rules.action; probs[t, c]: chance (to seat a) that c is in t's hand;
+    hands[t]: hand sizes; only_bosses: a's Bosses in hand (two when a partner passed one)."""
     C = cards.shape[0]
     boss = rules[constants.R_BOSS_ID]
-    mode, c, t, x, y = decode(C, code)
     wc = worth(cards, rules, c, params)
-    if mode == 1:
+    if kind == constants.ACT.break_room:
         return -wc
     op = cards[c, constants.CF_EFFECT]
     hold = params[W.hold_cost] * wc
@@ -126,8 +125,8 @@ def play_score(cards, rules, known, deck_n, a, code, params, probs, hands, brk_t
         if hands[t] == 1:
             return 50.0 * protected_boss(cards, probs[t], boss) + 0.5 - hold
         return 0.5 - hold
-    if op == constants.OP_SWAP:
-        return worth(cards, rules, y, params) - worth(cards, rules, x, params) - hold
+    if op == constants.OP_SWAP:  # x: the hand card given up and the break-room card taken, as x + C * y
+        return worth(cards, rules, x // C, params) - worth(cards, rules, x % C, params) - hold
     if op == constants.OP_PEEK_DECK:
         return 0.1 * cards[c, constants.CF_N] - hold
     return -hold
@@ -156,14 +155,15 @@ def greedy(tables, S, seat, options, n, params, rng):
         return (n - 1) if (want and n > 1) else 0
     if ph == constants.PH_REDIRECT:
         victim = s.g[constants.G_REDIRECT_CARD]
-        if n > 1 and (victim == boss or worth(cards, rules, victim, params) > worth(cards, rules, options[1] - 1, params)):
+        other = action(tables, S, options[1])[1] if n > 1 else -1  # the reactive card that would go instead
+        if n > 1 and (victim == boss or worth(cards, rules, victim, params) > worth(cards, rules, other, params)):
             return 1
         return 0
     if ph == constants.PH_DISCARD:
         best = 0
         bw = 1e300
         for i in range(n):
-            w = worth(cards, rules, options[i], params)
+            w = worth(cards, rules, action(tables, S, options[i])[1], params)
             if w < bw:
                 bw = w
                 best = i
@@ -185,7 +185,8 @@ def greedy(tables, S, seat, options, n, params, rng):
     bv = -1e300
     ties = 0
     for i in range(n):
-        v = play_score(cards, rules, s.known, s.deck_n, seat, options[i], params, probs, hands, brk_total,
+        kind, c, t, x = action(tables, S, options[i])
+        v = play_score(cards, rules, s.known, s.deck_n, seat, kind, c, t, x, params, probs, hands, brk_total,
                        s.hand[seat, boss])
         if v > bv + 1e-9:
             bv = v

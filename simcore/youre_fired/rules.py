@@ -41,6 +41,38 @@ def decode(C, code):
     return mode, card, target, name, name2
 
 
+@jit
+def action(tables, S, option):
+    """(kind, card, target, choice) of a legal option (constants.ACT): the card played, discarded or
+    reacted with, the seat it targets, and the card it names (guessed, fired from a break room,
+    revived) or, for a swap, the hand card x and the break-room card y as x + C * y; -1 where one
+    does not apply."""
+    s = S[0]
+    cards, rules = tables
+    C = cards.shape[0]
+    ph = s.g[constants.G_PHASE]
+    if ph == constants.PH_CANCEL or ph == constants.PH_REDIRECT:
+        if option == 0:
+            return constants.ACT.decline, -1, -1, -1
+        kind = constants.ACT.cancel if ph == constants.PH_CANCEL else constants.ACT.redirect
+        return kind, option - 1, -1, -1
+    if ph == constants.PH_DISCARD:
+        return constants.ACT.discard, option, -1, -1
+    mode, c, t, x, y = decode(C, option)
+    if mode == 1:
+        return constants.ACT.break_room, c, -1, -1
+    op = cards[c, constants.CF_EFFECT]
+    if c == rules[constants.R_BOSS_ID]:
+        return constants.ACT.boss, c, t, -1
+    targeted = (op == constants.OP_GUESS_FIRE_HAND or op == constants.OP_FIRE_FROM_BREAK or op == constants.OP_REVEAL_HAND
+                or op == constants.OP_DISCARD or op == constants.OP_PEEK_DECK)
+    if op == constants.OP_SWAP:
+        choice = x + C * y
+    else:
+        choice = x if x < C else -1
+    return constants.ACT.play, c, t if targeted else -1, choice
+
+
 # ------------------------------------------------------------------ seats
 @jit
 def is_opponent(s, a, t):

@@ -10,7 +10,7 @@ from ..spec import Budgets, GameSpec, Kernels, common_policies
 from . import constants
 from . import cards
 from .cards import PARAMS, load_data
-from .rules import card_counts, legal, new_game, outcome, step, to_move
+from .rules import action, card_counts, legal, new_game, outcome, step, to_move
 from .invariants import INVARIANTS, check
 from .knowledge import determinise
 from .policies import GREEDY_HELP, GREEDY_PARAMS, greedy, value
@@ -56,7 +56,8 @@ SPEC = GameSpec(
     hand_counters=constants.HAND_COUNTERS,
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40, expert_iterations=48, expert_horizon=20),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check),
+                    check=check, action=action),
+    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,

@@ -11,7 +11,7 @@ from balance.simcore import rng as R
 from balance.simcore import zones
 from balance.simcore.jit import jit
 from balance.simcore.records import flat_layout
-from balance.simcore.spec import Column, end_index, game_index, seat_index
+from balance.simcore.spec import Column, action_index, end_index, game_index, seat_index
 from balance.simcore.trace import emit
 
 NMAX = 64  # cards a list may hold (the card file is refused above this)
@@ -50,6 +50,9 @@ HAND_COUNTERS = ("drawn",)
 DRAW = 10_000
 PASS = 10_001
 MAX_OPTIONS = NMAX * 4 + 2
+# What an option does (`action`): play a card (a wild card's choice the suit it names), draw, pass.
+ACTION_KINDS = ("play", "draw", "pass_turn")
+ACT = action_index(ACTION_KINDS)
 
 END_REASONS = ("out_of_cards",)  # the spec's end_reasons; END.out_of_cards is the code written
 END = end_index(END_REASONS)
@@ -143,6 +146,18 @@ def legal(tables, s, out):
         out[0] = DRAW if s[L.deck_n] + s[L.disc_n] > 1 else PASS
         n = 1
     return n
+
+
+@jit(force=True)
+def action(tables, s, option):
+    """(kind, card, target, choice) of a legal option: the card in hand slot option // 8, and for a
+    wild card the suit it names (option % 8 - 1); -1 where one does not apply."""
+    if option == DRAW:
+        return ACT.draw, -1, -1, -1
+    if option == PASS:
+        return ACT.pass_turn, -1, -1, -1
+    c = hand(s, s[L.turn])[option // 8]
+    return ACT.play, c, -1, (option % 8 - 1) if tables[T_CARDS][c, C_WILD] != 0 else -1
 
 
 @jit
@@ -252,13 +267,11 @@ def greedy(tables, s, seat, options, n, params, rng):
     q = _next(s, seat)
     best, best_v = 0, -1e9
     for j in range(n):
-        o = options[j]
-        if o >= DRAW:
+        kind, c, _, d = action(tables, s, options[j])
+        if kind != ACT.play:
             return j
-        c = h[o // 8]
         v = 1.0 + 0.01 * cards[c, C_RANK]
         if cards[c, C_WILD] != 0:
-            d = o % 8 - 1
             same = 0
             for i in range(s[L.hand_n + seat]):
                 if cards[h[i], C_SUIT] == d and cards[h[i], C_WILD] == 0:

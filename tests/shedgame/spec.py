@@ -136,7 +136,8 @@ SPEC = GameSpec(
     policies=common_policies("plays the matching card hardest to play later; effect cards against a player "
                              "close to going out; wild cards last", rollouts=4, horizon=60),
     kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, rules.value,
-                    rules.greedy, rules.card_counts, check=rules.check),
+                    rules.greedy, rules.card_counts, check=rules.check, action=rules.action),
+    action_kinds=rules.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,

@@ -1,0 +1,50 @@
+"""The per-action table (analysis.actions, reports.actions): each seat's chosen action kinds, counted by
+the runner through the game's `action` kernel, kept in the seats part (`action_*` columns), summed per
+seat, shown in the run report and read by the API."""
+import numpy as np
+import polars as pl
+
+from balance.analysis.actions import action_totals, load_actions
+from balance.analysis.frames import load_games, load_seats, part_files
+from balance.simcore import registry
+
+from tests.cli.runkit import balance
+
+
+def test_totals_sum_each_seat_and_keep_the_declared_order():
+    seats = pl.DataFrame({"variant": ["base"] * 4, "game_index": [0, 0, 1, 1], "seat": pl.Series([0, 1, 0, 1], dtype=pl.Int8),
+                          "action_draw": [1, 0, 2, 0], "action_play": [3, 4, 0, 0], "won": [1, 0, 0, 1]})
+    spec = registry.get("shed")
+    t = action_totals(seats, spec)
+    assert t["action"].to_list() == ["play", "draw"] * 2  # spec order, not the frame's
+    seat0 = t.filter(pl.col("seat") == 0)
+    assert seat0["count"].to_list() == [3, 3] and seat0["decisions"].to_list() == [6, 6]
+    assert seat0["share"].to_list() == [0.5, 0.5]
+    assert t.filter(pl.col("seat") == 1)["count"].to_list() == [4, 0]
+    # a folder written before the action columns: no table, not a guess
+    assert action_totals(seats.drop("action_draw", "action_play"), spec).is_empty()
+
+
+def test_the_run_folder_keeps_the_actions_and_the_report_shows_them(tmp_path):
+    run = tmp_path / "run"
+    r = balance("simulate", "--game", "shed", "-n", 300, "--seed", 3, "--players", 3, "--out", run, "--quiet",
+                "--skill-check", 0)
+    assert r.exit_code == 0, r.output
+    spec = registry.get("shed")
+    assert part_files(run, "seats")
+    seats = load_seats(run, spec)
+    assert set(spec.action_column_names) <= set(seats.columns)
+    # every decision of every game is one seat's action of one kind
+    games = load_games(run, spec)
+    assert int(seats.select(spec.action_column_names).sum().sum_horizontal()[0]) == int(games["decisions"].sum())
+    t = load_actions(run, spec)
+    assert sorted(set(t["seat"].to_list())) == [0, 1, 2] and set(t["action"]) == set(spec.action_kinds)
+    per_seat = seats.group_by("seat").agg(pl.sum_horizontal(spec.action_column_names).sum().alias("d")).sort("seat")
+    assert np.array_equal(t.group_by("seat").agg(pl.col("count").sum()).sort("seat")["count"].to_numpy(),
+                          per_seat["d"].to_numpy())
+    assert t.filter(pl.col("action") == "play")["count"].sum() > 0
+    html = (run / "report.html").read_text()
+    assert "Actions chosen, by seat" in html and "pass turn" in html
+    import balance as api
+
+    assert api.load(run).actions.equals(t)
