@@ -3,6 +3,7 @@ folder's results in a form two runs can be compared by (summary numbers, the
 parts' rows)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -74,19 +75,26 @@ def one_line_error(result) -> str:
     return lines[0]
 
 
-def race21_run(tmp_path_factory, n: int = 3000, chunk: int = 1000, seed: int = 5) -> Path:
-    """A finished race21 run folder for a module's tests; the toy game is registered only
-    while it is played, so later tests see the real registry."""
+@contextlib.contextmanager
+def race21_registered():
+    """The toy game (tests/toygame.py) registered as `race21` while the block runs, undone after (also when it
+    fails), so later tests see the real registry: for a module fixture that plays it (a test's own
+    registration is the `race21` fixture, tests/cli/conftest.py)."""
     import pytest
 
     from balance.simcore import registry
 
-    toy = pytest.MonkeyPatch()
-    toy.setitem(registry.GAMES, "race21", "toygame")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(registry.GAMES, "race21", "toygame")
+        yield
+
+
+def race21_run(tmp_path_factory, n: int = 3000, chunk: int = 1000, seed: int = 5) -> Path:
+    """A finished race21 run folder for a module's tests, the toy game registered only while it is played."""
     out = tmp_path_factory.mktemp("base") / "run"
-    r = balance(*simulate_args(out, n, chunk, seed=seed))
+    with race21_registered():
+        r = balance(*simulate_args(out, n, chunk, seed=seed))
     assert r.exit_code == 0, r.output
-    toy.undo()
     return out
 
 

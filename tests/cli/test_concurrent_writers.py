@@ -8,16 +8,13 @@ import time
 
 import pytest
 
-from balance.simcore import registry
 
 from runkit import balance, child, one_line_error, same_rows, simulate_args, summary
 
 WAIT_LIMIT = 300  # seconds; only reached when the test fails
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def paused_env(go):

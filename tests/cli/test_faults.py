@@ -11,14 +11,11 @@ import polars as pl
 import pytest
 
 from balance.analysis.frames import load_games
-from balance.simcore import registry
 
 from runkit import balance, one_line_error, same_rows, simulate_args, summary
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def test_unwritable_run_folder_is_refused_before_any_game(tmp_path):

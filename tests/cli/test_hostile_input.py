@@ -6,7 +6,6 @@ import shutil
 
 import pytest
 
-from balance.simcore import registry
 
 from runkit import balance, one_line_error, race21_run, simulate_args
 
@@ -14,9 +13,7 @@ BIG = str(2**64)
 HUGE_INDEX = str(10**20)
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 @pytest.fixture(scope="module")

@@ -21,9 +21,8 @@ import pytest
 
 from balance.analysis import folder_entries, store
 from balance.analysis.frames import load_games, load_seats
-from balance.simcore import registry
 
-from runkit import balance, child, rows, same_rows, simulate_args, summary
+from runkit import balance, child, race21_registered, rows, same_rows, simulate_args, summary
 
 KILLED_N, KILLED_CHUNK = 6000, 1000  # the killed run: chunks of 1000, killed in its third chunk
 RESUMES = {"other chunk size, bigger -n": (9000, 700), "default chunk size of a bigger -n": (30000, None)}
@@ -33,23 +32,19 @@ class Killed(BaseException):
     """Stands for the process dying: not an Exception, so nothing catches it."""
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
     """Uninterrupted runs of each resume's size (their default chunk size)."""
-    toy = pytest.MonkeyPatch()  # registered while the fixture builds; undone so later tests see the real registry
-    toy.setitem(registry.GAMES, "race21", "toygame")
     out = {}
-    for name, (n, _) in RESUMES.items():
-        folder = tmp_path_factory.mktemp("clean") / "run"
-        r = balance(*simulate_args(folder, n))
-        assert r.exit_code == 0, r.output
-        out[name] = folder
-    toy.undo()
+    with race21_registered():
+        for name, (n, _) in RESUMES.items():
+            folder = tmp_path_factory.mktemp("clean") / "run"
+            r = balance(*simulate_args(folder, n))
+            assert r.exit_code == 0, r.output
+            out[name] = folder
     return out
 
 

@@ -16,17 +16,15 @@ from balance.analysis.compare_result import ComparisonResult
 from balance.analysis.impact_result import ImpactResult
 from balance.analysis.ladder_result import LadderFile
 from balance.analysis.tuning_result import TuningResult
-from balance.simcore import registry
 from balance.simcore.errors import BalanceError
-from tests.cli.runkit import balance, one_line_error
+from tests.cli.runkit import balance, one_line_error, race21_registered
 
 
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory) -> dict[str, Path]:
     """A played comparison and a played impact of the toy game (race to 21)."""
     root = tmp_path_factory.mktemp("results")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(registry.GAMES, "race21", "toygame")
+    with race21_registered():
         r = balance("compare", "--game", "race21", "--b-set", "target=23", "-n", 200, "--out", root / "cmp",
                     "--quiet")
         assert r.exit_code == 0, r.output
@@ -43,11 +41,6 @@ def folders(tmp_path_factory) -> dict[str, Path]:
                     root / "camp", "--quiet")
         assert r.exit_code == 0, r.output
     return {"cmp": root / "cmp", "imp": root / "imp", "lad": root / "lad", "tune": root / "tune", "camp": root / "camp"}
-
-
-@pytest.fixture
-def race21(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
 
 
 @pytest.mark.parametrize("model,name", [(ComparisonResult, "cmp"), (ImpactResult, "imp"), (LadderFile, "lad"),
