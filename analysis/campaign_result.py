@@ -8,11 +8,9 @@ again by its own command (`balance campaign ...`), not by `balance report`.
 """
 from __future__ import annotations
 
-import shlex
-from pathlib import Path
 from typing import Any, Literal, Optional
 
-from .results import Interval, MarginVerdict, Part, ResultFile
+from .results import CommandResultFile, Interval, MarginVerdict, Part
 
 
 class Rate(Part):
@@ -85,10 +83,11 @@ class Verdicts(Part):
     counts: dict[str, int]  # verdict -> how many items have it
 
 
-class CampaignResult(ResultFile):
+class CampaignResult(CommandResultFile):
     """campaign.json: how many campaigns reach and clear each level, and what a whole campaign takes."""
 
     FILE = "campaign.json"
+    COMMAND = "campaign"
     SCHEMA_VERSION = 1
 
     kind: Literal["campaign"] = "campaign"
@@ -105,10 +104,3 @@ class CampaignResult(ResultFile):
     gave_up: int  # campaigns that gave up
     games_to_clear: GamesToClear
     verdicts: Verdicts
-
-    @classmethod
-    def recover(cls, path: Path, data: dict | None) -> str:
-        command = (data or {}).get("command")
-        if isinstance(command, str) and command.startswith(("balance campaign ", "balance.campaign(")):
-            return f"run `{command}` again"
-        return f"run `balance campaign` again (with --out {shlex.quote(str(path.parent))})"
