@@ -66,6 +66,18 @@ def same_rows(a: Path, b: Path) -> bool:
     return all(ra[k].equals(rb[k]) for k in ra)
 
 
+def same_run(a: Path, b: Path) -> bool:
+    """Two run folders hold the same results: summaries (but when they were made) and rows."""
+    return summary(a) == summary(b) and same_rows(a, b)
+
+
+def played_at_once(out: Path, n: int, chunk: int | None = None, seed: int = 21) -> Path:
+    """`simulate_args`' run played start to end into `out`, for a run that was stopped and resumed to equal."""
+    r = balance(*simulate_args(out, n, chunk, seed=seed))
+    assert r.exit_code == 0, r.output
+    return out
+
+
 def one_line_error(result) -> str:
     """The refusal of a command: exit 2, one line on stderr, no traceback."""
     assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
