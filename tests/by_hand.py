@@ -38,3 +38,18 @@ def play_by_hand(spec, tables, players: int, seed: int, index: int, choose, look
     """Game `index` of `seed`, played to its end as `play_on` plays. Returns the final state."""
     state, rng = new_game(spec, tables, players, seed, index)
     return play_on(spec, tables, state, rng, choose, spec.max_decisions, look)
+
+
+def random_choice(state, seat, options, n, rng):
+    """`choose` for `play_on`: a uniformly random option, from the policy stream (as the random policy draws)."""
+    return R.randint(rng, R.POLICY, n)
+
+
+def play_checked(spec, tables, state, rng, choose, decisions):
+    """`play_on` with the game's invariants (spec.kernels.check) asserted before the first decision and
+    after every step. Returns the state."""
+    def checked(s):
+        assert spec.kernels.check(tables, s) == 0
+
+    checked(state)
+    return play_on(spec, tables, state, rng, choose, decisions, after=checked)
