@@ -55,13 +55,20 @@ def test_nobody_plays_twice_in_a_row_and_the_stall_rule():
     check_zones(s)
 
 
-def test_collision_within_the_window_all_land_and_each_draws_two():
-    t = tables_for(reaction_median=[1.0, 1.2, 3.0, 3.0], collision_window=0.3)
+def race_to_play(second):
+    """Monday/5 on top, every seat holding a Tuesday of its own and a dead card; seat 1 reacts `second`
+    seconds after the top card, seat 0 after 1.0, the others after 3.0 (collision window 0.3)."""
+    t = tables_for(reaction_median=[1.0, second, 3.0, 3.0], collision_window=0.3)
     s, rng = fresh(t, 4)
     set_top(s, card(5, 1))
     for p in range(4):
         set_hand(s, p, [card(p, 2), DEAD[p]])
     restart(t, s, rng)
+    return t, s, rng
+
+
+def test_collision_within_the_window_all_land_and_each_draws_two():
+    t, s, rng = race_to_play(1.2)
     assert s[constants.H_G_N] == 2 and rules.to_move(s) == 0
     pile_before = s[constants.H_PILE_N]
     play(t, s, rng, constants.OP_PLAY * 100 + card(0, 2))
@@ -76,12 +83,7 @@ def test_collision_within_the_window_all_land_and_each_draws_two():
 
 
 def test_outside_the_window_only_the_first_plays():
-    t = tables_for(reaction_median=[1.0, 1.4, 3.0, 3.0], collision_window=0.3)
-    s, rng = fresh(t, 4)
-    set_top(s, card(5, 1))
-    for p in range(4):
-        set_hand(s, p, [card(p, 2), DEAD[p]])
-    restart(t, s, rng)
+    t, s, rng = race_to_play(1.4)
     assert s[constants.H_G_N] == 1
 
 
