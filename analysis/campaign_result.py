@@ -92,8 +92,6 @@ class CampaignResult(CommandResultFile):
 
     kind: Literal["campaign"] = "campaign"
     schema_version: Literal[1] = 1
-    command: Optional[str] = None  # the command line that made it
-    game: str
     players: int
     policies: list[dict[str, Any]]  # SeatPolicy.describe() per seat: name, kind, params (the policy's own)
     seed: int

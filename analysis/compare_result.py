@@ -164,8 +164,6 @@ class ComparisonResult(CommandResultFile):
 
     kind: Literal["comparison"] = "comparison"
     schema_version: Literal[1] = 1
-    command: Optional[str]  # the command line that made it
-    game: str
     title: str
     a: Side
     b: Side

@@ -146,6 +146,9 @@ class CommandResultFile(ResultFile):
 
     COMMAND: ClassVar[str]  # the command that writes it: "compare", "tune", "campaign"
 
+    command: Optional[str] = None  # the command line that made it (None: none was recorded)
+    game: str
+
     @classmethod
     def recover(cls, path: Path, data: dict | None) -> str:
         command = (data or {}).get("command")

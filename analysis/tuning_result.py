@@ -186,8 +186,6 @@ class TuningResult(CommandResultFile):
 
     kind: Literal["tuning"] = "tuning"
     schema_version: Literal[1] = 1
-    command: Optional[str] = None  # the command line that made it
-    game: str
     policies: list[dict[str, Any]]  # SeatPolicy.describe() per seat: name, kind, params (the policy's own)
     players: int
     seed: int
