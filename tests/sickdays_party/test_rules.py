@@ -213,24 +213,23 @@ def test_look_busy_punishes_the_slowest_player():
 
 def test_emptying_the_hand_returns_a_token_and_draws_seven_then_wins():
     t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0])
-    s, rng = fresh(t, 5)
-    quiet_others(s, (1, 2, 3, 4)[:3])
-    set_hand(s, 4, [card(9, 5)])
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [card(0, 2)])
-    s[constants.O_TOKENS + 0] = 1
-    restart(t, s, rng)
-    play(t, s, rng)
+
+    def last_card_played(tokens):
+        """Five seats; seat 0 plays its one card (Tuesday/0 on Monday/5) holding `tokens` tokens."""
+        s, rng = fresh(t, 5)
+        quiet_others(s, (1, 2, 3))
+        set_hand(s, 4, [card(9, 5)])
+        set_top(s, card(5, 1))
+        set_hand(s, 0, [card(0, 2)])
+        s[constants.O_TOKENS + 0] = tokens
+        restart(t, s, rng)
+        play(t, s, rng)
+        return s
+
+    s = last_card_played(1)
     assert s[constants.O_TOKENS + 0] == 0 and s[constants.O_HANDN + 0] == 7 and s[constants.O_PLACE + 0] == 0
     # with no token left, playing the last card wins
-    s, rng = fresh(t, 5)
-    quiet_others(s, (1, 2, 3))
-    set_hand(s, 4, [card(9, 5)])
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [card(0, 2)])
-    s[constants.O_TOKENS + 0] = 0
-    restart(t, s, rng)
-    play(t, s, rng)
+    s = last_card_played(0)
     assert s[constants.O_PLACE + 0] == 1 and s[constants.H_NWON] == 1 and rules.to_move(s) != 0
     check_zones(s)
 
