@@ -8,11 +8,9 @@ again by its own command (`balance campaign ...`), not by `balance report`.
 """
 from __future__ import annotations
 
-import shlex
-from pathlib import Path
 from typing import Any, Literal, Optional
 
-from .results import Interval, MarginVerdict, Part, ResultFile
+from .results import CommandResultFile, Interval, MarginVerdict, Part
 
 
 class Rate(Part):
@@ -85,16 +83,15 @@ class Verdicts(Part):
     counts: dict[str, int]  # verdict -> how many items have it
 
 
-class CampaignResult(ResultFile):
+class CampaignResult(CommandResultFile):
     """campaign.json: how many campaigns reach and clear each level, and what a whole campaign takes."""
 
     FILE = "campaign.json"
+    COMMAND = "campaign"
     SCHEMA_VERSION = 1
 
     kind: Literal["campaign"] = "campaign"
     schema_version: Literal[1] = 1
-    command: Optional[str] = None  # the command line that made it
-    game: str
     players: int
     policies: list[dict[str, Any]]  # SeatPolicy.describe() per seat: name, kind, params (the policy's own)
     seed: int
@@ -105,10 +102,3 @@ class CampaignResult(ResultFile):
     gave_up: int  # campaigns that gave up
     games_to_clear: GamesToClear
     verdicts: Verdicts
-
-    @classmethod
-    def recover(cls, path: Path, data: dict | None) -> str:
-        command = (data or {}).get("command")
-        if isinstance(command, str) and command.startswith(("balance campaign ", "balance.campaign(")):
-            return f"run `{command}` again"
-        return f"run `balance campaign` again (with --out {shlex.quote(str(path.parent))})"

@@ -6,11 +6,9 @@ card diff; read back by reports.comparison, reports.verdicts, cli.compare and th
 """
 from __future__ import annotations
 
-import shlex
-from pathlib import Path
 from typing import Any, Literal, Optional
 
-from .results import Interval, MarginVerdict, Part, ResultFile
+from .results import CommandResultFile, Interval, MarginVerdict, Part
 
 
 class Side(Part):
@@ -157,16 +155,15 @@ class CardDiff(Part):
     diff: Optional[dict[str, Any]] = None  # reports.card_diff.CardDiff.to_dict(): card fields are the game's own
 
 
-class ComparisonResult(ResultFile):
+class ComparisonResult(CommandResultFile):
     """comparison.json: B against A on every headline metric."""
 
     FILE = "comparison.json"
+    COMMAND = "compare"
     SCHEMA_VERSION = 1
 
     kind: Literal["comparison"] = "comparison"
     schema_version: Literal[1] = 1
-    command: Optional[str]  # the command line that made it
-    game: str
     title: str
     a: Side
     b: Side
@@ -189,13 +186,6 @@ class ComparisonResult(ResultFile):
     verdicts: Verdicts
     skill_check: Optional[SkillCheck]
     card_diff: Optional[CardDiff]  # None: the game has no card list, or the run folders were not readable
-
-    @classmethod
-    def recover(cls, path: Path, data: dict | None) -> str:
-        command = (data or {}).get("command")
-        if isinstance(command, str) and command.startswith(("balance compare ", "balance.compare(")):
-            return f"run `{command}` again"
-        return f"run `balance compare` again (with --out {shlex.quote(str(path.parent))})"
 
     # ------------------------------------------------------------ read by the report
     @property

@@ -26,6 +26,7 @@ is always remade from its run folders, never migrated).
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Optional
 
@@ -137,3 +138,20 @@ class ResultFile(Part):
             loc = ".".join(str(x) for x in first.get("loc") or ()) or "(the whole file)"
             msg = " ".join(str(first.get("msg", "not valid")).split())
             raise BalanceError(f"{path}: field '{loc}': {msg}: damaged or edited; {how}") from None
+
+
+class CommandResultFile(ResultFile):
+    """A result file that one command writes whole and that records the command line (`command`): made
+    again by running that command again."""
+
+    COMMAND: ClassVar[str]  # the command that writes it: "compare", "tune", "campaign"
+
+    command: Optional[str] = None  # the command line that made it (None: none was recorded)
+    game: str
+
+    @classmethod
+    def recover(cls, path: Path, data: dict | None) -> str:
+        command = (data or {}).get("command")
+        if isinstance(command, str) and command.startswith((f"balance {cls.COMMAND} ", f"balance.{cls.COMMAND}(")):
+            return f"run `{command}` again"
+        return f"run `balance {cls.COMMAND}` again (with --out {shlex.quote(str(path.parent))})"

@@ -8,12 +8,10 @@ holds no games, so an older or damaged file is made again by its own command (`b
 """
 from __future__ import annotations
 
-import shlex
-from pathlib import Path
 from typing import Any, Literal, Optional
 
 from .campaign_result import Mean, Rate
-from .results import Interval, MarginVerdict, Part, ResultFile
+from .results import CommandResultFile, Interval, MarginVerdict, Part
 
 
 class Estimate(Part):
@@ -179,16 +177,15 @@ class Verdicts(Part):
     items: list[VerdictItem]
 
 
-class TuningResult(ResultFile):
+class TuningResult(CommandResultFile):
     """tuning.json: the recommended parameters and how sure the recommendation is."""
 
     FILE = "tuning.json"
+    COMMAND = "tune"
     SCHEMA_VERSION = 1
 
     kind: Literal["tuning"] = "tuning"
     schema_version: Literal[1] = 1
-    command: Optional[str] = None  # the command line that made it
-    game: str
     policies: list[dict[str, Any]]  # SeatPolicy.describe() per seat: name, kind, params (the policy's own)
     players: int
     seed: int
@@ -208,10 +205,3 @@ class TuningResult(ResultFile):
     certainty: Optional[Certainty] = None
     skill: Optional[dict[str, SkillRow]] = None
     verdicts: Verdicts
-
-    @classmethod
-    def recover(cls, path: Path, data: dict | None) -> str:
-        command = (data or {}).get("command")
-        if isinstance(command, str) and command.startswith(("balance tune ", "balance.tune(")):
-            return f"run `{command}` again"
-        return f"run `balance tune` again (with --out {shlex.quote(str(path.parent))})"

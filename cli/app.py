@@ -38,24 +38,23 @@ def _flags_without_placeholder(params):
     return params
 
 
-class Command(TyperCommand):
+class _NoFlagPlaceholder:
+    """Flags (--help included) show no value placeholder: mixed into the app's command and group classes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _flags_without_placeholder(self.params)
+
+    def get_params(self, ctx):
+        return _flags_without_placeholder(super().get_params(ctx))
+
+
+class Command(_NoFlagPlaceholder, TyperCommand):
     """A command whose flags (--help included) show no value placeholder."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        _flags_without_placeholder(self.params)
 
-    def get_params(self, ctx):
-        return _flags_without_placeholder(super().get_params(ctx))
-
-
-class Group(TyperGroup):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        _flags_without_placeholder(self.params)
-
-    def get_params(self, ctx):
-        return _flags_without_placeholder(super().get_params(ctx))
+class Group(_NoFlagPlaceholder, TyperGroup):
+    """The app's group: its own flags (--version, --help) show no placeholder either."""
 
 
 app = typer.Typer(
@@ -265,6 +264,14 @@ def _user_params(spec, sets, params_file, level):
             raise BalanceError(f"--level: {spec.name} has no difficulty levels")
         extra["level"] = level
     return user_params(spec, sets, params_file, extra)
+
+
+def _setting(game: str, players, policy, policy_param, set_, params, level):
+    """What a command that plays is asked to play, read as every such command reads it and checked in this
+    order before anything compiles or is written: (spec, players, seats, user parameters)."""
+    spec = _spec(game)
+    n_players = _players(spec, players)
+    return spec, n_players, _policies(spec, policy, policy_param, n_players), _user_params(spec, set_, params, level)
 
 
 def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool = False, say: bool = True) -> None:

@@ -10,8 +10,8 @@ from rich.table import Table
 from balance.simcore.errors import BalanceError
 
 from .app import (LevelOpt, MarginOpt, MaybeGameOpt, OutOpt, ParamsFileOpt, PlayersOpt, PolicyOpt, PolicyParamOpt,
-                  PrecisionOpt, QuietOpt, SeedOpt, SetOpt, SkillCheckOpt, ThreadsOpt, _command_line, _players,
-                  _policies, _spec, _threads, _user_params, command, games_opt, out)
+                  PrecisionOpt, QuietOpt, SeedOpt, SetOpt, SkillCheckOpt, ThreadsOpt, _command_line, _setting,
+                  _threads, command, games_opt, out)
 from .running import run_and_report
 
 
@@ -49,10 +49,7 @@ def compare(
     if game is not None:
         if run_a is not None or run_b is not None:
             raise BalanceError("compare: give two run folders, or --game with --a-set/--b-set, not both")
-        spec = _spec(game)
-        n_players = _players(spec, players)
-        seats = _policies(spec, policy, policy_param, n_players)
-        base = _user_params(spec, set_, params, level)
+        spec, n_players, seats, base = _setting(game, players, policy, policy_param, set_, params, level)
         from balance.simcore.params import resolve, user_params
         from balance.analysis.runs import RunConfig, Variant, default_chunk_size
 

@@ -13,9 +13,9 @@ from balance.simcore.errors import BalanceError
 if TYPE_CHECKING:
     from balance.analysis.impact_result import ImpactResult
 
-from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PrecisionOpt, QuietOpt, games_opt, PlayersOpt, PolicyOpt, PolicyParamOpt, SchedulerOpt, SkillCheckOpt,
-                  SeedOpt, SetOpt, ThreadsOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads,
-                  _user_params, command, err, out)
+from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PlayersOpt, PolicyOpt,
+                  PolicyParamOpt, PrecisionOpt, QuietOpt, SchedulerOpt, SeedOpt, SetOpt, SkillCheckOpt, ThreadsOpt,
+                  WorkersOpt, _command_line, _setting, _threads, command, games_opt, out)
 from .running import run_and_report
 
 
@@ -55,10 +55,7 @@ def impact(
     from balance.analysis import runs
 
     _threads(threads)
-    spec = _spec(game)
-    n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param, n_players)
-    user = _user_params(spec, set_, params, level)
+    spec, n_players, seats, user = _setting(game, players, policy, policy_param, set_, params, level)
     from balance.simcore.params import resolve
 
     base = resolve(spec, user)

@@ -10,8 +10,8 @@ from rich.table import Table
 
 from .app import (CheckOpt, ChunkOpt, GameOpt, LevelOpt, MarginOpt, MaybeGameOpt, OutOpt, ParamsFileOpt, PlayersOpt,
                   PolicyOpt, PolicyParamOpt, PrecisionOpt, QuietOpt, SchedulerOpt, SeedOpt, SetOpt, SkillCheckOpt,
-                  ThreadsOpt, VaryOpt, WorkersOpt, _command_line, _players, _policies, _spec, _threads, _user_params,
-                  command, games_opt, out)
+                  ThreadsOpt, VaryOpt, WorkersOpt, _command_line, _setting, _spec, _threads, command,
+                  games_opt, out)
 from .running import run_and_report
 
 
@@ -205,10 +205,7 @@ def simulate(
     from balance.analysis import runs
 
     _threads(threads)
-    spec = _spec(game)
-    n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param, n_players)
-    user = _user_params(spec, set_, params, level)
+    spec, n_players, seats, user = _setting(game, players, policy, policy_param, set_, params, level)
     config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size, rotate_seats=rotate_seats)
     config.check = check
     run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
@@ -248,10 +245,7 @@ def sweep(
     from balance.analysis.sweep import grid, sweep_config
 
     _threads(threads)
-    spec = _spec(game)
-    n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param, n_players)
-    user = _user_params(spec, set_, params, level)
+    spec, n_players, seats, user = _setting(game, players, policy, policy_param, set_, params, level)
     points = grid(spec, vary)
     config = sweep_config(spec, user, points, n_players, seats, seed, n, chunk_size)
     config.check = check

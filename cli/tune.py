@@ -13,7 +13,7 @@ from balance.simcore.errors import BalanceError
 from . import app as cli_app
 from .app import (GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PlayersOpt, PolicyOpt, PolicyParamOpt,
                   QuietOpt, SeedOpt, SetOpt, ThreadsOpt, VaryOpt, _command_line, _nothing_kept, _players, _policies,
-                  _seats_words, _spec, _threads, _user_params, command, err, games_opt, out)
+                  _seats_words, _setting, _spec, _threads, _user_params, command, err, games_opt, out)
 
 
 @command()
@@ -49,10 +49,7 @@ def tune(
     from balance.analysis.tune import parse_target, tune as run_tune, write_tuning
 
     _threads(threads)
-    spec = _spec(game)
-    n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param, n_players)
-    user = _user_params(spec, set_, params, level)
+    spec, n_players, seats, user = _setting(game, players, policy, policy_param, set_, params, level)
     targets = [parse_target(t) for t in target]
     points = grid(spec, vary)
     from balance.analysis.preflight import check_result_folder

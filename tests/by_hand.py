@@ -28,8 +28,28 @@ def play_on(spec, tables, state, rng, choose, decisions, look=None, after=None):
     return state
 
 
+def new_game(spec, tables, players: int, seed: int = 1, index: int = 0):
+    """Game `index` of `seed` before its first decision: (state, its random streams)."""
+    rng = R.new_streams(seed, index)
+    return spec.kernels.new_game(tables, np.int64(players), rng, np.zeros(0, np.int32)), rng
+
+
 def play_by_hand(spec, tables, players: int, seed: int, index: int, choose, look=None):
     """Game `index` of `seed`, played to its end as `play_on` plays. Returns the final state."""
-    rng = R.new_streams(seed, index)
-    state = spec.kernels.new_game(tables, np.int64(players), rng, np.zeros(0, np.int32))
+    state, rng = new_game(spec, tables, players, seed, index)
     return play_on(spec, tables, state, rng, choose, spec.max_decisions, look)
+
+
+def random_choice(state, seat, options, n, rng):
+    """`choose` for `play_on`: a uniformly random option, from the policy stream (as the random policy draws)."""
+    return R.randint(rng, R.POLICY, n)
+
+
+def play_checked(spec, tables, state, rng, choose, decisions):
+    """`play_on` with the game's invariants (spec.kernels.check) asserted before the first decision and
+    after every step. Returns the state."""
+    def checked(s):
+        assert spec.kernels.check(tables, s) == 0
+
+    checked(state)
+    return play_on(spec, tables, state, rng, choose, decisions, after=checked)

@@ -14,11 +14,9 @@ coefficients into VALUE_WEIGHTS.
 """
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 
-from tests.fit_value import cross_entropy, fit, predict
+from tests.fit_value import arguments, cross_entropy, fit, predict
 
 
 def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tuple[np.ndarray, np.ndarray]:
@@ -54,12 +52,7 @@ def sample(seed: int, n_games: int, players: int = 4, rate: float = 0.08) -> tup
 def main(argv=None) -> int:
     from balance.simcore.overtime.rules import VALUE_TERMS
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("-n", type=int, default=6000)
-    ap.add_argument("--test-seed", type=int, default=12)
-    ap.add_argument("--test-n", type=int, default=3000)
-    a = ap.parse_args(argv)
+    a = arguments(__doc__, 6000, 3000, argv)
     x, y = sample(a.seed, a.n)
     xt, yt = sample(a.test_seed, a.test_n)
 

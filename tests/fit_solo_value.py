@@ -13,11 +13,9 @@ no line can save dooms are graded as losses, not fitted).
 """
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 
-from tests.fit_value import cross_entropy, fit, predict
+from tests.fit_value import arguments, cross_entropy, fit, predict
 
 
 def sample(seed: int, n_games: int, rate: float = 0.10) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -72,12 +70,7 @@ def old_value(x: np.ndarray) -> np.ndarray:
 def main(argv=None) -> int:
     from balance.simcore.sickdays_solo.policies import N_LEVELS, VALUE_TERMS
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("-n", type=int, default=1500)
-    ap.add_argument("--test-seed", type=int, default=12)
-    ap.add_argument("--test-n", type=int, default=500)
-    a = ap.parse_args(argv)
+    a = arguments(__doc__, 1500, 500, argv)
     x, y, doomed, doomed_won = sample(a.seed, a.n)
     xt, yt, _, _ = sample(a.test_seed, a.test_n)
 

@@ -1,6 +1,8 @@
-"""What the value-fitting scripts share (tests/fit_overtime_value.py, tests/fit_solo_value.py): a
-logistic regression with fractional targets and its cross-entropy."""
+"""What the value-fitting scripts share (tests/fit_overtime_value.py, tests/fit_solo_value.py): their
+command line, a logistic regression with fractional targets and its cross-entropy."""
 from __future__ import annotations
+
+import argparse
 
 import numpy as np
 from scipy.optimize import minimize
@@ -24,3 +26,14 @@ def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def predict(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-(x @ w)))
+
+
+def arguments(doc: str, n: int, test_n: int, argv=None) -> argparse.Namespace:
+    """The script's options: the fitting sample (--seed, -n games) and the held-out one (--test-seed, --test-n);
+    `doc`'s first line is the description."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("-n", type=int, default=n)
+    ap.add_argument("--test-seed", type=int, default=12)
+    ap.add_argument("--test-n", type=int, default=test_n)
+    return ap.parse_args(argv)

@@ -7,6 +7,21 @@ from ..seat_view import SeatView, counts
 
 
 class View(SeatView):
+    # a play in words, by the card's effect: {card} the card played, {who} the target, {name} and {name2} the
+    # cards named (a str.format template)
+    PLAYS = {
+        "boss": "Play your {card} against {who} (fires their Boss if it is in their hand; if not, you lose)",
+        "guess_fire_hand": "Play {card} against {who}, naming {name}",
+        "fire_from_break": "Play {card}: fire {name} from {who}'s break room",
+        "reveal_hand": "Play {card} against {who} (they show you their hand)",
+        "discard": "Play {card} against {who} (they put a card of their choice in their break room)",
+        "peek_deck": "Play {card} against {who} (look at the top of their deck)",
+        "revive": "Play {card}: take {name} back from your unemployment line",
+        "swap": "Play {card}: swap {name} from your hand for {name2} from your break room",
+        "fire_self_reshuffle_break": "Play {card}: fire it, shuffle your break room into your deck",
+        "draw": "Play {card} (draw cards)",
+    }
+
     def __init__(self, spec, data, players, human):
         super().__init__(spec, data, players, human)
         self.constants = constants
@@ -80,27 +95,9 @@ class View(SeatView):
         name2 = rest // (C + 1)
         if mode == 1:
             return f"Put {self.card(card)} in the break room without its effect"
-        eff = self.effects[card]
-        who = self.seat_name(target)
-        if eff == "boss":
-            return f"Play your {self.card(card)} against {who} (fires their Boss if it is in their hand; if not, you lose)"
-        if eff == "guess_fire_hand":
-            return f"Play {self.card(card)} against {who}, naming {self.card(name)}"
-        if eff == "fire_from_break":
-            return f"Play {self.card(card)}: fire {self.card(name)} from {who}'s break room"
-        if eff in ("reveal_hand", "discard", "peek_deck"):
-            what = {"reveal_hand": "they show you their hand", "discard": "they put a card of their choice in their "
-                    "break room", "peek_deck": "look at the top of their deck"}[eff]
-            return f"Play {self.card(card)} against {who} ({what})"
-        if eff == "revive":
-            return f"Play {self.card(card)}: take {self.card(name)} back from your unemployment line"
-        if eff == "swap":
-            return f"Play {self.card(card)}: swap {self.card(name)} from your hand for {self.card(name2)} from your break room"
-        if eff == "fire_self_reshuffle_break":
-            return f"Play {self.card(card)}: fire it, shuffle your break room into your deck"
-        if eff == "draw":
-            return f"Play {self.card(card)} (draw cards)"
-        return f"Play {self.card(card)}"
+        words = self.PLAYS.get(self.effects[card], "Play {card}")
+        return words.format(card=self.card(card), who=self.seat_name(target), name=self.card(name),
+                            name2=self.card(name2))
 
     def hide(self, ev):
         constants = self.constants

@@ -3,6 +3,7 @@ folder's results in a form two runs can be compared by (summary numbers, the
 parts' rows)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -65,6 +66,18 @@ def same_rows(a: Path, b: Path) -> bool:
     return all(ra[k].equals(rb[k]) for k in ra)
 
 
+def same_run(a: Path, b: Path) -> bool:
+    """Two run folders hold the same results: summaries (but when they were made) and rows."""
+    return summary(a) == summary(b) and same_rows(a, b)
+
+
+def played_at_once(out: Path, n: int, chunk: int | None = None, seed: int = 21) -> Path:
+    """`simulate_args`' run played start to end into `out`, for a run that was stopped and resumed to equal."""
+    r = balance(*simulate_args(out, n, chunk, seed=seed))
+    assert r.exit_code == 0, r.output
+    return out
+
+
 def one_line_error(result) -> str:
     """The refusal of a command: exit 2, one line on stderr, no traceback."""
     assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
@@ -74,19 +87,26 @@ def one_line_error(result) -> str:
     return lines[0]
 
 
-def race21_run(tmp_path_factory, n: int = 3000, chunk: int = 1000, seed: int = 5) -> Path:
-    """A finished race21 run folder for a module's tests; the toy game is registered only
-    while it is played, so later tests see the real registry."""
+@contextlib.contextmanager
+def race21_registered():
+    """The toy game (tests/toygame.py) registered as `race21` while the block runs, undone after (also when it
+    fails), so later tests see the real registry: for a module fixture that plays it (a test's own
+    registration is the `race21` fixture, tests/cli/conftest.py)."""
     import pytest
 
     from balance.simcore import registry
 
-    toy = pytest.MonkeyPatch()
-    toy.setitem(registry.GAMES, "race21", "toygame")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(registry.GAMES, "race21", "toygame")
+        yield
+
+
+def race21_run(tmp_path_factory, n: int = 3000, chunk: int = 1000, seed: int = 5) -> Path:
+    """A finished race21 run folder for a module's tests, the toy game registered only while it is played."""
     out = tmp_path_factory.mktemp("base") / "run"
-    r = balance(*simulate_args(out, n, chunk, seed=seed))
+    with race21_registered():
+        r = balance(*simulate_args(out, n, chunk, seed=seed))
     assert r.exit_code == 0, r.output
-    toy.undo()
     return out
 
 

@@ -2,21 +2,11 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from balance.cli.app import app
-from balance.simcore import registry
-
-runner = CliRunner()
+from runkit import balance
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
-
-
-def balance(*args):
-    return runner.invoke(app, [str(a) for a in args])
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def test_version_and_help():

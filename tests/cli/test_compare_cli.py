@@ -8,13 +8,10 @@ import json
 
 import pytest
 
-from balance.simcore import registry
 from tests.cli.runkit import balance, one_line_error
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def test_played_comparison_is_a_compare_folder_rebuilt_as_one(tmp_path):

@@ -8,16 +8,13 @@ import time
 
 import pytest
 
-from balance.simcore import registry
 
-from runkit import balance, child, one_line_error, same_rows, simulate_args, summary
+from runkit import balance, child, one_line_error, played_at_once, same_run, simulate_args, summary
 
 WAIT_LIMIT = 300  # seconds; only reached when the test fails
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def paused_env(go):
@@ -49,9 +46,7 @@ def test_a_second_writer_and_a_report_are_refused_naming_the_first(tmp_path):
     assert summary(out)["n_games"] == 6000 and summary(out)["complete"] is True
     # now alone: the bigger run resumes from it and equals a clean run
     assert balance(*simulate_args(out, 9000, 1000)).exit_code == 0
-    clean = tmp_path / "clean"
-    assert balance(*simulate_args(clean, 9000)).exit_code == 0
-    assert summary(out) == summary(clean) and same_rows(out, clean)
+    assert same_run(out, played_at_once(tmp_path / "clean", 9000))
 
 
 @pytest.mark.parametrize("sizes", [(4000, 6000), (6000, 6000)])
@@ -73,6 +68,4 @@ def test_two_writers_started_together_one_runs_one_is_refused(tmp_path, sizes):
     winner = next(p for p in procs if p is not loser)
     assert winner.returncode == 0, results
     n = sizes[procs.index(winner)]
-    clean = tmp_path / "clean"
-    assert balance(*simulate_args(clean, n, 1000)).exit_code == 0
-    assert summary(out) == summary(clean) and same_rows(out, clean)
+    assert same_run(out, played_at_once(tmp_path / "clean", n, 1000))

@@ -13,26 +13,21 @@ import polars as pl
 import pytest
 
 from balance.analysis import folder_entries
-from balance.simcore import registry
 
-from runkit import balance, one_line_error, same_rows, simulate_args, summary
+from runkit import balance, one_line_error, race21_registered, same_rows, simulate_args, summary
 
 N, CHUNK, SEED = 4000, 1000, 8
 CASES = 30
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    toy = pytest.MonkeyPatch()  # registered while the fixture builds; undone so later tests see the real registry
-    toy.setitem(registry.GAMES, "race21", "toygame")
     out = tmp_path_factory.mktemp("fuzz") / "run"
-    assert balance(*simulate_args(out, N, CHUNK, seed=SEED)).exit_code == 0
-    toy.undo()
+    with race21_registered():
+        assert balance(*simulate_args(out, N, CHUNK, seed=SEED)).exit_code == 0
     return out
 
 

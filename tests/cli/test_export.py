@@ -10,7 +10,6 @@ import polars as pl
 import pytest
 
 from balance.analysis import frames
-from balance.simcore import registry
 from tests.cli.runkit import balance, one_line_error, race21_run
 
 
@@ -19,9 +18,7 @@ def run(tmp_path_factory) -> Path:
     return race21_run(tmp_path_factory, n=600, chunk=200)
 
 
-@pytest.fixture(autouse=True)
-def _toy(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 LOADERS = {"games": frames.load_games, "seats": frames.load_seats, "cards": frames.load_cards}

@@ -11,14 +11,11 @@ import polars as pl
 import pytest
 
 from balance.analysis.frames import load_games
-from balance.simcore import registry
 
-from runkit import balance, one_line_error, same_rows, simulate_args, summary
+from runkit import balance, one_line_error, played_at_once, same_run, simulate_args
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def test_unwritable_run_folder_is_refused_before_any_game(tmp_path):
@@ -67,9 +64,7 @@ def test_disk_full_mid_run_keeps_committed_chunks_and_resumes(tmp_path, monkeypa
     monkeypatch.setattr(pl.DataFrame, "write_parquet", real)
     r = balance(*simulate_args(out, 5000, 1000, seed=3))
     assert r.exit_code == 0, r.output
-    clean = tmp_path / "clean"
-    assert balance(*simulate_args(clean, 5000, seed=3)).exit_code == 0
-    assert summary(out) == summary(clean) and same_rows(out, clean)
+    assert same_run(out, played_at_once(tmp_path / "clean", 5000, seed=3))
 
 
 def test_disk_full_while_appending_a_record_is_one_line_and_resumes(tmp_path, monkeypatch):
@@ -96,9 +91,7 @@ def test_disk_full_while_appending_a_record_is_one_line_and_resumes(tmp_path, mo
     assert not (out / "chunks.jsonl").read_bytes().endswith(b"\n")  # torn: not a record
     assert load_games(out).height == 2000
     assert balance(*simulate_args(out, 5000, 1000, seed=4)).exit_code == 0
-    clean = tmp_path / "clean"
-    assert balance(*simulate_args(clean, 5000, seed=4)).exit_code == 0
-    assert summary(out) == summary(clean) and same_rows(out, clean)
+    assert same_run(out, played_at_once(tmp_path / "clean", 5000, seed=4))
 
 
 def test_disk_full_when_the_summary_is_written_is_one_line(tmp_path, monkeypatch):

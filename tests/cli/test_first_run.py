@@ -14,9 +14,7 @@ from balance.simcore.params import resolve
 from tests.cli.runkit import balance
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def warm_engine(name="race21", policy="greedy"):

@@ -25,16 +25,13 @@ from pathlib import Path
 import pytest
 
 from balance.analysis import folder_entries, manifest_file
-from balance.simcore import registry
 
 from runkit import balance, child, one_line_error, race21_run, simulate_args
 
 SHED_CARDS = Path(__file__).resolve().parent.parent / "shedgame" / "cards.toml"
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 @pytest.fixture(scope="module")

@@ -25,9 +25,7 @@ pathlib.Path(__file__).with_name("EXECUTED").write_text("a run folder made balan
 ''' + POLICY
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def run_with_policy(tmp_path, policy_file):

@@ -7,29 +7,14 @@ import hashlib
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from balance.cli.app import app
 from balance.simcore import registry
 from balance.simcore.files import read_toml
 
-runner = CliRunner()
+from runkit import balance, one_line_error
 
 
-@pytest.fixture(autouse=True)
-def games(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
-
-
-def balance(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r) -> str:
-    assert r.exit_code == 2, (r.exit_code, r.output)
-    lines = [x for x in r.stderr.splitlines() if x.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    return lines[0]
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def result(folder):

@@ -16,9 +16,7 @@ from runkit import balance, child, summary
 KEPT = re.compile(r"interrupted: ([\d,]+) of ([\d,]+) games kept; rerun the same command to resume")
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def committed_games(out) -> int:

@@ -21,9 +21,8 @@ import pytest
 
 from balance.analysis import folder_entries, store
 from balance.analysis.frames import load_games, load_seats
-from balance.simcore import registry
 
-from runkit import balance, child, rows, same_rows, simulate_args, summary
+from runkit import balance, child, race21_registered, rows, same_run, simulate_args, summary
 
 KILLED_N, KILLED_CHUNK = 6000, 1000  # the killed run: chunks of 1000, killed in its third chunk
 RESUMES = {"other chunk size, bigger -n": (9000, 700), "default chunk size of a bigger -n": (30000, None)}
@@ -33,23 +32,19 @@ class Killed(BaseException):
     """Stands for the process dying: not an Exception, so nothing catches it."""
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
     """Uninterrupted runs of each resume's size (their default chunk size)."""
-    toy = pytest.MonkeyPatch()  # registered while the fixture builds; undone so later tests see the real registry
-    toy.setitem(registry.GAMES, "race21", "toygame")
     out = {}
-    for name, (n, _) in RESUMES.items():
-        folder = tmp_path_factory.mktemp("clean") / "run"
-        r = balance(*simulate_args(folder, n))
-        assert r.exit_code == 0, r.output
-        out[name] = folder
-    toy.undo()
+    with race21_registered():
+        for name, (n, _) in RESUMES.items():
+            folder = tmp_path_factory.mktemp("clean") / "run"
+            r = balance(*simulate_args(folder, n))
+            assert r.exit_code == 0, r.output
+            out[name] = folder
     return out
 
 
@@ -93,8 +88,7 @@ def test_a_kill_in_every_window_then_resume_equals_a_clean_run(tmp_path, monkeyp
     n, chunk = RESUMES[resume]
     r = balance(*simulate_args(out, n, chunk))
     assert r.exit_code == 0, r.output
-    assert summary(out) == summary(clean[resume])
-    assert same_rows(out, clean[resume])
+    assert same_run(out, clean[resume])
     assert not list((out / "parts" / folder_entries.STAGING).iterdir())
 
 
@@ -110,8 +104,7 @@ def test_a_real_sigkill_in_a_window_then_resume_equals_a_clean_run(tmp_path, cle
     r = balance(*simulate_args(out, n, chunk))  # takes the stale lock over
     assert r.exit_code == 0, r.output
     assert not lock.exists()
-    assert summary(out) == summary(clean["other chunk size, bigger -n"])
-    assert same_rows(out, clean["other chunk size, bigger -n"])
+    assert same_run(out, clean["other chunk size, bigger -n"])
 
 
 def test_the_old_bug_stray_seats_of_a_killed_chunk_are_not_counted(tmp_path, clean):
@@ -144,4 +137,4 @@ def test_a_killed_precision_run_resumes_to_the_same_stopping_point(tmp_path, mon
     assert balance(*args, "--out", out).exit_code == 0
     stopping = lambda d: json.loads((d / "stopping.json").read_text())  # noqa: E731
     assert stopping(out) == stopping(clean) and stopping(clean)["stopped_by"] == "precision"
-    assert summary(out) == summary(clean) and same_rows(out, clean)
+    assert same_run(out, clean)

@@ -7,26 +7,17 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from balance.analysis import ladder as L
 from balance.analysis.stats import wilson
-from balance.cli.app import app
 from balance.reports import context
 from balance.simcore import registry
-from tests.cli.runkit import typed_ladder
+from tests.cli.runkit import balance, typed_ladder
 
-runner = CliRunner()
 RUNGS = ["random", "greedy epsilon=0.5", "greedy epsilon=0.2", "greedy", "lookahead", "expert"]
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
-
-
-def balance(*args):
-    return runner.invoke(app, [str(a) for a in args])
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 @pytest.fixture(scope="module")

@@ -16,17 +16,15 @@ from balance.analysis.compare_result import ComparisonResult
 from balance.analysis.impact_result import ImpactResult
 from balance.analysis.ladder_result import LadderFile
 from balance.analysis.tuning_result import TuningResult
-from balance.simcore import registry
 from balance.simcore.errors import BalanceError
-from tests.cli.runkit import balance, one_line_error
+from tests.cli.runkit import balance, one_line_error, race21_registered
 
 
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory) -> dict[str, Path]:
     """A played comparison and a played impact of the toy game (race to 21)."""
     root = tmp_path_factory.mktemp("results")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(registry.GAMES, "race21", "toygame")
+    with race21_registered():
         r = balance("compare", "--game", "race21", "--b-set", "target=23", "-n", 200, "--out", root / "cmp",
                     "--quiet")
         assert r.exit_code == 0, r.output
@@ -43,11 +41,6 @@ def folders(tmp_path_factory) -> dict[str, Path]:
                     root / "camp", "--quiet")
         assert r.exit_code == 0, r.output
     return {"cmp": root / "cmp", "imp": root / "imp", "lad": root / "lad", "tune": root / "tune", "camp": root / "camp"}
-
-
-@pytest.fixture
-def race21(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
 
 
 @pytest.mark.parametrize("model,name", [(ComparisonResult, "cmp"), (ImpactResult, "imp"), (LadderFile, "lad"),
@@ -114,18 +107,26 @@ def test_balance_report_refuses_an_old_or_damaged_comparison(folders, tmp_path, 
     assert not (folder / "report.html").exists()
 
 
-def test_an_old_impact_file_is_refused_and_balance_report_makes_it_again(folders, tmp_path, race21):
+def _old_remade_file(folders, tmp_path, name: str, model) -> tuple[Path, dict]:
+    """A copy of folder `name` whose result file (impact.json, ladder.json: remade from the folder's games) has
+    no schema_version, as every one before schema 2 (they had `kind`): refused in one line that says
+    `balance report FOLDER` makes it again. Returns the copy and the file's data."""
     import shutil
 
-    folder = tmp_path / "imp"
-    shutil.copytree(folders["imp"], folder)
-    data = json.loads((folder / "impact.json").read_text())
-    data.pop("schema_version")  # as every impact.json before schema 2 (they had `kind`)
-    (folder / "impact.json").write_text(json.dumps(data))
+    folder = tmp_path / name
+    shutil.copytree(folders[name], folder)
+    data = json.loads((folder / model.FILE).read_text())
+    data.pop("schema_version")
+    (folder / model.FILE).write_text(json.dumps(data))
     with pytest.raises(BalanceError) as exc:
-        ImpactResult.read(folder)
+        model.read(folder)
     line = str(exc.value)
     assert "field 'schema_version'" in line and f"run `balance report {folder}`" in line and "\n" not in line
+    return folder, data
+
+
+def test_an_old_impact_file_is_refused_and_balance_report_makes_it_again(folders, tmp_path, race21):
+    folder, data = _old_remade_file(folders, tmp_path, "imp", ImpactResult)
     data["schema_version"], data["rows"][0]["margin_verdict"] = 2, {"verdict": "within_margin"}
     (folder / "impact.json").write_text(json.dumps(data))
     with pytest.raises(BalanceError, match=r"field 'rows\.0\.margin_verdict\.margin': Field required"):
@@ -233,17 +234,7 @@ def test_the_report_is_built_from_tuning_or_campaign_json_alone(folders, tmp_pat
 
 
 def test_an_old_ladder_file_is_refused_and_balance_report_makes_it_again(folders, tmp_path, race21):
-    import shutil
-
-    folder = tmp_path / "lad"
-    shutil.copytree(folders["lad"], folder)
-    data = json.loads((folder / "ladder.json").read_text())
-    data.pop("schema_version")  # as every ladder.json before schema 2 (they had `kind`)
-    (folder / "ladder.json").write_text(json.dumps(data))
-    with pytest.raises(BalanceError) as exc:
-        LadderFile.read(folder)
-    line = str(exc.value)
-    assert "field 'schema_version'" in line and f"run `balance report {folder}`" in line and "\n" not in line
+    folder, data = _old_remade_file(folders, tmp_path, "lad", LadderFile)
     (folder / "ladder.json").write_text(json.dumps(data)[:200])
     with pytest.raises(BalanceError, match=r"ladder.json: damaged \(not JSON"):
         LadderFile.read(folder)

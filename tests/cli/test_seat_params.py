@@ -13,9 +13,7 @@ from balance.simcore.slots import P_EPSILON
 from runkit import balance, one_line_error
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def spec():

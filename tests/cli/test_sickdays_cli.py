@@ -1,15 +1,7 @@
 """The issue's own commands on the first real game, end to end."""
 import json
 
-from typer.testing import CliRunner
-
-from balance.cli.app import app
-
-runner = CliRunner()
-
-
-def balance(*args):
-    return runner.invoke(app, [str(a) for a in args])
+from runkit import balance
 
 
 def test_simulate_replay_and_campaign_on_sickdays(tmp_path):

@@ -7,14 +7,11 @@ import json
 
 import pytest
 
-from balance.simcore import registry
 
 from runkit import balance, summary
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def _simulate(out, *extra):

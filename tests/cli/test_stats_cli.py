@@ -4,21 +4,11 @@ family and pairing words, sweeps summarised per point."""
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from balance.cli.app import app
-from balance.simcore import registry
-
-runner = CliRunner()
+from runkit import balance
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
-
-
-def balance(*args):
-    return runner.invoke(app, [str(a) for a in args])
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def summary(folder):

@@ -6,15 +6,12 @@ from typer.testing import CliRunner
 
 from balance.analysis.tune import parse_target
 from balance.cli.app import app
-from balance.simcore import registry
 from balance.simcore.errors import BalanceError
 
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 def test_targets_parse_and_bad_ones_are_clear():

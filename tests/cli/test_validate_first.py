@@ -14,9 +14,7 @@ from balance.simcore import registry
 
 from runkit import balance, one_line_error
 
-@pytest.fixture(autouse=True)
-def toy_game(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "race21", "toygame")
+pytestmark = pytest.mark.usefixtures("race21")
 
 
 @pytest.fixture

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.simcore import rng as R
 from balance.simcore.four_day_weekend import SPEC
 from balance.simcore.four_day_weekend import constants
 from balance.simcore.four_day_weekend import rules
 from balance.simcore.trace import no_trace
+from by_hand import new_game
 
 DATA = SPEC.load_data({})
 TABLES = DATA.tables
@@ -23,8 +23,7 @@ def cid(name: str) -> int:
 
 
 def fresh(n_players=2, seed=1, game=0, tables=TABLES):
-    rng = R.new_streams(seed, game)
-    return rules.new_game(tables, n_players, rng, no_trace()), rng
+    return new_game(SPEC, tables, n_players, seed, game)
 
 
 def hand(s, p):

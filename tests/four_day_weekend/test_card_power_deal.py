@@ -18,6 +18,8 @@ from balance.simcore.four_day_weekend import rules
 from balance.simcore.four_day_weekend.invariants import check
 from balance.simcore.trace import no_trace
 
+from .helpers import draw_pile, hand
+
 BASE = SPEC.load_data({})
 NAMES = list(BASE.card_names)
 SEED = 5
@@ -25,17 +27,6 @@ SEED = 5
 
 def deal(data, players, index):
     return rules.new_game(data.tables, players, R.new_streams(SEED, index), no_trace())
-
-
-def hand(s, p):
-    a = s.a
-    o = a[constants.O_HAND] + p * constants.HAND_MAX
-    return [int(x) for x in a[o:o + a[a[constants.O_HAND_N] + p]]]
-
-
-def draw_pile(s):
-    a = s.a
-    return [int(x) for x in a[a[constants.O_DRAW]:a[constants.O_DRAW] + a[constants.M_DRAW_N]]]
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

@@ -16,6 +16,16 @@ def compile_tables(params, path):
     return SPEC.load_data({**params, "cards": str(path)}).tables
 
 
+def refusal(tmp_path, old, new):
+    """The card file with `old` changed to `new`, as the loader refuses it: (its path, the error line)."""
+    assert old in GOOD
+    path = tmp_path / "cards.toml"
+    path.write_text(GOOD.replace(old, new, 1))
+    with pytest.raises(BalanceError) as e:
+        compile_tables({}, path)
+    return path, str(e.value)
+
+
 def test_default_deck_is_a_marked_reconstruction_of_100_cards():
     assert "RECONSTRUCTION" in GOOD.splitlines()[0]
     cards, _, inst, _ = TABLES
@@ -29,12 +39,7 @@ def test_default_deck_is_a_marked_reconstruction_of_100_cards():
     ('op = "multiply_type", type = "cash", factor = 3', "Cash Advance", "effects[0].op", "multiply_colour"),
 ])
 def test_unknown_opcode(tmp_path, patch, card, field, allowed):
-    bad = GOOD.replace(patch, 'op = "quadruple_everything", type = "cash", factor = 3')
-    path = tmp_path / "cards.toml"
-    path.write_text(bad)
-    with pytest.raises(BalanceError) as e:
-        compile_tables({}, path)
-    msg = str(e.value)
+    path, msg = refusal(tmp_path, patch, 'op = "quadruple_everything", type = "cash", factor = 3')
     assert str(path) in msg and card in msg and field in msg and allowed in msg
 
 
@@ -48,12 +53,7 @@ def test_unknown_opcode(tmp_path, patch, card, field, allowed):
     ('op = "multiply_type", type = "cash", factor = 3', 'op = "multiply_type", type = "gold", factor = 3', "Cash Advance", "effects[0].type"),
 ])
 def test_bad_field(tmp_path, old, new, card, field):
-    assert old in GOOD
-    path = tmp_path / "cards.toml"
-    path.write_text(GOOD.replace(old, new, 1))
-    with pytest.raises(BalanceError) as e:
-        compile_tables({}, path)
-    msg = str(e.value)
+    path, msg = refusal(tmp_path, old, new)
     assert str(path) in msg and f"'{card}'" in msg and f"'{field}'" in msg and "allowed" in msg
 
 
@@ -94,12 +94,7 @@ def test_a_rules_file_value_is_checked_like_a_set_value(tmp_path, monkeypatch):
     ('effects = [{ op = "add_flat", amount = 3 }]', 'effects = []', "Long Weekend", "effects", "1 to 4"),
 ])
 def test_each_kind_allows_its_own_fields(tmp_path, old, new, card, field, allowed):
-    assert old in GOOD
-    path = tmp_path / "cards.toml"
-    path.write_text(GOOD.replace(old, new, 1))
-    with pytest.raises(BalanceError) as e:
-        compile_tables({}, path)
-    msg = str(e.value)
+    path, msg = refusal(tmp_path, old, new)
     assert "\n" not in msg and str(path) in msg and f"card '{card}'" in msg and f"field '{field}'" in msg
     assert allowed in msg.split("allowed:")[1]
 

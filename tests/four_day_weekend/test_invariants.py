@@ -4,7 +4,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.four_day_weekend import SPEC
 from balance.simcore.four_day_weekend import constants
@@ -13,7 +12,8 @@ from balance.simcore.four_day_weekend import invariants
 from balance.simcore.four_day_weekend import policies
 from balance.simcore.four_day_weekend.invariants import check
 from balance.simcore.four_day_weekend.policies import greedy
-from balance.simcore.trace import no_trace
+
+from by_hand import play_checked, random_choice
 
 from .helpers import TABLES, fresh, hand
 
@@ -24,17 +24,8 @@ GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
 def played(seed=1, n_players=3, steps=20, use_greedy=True):
     """A new game and some moves (checked as it goes)."""
     s, rng = fresh(n_players, seed)
-    out = np.zeros(constants.MAX_OPTIONS, np.int64)
-    assert check(TABLES, s) == 0
-    for _ in range(steps):
-        seat = rules.to_move(s)
-        if seat < 0:
-            break
-        n = rules.legal(TABLES, s, out)
-        j = greedy(TABLES, s, seat, out, n, GREEDY, rng) if use_greedy else R.randint(rng, R.POLICY, n)
-        rules.step(TABLES, s, out[j], rng, no_trace())
-        assert check(TABLES, s) == 0
-    return s
+    choose = (lambda s, seat, o, n, rng: greedy(TABLES, s, seat, o, n, GREEDY, rng)) if use_greedy else random_choice
+    return play_checked(SPEC, TABLES, s, rng, choose, steps)
 
 
 def test_spec_names_every_code():

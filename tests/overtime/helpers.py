@@ -45,42 +45,38 @@ def fresh(n_players=4, seed=3, data=DATA):
     return s, rng
 
 
-def give(s, p, name, data=DATA):
-    """Move one copy of card `name` from the deck to p's hand."""
-    TABLES = data.tables
+def _from_deck(s, name, data):
+    """Take one copy of card `name` out of the deck (the deck's last card fills its place); returns it."""
     k = kind(name, data)
     n = s.g[constants.G_DECK_N]
     for j in range(n):
         c = s.deck[j]
-        if TABLES[3][c] == k:
+        if data.tables[3][c] == k:
             s.deck[j] = s.deck[n - 1]
             s.deck[n - 1] = -1
             s.g[constants.G_DECK_N] = n - 1
-            h = s.ps[p, constants.P_HAND_N]
-            s.hand[p, h] = c
-            s.ps[p, constants.P_HAND_N] = h + 1
-            s.zone[c] = constants.Z_HAND
-            s.owner[c] = p
-            s.cc[p, k, constants.CC_HELD] += 1
             return c
     raise AssertionError(f"no {name} left in the deck")
+
+
+def give(s, p, name, data=DATA):
+    """Move one copy of card `name` from the deck to p's hand."""
+    c = _from_deck(s, name, data)
+    h = s.ps[p, constants.P_HAND_N]
+    s.hand[p, h] = c
+    s.ps[p, constants.P_HAND_N] = h + 1
+    s.zone[c] = constants.Z_HAND
+    s.owner[c] = p
+    s.cc[p, kind(name, data), constants.CC_HELD] += 1
+    return c
 
 
 def to_discard(s, name, data=DATA):
     """Move one copy of card `name` from the deck to the discard pile."""
-    TABLES = data.tables
-    k = kind(name, data)
-    n = s.g[constants.G_DECK_N]
-    for j in range(n):
-        c = s.deck[j]
-        if TABLES[3][c] == k:
-            s.deck[j] = s.deck[n - 1]
-            s.deck[n - 1] = -1
-            s.g[constants.G_DECK_N] = n - 1
-            s.zone[c] = constants.Z_DISCARD
-            s.dk[k] += 1
-            return c
-    raise AssertionError(f"no {name} left in the deck")
+    c = _from_deck(s, name, data)
+    s.zone[c] = constants.Z_DISCARD
+    s.dk[kind(name, data)] += 1
+    return c
 
 
 def assignment(s, p, name, data=DATA):

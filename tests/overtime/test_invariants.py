@@ -54,6 +54,15 @@ def test_untouched_state_passes(seed, n_players, steps):
     assert check(TABLES, s) == 0
 
 
+def off_the_deck(s):
+    """The deck's top card taken off it, its zone (and all else) left for the test to set."""
+    dn = s.g[constants.G_DECK_N] - 1
+    c = s.deck[dn]
+    s.deck[dn] = -1
+    s.g[constants.G_DECK_N] = dn
+    return c
+
+
 def _first_in(s, z):
     return int(np.flatnonzero(s.zone == z)[0])
 
@@ -84,10 +93,7 @@ def test_card_dropped_from_a_hand():
 
 def test_card_lost_from_the_game():
     s = played()
-    dn = s.g[constants.G_DECK_N] - 1  # drawn off the deck into nowhere
-    c = s.deck[dn]
-    s.deck[dn] = -1
-    s.g[constants.G_DECK_N] = dn
+    c = off_the_deck(s)  # into nowhere
     s.zone[c] = constants.Z_BOX
     assert check(TABLES, s) == invariants.INV_CONSERVED
 
@@ -100,10 +106,7 @@ def test_discard_count_desynced():
 
 def test_card_moved_to_discard_without_its_count():
     s = played()
-    dn = s.g[constants.G_DECK_N] - 1
-    c = s.deck[dn]
-    s.deck[dn] = -1
-    s.g[constants.G_DECK_N] = dn
+    c = off_the_deck(s)
     s.zone[c] = constants.Z_DISCARD  # bypassing set_zone: dk not updated
     assert check(TABLES, s) == invariants.INV_DISCARD_COUNTS
 
@@ -158,10 +161,7 @@ def test_tasks_left_memo_gone_stale():
 
 def test_second_employee():
     s = played()
-    dn = s.g[constants.G_DECK_N] - 1
-    c = s.deck[dn]
-    s.deck[dn] = -1
-    s.g[constants.G_DECK_N] = dn
+    c = off_the_deck(s)
     s.zone[c] = constants.Z_EMPLOYEE
     s.owner[c] = 0
     assert check(TABLES, s) == invariants.INV_EMPLOYEE

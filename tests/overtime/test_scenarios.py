@@ -69,14 +69,19 @@ def test_work_is_its_own_reward_trigger():
     assert constants.EV_COMPLETE in codes and constants.EV_EVENT in codes
 
 
-def test_last_assignment_given_back_before_the_turn_ends():
-    """'Unless another player can give them an Assignment before the end of that turn'."""
-    s, rng = fresh()
+def last_assignment_left(s):
+    """P1 down to one Assignment, User Experience Survey: the other four out of the game."""
     for name in ("Lead Generation Report", "Project Cost Breakdown", "The Quarterly Report", "Monthly Sales Forecast"):
         a = assignment(s, 0, name)
         s.zone[a] = constants.Z_OUT
         s.owner[a] = -1
     s.ps[0, constants.P_N_ASSIGN] = 1
+
+
+def test_last_assignment_given_back_before_the_turn_ends():
+    """'Unless another player can give them an Assignment before the end of that turn'."""
+    s, rng = fresh()
+    last_assignment_left(s)
     uxs = assignment(s, 0, "User Experience Survey")
     give(s, 0, "Burning the Midnight Oil")
     give(s, 2, "Work Is Its Own Reward")
@@ -91,11 +96,7 @@ def test_last_assignment_given_back_before_the_turn_ends():
 
     # the same without the reaction: P1 wins at the end of the turn
     s, rng = fresh()
-    for name in ("Lead Generation Report", "Project Cost Breakdown", "The Quarterly Report", "Monthly Sales Forecast"):
-        a = assignment(s, 0, name)
-        s.zone[a] = constants.Z_OUT
-        s.owner[a] = -1
-    s.ps[0, constants.P_N_ASSIGN] = 1
+    last_assignment_left(s)
     give(s, 0, "Burning the Midnight Oil")
     play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Burning the Midnight Oil"), assignment(s, 0, "User Experience Survey")))
     while to_move(s) == 0:

@@ -119,22 +119,24 @@ def test_banner_from_the_manifest_card_list(tmp_path):
     assert "Of 3 invented cards" in words and "Reconstructed card list: these are invented cards" in words
 
 
-def test_banner_derived_from_the_games_card_list(tmp_path):
-    """No card_list in the manifest: spec.load_data(params).cards says so."""
-    cl = CardList("data/race21/cards.toml", str(tmp_path / "cards.toml"), "cd" * 32, True, True)
+def report_with_card_list(tmp_path, reconstruction: bool) -> str:
+    """The run report (HTML) of a race21 run whose manifest names no card list, the game's own being the
+    shipped file, a reconstruction or not (spec.load_data(params).cards)."""
+    cl = CardList("data/race21/cards.toml", str(tmp_path / "cards.toml"), "cd" * 32, True, reconstruction)
     data = GameData("race21", {}, (), ("+1", "+2", "+3"), cl, (), "x")
     spec = dataclasses.replace(SPEC, load_data=lambda params=None: data)
     run = make_run(tmp_path, n_games=600)
-    words = text(render_run_report(run, spec).read_text())
+    return render_run_report(run, spec).read_text()
+
+
+def test_banner_derived_from_the_games_card_list(tmp_path):
+    """No card_list in the manifest: spec.load_data(params).cards says so."""
+    words = text(report_with_card_list(tmp_path, True))
     assert "Invented cards stand in for the printed ones" in words and "hash cdcdcdcd" in words
 
 
 def test_no_banner_for_the_printed_or_no_card_list(tmp_path):
-    cl = CardList("data/race21/cards.toml", str(tmp_path / "cards.toml"), "cd" * 32, True, False)
-    data = GameData("race21", {}, (), ("+1", "+2", "+3"), cl, (), "x")
-    spec = dataclasses.replace(SPEC, load_data=lambda params=None: data)
-    run = make_run(tmp_path, n_games=600)
-    html = render_run_report(run, spec).read_text()
+    html = report_with_card_list(tmp_path, False)
     assert 'class="banner"' not in html and "Invented cards" not in html
     assert "data/race21/cards.toml: the game&#39;s own list" in html
 

@@ -1,10 +1,11 @@
 """Constructed states for rulebook scenarios, and a slow zone checker."""
 import numpy as np
 
-from balance.simcore import rng as R
 from balance.simcore.sickdays_party import SPEC
 from balance.simcore.sickdays_party import constants, rules
 from balance.simcore.trace import no_trace
+from by_hand import new_game
+from sickdays_deck import card, event, take_out  # noqa: F401  (the tests take them from here)
 
 # deterministic reactions: spread 0 means every delay is exactly the median
 CALM = {"wrong_play": [0.0], "forget_celebrate": [0.0], "wrong_accusation": [0.0], "reaction_spread": [0.0]}
@@ -17,32 +18,16 @@ def tables_for(**params):
 
 
 def fresh(tables, n_players=4, seed=1, game=0):
-    rng = R.new_streams(seed, game)
-    return rules.new_game(tables, np.int64(n_players), rng, no_trace()), rng
-
-
-def card(suit, day):
-    """Card id of worker `suit` (0-based), day 1..7."""
-    return suit * 7 + day - 1
-
-
-def event(e):
-    return constants.NWORK + e
+    return new_game(SPEC, tables, n_players, seed, game)
 
 
 def detach(s, c):
     """Take card c out of whatever holds it (deck, pile, hand, note, out of the game)."""
     z = s[constants.O_ZONE + c]
     if z == constants.Z_DECK:
-        n = s[constants.H_DECK_N]
-        deck = [x for x in s[constants.O_DECK:constants.O_DECK + n] if x != c]
-        s[constants.O_DECK:constants.O_DECK + n] = deck + [-1]
-        s[constants.H_DECK_N] = n - 1
+        take_out(s, c, constants.O_DECK, constants.H_DECK_N)
     elif z == constants.Z_PILE:
-        n = s[constants.H_PILE_N]
-        pile = [x for x in s[constants.O_PILE:constants.O_PILE + n] if x != c]
-        s[constants.O_PILE:constants.O_PILE + n] = pile + [-1]
-        s[constants.H_PILE_N] = n - 1
+        pile = take_out(s, c, constants.O_PILE, constants.H_PILE_N)
         s[constants.H_TOP] = pile[-1] if pile else -1
     elif constants.Z_HAND0 <= z < constants.Z_HAND0 + constants.MAXP:
         s[constants.O_HANDN + z - constants.Z_HAND0] -= 1

@@ -22,6 +22,16 @@ def quiet_others(s, seats, extra=()):
         set_hand(s, p, [pool[2 * i], pool[2 * i + 1]] + list(extra))
 
 
+def seat_zero_alone(t, hand, top=card(5, 1)):
+    """A four-seat game of tables `t`: seats 1-3 holding nothing that plays (quiet_others), `top` on the pile
+    (default Monday/5) and seat 0 holding `hand`; not yet restarted, so a test can set what else it needs first."""
+    s, rng = fresh(t, 4)
+    quiet_others(s, (1, 2, 3))
+    set_top(s, top)
+    set_hand(s, 0, hand)
+    return s, rng
+
+
 def test_next_day_wraps_and_same_worker_and_events_are_wild():
     assert rules.matches(card(0, 2), card(3, 1))  # Tuesday on any Monday
     assert rules.matches(card(0, 1), card(3, 7))  # "You can play a 1-Monday on a 7-Sunday"
@@ -55,13 +65,20 @@ def test_nobody_plays_twice_in_a_row_and_the_stall_rule():
     check_zones(s)
 
 
-def test_collision_within_the_window_all_land_and_each_draws_two():
-    t = tables_for(reaction_median=[1.0, 1.2, 3.0, 3.0], collision_window=0.3)
+def race_to_play(second):
+    """Monday/5 on top, every seat holding a Tuesday of its own and a dead card; seat 1 reacts `second`
+    seconds after the top card, seat 0 after 1.0, the others after 3.0 (collision window 0.3)."""
+    t = tables_for(reaction_median=[1.0, second, 3.0, 3.0], collision_window=0.3)
     s, rng = fresh(t, 4)
     set_top(s, card(5, 1))
     for p in range(4):
         set_hand(s, p, [card(p, 2), DEAD[p]])
     restart(t, s, rng)
+    return t, s, rng
+
+
+def test_collision_within_the_window_all_land_and_each_draws_two():
+    t, s, rng = race_to_play(1.2)
     assert s[constants.H_G_N] == 2 and rules.to_move(s) == 0
     pile_before = s[constants.H_PILE_N]
     play(t, s, rng, constants.OP_PLAY * 100 + card(0, 2))
@@ -76,12 +93,7 @@ def test_collision_within_the_window_all_land_and_each_draws_two():
 
 
 def test_outside_the_window_only_the_first_plays():
-    t = tables_for(reaction_median=[1.0, 1.4, 3.0, 3.0], collision_window=0.3)
-    s, rng = fresh(t, 4)
-    set_top(s, card(5, 1))
-    for p in range(4):
-        set_hand(s, p, [card(p, 2), DEAD[p]])
-    restart(t, s, rng)
+    t, s, rng = race_to_play(1.4)
     assert s[constants.H_G_N] == 1
 
 
@@ -130,10 +142,7 @@ def test_every_mistake_leaves_the_card_and_draws_two(cause):
 def test_no_celebration_is_needed_on_look_busy_or_coffee_break_or_a_day():
     t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], forget_celebrate=[1.0])
     for top in (event(rules.EV_LOOKBUSY), card(5, 1)):
-        s, rng = fresh(t, 4)
-        quiet_others(s, (1, 2, 3))
-        set_top(s, top)
-        set_hand(s, 0, [card(0, 2), card(7, 6)])
+        s, rng = seat_zero_alone(t, [card(0, 2), card(7, 6)], top=top)
         restart(t, s, rng)
         play(t, s, rng, constants.OP_PLAY * 100 + card(0, 2))
         assert sum(s[constants.H_PEN0:constants.H_PEN0 + constants.N_CAUSES]) == 0
@@ -142,10 +151,7 @@ def test_no_celebration_is_needed_on_look_busy_or_coffee_break_or_a_day():
 def test_wrong_accusation_of_a_same_worker_play():
     t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], wrong_accusation=[0.0, 1.0, 1.0, 1.0])
     for played, accused in ((card(5, 5), True), (card(0, 2), False)):
-        s, rng = fresh(t, 4)
-        quiet_others(s, (1, 2, 3))
-        set_top(s, card(5, 1))
-        set_hand(s, 0, [played, card(7, 6)])
+        s, rng = seat_zero_alone(t, [played, card(7, 6)])
         restart(t, s, rng)
         play(t, s, rng, constants.OP_PLAY * 100 + played)
         if accused:  # Friday/5 on Monday/5: legal by worker, "you call them out for the wrong day"
@@ -157,10 +163,7 @@ def test_wrong_accusation_of_a_same_worker_play():
 
 def test_pizza_slice_cancels_a_draw_two():
     t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], wrong_play=[1.0, 0.0, 0.0, 0.0])
-    s, rng = fresh(t, 4)
-    quiet_others(s, (1, 2, 3))
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [card(0, 2), card(7, 6)])
+    s, rng = seat_zero_alone(t, [card(0, 2), card(7, 6)])
     s[constants.O_SLICES + 0] = 1
     restart(t, s, rng)
     play(t, s, rng)  # the wrong card
@@ -175,10 +178,7 @@ def test_pizza_slice_cancels_a_draw_two():
 
 def test_pizza_party_slices_go_to_the_fastest_hands():
     t = tables_for(reaction_median=[4.0, 1.0, 2.0, 3.0])
-    s, rng = fresh(t, 4)
-    quiet_others(s, (1, 2, 3))
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [event(rules.EV_PIZZAPARTY), card(7, 6)])
+    s, rng = seat_zero_alone(t, [event(rules.EV_PIZZAPARTY), card(7, 6)])
     s[constants.H_MIDDLE] = 2
     restart(t, s, rng)
     play(t, s, rng, constants.OP_PLAY * 100 + event(rules.EV_PIZZAPARTY))
@@ -202,10 +202,7 @@ def test_coffee_break_blocks_play_for_ten_seconds():
 
 def test_look_busy_punishes_the_slowest_player():
     t = tables_for(reaction_median=[1.0, 2.0, 5.0, 3.0])
-    s, rng = fresh(t, 4)
-    quiet_others(s, (1, 2, 3))
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [event(rules.EV_LOOKBUSY), card(7, 6)])
+    s, rng = seat_zero_alone(t, [event(rules.EV_LOOKBUSY), card(7, 6)])
     restart(t, s, rng)
     trace = new_trace()
     play(t, s, rng, constants.OP_PLAY * 100 + event(rules.EV_LOOKBUSY), trace)
@@ -216,24 +213,23 @@ def test_look_busy_punishes_the_slowest_player():
 
 def test_emptying_the_hand_returns_a_token_and_draws_seven_then_wins():
     t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0])
-    s, rng = fresh(t, 5)
-    quiet_others(s, (1, 2, 3, 4)[:3])
-    set_hand(s, 4, [card(9, 5)])
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [card(0, 2)])
-    s[constants.O_TOKENS + 0] = 1
-    restart(t, s, rng)
-    play(t, s, rng)
+
+    def last_card_played(tokens):
+        """Five seats; seat 0 plays its one card (Tuesday/0 on Monday/5) holding `tokens` tokens."""
+        s, rng = fresh(t, 5)
+        quiet_others(s, (1, 2, 3))
+        set_hand(s, 4, [card(9, 5)])
+        set_top(s, card(5, 1))
+        set_hand(s, 0, [card(0, 2)])
+        s[constants.O_TOKENS + 0] = tokens
+        restart(t, s, rng)
+        play(t, s, rng)
+        return s
+
+    s = last_card_played(1)
     assert s[constants.O_TOKENS + 0] == 0 and s[constants.O_HANDN + 0] == 7 and s[constants.O_PLACE + 0] == 0
     # with no token left, playing the last card wins
-    s, rng = fresh(t, 5)
-    quiet_others(s, (1, 2, 3))
-    set_hand(s, 4, [card(9, 5)])
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [card(0, 2)])
-    s[constants.O_TOKENS + 0] = 0
-    restart(t, s, rng)
-    play(t, s, rng)
+    s = last_card_played(0)
     assert s[constants.O_PLACE + 0] == 1 and s[constants.H_NWON] == 1 and rules.to_move(s) != 0
     check_zones(s)
 
@@ -373,10 +369,7 @@ def test_a_seat_that_drew_seven_plays_twice_only_after_picking_them_up():
     """The "played twice" mistake waits for the pick-up time (draw_time per card)
     like every other reaction."""
     t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], wrong_play=[1.0, 0.0, 0.0, 0.0], draw_time=0.5)
-    s, rng = fresh(t, 4)
-    quiet_others(s, (1, 2, 3))
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [card(0, 2)])
+    s, rng = seat_zero_alone(t, [card(0, 2)])
     s[constants.O_TOKENS + 0] = 1
     restart(t, s, rng)
     play(t, s, rng)  # its last card at 1.0 s: a token goes back, it draws 7
@@ -387,10 +380,7 @@ def test_a_seat_that_drew_seven_plays_twice_only_after_picking_them_up():
 @pytest.mark.parametrize("coffee", [False, True])
 def test_a_busy_seat_jumps_the_gun_only_in_a_coffee_break_and_after_picking_up(coffee):
     t = tables_for(reaction_median=[1.0, 3.0, 3.0, 3.0], wrong_play=[1.0, 0.0, 0.0, 0.0])
-    s, rng = fresh(t, 4)
-    quiet_others(s, (1, 2, 3))
-    set_top(s, card(5, 1))
-    set_hand(s, 0, [card(0, 2), card(7, 6)])
+    s, rng = seat_zero_alone(t, [card(0, 2), card(7, 6)])
     s[constants.O_BUSY + 0] = 4000  # still picking up a penalty
     if coffee:
         s[constants.H_BREAK] = 10_000

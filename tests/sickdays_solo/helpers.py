@@ -1,10 +1,11 @@
 """Constructed states for rulebook scenarios, and a slow zone checker."""
 import numpy as np
 
-from balance.simcore import rng as R
 from balance.simcore.sickdays_solo import SPEC
 from balance.simcore.sickdays_solo import constants, rules
 from balance.simcore.trace import no_trace
+from by_hand import new_game
+from sickdays_deck import card, event, take_out  # noqa: F401  (the tests take them from here)
 
 
 def tables_for(**params):
@@ -12,28 +13,14 @@ def tables_for(**params):
 
 
 def fresh(tables, n_players=1, seed=1, game=0):
-    rng = R.new_streams(seed, game)
-    return rules.new_game(tables, np.int64(n_players), rng, no_trace()), rng
-
-
-def card(suit, day):
-    """Card id of worker `suit` (0-based), day 1..7."""
-    return suit * 7 + day - 1
-
-
-def event(e):
-    return constants.NWORK + e
+    return new_game(SPEC, tables, n_players, seed, game)
 
 
 def detach(s, c):
     """Take card c out of whatever container holds it."""
     z = s[constants.O_ZONE + c]
     if z == constants.Z_DECK:
-        n = s[constants.H_DECK_N]
-        deck = list(s[constants.O_DECK:constants.O_DECK + n])
-        deck.remove(c)
-        s[constants.O_DECK:constants.O_DECK + n] = deck + [-1]
-        s[constants.H_DECK_N] = n - 1
+        take_out(s, c, constants.O_DECK, constants.H_DECK_N)
     elif z >= constants.Z_HAND0:
         seat = z - constants.Z_HAND0
         base = constants.O_HAND + seat * constants.HAND_CAP
@@ -43,11 +30,7 @@ def detach(s, c):
         i = list(s[constants.O_DISC:constants.O_DISC + s[constants.H_DISC_N]]).index(c)
         rules.disc_remove(s, i)
     elif z == constants.Z_REMOVED:
-        n = s[constants.H_REM_N]
-        rem = list(s[constants.O_REM:constants.O_REM + n])
-        rem.remove(c)
-        s[constants.O_REM:constants.O_REM + n] = rem + [-1]
-        s[constants.H_REM_N] = n - 1
+        take_out(s, c, constants.O_REM, constants.H_REM_N)
     elif z == constants.Z_OUT:
         s[constants.H_INGAME] += 1
     else:

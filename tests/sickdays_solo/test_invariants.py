@@ -4,15 +4,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from by_hand import new_game, play_checked, random_choice
 from sickdays_solo.helpers import tables_for
-from balance.simcore import rng as R
 from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.sickdays_solo import SPEC
 from balance.simcore.sickdays_solo import invariants
 from balance.simcore.sickdays_solo import constants, rules
 from balance.simcore.sickdays_solo import policies
 from balance.simcore.sickdays_solo.invariants import check
-from balance.simcore.trace import no_trace
 
 N_CARDS = len(SPEC.load_data({}).card_names)
 GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
@@ -21,19 +20,9 @@ GREEDY = np.array(resolve_policy(SPEC, "greedy").params)
 def played(seed=2, players=2, steps=12, use_greedy=False, **params):
     """A new game and some moves (checked as it goes)."""
     t = tables_for(**({"level": 4, "events": 3} | params))
-    rng = R.new_streams(seed, 0)
-    s = rules.new_game(t, np.int64(players), rng, no_trace())
-    out = np.zeros(constants.MAX_OPTIONS, np.int64)
-    assert check(t, s) == 0
-    for _ in range(steps):
-        seat = rules.to_move(s)
-        if seat < 0:
-            break
-        n = rules.legal(t, s, out)
-        j = policies.greedy(t, s, seat, out, n, GREEDY, rng) if use_greedy else R.randint(rng, R.POLICY, n)
-        rules.step(t, s, out[j], rng, no_trace())
-        assert check(t, s) == 0
-    return t, s
+    s, rng = new_game(SPEC, t, players, seed)
+    choose = (lambda s, seat, o, n, rng: policies.greedy(t, s, seat, o, n, GREEDY, rng)) if use_greedy else random_choice
+    return t, play_checked(SPEC, t, s, rng, choose, steps)
 
 
 def live():
@@ -141,22 +130,15 @@ def test_line_count_desynced():
     assert check(t, s) == invariants.INV_LINES
 
 
-def test_happy_count_desynced():
+@pytest.mark.parametrize("counter,code", [
+    (constants.H_HAPPY_N, invariants.INV_HAPPY),  # the happy count desynced
+    (constants.H_READY, invariants.INV_PIZZAS),  # a pizza token appears
+    (constants.H_NOTES, invariants.INV_COUNTERS),  # the note counter desynced
+], ids=["happy_count", "pizza_token", "note_counter"])
+def test_a_counter_one_too_many_is_caught(counter, code):
     t, s = live()
-    s[constants.H_HAPPY_N] += 1
-    assert check(t, s) == invariants.INV_HAPPY
-
-
-def test_pizza_token_appears():
-    t, s = live()
-    s[constants.H_READY] += 1
-    assert check(t, s) == invariants.INV_PIZZAS
-
-
-def test_note_counter_desynced():
-    t, s = live()
-    s[constants.H_NOTES] += 1
-    assert check(t, s) == invariants.INV_COUNTERS
+    s[counter] += 1
+    assert check(t, s) == code
 
 
 def test_seat_out_of_range():
