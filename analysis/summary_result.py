@@ -45,6 +45,8 @@ class SeatRate(Part):
     ci: Interval
     n: int
     wins: int
+    seat_games: Optional[int] = None  # a rotated run's: deals times rotations
+    ci_method: Optional[str] = None  # a rotated run's (a t interval over deals)
 
 
 class SeatPair(Part):
