@@ -326,7 +326,7 @@ def _per_deal(won: pl.DataFrame, variants: list[dict], players: int, competitive
         else:
             val = mat[:, int(focal)]
         value[have] += val[have]
-        fair[have] += np.nansum(mat, axis=1)[have] / players
+        fair[have] += stats.fair_share(np.nansum(mat, axis=1)[have], 1, players)
         present[have] += 1
     k = len(variants)
     out = np.where(present == k, value / max(k, 1), np.nan)

@@ -577,6 +577,15 @@ class WinPatterns:
         return np.array(keys, dtype=float), np.array([self.counts[k] for k in keys], dtype=np.int64)
 
 
+def fair_share(winners, games, players: int):
+    """A seat's fair share of wins: the win rate every seat would have if the seats were equal, the number
+    of winners per game divided by the players (a shared win counts for every seat that shares it, so it
+    is not 1/players); `winners` won over `games` games (arrays: each game's own share, games 1). The one
+    definition: the summary's seats (seat_balance) and the ladder's rungs (analysis.ladder) use it, the
+    reports read it."""
+    return winners / (games * players)
+
+
 def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.02, what: str = "seat") -> dict | None:
     """Are the seats balanced? From the table of per-game (per-deal) outcome vectors.
 
@@ -661,7 +670,7 @@ def seat_balance(patterns: WinPatterns, alpha: float = 0.05, margin: float = 0.0
     plural = "policies" if what == "policy" else f"{what}s"
     out = {
         "n": n, "reps": reps, "trials_per_seat": int(trials), "seats": seats,
-        "fair_share": float(totals.sum() / (trials * k)),
+        "fair_share": float(fair_share(totals.sum(), trials, k)),
         "informative": {"count": informative, "share": informative / n,
                         "help": f"{unit}s whose outcome is not the same for every {what}: the only ones that set "
                                 f"one {what} against another"},

@@ -53,6 +53,7 @@ from .stats import (
     seat_balance,
 )
 from .summary_block import Block, _decode, game_results, seat_fields
+from .summary_result import SummaryResult
 
 STOPPING_FILE = "stopping.json"
 ROTATION_KEY = "seat_rotation"  # a variant's `varied` entry in a seat-rotated run (analysis.runs)
@@ -390,9 +391,11 @@ def _summarize(source, manifest: dict, spec, margin: float = DEFAULT_MARGIN, sto
     for acc in game_metrics.values():
         acc.players = players
     summary = {
+        "kind": SummaryResult.model_fields["kind"].default,
+        "schema_version": SummaryResult.SCHEMA_VERSION,
         "game": config.get("game", spec.name),
         "title": spec.title,
-        "kind": manifest.get("kind", "run"),
+        "folder_kind": manifest.get("kind", "run"),
         "mode": config.get("mode"),
         "players": players,
         "cooperative": bool(spec.cooperative),
@@ -494,7 +497,8 @@ def summarize(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN) -> dict
 
 
 def write_summary(run_dir: str | Path, spec, margin: float | None = None) -> Path:
-    """Write `summary.json` into the run folder and return its path. `margin`
+    """Write `summary.json` (its schema: analysis.summary_result) into the run folder, atomically, and return
+    its path. `margin`
     None: the margin of the summary already there (so `balance report` keeps
     the one the run was made with), else DEFAULT_MARGIN."""
     path = Path(run_dir) / SUMMARY_FILE
@@ -503,8 +507,10 @@ def write_summary(run_dir: str | Path, spec, margin: float | None = None) -> Pat
             margin = float(json.loads(path.read_text(encoding="utf-8")).get("margin", DEFAULT_MARGIN))
         except (OSError, ValueError, TypeError, AttributeError):
             margin = DEFAULT_MARGIN
-    data = summarize(run_dir, spec, margin)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=1, allow_nan=False), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return summary_result(run_dir, spec, margin).write(run_dir)
+
+
+def summary_result(run_dir: str | Path, spec, margin: float = DEFAULT_MARGIN) -> SummaryResult:
+    """`summarize` as summary.json's schema (analysis.summary_result); a summary its schema refuses is a bug here,
+    raised as pydantic's ValidationError."""
+    return SummaryResult.model_validate(summarize(run_dir, spec, margin))

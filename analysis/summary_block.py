@@ -261,7 +261,7 @@ class Block:
 
 
 def seat_fields(balance: dict, n: int) -> dict:
-    """summary.json's seat fields (`seat_gap`, `seat_fair_share`, `shared_wins`) from `stats.seat_balance`."""
+    """summary.json's seat fields (`seat_gap`, `fair_share`, `shared_wins`) from `stats.seat_balance`."""
     gap, test = balance["gap"], balance["test"]
     out = {"seat_gap": {
         "value": gap["value"], "ci": gap["ci"], "best_seat": gap["best_seat"], "worst_seat": gap["worst_seat"],
@@ -271,9 +271,7 @@ def seat_fields(balance: dict, n: int) -> dict:
         "verdict": balance["verdict"],
     }}
     k = len(balance["seats"])
-    out["seat_fair_share"] = {"value": balance["fair_share"],
-                              "help": "the win rate every seat would have if seats were equal: the mean of the "
-                                      "seats' win rates"}
+    out["fair_share"] = balance["fair_share"]  # analysis.stats.fair_share: what every seat would win if seats were equal
     shared = balance.get("shared")
     if shared is not None:
         out["shared_wins"] = {**shared, "words": shared_words(shared, k)}

@@ -5,6 +5,7 @@ options, defaults and checks, and every run folder's tables are frames you can a
 
     run = balance.simulate("overtime", n=20_000, seed=1, out="runs/ot")   # as `balance simulate`
     run.summary["win_rate"], run.summary["win_rate_ci"]
+    run.typed_summary.seat_gap.verdict.words   # summary.json through its schema: fields as attributes
     run.games                      # polars: one row per game
     run.seats.to_pandas()          # one row per game and seat
     run.table("cards", pandas=True)
@@ -83,10 +84,18 @@ class Run:
 
     @property
     def summary(self) -> dict:
-        path = self.folder / "summary.json"
-        if not path.is_file():
+        """summary.json as a dict, read through its schema (`typed_summary`): an older or damaged file raises
+        BalanceError naming the command that makes it again."""
+        return self.typed_summary.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+    @property
+    def typed_summary(self):
+        """summary.json as its schema, balance.analysis.summary_result.SummaryResult: fields as attributes."""
+        from balance.analysis.summary_result import SummaryResult
+
+        if not (self.folder / SummaryResult.FILE).is_file():
             raise BalanceError(f"{self.folder}: no summary.json; rebuild it with: balance report {self.folder}")
-        return json.loads(path.read_text())
+        return SummaryResult.read(self.folder)
 
     @property
     def spec(self):
@@ -147,12 +156,12 @@ class Run:
     def typed(self):
         """The folder's result as its typed schema (balance.analysis.compare_result.ComparisonResult,
         impact_result.ImpactResult, ladder_result.LadderFile, tuning_result.TuningResult,
-        campaign_result.CampaignResult): fields as attributes. None for a folder without one (a plain run
-        or sweep)."""
+        campaign_result.CampaignResult): fields as attributes; a plain run's or sweep's is its summary.json
+        (summary_result.SummaryResult), None when it has none yet."""
         for name in RESULT_FILES:
             if (self.folder / name).is_file() and name in _typed_files():
                 return _typed_files()[name].read(self.folder / name)
-        return None
+        return self.typed_summary if (self.folder / "summary.json").is_file() else None
 
 
 def _typed_files() -> dict:

@@ -25,43 +25,26 @@ SUMMARY_COLUMNS = ("variant", "seat", "policy", "win_rate", "ci_low", "ci_high",
 
 
 def summary_frame(run_dir: Path):
-    """summary.json's win rates: per variant, all seats (seat null) then each seat."""
+    """summary.json's win rates (read through its schema, analysis.summary_result: an older or damaged file
+    is refused, naming the command that makes it again): per variant, all seats (seat null) then each seat."""
     import polars as pl
 
-    from balance.analysis import folder_entries
+    from balance.analysis.summary_result import SummaryResult
 
-    try:
-        raw = folder_entries.read_entry(Path(run_dir), "summary.json", "RUN", folder_entries.MAX_RESULT_BYTES)
-    except FileNotFoundError:
+    if not (Path(run_dir) / SummaryResult.FILE).exists():
         raise BalanceError(f"RUN: {run_dir} has no summary.json; write it with `balance report {run_dir}`, or "
-                           "export another --table (games, seats, cards)") from None
-    try:
-        summary = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BalanceError(f"RUN: {run_dir}/summary.json is not valid JSON ({exc}); write it again with "
-                           f"`balance report {run_dir}`") from None
-    variants = summary.get("variants") if isinstance(summary, dict) else None
-    parts = [v for v in variants if isinstance(v, dict)] if isinstance(variants, list) and variants else [summary]
+                           "export another --table (games, seats, cards)")
+    summary = SummaryResult.read(run_dir)
     rows = []
-    for part in parts:
-        if not isinstance(part, dict):
-            continue
-        name = part.get("name", part.get("variant", "base"))
-        name = str(name) if name is not None else "base"
-        ci = part.get("win_rate_ci") or [None, None]
-        rows.append((name, None, "all", part.get("win_rate"), ci[0], ci[1], part.get("wins"), part.get("n_games")))
-        for s in part.get("win_rate_by_seat") or []:
-            if not isinstance(s, dict):
-                continue
-            ci = s.get("ci") or [None, None]
-            rows.append((name, s.get("seat"), s.get("policy"), s.get("value"), ci[0], ci[1], s.get("wins"), s.get("n")))
+    for part in summary.variants or [summary]:
+        name = getattr(part, "name", "base")
+        ci = part.win_rate_ci or [None, None]
+        rows.append((name, None, "all", part.win_rate, ci[0], ci[1], part.wins, part.n_games))
+        for r in part.win_rate_by_seat or []:
+            rows.append((name, r.seat, r.policy, r.value, r.ci[0], r.ci[1], r.wins, r.n))
     schema = {"variant": pl.String, "seat": pl.Int64, "policy": pl.String, "win_rate": pl.Float64,
               "ci_low": pl.Float64, "ci_high": pl.Float64, "wins": pl.Int64, "n": pl.Int64}
-    try:
-        return pl.DataFrame(rows, schema=schema, orient="row")
-    except (TypeError, ValueError, pl.exceptions.PolarsError) as exc:
-        raise BalanceError(f"RUN: {run_dir}/summary.json: its win-rate table is damaged ({str(exc)[:120]}); write "
-                           f"it again with `balance report {run_dir}`") from None
+    return pl.DataFrame(rows, schema=schema, orient="row")
 
 
 def table_frame(run_dir: Path, table: str):

@@ -4,10 +4,13 @@ games played with a progress bar (_play), then its summary and report, its skill
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from balance.simcore.errors import BalanceError, InvariantBroken
+
+if TYPE_CHECKING:
+    from balance.analysis.summary_result import SummaryResult
 
 from . import app as cli_app
 from .app import _announce, _games_kept, _notice, err
@@ -16,11 +19,11 @@ from .app import _announce, _games_kept, _notice, err
 def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind: str = "run", quiet: bool = False,
                    precision: float | None = None, scheduler: str | None = None, workers: int | None = None,
                    margin: float | None = None, skill_check: int | None = 0, check_only: list[str] | None = None,
-                   card_power: bool = False) -> dict:
+                   card_power: bool = False) -> SummaryResult:
     """Check the folder (read only), compile, then open or resume the folder, play what is missing with a
     progress bar, then the skill check (`skill_check` deals per variant with expert at every seat, None: the
     default, 0: none; `check_only`: the variants it plays, default all), write summary.json and report.html.
-    Returns the summary."""
+    Returns the summary (summary.json's schema, analysis.summary_result)."""
     with opened_run(spec, config, run_dir, n_games, command, kind, quiet, scheduler, workers) as (prepared, executor):
         _play(spec, config, run_dir, n_games, quiet, precision, prepared, executor, paired=kind in PAIRED_KINDS)
         if card_power:
@@ -29,9 +32,10 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
         # imported after the games, not before: a cold first run's compile children run while this process waits,
         # and the report's libraries (matplotlib, jinja2) would be held through them for nothing
         from balance.analysis.summary import write_summary
+        from balance.analysis.summary_result import SummaryResult
         from balance.reports import render_run_report
 
-        summary = json.loads(write_summary(run_dir, spec, margin).read_text())
+        summary = SummaryResult.read(write_summary(run_dir, spec, margin))
         render_run_report(run_dir, spec)
         return summary
 

@@ -3,7 +3,7 @@ of a run (its table, its verdicts)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -13,6 +13,9 @@ from .app import (CheckOpt, ChunkOpt, GameOpt, LevelOpt, MarginOpt, MaybeGameOpt
                   ThreadsOpt, VaryOpt, WorkersOpt, _command_line, _setting, _spec, _threads, command,
                   games_opt, out)
 from .running import run_and_report
+
+if TYPE_CHECKING:
+    from balance.analysis.summary_result import SummaryResult
 
 
 @command()
@@ -85,81 +88,74 @@ def policies(game: GameOpt):
               markup=False)
 
 
-def _print_summary(summary: dict, run_dir: Path, spec=None) -> None:
+def _print_summary(summary: SummaryResult, run_dir: Path, spec=None) -> None:
     def pct(r):
         return f"{100 * r:.2f}%" if r is not None else "-"
 
-    t = Table(title=f"{summary.get('game')} — {summary.get('n_games'):,} games, seed {summary.get('seed')}")
+    t = Table(title=f"{summary.game} — {summary.n_games:,} games, seed {summary.seed}")
     t.add_column("metric")
     t.add_column("value", justify="right")
     t.add_column("95% CI", justify="right")
     t.add_column("n", justify="right")
-    n = summary.get("n_games")
-    wr = summary.get("win_rate")
-    ci = summary.get("win_rate_ci") or [None, None]
-    t.add_row("win rate", pct(wr), f"{pct(ci[0])} – {pct(ci[1])}", f"{n:,}")
+    n = summary.n_games
+    ci = summary.win_rate_ci
+    t.add_row("win rate", pct(summary.win_rate), f"{pct(ci[0])} – {pct(ci[1])}", f"{n:,}")
     labels = _summary_seat_labels(summary, spec)
-    for s in summary.get("win_rate_by_seat") or []:
-        sci = s.get("ci") or [None, None]
-        who = labels.get(s["seat"], s.get("policy", ""))
-        t.add_row(f"  seat {s['seat'] + 1} ({who})", pct(s.get("value")), f"{pct(sci[0])} – {pct(sci[1])}", f"{s.get('n', 0):,}")
-    length = summary.get("length") or {}
-    if length:
-        lci = length.get("mean_ci") or length.get("ci") or [None, None]
-        fmt = lambda x: f"{x:.2f}" if isinstance(x, (int, float)) else "-"  # noqa: E731
-        t.add_row("length (turns), mean", fmt(length.get("mean")), f"{fmt(lci[0])} – {fmt(lci[1])}", f"{length.get('n', n):,}")
-        t.add_row("length, median [p10, p90]", f"{fmt(length.get('median'))} [{fmt(length.get('p10'))}, {fmt(length.get('p90'))}]", "", "")
-    for reason, cnt in (summary.get("end_reasons") or {}).items():
-        c = cnt["count"] if isinstance(cnt, dict) else cnt
+    for s in summary.win_rate_by_seat or []:
+        who = labels.get(s.seat, s.policy)
+        t.add_row(f"  seat {s.seat + 1} ({who})", pct(s.value), f"{pct(s.ci[0])} – {pct(s.ci[1])}", f"{s.n:,}")
+    length = summary.length
+    lci = length.mean_ci
+    fmt = lambda x: f"{x:.2f}" if isinstance(x, (int, float)) else "-"  # noqa: E731
+    t.add_row("length (turns), mean", fmt(length.mean), f"{fmt(lci[0])} – {fmt(lci[1])}", f"{length.n:,}")
+    t.add_row("length, median [p10, p90]", f"{fmt(length.median)} [{fmt(length.p10)}, {fmt(length.p90)}]", "", "")
+    for reason, c in summary.end_reasons.items():
         if c:
             t.add_row(f"ended: {reason}", f"{c:,}", "", f"{n:,}")
     out.print(t)
-    if summary.get("seat_rotation") and spec is not None and isinstance(summary.get("policies"), list):
+    if summary.seat_rotation is not None and spec is not None:
         from balance.simcore.batch import seat_labels
 
-        pols = summary["policies"]
+        pols = summary.policies
         out.print(f"policies moved round the table: {', '.join(seat_labels(spec, pols, len(pols)))}", highlight=False)
-        for r in ((summary["seat_rotation"].get("policies") or {}).get("seats") or []):
-            ci = r.get("ci") or [None, None]
-            rng = f" (95% CI {100 * ci[0]:.2f}% – {100 * ci[1]:.2f}%)" if ci[0] is not None else ""
-            out.print(f"  {r.get('policy', '?')} wins {100 * r['value']:.2f}%{rng} over every seat, "
-                      f"{r.get('n', 0):,} deals", highlight=False)
+        for r in (summary.seat_rotation.policies.seats if summary.seat_rotation.policies is not None else []):
+            rng = f" (95% CI {100 * r.ci[0]:.2f}% – {100 * r.ci[1]:.2f}%)" if r.ci[0] is not None else ""
+            out.print(f"  {r.policy} wins {100 * r.value:.2f}%{rng} over every seat, {r.n:,} deals", highlight=False)
     _print_verdicts(summary)
     out.print(f"run folder: {run_dir}")
 
 
-def _summary_seat_labels(summary: dict, spec) -> dict[int, str]:
+def _summary_seat_labels(summary: SummaryResult, spec) -> dict[int, str]:
     """Seat -> its policy with its changed parameters by name ('greedy (epsilon=1)'), from the run's recorded
     policies; none in a seat-rotated run (every policy sits at every seat)."""
     from balance.simcore.batch import seat_labels
 
-    pols, players = summary.get("policies"), summary.get("players")
-    if spec is None or summary.get("seat_rotation") or not isinstance(pols, list) or not isinstance(players, int):
+    pols, players = summary.policies, summary.players
+    if spec is None or summary.seat_rotation is not None or players is None:
         return {}
     if len(pols) not in (1, players):
         return {}
     return dict(enumerate(seat_labels(spec, pols, players)))
 
 
-def _print_verdicts(summary: dict) -> None:
+def _print_verdicts(summary: SummaryResult) -> None:
     """The verdict block (summary.json `verdicts`), one line each, and what stopped the run."""
-    if summary.get("stopped_by") == "precision":
-        stop = summary.get("stopping") or {}
+    if summary.stopped_by == "precision":
+        stop = summary.stopping or {}  # stopping.json's content, as analysis.summary.read_stopping gives it
         out.print(f"complete: stopped by --precision {stop.get('precision')} (every win-rate interval narrower) "
-                  f"after {summary.get('n_games'):,} of at most {stop.get('max_games', 0):,} games", highlight=False)
-    rot = summary.get("seat_rotation")
-    if rot:
-        out.print(f"seats rotated: {rot['how']} ({rot['deals']:,} deals)", highlight=False)
-    v = summary.get("verdicts") or {}
-    for it in v.get("items") or []:
-        ci = it.get("ci") or [None, None]
+                  f"after {summary.n_games:,} of at most {stop.get('max_games', 0):,} games", highlight=False)
+    rot = summary.seat_rotation
+    if rot is not None:
+        out.print(f"seats rotated: {rot.how} ({rot.deals:,} deals)", highlight=False)
+    v = summary.verdicts
+    for it in v.items:
+        ci = it.ci or [None, None]
         rng = f"{100 * ci[0]:+.1f} to {100 * ci[1]:+.1f} pts" if ci[0] is not None else "no interval"
-        where = f" [{it['variant']}]" if it.get("variant") else ""
-        out.print(f"{it['metric']}{where}: {it['words']} (margin ±{100 * v['margin']:.1f} pts; estimate "
-                  f"{100 * (it.get('estimate') or 0):+.1f} pts, {100 * it.get('ci_level', 0.95):.4g}% CI {rng}, "
-                  f"n = {it.get('n') or 0:,})", highlight=False)
-    sc = summary.get("skill_check") or {}
-    if sc:  # the skill check, in the report's own words (reports.verdicts)
+        where = f" [{it.variant}]" if it.variant else ""
+        out.print(f"{it.metric}{where}: {it.words} (margin ±{100 * v.margin:.1f} pts; estimate "
+                  f"{100 * (it.estimate or 0):+.1f} pts, {100 * it.ci_level:.4g}% CI {rng}, "
+                  f"n = {it.n or 0:,})", highlight=False)
+    if summary.skill_check is not None:  # the skill check, in the report's own words (reports.verdicts)
         from balance.reports.verdicts import run_items, skill_note, skill_verdicts, _one
 
         for it in run_items(summary):
@@ -256,16 +252,15 @@ def sweep(
     return run_dir
 
 
-def _print_sweep(summary: dict, run_dir: Path) -> None:
-    t = Table(title=f"sweep: {len(summary.get('variants') or [])} points, seed {summary.get('seed')}")
+def _print_sweep(summary: SummaryResult, run_dir: Path) -> None:
+    t = Table(title=f"sweep: {len(summary.variants or [])} points, seed {summary.seed}")
     t.add_column("point")
     t.add_column("win rate (95% CI)", justify="right")
     t.add_column("n", justify="right")
     t.add_column("length mean", justify="right")
-    for v in summary.get("variants") or []:
-        ci = v.get("win_rate_ci") or [0, 0]
-        length = (v.get("length") or {}).get("mean")
-        t.add_row(v.get("name", ""), f"{100 * (v.get('win_rate') or 0):.2f}% ({100 * ci[0]:.2f}–{100 * ci[1]:.2f})",
-                  f"{v.get('n_games', 0):,}", f"{length:.2f}" if isinstance(length, (int, float)) else "-")
+    for v in summary.variants or []:
+        ci, length = v.win_rate_ci, v.length.mean
+        t.add_row(v.name, f"{100 * (v.win_rate or 0):.2f}% ({100 * (ci[0] or 0):.2f}–{100 * (ci[1] or 0):.2f})",
+                  f"{v.n_games:,}", f"{length:.2f}" if isinstance(length, (int, float)) else "-")
     out.print(t)
     out.print(f"run folder: {run_dir}\nreport: {run_dir / 'report.html'}")

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from balance.analysis.campaign_result import CampaignResult
     from balance.analysis.compare_result import ComparisonResult
     from balance.analysis.ladder_result import LadderAnalysis
+    from balance.analysis.summary_result import SummaryResult
     from balance.analysis.tuning_result import TuningResult
 
 from .views import RunReport, build_run_report
@@ -48,17 +49,24 @@ def render_html(view: RunReport) -> str:
     return environment().get_template("run.html.jinja2").render(r=view)
 
 
-def _summary_for(run_dir: Path, spec) -> dict:
-    """summary.json, recomputed (and rewritten) when missing or older than a part."""
+def _summary_for(run_dir: Path, spec) -> SummaryResult:
+    """summary.json as its schema (analysis.summary_result), recomputed from the parts (and rewritten) when
+    missing, older than a part, or refused by its schema (made by another balance, damaged): a run folder's
+    report is made from its games, as `balance report FOLDER` makes it."""
     from balance.analysis.frames import part_files
     from balance.analysis.summary import SUMMARY_FILE, write_summary
+    from balance.analysis.summary_result import SummaryResult
 
     path = run_dir / SUMMARY_FILE
     parts = [p for kind in ("games", "seats", "cards") for p in part_files(run_dir, kind)]
     newest = max((p.stat().st_mtime for p in parts), default=0.0)
     if not path.exists() or path.stat().st_mtime < newest:
         write_summary(run_dir, spec)
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        return SummaryResult.read(run_dir)
+    except BalanceError:
+        write_summary(run_dir, spec)
+        return SummaryResult.read(run_dir)
 
 
 def write_report(folder: str | Path, view: RunReport) -> Path:
@@ -72,10 +80,6 @@ def write_report(folder: str | Path, view: RunReport) -> Path:
     return out
 
 
-def is_sweep(summary: dict) -> bool:
-    return len(summary.get("variants") or []) > 1
-
-
 def render_run_report(run_dir: str | Path, spec) -> Path:
     """Write `report.html` for a run folder and return its path (the sweep
     report when the folder holds several variants)."""
@@ -83,14 +87,14 @@ def render_run_report(run_dir: str | Path, spec) -> Path:
 
     run_dir = Path(run_dir)
     summary = _summary_for(run_dir, spec)
-    if summary.get("kind") == "impact":  # balance impact's folder: its own report (reports.impact)
+    if summary.folder_kind == "impact":  # balance impact's folder: its own report (reports.impact)
         return render_impact_report(run_dir, spec, summary)
-    if is_sweep(summary):
+    if summary.sweep:
         return render_sweep_report(run_dir, spec, summary)
     return write_report(run_dir, build_run_report(summary, load_manifest(run_dir), run_dir, spec))
 
 
-def render_sweep_report(run_dir: str | Path, spec, summary: dict | None = None) -> Path:
+def render_sweep_report(run_dir: str | Path, spec, summary: SummaryResult | None = None) -> Path:
     """Write the sweep report of a run folder with several variants; return its path."""
     from balance.analysis.frames import load_manifest
 
@@ -101,19 +105,18 @@ def render_sweep_report(run_dir: str | Path, spec, summary: dict | None = None) 
     return write_report(run_dir, build_sweep_report(summary, load_manifest(run_dir), run_dir, spec))
 
 
-def render_impact_report(run_dir: str | Path, spec, summary: dict | None = None) -> Path:
+def render_impact_report(run_dir: str | Path, spec, summary: SummaryResult | None = None) -> Path:
     """An impact folder (balance impact): impact.json recomputed from its parts
     (analysis.impact), then report.html (reports.impact) from that typed result."""
     from balance.analysis.frames import load_manifest
     from balance.analysis.impact import write_impact
-    from balance.analysis.summary import SUMMARY_FILE
 
     from .impact import build_impact_report
 
     run_dir = Path(run_dir)
     if summary is None:
-        summary = json.loads((run_dir / SUMMARY_FILE).read_text(encoding="utf-8"))
-    res = write_impact(run_dir, spec, summary.get("margin"))
+        summary = _summary_for(run_dir, spec)
+    res = write_impact(run_dir, spec, summary.margin)
     return write_report(run_dir, build_impact_report(res, summary, load_manifest(run_dir), run_dir, spec))
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from balance.analysis.summary_result import SummaryResult
+
 from . import context
 
 
@@ -33,17 +35,14 @@ class About:
         return any(n.invented for n in self.cards)
 
 
-def build_about(s: dict, manifest: dict, run_dir: Path | None, spec=None, params: dict | None = None) -> About:
-    cfg = manifest.get("config") or {}
-    params = params if params is not None else (s.get("params") or cfg.get("params") or {})
-    game = s.get("game") or cfg.get("game") or getattr(spec, "name", "")
-    seats = context.seat_policies(s.get("policies") or cfg.get("policies"), spec, s.get("players") or cfg.get("players"))
+def build_about(s: SummaryResult, manifest: dict, run_dir: Path | None, spec=None, params: dict | None = None) -> About:
+    """`s`: a run's summary (a sweep's: `params` the rule parameters every point shares)."""
+    params = params if params is not None else s.params
     return About(
         cards=context.card_lists(manifest, spec, run_dir),
         changes=context.rule_changes(params, spec),
-        seats=seats,
-        ladder=context.find_ladder(run_dir, s, game, s.get("players") or cfg.get("players"), params,
-                                   cfg.get("engine_hash")),
-        fair=None if s.get("cooperative") else context.fair_share(s),
-        game_title=s.get("title") or cfg.get("title") or game,
+        seats=context.seat_policies(s.policies, spec, s.players),
+        ladder=context.find_ladder(run_dir, s.game, s.players, params, (manifest.get("config") or {}).get("engine_hash")),
+        fair=None if s.cooperative else context.fair_share(s),
+        game_title=s.title or s.game,
     )

@@ -9,13 +9,10 @@ even the game itself may be missing. Nothing here fails a report.
 
 The skill-ladder hook
 ---------------------
-`find_ladder(run_dir, summary, game, players, params)` looks, in this order, for
+`find_ladder(run_dir, game, players, params)` looks, in this order, for
 
-1. a `skill_ladder` block in summary.json, or a `ladder` block that is a dict
-   (summary.json's `ladder` list is the difficulty ladder, win rate per level,
-   and is left alone);
-2. `ladder.json` in the run folder;
-3. `ladder.json` beside the run folder (its parent), then in the run folder's
+1. `ladder.json` in the run folder;
+2. `ladder.json` beside the run folder (its parent), then in the run folder's
    sibling folders (sorted by name), the first whose game and setting match:
    `balance ladder` writes its folder under runs/ like every run, so a ladder
    measured there speaks for every run of the same game and setting there
@@ -23,10 +20,10 @@ The skill-ladder hook
 
 ladder.json is read through its schema (analysis.ladder_result.LadderFile,
 schema 2): a file made by an older balance, damaged or edited out of shape is
-not used (`balance report LADDER_FOLDER` makes it again). A summary.json block
-is the hook's plain form below.
+not used (`balance report LADDER_FOLDER` makes it again). (summary.json holds
+no ladder of policies: its `ladder` is the difficulty ladder, win rate per level.)
 
-A ladder (the form of a summary.json block; ladder.json's settings have it too) is
+A ladder (the form of ladder.json's settings) is
 
     {"kind": "ladder", "game": "sickdays-solo", "players": 1, "params": {"level": 1},
      "metric": "win rate",                  # what `value` measures, in words
@@ -53,9 +50,12 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import fmt
+
+if TYPE_CHECKING:
+    from balance.analysis.summary_result import Games
 
 # Games whose shipped card list is a reconstruction (GAMES.md: three rulebooks do not
 # list their cards). Only a fallback: a GameData's CardList says so itself.
@@ -556,14 +556,10 @@ def _read(path: Path) -> list[dict] | None:
     return [{"engine_hash": lf.engine_hash, **lad.model_dump()} for lad in lf.settings]
 
 
-def find_ladder(run_dir: Path | None, summary: dict, game: str, players, params: dict,
+def find_ladder(run_dir: Path | None, game: str, players, params: dict,
                 engine: str | None = None) -> tuple[dict, str] | None:
     """The skill ladder for this game and setting (and, given `engine`, the run's engine_hash), and where
     it was found (module docstring)."""
-    for key in ("skill_ladder", "ladder"):
-        block = summary.get(key)
-        if isinstance(block, dict) and _matches({"game": game, **block}, game, players, params):
-            return block, "summary.json"
     if run_dir is None:
         return None
     run_dir = Path(run_dir)
@@ -700,33 +696,14 @@ class FairShare:
     words: list[str] = field(default_factory=list)
 
 
-def fair_share(s: dict) -> FairShare | None:
-    """A seat's fair share of wins: summary.json's `fair_share` (or `seat_fair_share`)
-    when present (it accounts for shared wins), else the mean number of winners per
-    game divided by the players, else 1/players."""
-    seats = s.get("win_rate_by_seat") or []
-    players = s.get("players") or len(seats) or None
-    if not players:
+def fair_share(s: "Games") -> FairShare | None:
+    """A seat's fair share of wins, as the analysis wrote it (summary.json's `fair_share`, analysis.stats.fair_share:
+    it accounts for shared wins), with whether wins are shared; None for a game without seats to compare."""
+    if s.fair_share is None:
         return None
-    total = None
-    if seats and all(isinstance(r.get("value"), (int, float)) for r in seats):
-        total = sum(r["value"] for r in seats)
-    shared_block = s.get("shared_wins") if isinstance(s.get("shared_wins"), dict) else {}
-    if isinstance(shared_block.get("seat_rates_sum"), (int, float)):
-        total = shared_block["seat_rates_sum"]
-    win = s.get("win_rate")
-    shared = bool(total is not None and isinstance(win, (int, float)) and total > win + 1e-9)
-    given = s.get("fair_share", s.get("seat_fair_share"))
-    if isinstance(given, dict):
-        given = given.get("value")
-    if isinstance(given, (int, float)):
-        return FairShare(float(given), "summary.json's fair share", total, shared)
-    n = s.get("n_games")
-    if seats and n and all(isinstance(r.get("wins"), (int, float)) for r in seats):
-        winners = sum(r["wins"] for r in seats) / n
-        return FairShare(winners / players, f"the mean number of winners per game ({fmt.num(winners, 3)}) divided by "
-                                            f"the {players} players", total, shared)
-    return FairShare(1.0 / players, f"1/{players}", total, shared)
+    total = s.shared_wins.seat_rates_sum if s.shared_wins is not None else None
+    shared = bool(total is not None and s.win_rate is not None and total > s.win_rate + 1e-9)
+    return FairShare(s.fair_share, "summary.json's fair share", total, shared)
 
 
 def fair_share_words(f: FairShare) -> str:

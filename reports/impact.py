@@ -24,6 +24,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from balance.analysis.impact_result import ImpactResult, ImpactRow, PairedRow
+from balance.analysis.summary_result import SummaryResult
 
 from . import card_power, charts, context, fmt, verdicts
 from .views import Chart, KeyFigure, Paragraph, RunReport, Table, build_about, fmt_int, fmt_p, lift_is_association
@@ -317,7 +318,7 @@ def key_figures(res: ImpactResult) -> list[KeyFigure]:
     return figs
 
 
-def provenance(res: ImpactResult, manifest: dict, summary: dict, run_dir: Path | None, spec=None) -> list[tuple[str, str]]:
+def provenance(res: ImpactResult, manifest: dict, summary: SummaryResult, run_dir: Path | None, spec=None) -> list[tuple[str, str]]:
     cfg = manifest.get("config") or {}
     pols = context.policy_rows(cfg.get("policies"), spec, cfg.get("players"))  # each parameter by name
     base = res.baseline
@@ -336,15 +337,16 @@ def provenance(res: ImpactResult, manifest: dict, summary: dict, run_dir: Path |
             ("correction", res.family), ("margin", f"{res.margin:g}"),
             ("engine hash", str(cfg.get("engine_hash", "–"))), ("package version", str(manifest.get("package_version", "–"))),
             ("created", str(manifest.get("created", "–"))), ("command", str(manifest.get("command", "–")))]
-    if not summary.get("complete", True):
+    if not summary.complete:
         rows.append(("complete", "no: some chunks are not committed; run the same command again to finish"))
     return rows
 
 
-def build_impact_report(res: ImpactResult, summary: dict, manifest: dict, run_dir: Path | None, spec=None) -> RunReport:
+def build_impact_report(res: ImpactResult, summary: SummaryResult, manifest: dict, run_dir: Path | None,
+                        spec=None) -> RunReport:
     base_params = res.baseline.params
-    base_summary = next((v for v in summary.get("variants") or [] if v.get("name") == "baseline"), summary)
-    s = {**summary, **{k: base_summary.get(k) for k in ("win_rate_by_seat", "seat_gap") if k in base_summary}}
+    base_summary = next((v for v in summary.variants or [] if v.name == "baseline"), summary)
+    s = summary.at(base_summary)  # the baseline's seats
     only_base = {**manifest, "config": {**(manifest.get("config") or {}),
                                         "variants": (manifest.get("config") or {}).get("variants", [])[:1]}}
     about = build_about(s, only_base, run_dir, spec, base_params)
@@ -354,7 +356,7 @@ def build_impact_report(res: ImpactResult, summary: dict, manifest: dict, run_di
     tables = (power.tables if power else []) + [t for t in (ranked_table(res), secondary_table(res),
                                                             skipped_table(res)) if t]
     warnings = []
-    if not summary.get("complete", True):
+    if not summary.complete:
         warnings.append("Not every game is played yet (a stopped run): the figures are from the committed chunks; "
                         "run the same command again to finish.")
     bad = file_checks(res, run_dir)
@@ -394,7 +396,7 @@ def build_impact_report(res: ImpactResult, summary: dict, manifest: dict, run_di
             "A card whose removal leaves the win rate unchanged can still matter to how the game feels; a card "
             "with a large lift and no effect is one winners happen to play."])],
         banners=banners,
-        about=context.about_sentences(about.seats, bool(summary.get("cooperative")), about.ladder),
+        about=context.about_sentences(about.seats, summary.cooperative, about.ladder),
         footer=f"Impact report rendered {now} · made by balance from the run folder alone (impact.json, summary.json).",
         block=block,
     )

@@ -32,7 +32,9 @@ from typing import Callable
 from balance.analysis.campaign_result import CampaignResult, StepItem as CampaignStep
 from balance.analysis.compare_result import ComparisonResult, MetricCheck, MetricRow
 from balance.analysis.impact_result import ImpactResult, ImpactRow, RowCheck
+from balance.analysis import summary_result
 from balance.analysis.ladder_result import LadderAnalysis, VerdictItem as LadderItem
+from balance.analysis.summary_result import Headline, SummaryResult, VerdictItem
 from balance.analysis.tuning_result import TuningResult
 
 from . import fmt
@@ -181,92 +183,93 @@ def _lead(prefix: str, text: str) -> str:
     return prefix + text if prefix else text[:1].upper() + text[1:]
 
 
-def seats_verdict(it: dict, anchor: str = "", prefix: str = "", rerun: Callable[[int], str] = _rerun) -> Verdict:
-    mw = fmt.margin_points(it.get("margin"))
-    best, worst = seat_name(it.get("best_seat")), seat_name(it.get("worst_seat"))
+def seats_verdict(it: VerdictItem, anchor: str = "", prefix: str = "", rerun: Callable[[int], str] = _rerun) -> Verdict:
+    mw = fmt.margin_points(it.margin)
+    best, worst = seat_name(it.best_seat), seat_name(it.worst_seat)
     at = f" {prefix.strip().rstrip(',')[:1].lower() + prefix.strip().rstrip(',')[1:]}" if prefix else ""
     ph = Phrases(within=_lead(prefix, f"seats are balanced within {mw}"),
-                 differs=_lead(prefix, f"{best} wins {fmt.points(it.get('estimate'))} more than {worst}"),
+                 differs=_lead(prefix, f"{best} wins {fmt.points(it.estimate)} more than {worst}"),
                  whether=f"the seats are within {mw} of each other{at}",
                  about=f"whether the seats are balanced{at}")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), rerun=rerun)), it.get("verdict", "inconclusive"),
-                   _margin_tag(it.get("margin")), _pts_detail(it, "seat gap", signed=False), anchor)
+    v = it.model_dump()  # say() and the details read a verdict's fields by name, as every result's
+    return Verdict(say(ph, v, mw, decide_words(v, it.n, rerun=rerun)), it.verdict,
+                   _margin_tag(it.margin), _pts_detail(v, "seat gap", signed=False), anchor)
 
 
-def first_player_verdict(it: dict, anchor: str = "", rerun: Callable[[int], str] = _rerun) -> Verdict:
-    mw = fmt.margin_points(it.get("margin"))
-    d = it.get("estimate")
+def first_player_verdict(it: VerdictItem, anchor: str = "", rerun: Callable[[int], str] = _rerun) -> Verdict:
+    mw = fmt.margin_points(it.margin)
+    d = it.estimate
     ph = Phrases(within=f"Moving first is worth less than {mw}: the first player wins within {mw} of the others",
                  differs=f"The first player wins {fmt.points(d)} {more_or_less(d)} than the others",
                  whether=f"moving first is worth less than {mw}", about="whether moving first matters")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), rerun=rerun)), it.get("verdict", "inconclusive"),
-                   _margin_tag(it.get("margin")), _pts_detail(it, "first player minus the others"), anchor)
+    v = it.model_dump()
+    return Verdict(say(ph, v, mw, decide_words(v, it.n, rerun=rerun)), it.verdict,
+                   _margin_tag(it.margin), _pts_detail(v, "first player minus the others"), anchor)
 
 
-def policies_verdict(it: dict, anchor: str = "") -> Verdict:
-    mw = fmt.margin_points(it.get("margin"))
-    best, worst = it.get("best") or "the strongest policy", it.get("worst") or "the weakest"
+def policies_verdict(it: VerdictItem, anchor: str = "") -> Verdict:
+    mw = fmt.margin_points(it.margin)
+    best, worst = it.best or "the strongest policy", it.worst or "the weakest"
     ph = Phrases(within=f"The policies are equally strong within {mw} (each over every seat)",
-                 differs=f"{best[:1].upper() + best[1:]} wins {fmt.points(it.get('estimate'))} more than {worst}, "
+                 differs=f"{best[:1].upper() + best[1:]} wins {fmt.points(it.estimate)} more than {worst}, "
                          f"each over every seat",
                  whether=f"the policies are within {mw} of each other", about="whether the policies are equally strong")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "deals", rerun=_rerun)), it.get("verdict", "inconclusive"),
-                   _margin_tag(it.get("margin")), _pts_detail(it, "policy gap", "deals", signed=False), anchor)
+    v = it.model_dump()
+    return Verdict(say(ph, v, mw, decide_words(v, it.n, "deals", rerun=_rerun)), it.verdict,
+                   _margin_tag(it.margin), _pts_detail(v, "policy gap", "deals", signed=False), anchor)
 
 
-def headline_verdict(h: dict, who: str, anchor: str = "") -> Verdict:
+def headline_verdict(h: Headline, who: str, anchor: str = "") -> Verdict:
     """A solo or co-op run: the win rate, and whether it is measured to within ± the margin."""
-    mw = fmt.margin_points(h.get("margin"))
-    rate = f"{who} {fmt.pct(h.get('value'))} of games"
-    if h.get("verdict") == "measured":
-        s = (f"{rate}, measured to within ±{fmt.points(h.get('half_width'))} (inside your "
-             f"{fmt.margin_adj(h.get('margin'))} margin).")
+    mw = fmt.margin_points(h.margin)
+    rate = f"{who} {fmt.pct(h.value)} of games"
+    if h.verdict == "measured":
+        s = (f"{rate}, measured to within ±{fmt.points(h.half_width)} (inside your "
+             f"{fmt.margin_adj(h.margin)} margin).")
     else:
-        total = h.get("games_for_margin")
-        more = max(0, int(total or 0) - int(h.get("n") or 0))
+        total = h.games_for_margin
+        more = max(0, int(total or 0) - int(h.n or 0))
         tail = (f": about {fmt.int_(fmt.round_up(more))} more games would measure it to within ±{mw} "
                 f"({_rerun(fmt.round_up(total))})" if more else "")
-        s = (f"{rate}, measured only to ±{fmt.points(h.get('half_width'))}, wider than your "
-             f"{fmt.margin_adj(h.get('margin'))} margin{tail}.")
-    ci = h.get("ci") or [None, None]
-    return Verdict(s, h.get("verdict", "imprecise"), _margin_tag(h.get("margin")),
-                   f"win rate {fmt.pct(h.get('value'))}, 95% CI {fmt.ci_pct(ci)}, n = {fmt.int_(h.get('n'))} games",
-                   anchor)
+        s = (f"{rate}, measured only to ±{fmt.points(h.half_width)}, wider than your "
+             f"{fmt.margin_adj(h.margin)} margin{tail}.")
+    return Verdict(s, h.verdict, _margin_tag(h.margin),
+                   f"win rate {fmt.pct(h.value)}, 95% CI {fmt.ci_pct(h.ci)}, n = {fmt.int_(h.n)} games", anchor)
 
 
-def run_items(s: dict, variant: str | None = None) -> list[dict]:
-    return [it for it in (s.get("verdicts") or {}).get("items") or [] if it.get("variant") == variant]
+def run_items(s: SummaryResult, variant: str | None = None) -> list[VerdictItem]:
+    return [it for it in s.verdicts.items if it.variant == variant]
 
 
-def run_verdicts(s: dict, anchors: dict[str, str], prefix: str = "") -> list[Verdict]:
-    """A run's (or one sweep point's) verdicts: the seats, moving first, a rotated run's policies; with
-    no seats to set against each other (solo, co-op), the headline's precision against the margin."""
+def run_verdicts(s: SummaryResult, anchors: dict[str, str], prefix: str = "") -> list[Verdict]:
+    """A run's (or one sweep point's: `SummaryResult.at`) verdicts: the seats, moving first, a rotated run's
+    policies; with no seats to set against each other (solo, co-op), the headline's precision against the
+    margin."""
     out = []
     items = run_items(s) if not prefix else []
     for it in items:
         v = _one(it, anchors.get("seats", ""))
         if v is not None:
             out.append(skill_note(v, it, s))
-    if not any(it["id"] == "seats" for it in items) and s.get("headline"):
-        who = ("The player wins" if s.get("players") == 1 else "The team wins" if s.get("cooperative")
-               else "Someone wins")
-        out.insert(0, headline_verdict(s["headline"], who, anchors.get("win_rate", "")))
+    if not any(it.id == "seats" for it in items) and s.headline is not None:
+        who = "The player wins" if s.players == 1 else "The team wins" if s.cooperative else "Someone wins"
+        out.insert(0, headline_verdict(s.headline, who, anchors.get("win_rate", "")))
     if not prefix:
         out = out + skill_verdicts(s, anchors.get("skill", ""))
     return out
 
 
-def _one(it: dict, anchor: str = "", rerun: Callable[[int], str] = _rerun, label: str = "", base: str = "") -> Verdict | None:
+def _one(it: VerdictItem, anchor: str = "", rerun: Callable[[int], str] = _rerun, label: str = "",
+         base: str = "") -> Verdict | None:
     """The sentence of one stored run verdict, by its id."""
-    k = it.get("id")
-    if k == "seats":
+    if it.id == "seats":
         return seats_verdict(it, anchor, prefix=f"At {label}, " if label else "", rerun=rerun)
-    if k == "first_player":
+    if it.id == "first_player":
         return first_player_verdict(it, anchor, rerun=rerun)
-    if k == "policies":
+    if it.id == "policies":
         return policies_verdict(it, anchor)
-    if k == "vs_first":
-        return point_verdict(it, label or str(it.get("variant")), base or "the first point", anchor, rerun=rerun)
+    if it.id == "vs_first":
+        return point_verdict(it, label or str(it.variant), base or "the first point", anchor, rerun=rerun)
     return None
 
 
@@ -279,92 +282,88 @@ def _skill_rerun(total: int) -> str:
     return f"rerun with --skill-check {total}"
 
 
-def skill_note(v: Verdict, it: dict, s: dict, label: str = "", base: str = "") -> Verdict:
+def skill_note(v: Verdict, it: VerdictItem, s: SummaryResult, label: str = "", base: str = "") -> Verdict:
     """A verdict with its skill-check line: the same verdict recomputed on the expert games, said with
     the same words, led by whether it holds."""
-    sc = s.get("skill_check") or {}
-    row = next((r for r in sc.get("items") or [] if r.get("id") == it.get("id")
-                and r.get("variant") == it.get("variant")), None)
+    sc = s.skill_check
+    row = next((r for r in sc.items if r.id == it.id and r.variant == it.variant), None) if sc is not None else None
     if row is None:
         return v
-    check = {**it, **{k: x for k, x in (row.get("check") or {}).items()}, "id": it.get("id")}
+    check = it.model_copy(update={k: x for k, x in row.check.items() if k != "id"})  # the check's figures, its words
     said = _one(check, rerun=_skill_rerun, label=label, base=base)
     if said is None:
         return v
     sentence = said.sentence
-    text = f"{SKILL_LEADS[row['status']]} ({fmt.int_(check.get('n'))} deals): {fmt.lower_first(sentence)}"
+    text = f"{SKILL_LEADS[row.status]} ({fmt.int_(check.n)} deals): {fmt.lower_first(sentence)}"
     from dataclasses import replace
 
-    return replace(v, skill=text, skill_code=row["status"])
+    return replace(v, skill=text, skill_code=row.status)
 
 
-def skill_verdicts(s: dict, anchor: str = "", label: Callable[[str], str] | None = None) -> list[Verdict]:
+def skill_verdicts(s: SummaryResult, anchor: str = "", label: Callable[[str], str] | None = None) -> list[Verdict]:
     """The headline on the same deals with expert at every seat, one verdict per variant checked; or why
     no check was played."""
-    sc = s.get("skill_check") or {}
-    if not sc:
+    sc = s.skill_check
+    if sc is None:
         return []
-    if not sc.get("played"):
-        return [Verdict(f"Not checked for stronger play: {sc.get('why')}.", "count", "", "", anchor)]
+    if not sc.played:
+        return [Verdict(f"Not checked for stronger play: {sc.why}.", "count", "", "", anchor)]
     out = []
-    names = [p.get("name") for p in s.get("policies") or [] if isinstance(p, dict)]
+    names = [p.get("name") for p in s.policies if isinstance(p, dict)]  # the manifest's policy records
     who = names[0] if len(set(names)) == 1 else "the run's policies"
-    for h in sc.get("headlines") or []:
-        v = dict(h.get("verdict") or {})
+    mw = fmt.margin_points(s.margin)
+    for h in sc.headlines:
         code = {"within_margin": "holds", "beyond_margin": "changes", "differs_size_unclear": "changes"}.get(
-            v.get("verdict"), "unsettled")
-        mw = fmt.margin_points(s.get("margin"))
-        words = sc.get("headline_words") or "someone wins"
-        at = f"At {label(h['variant'])}, w" if label and h.get("variant") else "W"
-        c, m = h.get("check") or {}, h.get("main") or {}
-        got = (f"{at}ith {sc.get('policy')} at every seat, {words} {fmt.pct(c.get('value'))} "
-               f"{fmt.ci_pct(c.get('ci'))} of the same {fmt.int_(h.get('deals'))} deals, against "
-               f"{fmt.pct(m.get('value'))} with {who}")
-        d = h.get("diff")
+            h.verdict.verdict, "unsettled")
+        words = sc.headline_words or "someone wins"
+        at = f"At {label(h.variant)}, w" if label and h.variant else "W"
+        c, m = h.check, h.main
+        got = (f"{at}ith {sc.policy} at every seat, {words} {fmt.pct(c.value)} "
+               f"{fmt.ci_pct(c.ci)} of the same {fmt.int_(h.deals)} deals, against "
+               f"{fmt.pct(m.value)} with {who}")
+        d = h.diff
         ph = Phrases(within=f"the headline holds for expert players, within {mw}",
                      differs=f"{fmt.points(d)} {more_or_less(d)} for expert players",
                      whether=f"it holds for expert players within {mw}",
                      about="whether it holds for expert players")
-        said = say(ph, {**v, "margin": s.get("margin")}, mw,
-                   decide_words(v, h.get("deals"), "deals", rerun=_skill_rerun))
+        v = h.verdict.model_dump()
+        said = say(ph, {**v, "margin": s.margin}, mw, decide_words(v, h.deals, "deals", rerun=_skill_rerun))
         sentence = f"{got}: {fmt.lower_first(said)}"
-        detail = (f"{sc.get('policy')} − {who} {fmt.pts(d)}, 95% CI {fmt.ci_pts(h.get('ci'))}, paired on "
-                  f"n = {fmt.int_(h.get('deals'))} deals")
-        out.append(Verdict(sentence, code, _margin_tag(s.get("margin")), detail, anchor))
+        detail = (f"{sc.policy} − {who} {fmt.pts(d)}, 95% CI {fmt.ci_pts(h.ci)}, paired on "
+                  f"n = {fmt.int_(h.deals)} deals")
+        out.append(Verdict(sentence, code, _margin_tag(s.margin), detail, anchor))
     return out
 
 
-def run_alerts(s: dict, anchors: dict[str, str], where: str = "") -> list[Alert]:
+def run_alerts(alerts: list[summary_result.Alert], anchors: dict[str, str], where: str = "") -> list[Alert]:
     """summary.json's `alerts` (analysis.findings.alerts) in words."""
     out = []
-    for a in s.get("alerts") or []:
-        k = a.get("id")
+    for a in alerts:
+        k = a.id
         if k == "nobody_wins":
-            out.append(Alert(f"{where}Nobody wins {fmt.pct(a['value'])} of games ({fmt.int_(a['k'])} of "
-                             f"{fmt.int_(a['n'])}; 95% CI {fmt.ci_pct(a.get('ci'))}).", anchors.get("ends", ""), k))
+            out.append(Alert(f"{where}Nobody wins {fmt.pct(a.value)} of games ({fmt.int_(a.k)} of "
+                             f"{fmt.int_(a.n)}; 95% CI {fmt.ci_pct(a.ci)}).", anchors.get("ends", ""), k))
         elif k == "turn_cap":
-            out.append(Alert(f"{where}{fmt.plural(a['k'], 'game')} ({fmt.pct(a.get('value'))}) hit the turn cap of "
-                             f"{fmt.int_(a.get('cap'))} decisions; they count with the result they had.",
+            out.append(Alert(f"{where}{fmt.plural(a.k, 'game')} ({fmt.pct(a.value)}) hit the turn cap of "
+                             f"{fmt.int_(a.cap)} decisions; they count with the result they had.",
                              anchors.get("length", ""), k))
         elif k == "no_move":
-            out.append(Alert(f"{where}{fmt.plural(a['k'], 'game')} ended with no legal move (the engine's last "
+            out.append(Alert(f"{where}{fmt.plural(a.k, 'game')} ended with no legal move (the engine's last "
                              f"resort): check the rules for a missing case.", anchors.get("ends", ""), k))
         elif k == "dead_cards":
-            names = a.get("cards") or []
+            names = a.cards or []
             shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-            out.append(Alert(f"{where}{fmt.plural(len(names), 'dead card')} ({a.get('counter')} in under "
-                             f"{fmt.pct(a.get('threshold'))} of seat-games): {shown}.", anchors.get("dead", ""), k))
+            out.append(Alert(f"{where}{fmt.plural(len(names), 'dead card')} ({a.counter} in under "
+                             f"{fmt.pct(a.threshold)} of seat-games): {shown}.", anchors.get("dead", ""), k))
         elif k == "skill_changes":
-            out.append(Alert(f"{where}{fmt.plural(a.get('changes') or 0, 'verdict')} change for {a.get('policy')} "
+            out.append(Alert(f"{where}{fmt.plural(a.changes or 0, 'verdict')} change for {a.policy} "
                              f"players: the answer depends on how well the game is played (see the verdicts).",
                              anchors.get("skill", ""), k))
         elif k == "card_lift":
-            cards = a.get("cards") or []
-            bits = ", ".join(f"{c['card']} {fmt.pts(c['lift'])} ({fmt.int_(c.get('plays'))} {a.get('counter')})"
-                             for c in cards)
-            more = f", and {a['more']} more" if a.get("more") else ""
+            bits = ", ".join(f"{c.card} {fmt.pts(c.lift)} ({fmt.int_(c.plays)} {a.counter})" for c in a.cards or [])
+            more = f", and {a.more} more" if a.more else ""
             out.append(Alert(f"{where}Cards tied to winning or losing by more than "
-                             f"{fmt.margin_points(a.get('margin'))} when {a.get('counter')}: {bits}{more}. An "
+                             f"{fmt.margin_points(a.margin)} when {a.counter}: {bits}{more}. An "
                              f"association, not an effect: balance impact measures what a card does.",
                              anchors.get("cards", ""), k))
     return out
@@ -395,37 +394,40 @@ def shortlist(vs: list[Verdict], noun: str, anchor: str = "", keep: int = 4, man
 # ---------------------------------------------------------------- sweeps
 
 
-def point_verdict(it: dict, label: str, base: str, anchor: str = "", rerun: Callable[[int], str] = _rerun) -> Verdict:
-    mw = fmt.margin_points(it.get("margin"))
-    d = it.get("estimate")
+def point_verdict(it: VerdictItem, label: str, base: str, anchor: str = "",
+                  rerun: Callable[[int], str] = _rerun) -> Verdict:
+    mw = fmt.margin_points(it.margin)
+    d = it.estimate
     ph = Phrases(within=f"At {label} the win rate is within {mw} of the first point's ({base})",
                  differs=f"At {label} the win rate is {fmt.points(d)} {more_or_less(d, 'higher', 'lower')} than at "
                          f"the first point ({base})",
                  whether=f"the win rate at {label} is within {mw} of the first point's",
                  about=f"whether {label} changes the win rate")
-    return Verdict(say(ph, it, mw, decide_words(it, it.get("n"), "games per point", rerun=rerun)),
-                   it.get("verdict", "inconclusive"), _margin_tag(it.get("margin")),
-                   _pts_detail(it, "vs first point"), anchor)
+    v = it.model_dump()
+    return Verdict(say(ph, v, mw, decide_words(v, it.n, "games per point", rerun=rerun)),
+                   it.verdict, _margin_tag(it.margin), _pts_detail(v, "vs first point"), anchor)
 
 
-def sweep_block(s: dict, label: Callable[[str], str], anchors: dict[str, str], first: dict) -> Block:
-    """A sweep: each point against the first on win rate, and each point's seats, as two short lists."""
-    items = (s.get("verdicts") or {}).get("items") or []
-    base = label(s["variants"][0]["name"]) if s.get("variants") else "the first point"
-    always = not s.get("cooperative") and all(v.get("win_rate") == 1 for v in s.get("variants") or [] if v["n_games"])
-    pts = [skill_note(point_verdict(it, label(it["variant"]), base, anchors.get("points", "")), it, s,
-                      label(it["variant"]), base)
-           for it in items if it["id"] == "vs_first" and not always]  # someone wins every game: seats say it
+def sweep_block(s: SummaryResult, label: Callable[[str], str], anchors: dict[str, str], first: SummaryResult) -> Block:
+    """A sweep: each point against the first on win rate, and each point's seats, as two short lists
+    (`first`: the summary at the first point, SummaryResult.at)."""
+    items = s.verdicts.items
+    vs = s.variants or []
+    base = label(vs[0].name) if vs else "the first point"
+    always = not s.cooperative and all(v.win_rate == 1 for v in vs if v.n_games)
+    pts = [skill_note(point_verdict(it, label(it.variant), base, anchors.get("points", "")), it, s,
+                      label(it.variant), base)
+           for it in items if it.id == "vs_first" and not always]  # someone wins every game: seats say it
     seats = []
     for it in items:
-        if it["id"] == "seats" and it.get("variant"):
-            seats.append(skill_note(seats_verdict(it, anchors.get("points", ""), prefix=f"At {label(it['variant'])}, "),
-                                    it, s, label(it["variant"])))
+        if it.id == "seats" and it.variant:
+            seats.append(skill_note(seats_verdict(it, anchors.get("points", ""), prefix=f"At {label(it.variant)}, "),
+                                    it, s, label(it.variant)))
     out = shortlist(pts, "point", anchors.get("points", ""))
     if seats:
         codes = {v.code for v in seats}
         if codes == {"within_margin"}:
-            mw = fmt.margin_points(items[0].get("margin"))
+            mw = fmt.margin_points(items[0].margin)
             out.append(Verdict(f"Seats are balanced within {mw} at every one of the {len(seats)} points.",
                                "within_margin", seats[0].margin, "", anchors.get("points", "")))
         else:
@@ -434,9 +436,9 @@ def sweep_block(s: dict, label: Callable[[str], str], anchors: dict[str, str], f
         out = run_verdicts(first, anchors)
     out += shortlist(skill_verdicts(s, anchors.get("skill", anchors.get("points", "")), label), "point checked for "
                      "expert players", anchors.get("points", ""), keep=3, many="points checked for expert players")
-    return Block(out, run_alerts(first, anchors, f"At the first point ({base}): ") + run_alerts(
-                     {"alerts": [a for a in s.get("alerts") or [] if a.get("id") == "skill_changes"]}, anchors),
-                 methods_for("sweep", s), margin_line(s.get("margin")))
+    return Block(out, run_alerts(first.alerts, anchors, f"At the first point ({base}): ") + run_alerts(
+                     [a for a in s.alerts if a.id == "skill_changes"], anchors),
+                 methods_for("sweep"), margin_line(s.margin))
 
 
 # ---------------------------------------------------------------- comparisons (comparison.json)
@@ -566,7 +568,8 @@ def checked(row: ImpactRow, check: RowCheck) -> ImpactRow:
     return row.model_copy(update={k: getattr(check, k) for k in RowCheck.model_fields if k in ImpactRow.model_fields})
 
 
-def impact_block(res: ImpactResult, base: dict, anchors: dict[str, str]) -> Block:
+def impact_block(res: ImpactResult, base: summary_result.Games | None, anchors: dict[str, str]) -> Block:
+    """`base`: the baseline's figures in the folder's summary.json, for its alerts (none: no alerts)."""
     rows = sorted(res.rows, key=lambda r: -abs(r.diff or 0.0))  # rises and falls alike
     sc = res.skill_check
     items = {i.variant: i for i in sc.items if i.table == "rows"} if sc is not None else {}
@@ -581,7 +584,7 @@ def impact_block(res: ImpactResult, base: dict, anchors: dict[str, str]) -> Bloc
         vs.append(with_note(v, item.status, impact_verdict(check, res), check.n_a))
     tail = ([Verdict(f"Not checked for stronger play: {sc.why}.", "count", "", "", anchors.get("ranked", ""))]
             if sc is not None and not sc.played else [])
-    alerts = run_alerts(base, anchors, "In the baseline: ")
+    alerts = run_alerts(base.alerts, anchors, "In the baseline: ") if base else []
     if sc is not None and sc.changes:
         alerts.append(Alert(f"{fmt.plural(sc.changes, 'verdict')} change for {sc.policy} players: the answer "
                             f"depends on how well the game is played (see the verdicts).", anchors.get("ranked", ""),
@@ -778,9 +781,9 @@ REPORT_METHODS = {
 }
 
 
-def methods_for(kind: str, _result: dict | None = None) -> list[Method]:
+def methods_for(kind: str) -> list[Method]:
     return [METHODS[k] for k in REPORT_METHODS[kind]]
 
 
-def run_block(s: dict, anchors: dict[str, str]) -> Block:
-    return Block(run_verdicts(s, anchors), run_alerts(s, anchors), methods_for("run", s), margin_line(s.get("margin")))
+def run_block(s: SummaryResult, anchors: dict[str, str]) -> Block:
+    return Block(run_verdicts(s, anchors), run_alerts(s.alerts, anchors), methods_for("run"), margin_line(s.margin))

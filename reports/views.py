@@ -16,6 +16,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from balance.analysis.summary_result import CardRow, SummaryResult
+
 from . import actions, charts, context, fmt, verdicts
 from .about import About, build_about
 from .model import Chart, Table  # noqa: F401  (the report modules import them from here too)
@@ -80,28 +82,28 @@ class RunReport:
 # ---------------------------------------------------------------- charts and tables
 
 
-def _win_chart(s: dict, about: About | None = None) -> Chart | None:
+def _win_chart(s: SummaryResult, about: About | None = None) -> Chart | None:
     """Competitive games: each seat against its fair share, in points. Otherwise
     (co-op, solo, no seats): the win rate, pooled and per variant."""
-    if not s["n_games"]:
+    if not s.n_games:
         return None
-    seats = s.get("win_rate_by_seat") or []
-    if seats and not s.get("cooperative"):
+    seats = s.win_rate_by_seat or []
+    if seats and not s.cooperative:
         return _seat_chart(s, about.fair if about is not None else context.fair_share(s))
     labels, vals, lo, hi, ns = [], [], [], [], []
-    variants = s.get("variants") or []
+    variants = s.variants or []
     labels.append(win_label(s) + (" (pooled)" if variants else ""))
-    vals.append(s["win_rate"]), lo.append(s["win_rate_ci"][0]), hi.append(s["win_rate_ci"][1])
-    ns.append(s["n_games"])
+    vals.append(s.win_rate), lo.append(s.win_rate_ci[0]), hi.append(s.win_rate_ci[1])
+    ns.append(s.n_games)
     for v in variants[:12]:  # more points belong in a sweep report's curves
-        labels.append(v["name"])
-        vals.append(v["win_rate"]), lo.append(v["win_rate_ci"][0]), hi.append(v["win_rate_ci"][1])
-        ns.append(v["n_games"])
+        labels.append(v.name)
+        vals.append(v.win_rate), lo.append(v.win_rate_ci[0]), hi.append(v.win_rate_ci[1])
+        ns.append(v.n_games)
     svg = charts.interval_bars(labels, vals, lo, hi, ns, "Win rate")
     return Chart("Win rate", Markup(svg), "Bars: share of games won, with 95% Wilson intervals; n = games per bar.")
 
 
-def _seat_chart(s: dict, fair: "context.FairShare | None") -> Chart | None:
+def _seat_chart(s: SummaryResult, fair: "context.FairShare | None") -> Chart | None:
     if fair is None:
         return None
     rows = seat_rows(s, fair)
@@ -114,28 +116,28 @@ def _seat_chart(s: dict, fair: "context.FairShare | None") -> Chart | None:
     return Chart("Win rate by seat", Markup(svg), cap)
 
 
-def _length_chart(s: dict) -> Chart | None:
-    length = s["length"]
-    h = length["histogram"]
-    if not h["counts"]:
+def _length_chart(s: SummaryResult) -> Chart | None:
+    length = s.length
+    h = length.histogram
+    if not h.counts:
         return None
-    unit = length["column"]
-    capped = s.get("capped", 0)
-    highlight = float(s["turn_cap"]) if capped and unit == "decisions" else None
-    svg = charts.histogram(h["values"], h["counts"], f"Game length in {unit}", unit, h.get("bin_width"),
-                           marks={"median": length["median"], "p10": length["p10"], "p90": length["p90"]},
+    unit = length.column
+    capped = s.capped
+    highlight = float(s.turn_cap) if capped and unit == "decisions" else None
+    svg = charts.histogram(h.values, h.counts, f"Game length in {unit}", unit, h.bin_width,
+                           marks={"median": length.median, "p10": length.p10, "p90": length.p90},
                            highlight=highlight)
-    cap = (f"Median {fmt_num(length['median'])} (95% CI {fmt_ci(length['median_ci'])}), "
-           f"mean {fmt_num(length['mean'])} (95% CI {fmt_ci(length['mean_ci'])}), n = {fmt_int(length['n'])}.")
+    cap = (f"Median {fmt_num(length.median)} (95% CI {fmt_ci(length.median_ci)}), "
+           f"mean {fmt_num(length.mean)} (95% CI {fmt_ci(length.mean_ci)}), n = {fmt_int(length.n)}.")
     if highlight is not None:
         cap += f" Orange: games stopped by the turn cap ({fmt_int(capped)})."
     return Chart("Game length", Markup(svg), cap)
 
 
-def _end_chart(s: dict) -> Chart | None:
-    if not s["n_games"]:
+def _end_chart(s: SummaryResult) -> Chart | None:
+    if not s.n_games:
         return None
-    items = list(s["end_reasons"].items())
+    items = list(s.end_reasons.items())
     svg = charts.count_bars([k.replace("_", " ") for k, _ in items], [v for _, v in items], "End reasons",
                             highlight=("cap", "no move"))
     return Chart("End reasons", Markup(svg), "Every declared end reason, zeros included; orange: runner's "
@@ -191,9 +193,9 @@ def distributions(game_metrics: dict) -> list[Distribution]:
     return out
 
 
-def _distribution_charts(s: dict) -> list[Chart]:
+def _distribution_charts(s: SummaryResult) -> list[Chart]:
     out = []
-    for d in distributions(s.get("game_metrics") or {}):
+    for d in distributions(s.game_metrics or {}):
         title = d.label[:1].upper() + d.label[1:]
         svg = charts.value_bars([k for k, _ in d.items], [c for _, c in d.items], title, d.name.split(".")[0].replace("_", " "),
                                 shares=d.shares, n=d.n)
@@ -203,12 +205,12 @@ def _distribution_charts(s: dict) -> list[Chart]:
     return out
 
 
-def _ladder_chart(s: dict) -> Chart | None:
-    lad = s.get("ladder") or []
-    if not isinstance(lad, list) or len(lad) < 2:
+def _ladder_chart(s: SummaryResult) -> Chart | None:
+    lad = s.ladder
+    if len(lad) < 2:
         return None
-    svg = charts.ladder([r["level"] for r in lad], [r["value"] for r in lad], [r["ci"][0] for r in lad],
-                        [r["ci"][1] for r in lad], [r["n"] for r in lad], "Win rate per level")
+    svg = charts.ladder([r.level for r in lad], [r.value for r in lad], [r.ci[0] for r in lad],
+                        [r.ci[1] for r in lad], [r.n for r in lad], "Win rate per level")
     return Chart("Difficulty ladder", Markup(svg), "Win rate per level with 95% Wilson intervals; "
                                                    "second line of each label: games at that level.")
 
@@ -235,10 +237,10 @@ def lift_is_association(comparison: str, counter: str) -> str:
             f"{counter} when already winning looks strong)")
 
 
-def lift_words(s: dict, counter: str) -> str:
+def lift_words(s: SummaryResult, counter: str) -> str:
     """What lift is, in words a designer reads right, and where the effect is measured."""
-    game = s.get("game") or "G"
-    comparison = (s.get("cards") or {}).get("comparison", "all")
+    game = s.game or "G"
+    comparison = (s.cards.comparison if s.cards is not None else None) or "all"
     drawn = ("seat-games where the card was never drawn (never reached the seat's hand) are left out, so holding "
              "more cards does not make a card look strong" if comparison == "reached" else
              "the seat-games without it include those where it was never drawn")
@@ -247,59 +249,60 @@ def lift_words(s: dict, counter: str) -> str:
             f"(the same seeds played with its copies changed).")
 
 
-def _card_chart(s: dict, about: About | None = None) -> Chart | None:
-    c = s.get("cards") or {}
-    rows = (c.get("top") or [])[:10] + list(reversed((c.get("bottom") or [])[:10]))
-    rows = sorted(rows, key=lambda r: -r["lift"]["value"])
+def _card_chart(s: SummaryResult, about: About | None = None) -> Chart | None:
+    c = s.cards
+    if c is None:
+        return None
+    rows = c.top[:10] + list(reversed(c.bottom[:10]))
+    rows = sorted(rows, key=lambda r: -r.lift.value)
     if not rows:
         return None
-    svg = charts.lift_forest([r["card"] for r in rows], [r["lift"]["value"] for r in rows],
-                             [r["lift"]["ci"][0] for r in rows], [r["lift"]["ci"][1] for r in rows],
-                             [r["win_rate_with"]["n"] for r in rows],
-                             f"Card lift ({c['primary_counter']}), an association")
-    reached = c.get("comparison") == "reached"
-    what = (f"among seat-games where the card was drawn, win rate when {c['primary_counter']} minus when not "
-            f"{c['primary_counter']}" if reached else
-            f"win rate of seat-games where the card was {c['primary_counter']} minus all other seat-games")
+    svg = charts.lift_forest([r.card for r in rows], [r.lift.value for r in rows],
+                             [r.lift.ci[0] for r in rows], [r.lift.ci[1] for r in rows],
+                             [r.win_rate_with.n for r in rows],
+                             f"Card lift ({c.primary_counter}), an association")
+    reached = c.comparison == "reached"
+    what = (f"among seat-games where the card was drawn, win rate when {c.primary_counter} minus when not "
+            f"{c.primary_counter}" if reached else
+            f"win rate of seat-games where the card was {c.primary_counter} minus all other seat-games")
     return Chart("Card lift (an association)", Markup(svg), (INVENTED if about is not None and about.reconstruction
                                                               else "") +
-                 f"Significant cards only (Holm, α = {c['alpha']}): {what}, 95% Newcombe interval; "
-                 f"n = seat-games where the card was {c['primary_counter']}"
-                 + (" (and drawn)" if reached else "") + ". " + lift_words(s, c["primary_counter"]))
+                 f"Significant cards only (Holm, α = {c.alpha}): {what}, 95% Newcombe interval; "
+                 f"n = seat-games where the card was {c.primary_counter}"
+                 + (" (and drawn)" if reached else "") + ". " + lift_words(s, c.primary_counter))
 
 
-def _metrics_table(s: dict) -> Table:
+def _metrics_table(s: SummaryResult) -> Table:
     rows = []
-    n = s["n_games"]
-    rows.append(["win rate", fmt_pct(s["win_rate"], s["win_rate_ci"]), fmt_ci_pct(s["win_rate_ci"]), fmt_int(n),
-                 "share of games won" + (" by the player" if s.get("players") == 1 else
-                                         " by the team" if s.get("cooperative") else " by some seat")])
-    if s.get("everybody_loses"):
-        e = s["everybody_loses"]
-        rows.append(["everybody loses", fmt_pct(e["value"], e["ci"]), fmt_ci_pct(e["ci"]), fmt_int(e["n"]),
+    n = s.n_games
+    rows.append(["win rate", fmt_pct(s.win_rate, s.win_rate_ci), fmt_ci_pct(s.win_rate_ci), fmt_int(n),
+                 "share of games won" + (" by the player" if s.players == 1 else
+                                         " by the team" if s.cooperative else " by some seat")])
+    if s.everybody_loses:
+        e = s.everybody_loses
+        rows.append(["everybody loses", fmt_pct(e.value, e.ci), fmt_ci_pct(e.ci), fmt_int(e.n),
                      "share of games nobody won"])
-    if s.get("seat_gap"):
-        g = s["seat_gap"]
-        v = g.get("verdict") or {}
-        rows.append(["seat gap", fmt.pts(g["value"], signed=False), fmt.ci_pts(g["ci"], signed=False),
-                     fmt_int(g["n"]), f"best minus worst seat; {g.get('test') or 'paired seat differences'} "
-                                      f"{fmt_p(g['p'])}, {'significant' if g['significant'] else 'not significant'}"
-                                      + (f"; {v['words']}" if v.get("words") else "")])
+    if s.seat_gap:
+        g = s.seat_gap
+        v = g.verdict
+        rows.append(["seat gap", fmt.pts(g.value, signed=False), fmt.ci_pts(g.ci, signed=False),
+                     fmt_int(g.n), f"best minus worst seat; {g.test or 'paired seat differences'} "
+                                   f"{fmt_p(g.p)}, {'significant' if g.significant else 'not significant'}"
+                                   + (f"; {v.words}" if v.words else "")])
     for key, label in (("length", "length"), ("rounds", "rounds")):
-        d = s.get(key)
+        d = getattr(s, key)
         if d:
-            rows.append([f"{label}: mean {d['column']}", fmt_num(d["mean"]), fmt_ci(d["mean_ci"]), fmt_int(d["n"]),
-                         d.get("help", "")])
-            rows.append([f"{label}: median {d['column']}", fmt_num(d["median"]), fmt_ci(d["median_ci"]),
-                         fmt_int(d["n"]), f"bootstrap interval; p10 {fmt_num(d['p10'])}, p90 {fmt_num(d['p90'])}"])
-    cr = s["capped_rate"]
-    rows.append(["hit the turn cap", fmt_pct(cr["value"]), fmt_ci_pct(cr["ci"]), fmt_int(n),
-                 f"{fmt_int(s['capped'])} games at {fmt_int(s['turn_cap'])} decisions"])
-    for name, m in (s.get("metrics") or {}).items():
-        rows.append([name, fmt_num(m["mean"]), fmt_ci(m["ci"]), fmt_int(m["n"]), f"mean per game: {m['help']}"])
-    for name, m in (s.get("seat_metrics") or {}).items():
-        rows.append([name, fmt_num(m["mean"]), fmt_ci(m["ci"]), fmt_int(m["n"]), f"mean per seat-game: {m['help']}"])
-    for name, v in (s.get("game_metrics") or {}).items():
+            rows.append([f"{label}: mean {d.column}", fmt_num(d.mean), fmt_ci(d.mean_ci), fmt_int(d.n), d.help])
+            rows.append([f"{label}: median {d.column}", fmt_num(d.median), fmt_ci(d.median_ci),
+                         fmt_int(d.n), f"bootstrap interval; p10 {fmt_num(d.p10)}, p90 {fmt_num(d.p90)}"])
+    cr = s.capped_rate
+    rows.append(["hit the turn cap", fmt_pct(cr.value), fmt_ci_pct(cr.ci), fmt_int(n),
+                 f"{fmt_int(s.capped)} games at {fmt_int(s.turn_cap)} decisions"])
+    for name, m in s.metrics.items():
+        rows.append([name, fmt_num(m.mean), fmt_ci(m.ci), fmt_int(m.n), f"mean per game: {m.help}"])
+    for name, m in s.seat_metrics.items():
+        rows.append([name, fmt_num(m.mean), fmt_ci(m.ci), fmt_int(m.n), f"mean per seat-game: {m.help}"])
+    for name, v in (s.game_metrics or {}).items():  # the game's own headline: free-form (summary_result.Games)
         rows.extend(_game_metric_rows(name, v, n))
     return Table("Metrics", ["metric", "value", "95% CI", "n", "what it is"], rows, numeric_from=1)
 
@@ -343,11 +346,11 @@ def _dist_n(dist: dict, parent: dict) -> int | None:
     return parent.get("n") if _is_number(parent.get("n")) else None
 
 
-def _seat_table(s: dict, about: About | None = None) -> Table | None:
-    seats = s.get("win_rate_by_seat") or []
+def _seat_table(s: SummaryResult, about: About | None = None) -> Table | None:
+    seats = s.win_rate_by_seat or []
     if not seats:
         return None
-    fair = about.fair if about is not None else (None if s.get("cooperative") else context.fair_share(s))
+    fair = about.fair if about is not None else (None if s.cooperative else context.fair_share(s))
     rows = []
     for r in seat_rows(s, fair):
         row = [seat_name(r["seat"]), r["policy"], fmt_int(r["wins"]), fmt.pct(r["value"]), fmt.ci_pct(r["ci"])]
@@ -359,30 +362,27 @@ def _seat_table(s: dict, about: About | None = None) -> Table | None:
                  numeric_from=2)
 
 
-def _end_table(s: dict) -> Table:
+def _end_table(s: SummaryResult) -> Table:
     rows = []
-    for k, v in s["end_reasons"].items():
-        sh = s["end_reason_shares"][k]
-        rows.append([k.replace("_", " "), fmt_int(v), fmt_pct(sh["value"]), fmt_ci_pct(sh["ci"]),
-                     fmt_int(sh["n"])])
+    for k, v in s.end_reasons.items():
+        sh = s.end_reason_shares[k]
+        rows.append([k.replace("_", " "), fmt_int(v), fmt_pct(sh.value), fmt_ci_pct(sh.ci), fmt_int(sh.n)])
     return Table("End reasons", ["end reason", "games", "share", "95% CI", "n"], rows)
 
 
-def _card_rows(rows: list[dict], reached: bool = False) -> list[list[str]]:
+def _card_rows(rows: list[CardRow], reached: bool = False) -> list[list[str]]:
     if reached:  # among the seat-games where the card reached the hand
-        return [[r["card"], fmt_int(r.get("reached_games")),
-                 fmt_pct(r["share_reached"]["value"], r["share_reached"]["ci"]),
-                 f"{fmt_pct(r['win_rate_with']['value'], r['win_rate_with']['ci'])} "
-                 f"(n = {fmt_int(r['win_rate_with']['n'])})",
-                 f"{fmt_pct(r['win_rate_without']['value'], r['win_rate_without']['ci'])} "
-                 f"(n = {fmt_int(r['win_rate_without']['n'])})",
-                 fmt_points(r["lift"]["value"]), fmt.ci_pts(r["lift"]["ci"]),
-                 fmt_p(r["lift"]["p"]), fmt_int(r["seat_games"])] for r in rows]
-    return [[r["card"], fmt_int(r["games_with"]), fmt_pct(r["share_with"]["value"], r["share_with"]["ci"]),
-             fmt_pct(r["win_rate_with"]["value"], r["win_rate_with"]["ci"]),
-             fmt_pct(r["win_rate_without"]["value"], r["win_rate_without"]["ci"]),
-             fmt_points(r["lift"]["value"]), fmt.ci_pts(r["lift"]["ci"]),
-             fmt_p(r["lift"]["p"]), fmt_int(r["seat_games"])] for r in rows]
+        return [[r.card, fmt_int(r.reached_games),
+                 fmt_pct(r.share_reached.value, r.share_reached.ci),
+                 f"{fmt_pct(r.win_rate_with.value, r.win_rate_with.ci)} (n = {fmt_int(r.win_rate_with.n)})",
+                 f"{fmt_pct(r.win_rate_without.value, r.win_rate_without.ci)} (n = {fmt_int(r.win_rate_without.n)})",
+                 fmt_points(r.lift.value), fmt.ci_pts(r.lift.ci),
+                 fmt_p(r.lift.p), fmt_int(r.seat_games)] for r in rows]
+    return [[r.card, fmt_int(r.games_with), fmt_pct(r.share_with.value, r.share_with.ci),
+             fmt_pct(r.win_rate_with.value, r.win_rate_with.ci),
+             fmt_pct(r.win_rate_without.value, r.win_rate_without.ci),
+             fmt_points(r.lift.value), fmt.ci_pts(r.lift.ci),
+             fmt_p(r.lift.p), fmt_int(r.seat_games)] for r in rows]
 
 
 CARD_COLUMNS = ["card", "seat-games with", "share with", "win rate with", "win rate without", "lift",
@@ -397,12 +397,12 @@ def card_columns(counter: str, reached: bool) -> list[str]:
             f"win rate not {counter} (drawn)", "lift", "lift 95% CI", "p", "n seat-games"]
 
 
-def _card_tables(s: dict, about: About | None = None) -> list[Table]:
-    c = s.get("cards") or {}
-    if not c.get("n_cards"):
+def _card_tables(s: SummaryResult, about: About | None = None) -> list[Table]:
+    c = s.cards
+    if c is None or not c.n_cards:
         return []
-    counter = c["primary_counter"]
-    reached = c.get("comparison") == "reached"
+    counter = c.primary_counter
+    reached = c.comparison == "reached"
     cols = card_columns(counter, reached)
     shown = (f"Lift = among seat-games where the card was drawn, win rate when {counter} minus when not {counter}; "
              f"'{counter} when drawn' is the share of those seat-games where it was {counter}; n seat-games: all "
@@ -412,43 +412,41 @@ def _card_tables(s: dict, about: About | None = None) -> list[Table]:
     note = ((INVENTED if about is not None and about.reconstruction else "") + f"Counter: {counter}. {shown}. "
             f"Lift intervals: Newcombe 95%; "
             f"significance: a two-proportion z-test, or Fisher's exact test where a cell of the card's 2x2 table "
-            f"expects fewer than 5 seat-games, after Holm correction over {c.get('family_size', c['n_cards'])} cards "
-            f"(α = {c['alpha']}). "
+            f"expects fewer than 5 seat-games, after Holm correction over {c.family_size} cards "
+            f"(α = {c.alpha}). "
             + lift_words(s, counter))
     out = [
         Table(f"Cards {counter} more often by winners (top 10 by lift, significant)", cols,
-              _card_rows(c["top"], reached), note),
+              _card_rows(c.top, reached), note),
         Table(f"Cards {counter} more often by losers (bottom 10 by lift, significant)", cols,
-              _card_rows(c["bottom"], reached), note),
+              _card_rows(c.bottom, reached), note),
     ]
-    out.append(Table(f"Dead cards ({counter} in under {fmt.pct(c['dead_threshold'])} of seat-games)", cols,
-                     _card_rows(c["dead"], reached),
-                     ("Never drawn, so left out (not in this configuration's deck): " + ", ".join(c["never_drawn"]) + ".")
-                     if c.get("never_drawn") else ""))
+    out.append(Table(f"Dead cards ({counter} in under {fmt.pct(c.dead_threshold)} of seat-games)", cols,
+                     _card_rows(c.dead, reached),
+                     ("Never drawn, so left out (not in this configuration's deck): " + ", ".join(c.never_drawn) + ".")
+                     if c.never_drawn else ""))
     return out
 
 
-def _variants_table(s: dict) -> Table | None:
-    vs = s.get("variants") or []
+def _variants_table(s: SummaryResult) -> Table | None:
+    vs = s.variants or []
     if not vs:
         return None
     rows = []
     for v in vs:
-        shown = v.get("varied") or {k: val for k, val in (v.get("params") or {}).items()
-                                    if (s.get("params") or {}).get(k) != val}
+        shown = v.varied or {k: val for k, val in v.params.items() if s.params.get(k) != val}
         params = ", ".join(f"{k}={fmt.value(val)}" for k, val in shown.items()) or "(base)"
-        rows.append([v["name"], params, fmt_pct(v["win_rate"], v["win_rate_ci"]), fmt_ci_pct(v["win_rate_ci"]),
-                     fmt_num(v["length"]["median"]), fmt_ci(v["length"]["median_ci"]), fmt_int(v["capped"]),
-                     fmt_int(v["n_games"])])
-    return Table("Variants", ["variant", "parameters", "win rate", "95% CI", f"median {s['length']['column']}",
+        rows.append([v.name, params, fmt_pct(v.win_rate, v.win_rate_ci), fmt_ci_pct(v.win_rate_ci),
+                     fmt_num(v.length.median), fmt_ci(v.length.median_ci), fmt_int(v.capped), fmt_int(v.n_games)])
+    return Table("Variants", ["variant", "parameters", "win rate", "95% CI", f"median {s.length.column}",
                               "95% CI", "capped", "n"], rows, numeric_from=2)
 
 
-def _ladder_table(s: dict) -> Table | None:
-    lad = s.get("ladder") or []
-    if not isinstance(lad, list) or len(lad) < 2:
+def _ladder_table(s: SummaryResult) -> Table | None:
+    lad = s.ladder
+    if len(lad) < 2:
         return None
-    rows = [[str(r["level"]), fmt_int(r["k"]), fmt_pct(r["value"], r["ci"]), fmt_ci_pct(r["ci"]), fmt_int(r["n"])]
+    rows = [[str(r.level), fmt_int(r.k), fmt_pct(r.value, r.ci), fmt_ci_pct(r.ci), fmt_int(r.n)]
             for r in lad]
     return Table("Win rate per level", ["level", "wins", "win rate", "95% CI", "n"], rows)
 
@@ -470,10 +468,10 @@ def provenance(manifest: dict, s: dict, run_dir: Path, about: About | None = Non
     rows = [
         ("run folder", run_dir.name),
         ("kind", manifest.get("kind", "run")),
-        ("game", f"{cfg.get('game', s.get('game'))} ({s.get('title', '')})"),
+        ("game", f"{cfg.get('game', s.game)} ({s.title})"),
         ("mode", str(cfg.get("mode", "–"))),
-        ("players", str(cfg.get("players", s.get("players")))),
-        ("rule version", str(cfg.get("rule_version", s.get("rule_version", "–")))),
+        ("players", str(cfg.get("players", s.players))),
+        ("rule version", str(cfg.get("rule_version", s.rule_version or "–"))),
         ("rule parameters", js(cfg.get("params", {}))),
     ]
     if about is not None:
@@ -488,9 +486,9 @@ def provenance(manifest: dict, s: dict, run_dir: Path, about: About | None = Non
         ("policies", pols),
         ("seed", str(cfg.get("seed", "–"))),
         ("games requested", fmt_int(manifest.get("n_games")) + (" per variant" if len(cfg.get("variants") or []) > 1 else "")),
-        ("games finished", fmt_int(s.get("n_games"))),
+        ("games finished", fmt_int(s.n_games)),
         ("chunk size", str(cfg.get("chunk_size", "–"))),
-        ("turn cap", f"{fmt_int(s.get('turn_cap'))} decisions"),
+        ("turn cap", f"{fmt_int(s.turn_cap)} decisions"),
         ("package version", str(manifest.get("package_version", "–"))),
         ("engine hash", str(cfg.get("engine_hash", "–"))),
         ("created", str(manifest.get("created", "–"))),
@@ -511,58 +509,55 @@ def provenance(manifest: dict, s: dict, run_dir: Path, about: About | None = Non
 # ---------------------------------------------------------------- the page
 
 
-def first_seat_headline(s: dict) -> KeyFigure | None:
+def first_seat_headline(s: SummaryResult) -> KeyFigure | None:
     """Where someone wins every game, the headline is the first seat's win rate and the seats' margin verdict."""
     if not someone_always_wins(s):
         return None
-    r = next((x for x in s["win_rate_by_seat"] if x["seat"] == 0), None)
+    r = next((x for x in s.win_rate_by_seat if x.seat == 0), None)
     if r is None:
         return None
-    v = (s.get("seat_gap") or {}).get("verdict") or {}
+    v = s.seat_gap.verdict if s.seat_gap is not None else None
     fair = context.fair_share(s)
     share = f"fair share {fmt.pct(fair.value)}; " if fair is not None else ""
-    said = (f"seats: {verdicts.LABELS.get(v['verdict'], v['verdict'])} (margin ±{fmt.pts(v.get('margin'), signed=False)}); "
-            if v.get("verdict") else "")
-    return KeyFigure("seat 1 wins", fmt.pct(r["value"]),
-                     f"95% CI {fmt.ci_pct(r['ci'])}; {share}{said}n = {fmt_int(r['n'])}")
+    said = (f"seats: {verdicts.LABELS.get(v.verdict, v.verdict)} (margin ±{fmt.pts(v.margin, signed=False)}); "
+            if v is not None else "")
+    return KeyFigure("seat 1 wins", fmt.pct(r.value), f"95% CI {fmt.ci_pct(r.ci)}; {share}{said}n = {fmt_int(r.n)}")
 
 
-def key_figures(s: dict, about: About | None = None) -> list[KeyFigure]:
-    n = s["n_games"]
-    figs = [KeyFigure("games", fmt_int(n), f"of {fmt_int(s.get('n_requested'))} requested, seed {s.get('seed')}")]
+def key_figures(s: SummaryResult, about: About | None = None) -> list[KeyFigure]:
+    n = s.n_games
+    figs = [KeyFigure("games", fmt_int(n), f"of {fmt_int(s.n_requested)} requested, seed {s.seed}")]
     first = first_seat_headline(s)
     if first is not None:  # someone wins every game: "someone wins 100.0%" says nothing
         figs.append(first)
     else:
-        figs.append(KeyFigure(win_label(s), fmt.pct(s["win_rate"]), f"95% CI {fmt.ci_pct(s['win_rate_ci'])}, n = {fmt_int(n)}"))
-    if s.get("seat_gap"):
-        g = s["seat_gap"]
-        v = g.get("verdict") or {}
-        said = ("not enough information to say" if v.get("verdict") == "no_information" else
-                f"{verdicts.LABELS.get(v.get('verdict'), v.get('verdict'))} (margin ±{fmt.pts(v.get('margin'), signed=False)})"
-                if v.get("verdict") else "no verdict")
-        figs.append(KeyFigure("seat gap", fmt.pts(g["value"], signed=False),
-                              f"95% CI {fmt.ci_pts(g['ci'], signed=False)}; {said}; n = {fmt_int(g.get('n', n))}"))
-    L = s["length"]
-    figs.append(KeyFigure(f"median {L['column']}", fmt_num(L["median"]),
-                          f"95% CI {fmt_ci(L['median_ci'])}, n = {fmt_int(L['n'])}"))
-    figs.append(KeyFigure("hit the turn cap", fmt_int(s.get("capped", 0)),
-                          f"{fmt.pct(s['capped_rate']['value'])} of n = {fmt_int(n)}"))
+        figs.append(KeyFigure(win_label(s), fmt.pct(s.win_rate), f"95% CI {fmt.ci_pct(s.win_rate_ci)}, n = {fmt_int(n)}"))
+    if s.seat_gap:
+        g = s.seat_gap
+        v = g.verdict
+        said = ("not enough information to say" if v.verdict == "no_information" else
+                f"{verdicts.LABELS.get(v.verdict, v.verdict)} (margin ±{fmt.pts(v.margin, signed=False)})")
+        figs.append(KeyFigure("seat gap", fmt.pts(g.value, signed=False),
+                              f"95% CI {fmt.ci_pts(g.ci, signed=False)}; {said}; n = {fmt_int(g.n)}"))
+    L = s.length
+    figs.append(KeyFigure(f"median {L.column}", fmt_num(L.median),
+                          f"95% CI {fmt_ci(L.median_ci)}, n = {fmt_int(L.n)}"))
+    figs.append(KeyFigure("hit the turn cap", fmt_int(s.capped), f"{fmt.pct(s.capped_rate.value)} of n = {fmt_int(n)}"))
     return figs
 
 
-def report_title(s: dict, kind: str, about: About | None) -> str:
+def report_title(s: SummaryResult, kind: str, about: About | None) -> str:
     """'<Game>: balance report — level 4, ready_pizzas=3' (the changed settings in the title)."""
-    base = f"{s.get('title') or s.get('game')}: {kind}"
+    base = f"{s.title or s.game}: {kind}"
     settings = about.settings if about is not None else ""
     return f"{base} — {settings}" if settings else base
 
 
-def subtitle(s: dict, extra: str = "") -> str:
-    mode = f" · {s['mode']}" if s.get("mode") else ""
-    np_ = s.get("players")
-    return (f"{s.get('game')}{mode} · {_players_words(np_)}{extra} · {fmt_int(s['n_games'])} games · "
-            f"seed {s.get('seed')}")
+def subtitle(s: SummaryResult, extra: str = "") -> str:
+    mode = f" · {s.mode}" if s.mode else ""
+    np_ = s.players
+    return (f"{s.game}{mode} · {_players_words(np_)}{extra} · {fmt_int(s.n_games)} games · "
+            f"seed {s.seed}")
 
 
 def find_anchor(items, words: str) -> str:
@@ -579,14 +574,14 @@ def run_anchors(chart_list: list, tables: list) -> dict[str, str]:
             "cards": find_anchor(chart_list, "card lift") or find_anchor(tables, "cards ")}
 
 
-def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) -> RunReport:
+def build_run_report(summary: SummaryResult, manifest: dict, run_dir: Path, spec=None) -> RunReport:
     s = summary
     about = build_about(s, manifest, Path(run_dir), spec)
     chart_list = [c for c in (_win_chart(s, about), _length_chart(s), _end_chart(s)) if c]
     chart_list += _distribution_charts(s)
     from . import card_power
 
-    power = card_power.view(s.get("card_power"))  # what a card does for its holder: the first card figures
+    power = card_power.view(s.card_power)  # what a card does for its holder: the first card figures
     chart_list += [c for c in (_ladder_chart(s),) if c] + (power.charts if power else [])
     chart_list += [c for c in (_card_chart(s, about),) if c]
     tables = [_metrics_table(s)]
@@ -605,10 +600,10 @@ def build_run_report(summary: dict, manifest: dict, run_dir: Path, spec=None) ->
         charts=chart_list,
         tables=tables,
         provenance=provenance(manifest, s, Path(run_dir), about, spec),
-        generated=str(s.get("generated", "")),
+        generated=s.generated,
         notes=notes,
         banners=context.card_banner(about.cards, 1, about.game_title),
-        about=context.about_sentences(about.seats, bool(s.get("cooperative")), about.ladder),
+        about=context.about_sentences(about.seats, bool(s.cooperative), about.ladder),
         block=_with_power(verdicts.run_block(s, run_anchors(chart_list, tables)), s, power),
     )
 
@@ -621,6 +616,6 @@ def _with_power(block: verdicts.Block, s: dict, power) -> verdicts.Block:
 
     from . import card_power
 
-    return replace(block, verdicts=block.verdicts + card_power.verdict_list(s["card_power"], power.anchor, keep=3),
+    return replace(block, verdicts=block.verdicts + card_power.verdict_list(s.card_power, power.anchor, keep=3),
                    methods=block.methods + [m for m in verdicts.methods_for("impact") if m.name == "Paired difference"
                                             and m not in block.methods])

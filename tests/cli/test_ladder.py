@@ -247,10 +247,10 @@ def test_a_ladder_folder_beside_the_run_is_found_for_its_level_only(tmp_path):
     lad.mkdir()
     (lad / "ladder.json").write_text(typed_ladder({"kind": "ladder", "game": "sickdays-solo", "players": 1,
                                                  "ladders": [_ladder(params={"level": 1}), _ladder(params={"level": 4})]}))
-    found = context.find_ladder(run, {}, "sickdays-solo", 1, {"level": 4, "suits": 6})
+    found = context.find_ladder(run, "sickdays-solo", 1, {"level": 4, "suits": 6})
     assert found is not None and found[0]["params"] == {"level": 4} and found[1].endswith("solo-ladder/ladder.json")
-    assert context.find_ladder(run, {}, "sickdays-solo", 1, {"level": 6}) is None
-    assert context.find_ladder(run, {}, "overtime", 4, {"level": 4}) is None
+    assert context.find_ladder(run, "sickdays-solo", 1, {"level": 6}) is None
+    assert context.find_ladder(run, "overtime", 4, {"level": 4}) is None
 
 
 def test_a_share_of_the_deals_is_the_first_ones_rounded_up():

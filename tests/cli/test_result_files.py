@@ -245,12 +245,12 @@ def test_an_old_ladder_file_is_refused_and_balance_report_makes_it_again(folders
     # a run report beside it does not use it (nothing near a run fails its report) ...
     from balance.reports import context
 
-    assert context.find_ladder(tmp_path / "elsewhere", {}, "race21", 2, data["params"]) is None
+    assert context.find_ladder(tmp_path / "elsewhere", "race21", 2, data["params"]) is None
     # ... and `balance report` on the ladder folder recomputes it from the games
     assert balance("report", folder).exit_code == 0
     again, first = LadderFile.read(folder), LadderFile.read(folders["lad"])
     assert again.model_copy(update={"generated": ""}) == first.model_copy(update={"generated": ""})
-    assert context.find_ladder(tmp_path / "elsewhere", {}, "race21", 2, data["params"]) is not None
+    assert context.find_ladder(tmp_path / "elsewhere", "race21", 2, data["params"]) is not None
 
 
 def test_a_ladder_file_holds_one_ladder_or_several_not_both(folders, tmp_path):

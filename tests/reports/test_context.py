@@ -304,20 +304,16 @@ def test_ladder_of_another_build_of_the_engine_is_not_used(tmp_path):
     assert "skill ladder for this game and setting" in about
 
 
-def test_ladder_in_a_sibling_folder_and_in_summary_json(tmp_path):
-    summary = {"players": 2, "params": {"target": 21}}
+def test_ladder_in_a_sibling_folder(tmp_path):
     seats = context.seat_policies([{"name": "greedy", "kind": 1, "params": [0.0]}] * 2, SPEC)
     sib = tmp_path / "runs" / "race21-ladder"
     sib.mkdir(parents=True)
     (sib / "ladder.json").write_text(typed_ladder(_ladder(0.7, params={"target": 21})))
     run = tmp_path / "runs" / "mine"
     run.mkdir()
-    found = context.find_ladder(run, summary, "race21", 2, {"target": 21})
+    found = context.find_ladder(run, "race21", 2, {"target": 21})
     assert found and found[1] == str(sib / "ladder.json")
-    inline = context.find_ladder(run, {**summary, "skill_ladder": _ladder(0.5)}, "race21", 2, {"target": 21})
-    assert inline[1] == "summary.json"
-    # the difficulty ladder (a list) is not a skill ladder
-    assert context.find_ladder(None, {"ladder": [{"level": 1}]}, "race21", 2, {}) is None
+    assert context.find_ladder(None, "race21", 2, {}) is None
     assert "move a lot" in " ".join(context.about_sentences(seats, False, found))
 
 
@@ -345,19 +341,18 @@ def test_seat_chart_is_the_difference_from_the_fair_share_in_points(tmp_path):
     assert ">vs fair share</th>" in html
 
 
-def test_fair_share_sources():
-    seats = [{"seat": i, "policy": "greedy", "value": v, "ci": [v - 0.01, v + 0.01], "n": 1000, "wins": round(v * 1000)}
-             for i, v in enumerate((0.29, 0.25, 0.24, 0.28))]
-    s = {"players": 4, "n_games": 1000, "win_rate": 0.98, "win_rate_by_seat": seats}
+def test_fair_share_is_read_as_the_analysis_wrote_it():
+    """The report reads summary.json's fair_share (analysis.stats.fair_share) and never computes one."""
+    from types import SimpleNamespace
+
+    shared = SimpleNamespace(seat_rates_sum=1.06)
+    s = SimpleNamespace(fair_share=0.265, shared_wins=shared, win_rate=0.98)
     f = context.fair_share(s)
-    assert f.value == pytest.approx(1.06 / 4) and f.shared and f.seat_rates_sum == pytest.approx(1.06)
+    assert f.value == 0.265 and f.shared and f.seat_rates_sum == pytest.approx(1.06)
+    assert f.source == "summary.json's fair share"
     words = context.fair_share_words(f)
     assert "fair share is 26.5%" in words and "add up to 106.0%, more than 100%" in words
-    given = context.fair_share({**s, "seat_fair_share": {"value": 0.2625, "help": "..."}})
-    assert given.value == 0.2625 and given.source == "summary.json's fair share"
-    assert context.fair_share({**s, "fair_share": 0.3}).value == 0.3
-    bare = context.fair_share({"players": 3, "win_rate_by_seat": [{"seat": 0, "value": None}]})
-    assert bare.value == pytest.approx(1 / 3) and bare.source == "1/3"
+    assert context.fair_share(SimpleNamespace(fair_share=None, shared_wins=None, win_rate=0.5)) is None
 
 
 def test_shared_wins_are_said_in_the_report(tmp_path):

@@ -74,8 +74,10 @@ def test_sweep_report_words_heatmap_curves_and_table(sweep_2d):
 
 
 def test_sweep_axes_categorical_for_lists():
-    s = {"variants": [{"name": "a", "varied": {"snooze_thresholds": [4, 7, 10]}, "params": {}},
-                      {"name": "b", "varied": {"snooze_thresholds": [5, 8, 11]}, "params": {}}]}
+    from types import SimpleNamespace as NS
+
+    s = NS(variants=[NS(name="a", varied={"snooze_thresholds": [4, 7, 10]}, params={}),
+                     NS(name="b", varied={"snooze_thresholds": [5, 8, 11]}, params={})])
     (ax,) = axes(s)
     assert not ax.numeric and ax.labels == ["4-7-10", "5-8-11"]
     assert fmt_value(True) == "true" and fmt_value(2.0) == "2"
@@ -332,29 +334,16 @@ def test_an_impact_ranked_by_length_says_its_unit():
     assert _primary(Res(primary="win rate", primary_rate=True, primary_unit=None)) == "win rate"
 
 
-def test_unpaired_sweep_rows_name_the_test_that_gave_their_p():
-    # small groups get Fisher's exact test (analysis.stats.two_proportions): the method says so
-    from balance.reports.sweep import vs_first
+def test_a_sweep_summary_without_its_paired_block_is_refused(sweep_2d, tmp_path):
+    # every point of a sweep is compared with the first on the same deals by the analysis (paired_vs_first);
+    # the report computes no comparison of its own, so a summary without that block is refused, not patched
+    from balance.analysis.summary_result import SummaryResult
+    from balance.simcore.errors import BalanceError
 
-    def sweep(*counts):
-        return {"variants": [{"name": f"v{i}", "wins": k, "n_games": n} for i, (k, n) in enumerate(counts)]}
-
-    small = vs_first(sweep((1, 40), (4, 40)))
-    assert small["rows"]["v1"]["test"] == "exact" and "Fisher's exact test" in small["method"]
-    big = vs_first(sweep((400, 1000), (450, 1000)))
-    assert big["rows"]["v1"]["test"] == "z" and "Fisher" not in big["method"] and "z-test" in big["method"]
-
-
-def test_an_unpaired_sweep_report_says_its_method_and_correction(sweep_2d, tmp_path):
-    # a sweep whose points do not share their deals (no paired block in summary.json) is compared
-    # point by point as two proportions; the rendered words and the table's note say so
     run = tmp_path / "run"
     shutil.copytree(sweep_2d.parent, run)
     summary = json.loads((run / "summary.json").read_text())
     summary.pop("paired_vs_first")
-    html = render_sweep_report(run, SPEC, summary).read_text()
-    assert "paired game by game" not in html
-    assert "(unpaired, Holm-corrected over 5 comparisons, α = 0.05)" in html
-    # every synthetic point wins all its games, so the losses' cells expect fewer than 5: Fisher's exact test
-    assert ("two proportions, not paired: Newcombe interval; p by the pooled z-test, or Fisher&#39;s exact test "
-            "where a 2x2 cell expects fewer than 5 games; verdict after Holm correction over the 5 points") in html
+    (run / "summary.json").write_text(json.dumps(summary))
+    with pytest.raises(BalanceError, match="paired_vs_first"):
+        SummaryResult.read(run)

@@ -3,6 +3,7 @@ verdict; and no verdict where no deal set one seat (or policy) against another (
 import numpy as np
 
 from balance.analysis.summary import summarize_frames
+from balance.analysis.summary_result import SummaryResult
 from balance.reports.run_words import seat_gap_sentences
 from balance.reports.views import key_figures
 from synthetic import SPEC
@@ -11,7 +12,7 @@ from test_summary import _rotated_frames, _rotated_manifest
 
 def test_a_rotated_run_where_one_policy_wins_every_deal_gives_no_seat_verdict():
     g, s = _rotated_frames(2000, lambda i, r: r)  # greedy wins from either seat on every deal
-    out = summarize_frames(g, s, None, _rotated_manifest(2000), SPEC)
+    out = SummaryResult.model_validate(summarize_frames(g, s, None, _rotated_manifest(2000), SPEC))
     words = " ".join(seat_gap_sentences(out)).replace("\u00a0", " ")
     assert words.startswith("Seats rotated: each deal played 2 times")
     assert "Are the seats balanced? Not enough information to say: every one of the 2,000 deals gave every seat " \
@@ -26,11 +27,11 @@ def test_a_rotated_run_where_one_policy_wins_every_deal_gives_no_seat_verdict():
 def test_a_rotated_run_where_the_policies_play_alike_gives_no_policy_verdict():
     deal_seat = np.random.default_rng(2).integers(0, 2, 2000)
     g, s = _rotated_frames(2000, lambda i, r: deal_seat[i])
-    out = summarize_frames(g, s, None, _rotated_manifest(2000), SPEC)
+    out = SummaryResult.model_validate(summarize_frames(g, s, None, _rotated_manifest(2000), SPEC))
     words = " ".join(seat_gap_sentences(out)).replace("\u00a0", " ")
     assert "The policies, each over every seat: greedy 50.0%, random 50.0%; not enough information to say" in words
     assert "[50.0%, 50.0%]" not in words
     # the seats were measured: their verdict is read from the interval printed
-    gap = out["seat_gap"]
-    assert "against the margin of ±2.0 pts: " + gap["verdict"]["words"] in words
-    assert gap["significant"] == (gap["ci"][0] > 0)
+    gap = out.seat_gap
+    assert "against the margin of ±2.0 pts: " + gap.verdict.words in words
+    assert gap.significant == (gap.ci[0] > 0)

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from synthetic import SPEC, make_run
 
 from balance.analysis.findings import alerts, nameable
+from balance.analysis.summary_result import SummaryResult
 from balance.reports import (fmt, render_campaign_report, render_compare_report, render_ladder_report, render_run_report,
                      render_tuning_report, rebuild_report, verdicts)
 from balance.reports.context import card_banner, card_lists, card_names, edited_from
@@ -155,7 +156,7 @@ def _slacker(s: dict) -> dict:
 def test_a_card_is_not_named_on_17_plays(runs):
     s = _slacker(json.loads((runs["within"].parent / "summary.json").read_text()))
     assert not nameable([0.058, 0.472], 0.02) and nameable(s["cards"]["top"][1]["lift"]["ci"], 0.02)
-    words = " ".join(summary_sentences(s))
+    words = " ".join(summary_sentences(SummaryResult.model_validate(s)))
     assert "most by winners +3" in words and "most by winners The Slacker" not in words
     found = {a["id"]: a for a in alerts(s, 0.02)}
     assert [c["card"] for c in found["card_lift"]["cards"]] == ["+3", "+1"]  # The Slacker: not named there
@@ -166,12 +167,12 @@ def test_a_card_is_not_named_on_17_plays(runs):
 
 
 def test_a_two_player_headline_is_the_first_seat_not_someone_wins(runs):
-    s = json.loads((runs["beyond"].parent / "summary.json").read_text())
-    assert s["win_rate"] == 1.0
+    s = SummaryResult.read(runs["beyond"].parent)
+    assert s.win_rate == 1.0
     figs = {f.label: f for f in key_figures(s)}
     assert "someone wins" not in figs
-    seat1 = s["win_rate_by_seat"][0]
-    assert figs["seat 1 wins"].value == fmt.pct(seat1["value"])
+    seat1 = s.win_rate_by_seat[0]
+    assert figs["seat 1 wins"].value == fmt.pct(seat1.value)
     assert "seats: beyond the margin (margin ±2.0\u00a0pts)" in figs["seat 1 wins"].detail
     assert "someone wins every game; seat 1 wins" in summary_sentences(s)[0]
     html = runs["beyond"].read_text()
