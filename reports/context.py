@@ -220,7 +220,9 @@ def _note_from_block(block: dict, names: tuple[str, ...]) -> CardListNote:
 
 
 def _derive(spec, game: str, params: dict, names: tuple[str, ...], hash_: str | None) -> CardListNote | None:
-    """No card_list block in the manifest: ask the game's loader, else the fallback rule."""
+    """No card_list record: ask the game's loader (`spec`: a command without a run folder, tune or campaign,
+    whose result records only its parameters), else (`spec` None: a run folder's report) the cards
+    parameter and hash the manifest recorded."""
     cards_param = params.get("cards") if isinstance(params, dict) else None
     if spec is not None and isinstance(params, dict):
         try:
@@ -247,9 +249,11 @@ def _derive(spec, game: str, params: dict, names: tuple[str, ...], hash_: str | 
 
 
 def card_lists(manifest: dict, spec=None, run_dir: Path | None = None) -> list[CardListNote]:
-    """One note per distinct card list the run's variants played (none for a game without cards); a
-    designer's list of a reconstructed game is checked for being an edited copy of the reconstruction
-    (`edited_from`), read from the run folder's own copy, else from the file where it was."""
+    """One note per distinct card list the run's variants played (none for a game without cards), from
+    the manifest's card_list records (a manifest from before them: from its cards parameter and hash, the
+    game's data never loaded: a report is made from the run folder alone); a designer's list of a
+    reconstructed game is checked for being an edited copy of the reconstruction (`edited_from`), read
+    from the run folder's own copy, else from the file where it was."""
     cfg = manifest.get("config") or {}
     game = cfg.get("game") or getattr(spec, "name", "")
     variants = cfg.get("variants") or [{"name": "base", "params": cfg.get("params") or {}}]
@@ -262,8 +266,10 @@ def card_lists(manifest: dict, spec=None, run_dir: Path | None = None) -> list[C
         block = v.get("card_list") or cfg.get("card_list")  # per variant, else the run's
         if isinstance(block, dict) and block.get("file"):
             note = _note_from_block(block, (name,))
-        else:
-            note = _derive(spec, game, params, (name,), v.get("card_list_hash") or cfg.get("card_list_hash"))
+        elif "card_list" in v or "card_list" in cfg:  # recorded as none: a game without a card list
+            note = None
+        else:  # a manifest from before the card_list record: what it does record, never the game's loader
+            note = _derive(None, game, params, (name,), v.get("card_list_hash") or cfg.get("card_list_hash"))
         if note is None:
             continue
         key = (note.file, note.sha256, note.shipped, note.reconstruction)

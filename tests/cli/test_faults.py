@@ -95,18 +95,20 @@ def test_disk_full_while_appending_a_record_is_one_line_and_resumes(tmp_path, mo
 
 
 def test_disk_full_when_the_summary_is_written_is_one_line(tmp_path, monkeypatch):
+    from balance.analysis import folder_entries
+
     out = tmp_path / "run"
-    real = Path.write_text
+    real = folder_entries.replace_entry
 
-    def write_text(self, *a, **kw):
-        if self.name.startswith("summary.json"):
-            raise OSError(errno.ENOSPC, "No space left on device", str(self))
-        return real(self, *a, **kw)
+    def replace_entry(run_dir, rel, *a, **kw):  # how a result file is written (analysis.results)
+        if rel.startswith("summary.json"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(Path(run_dir) / rel))
+        return real(run_dir, rel, *a, **kw)
 
-    monkeypatch.setattr(Path, "write_text", write_text)
+    monkeypatch.setattr(folder_entries, "replace_entry", replace_entry)
     line = one_line_error(balance(*simulate_args(out, 2000, 1000)))
     assert "summary.json" in line and "No space left on device" in line
-    monkeypatch.setattr(Path, "write_text", real)
+    monkeypatch.setattr(folder_entries, "replace_entry", real)
     r = balance("report", out)  # the parts are all there: the report rebuilds the summary
     assert r.exit_code == 0, r.output
     assert json.loads((out / "summary.json").read_text())["n_games"] == 2000

@@ -119,26 +119,39 @@ def test_banner_from_the_manifest_card_list(tmp_path):
     assert "Of 3 invented cards" in words and "Reconstructed card list: these are invented cards" in words
 
 
-def report_with_card_list(tmp_path, reconstruction: bool) -> str:
-    """The run report (HTML) of a race21 run whose manifest names no card list, the game's own being the
-    shipped file, a reconstruction or not (spec.load_data(params).cards)."""
-    cl = CardList("data/race21/cards.toml", str(tmp_path / "cards.toml"), "cd" * 32, True, reconstruction)
-    data = GameData("race21", {}, (), ("+1", "+2", "+3"), cl, (), "x")
-    spec = dataclasses.replace(SPEC, load_data=lambda params=None: data)
-    run = make_run(tmp_path, n_games=600)
-    return render_run_report(run, spec).read_text()
+def _no_loader(params=None):
+    raise AssertionError("a run's report asked the game's loader: it is made from the run folder alone")
 
 
-def test_banner_derived_from_the_games_card_list(tmp_path):
-    """No card_list in the manifest: spec.load_data(params).cards says so."""
-    words = text(report_with_card_list(tmp_path, True))
+def _recorded(run, **card_list):
+    """The run's manifest with each variant's card_list record (as analysis.runs writes it)."""
+    m = json.loads((run / "manifest.json").read_text())
+    for v in m["config"]["variants"]:
+        v["card_list"] = card_list or None
+    (run / "manifest.json").write_text(json.dumps(m))
+    return run
+
+
+def test_banner_from_the_manifests_card_list_record(tmp_path):
+    """The banner says what the manifest recorded; the game's loader is never asked while rendering."""
+    spec = dataclasses.replace(SPEC, load_data=_no_loader)
+    run = _recorded(make_run(tmp_path, n_games=600), file="data/race21/cards.toml", sha256="cd" * 32, shipped=True,
+                    reconstruction=True)
+    words = text(render_run_report(run, spec).read_text())
     assert "Invented cards stand in for the printed ones" in words and "hash cdcdcdcd" in words
 
 
 def test_no_banner_for_the_printed_or_no_card_list(tmp_path):
-    html = report_with_card_list(tmp_path, False)
+    spec = dataclasses.replace(SPEC, load_data=_no_loader)
+    run = _recorded(make_run(tmp_path / "printed", n_games=600), file="data/race21/cards.toml", sha256="cd" * 32,
+                    shipped=True, reconstruction=False)
+    html = render_run_report(run, spec).read_text()
     assert 'class="banner"' not in html and "Invented cards" not in html
     assert "data/race21/cards.toml: the game&#39;s own list" in html
+    # recorded as none (a game without cards), or a manifest from before the record: no note, no loader
+    for run in (_recorded(make_run(tmp_path / "none", n_games=600)), make_run(tmp_path / "old", n_games=600)):
+        html = render_run_report(run, spec).read_text()
+        assert 'class="banner"' not in html and "cards.toml" not in html
 
 
 @pytest.mark.parametrize("game", ["overtime", "youre-fired", "four-day-weekend"])
