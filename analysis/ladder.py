@@ -69,7 +69,7 @@ from balance.simcore.errors import BalanceError
 from balance.simcore.params import resolve
 
 from . import stats
-from . import tournament as T
+from . import tournament as bradley_terry
 from .runs import SEATING_KEY, SHARE_KEY, RunConfig, Variant, _jsonable, variant_games
 
 LADDER_FILE = "ladder.json"
@@ -469,7 +469,7 @@ def _seat_rungs(v: dict, players: int) -> list[str]:
     return out
 
 
-def pairings(won: pl.DataFrame, tables: list[list[dict]], players: int) -> list[T.Pairing]:
+def pairings(won: pl.DataFrame, tables: list[list[dict]], players: int) -> list[bradley_terry.Pairing]:
     """Every pair of different rungs seated at one table, per deal: the share of their seat pairs each won
     (A's seat won and B's did not), over the table's variants (its rotations), on the deals all of them
     played. One table counts once per deal."""
@@ -508,7 +508,7 @@ def pairings(won: pl.DataFrame, tables: list[list[dict]], players: int) -> list[
         table = vs[0]["varied"][RUNG_KEY]
         for (a, b), (aw, bw, k) in acc.items():
             per = k / len(vs)  # seat pairs of (a, b) per variant
-            out.append(T.Pairing(a, b, deals, aw[full] / (len(vs) * per), bw[full] / (len(vs) * per), table))
+            out.append(bradley_terry.Pairing(a, b, deals, aw[full] / (len(vs) * per), bw[full] / (len(vs) * per), table))
     return out
 
 
@@ -516,8 +516,8 @@ def tournament(won: pl.DataFrame, tables: list[list[dict]], players: int, labels
     """Bradley-Terry ratings of the rungs (analysis.tournament) from every table of the ladder, greedy at
     0; the pairings it was fitted on are listed with it."""
     prs = [p for p in pairings(won, tables, players) if p.a in labels and p.b in labels]
-    r = T.ratings(labels, prs, "greedy", seed=seed)
-    r["connected"] = T.connected([p["label"] for p in r.get("players", [])], prs)
+    r = bradley_terry.ratings(labels, prs, "greedy", seed=seed)
+    r["connected"] = bradley_terry.connected([p["label"] for p in r.get("players", [])], prs)
     return r
 
 

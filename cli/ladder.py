@@ -54,18 +54,18 @@ def register(ns: dict) -> None:
         search, oracle): the skill ladder, paired, in one folder with ladder.json, summary.json and report.html;
         competitive games also play expert against lookahead and rate every rung (Bradley-Terry); Sick Days
         solo's exhaustive solver says which deals some line wins (bound.json)."""
-        from balance.analysis import ladder as L
+        from balance.analysis import ladder as ladder_analysis
         from balance.analysis import runs
 
         _app["_threads"](threads)
         spec = _app["_spec"](game)
         n_players = _app["_players"](spec, players)
-        levels = L.parse_levels(spec, level)
+        levels = ladder_analysis.parse_levels(spec, level)
         user = _app["_user_params"](spec, set_, params, None)
-        n_games = n if n is not None else L.default_games(spec.name)
-        share = L.default_share(spec.name, search_share)
-        config, rs, left = L.ladder_config(spec, user, n_players, seed, levels, chunk_size or L.default_chunk(n_games, share),
-                                           share)
+        n_games = n if n is not None else ladder_analysis.default_games(spec.name)
+        share = ladder_analysis.default_share(spec.name, search_share)
+        chunk = chunk_size or ladder_analysis.default_chunk(n_games, share)
+        config, rs, left = ladder_analysis.ladder_config(spec, user, n_players, seed, levels, chunk, share)
         run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-ladder")
         from balance.analysis.preflight import check_out
 
@@ -73,20 +73,21 @@ def register(ns: dict) -> None:
         _print_plan(spec, config, n_games, n_players, left)
         # the folder checked (read only) and the engine compiled before the folder is written; resume and
         # Ctrl-C said as in simulate (cli.app.opened_run)
-        with _app["opened_run"](spec, config, run_dir, n_games, _app["_command_line"](), L.KIND, quiet, scheduler,
-                                workers) as (prepared, executor):
+        with _app["opened_run"](spec, config, run_dir, n_games, _app["_command_line"](), ladder_analysis.KIND, quiet,
+                                scheduler, workers) as (prepared, executor):
             _app["_play"](spec, config, run_dir, n_games, quiet, None, prepared, executor, label=f"{spec.name} ladder")
             from balance.reports import render_ladder_report
 
-            nodes = L.default_solver_nodes(spec.name) if solver_nodes is None else solver_nodes
-            if L.solver_for(spec.name) is not None and nodes > 0:
-                deals = L.bound_deals(config, n_games)
+            nodes = ladder_analysis.default_solver_nodes(spec.name) if solver_nodes is None else solver_nodes
+            if ladder_analysis.solver_for(spec.name) is not None and nodes > 0:
+                deals = ladder_analysis.bound_deals(config, n_games)
                 if not quiet:
                     _app["err"].print(f"solver: {sum(deals.values()):,} deals, at most {nodes:,} nodes each",
                                       markup=False, highlight=False)
-                L.solve_bound(run_dir, config, spec, n_games, nodes)
+                ladder_analysis.solve_bound(run_dir, config, spec, n_games, nodes)
             manifest = runs.load_manifest(run_dir)
-            result = L.write(run_dir, L.analyse(run_dir, manifest, spec, margin), _app["_command_line"]())
+            analysed = ladder_analysis.analyse(run_dir, manifest, spec, margin)
+            result = ladder_analysis.write(run_dir, analysed, _app["_command_line"]())
             path = render_ladder_report(run_dir, result)
         print_ladder(result)
         _app["out"].print(f"ladder folder: {run_dir}\nreport: {path}", highlight=False)
@@ -94,10 +95,10 @@ def register(ns: dict) -> None:
 
 
 def _print_plan(spec, config, n_games: int, players: int, left: list[str]) -> None:
-    from balance.analysis import ladder as L
+    from balance.analysis import ladder as ladder_analysis
 
-    rows = L.plan(config, n_games)
-    competitive = L.is_competitive(spec, players)
+    rows = ladder_analysis.plan(config, n_games)
+    competitive = ladder_analysis.is_competitive(spec, players)
     bits = []
     for r in rows:
         where = f"level {r['level']} " if r["level"] is not None else ""

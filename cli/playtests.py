@@ -53,15 +53,15 @@ def playtests(
     if synthesize:
         _synthesize(spec, file, players, set_, level, n, seed, policy, policy_param)
         return
-    from balance.analysis import playtests as PT
+    from balance.analysis import playtests as playtest_analysis
     from balance.analysis import runs
 
     run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-playtests")
     _check_folder(run_dir)
     say = None if quiet else (lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
-    result = PT.analyse(spec, file, players, set_, level, cards, n, seed, margin, expert, say)
+    result = playtest_analysis.analyse(spec, file, players, set_, level, cards, n, seed, margin, expert, say)
     result["command"] = _command_line()
-    PT.write(run_dir, result)
+    playtest_analysis.write(run_dir, result)
     from balance.reports.playtests import render_playtests_report
 
     path = render_playtests_report(run_dir, result)

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from balance.analysis import playtest_fit as F
+from balance.analysis import playtest_fit
 from balance.analysis import playtests as PT
 from balance.analysis.playtest_log import Group, simulate, sim_rows
 from balance.simcore import registry
@@ -25,15 +25,15 @@ GAMES = 200
 
 def _coverage(game: str, players: int, user: dict, true_label: str, n_sim: int):
     spec = registry.get(game)
-    rungs = F.rung_grid(spec, expert=False)
+    rungs = playtest_fit.rung_grid(spec, expert=False)
     group = Group(players, user, "test", [])
-    tables = F.rung_tables(spec, [group], rungs, n_sim, TABLE_SEED)
+    tables = playtest_fit.rung_tables(spec, [group], rungs, n_sim, TABLE_SEED)
     truth = next(i for i, r in enumerate(rungs) if r.label == true_label)
     held, widths, bests = 0, [], []
     for rep in range(REPEATS):
         sim = simulate(spec, players, user, [rungs[truth].policy(spec)] * players, GAMES, LOG_SEED, first=rep * GAMES)
         group.rows = sim_rows(spec, sim, end=False)  # winners and turns, as a spreadsheet log would give
-        fit = F.fit_rung(spec, [group], tables, rungs)
+        fit = playtest_fit.fit_rung(spec, [group], tables, rungs)
         lo, hi = fit["interval_index"]
         held += lo <= truth <= hi
         widths.append(hi - lo)
@@ -63,14 +63,14 @@ def test_timed_party_games_recover_reaction_median(with_turns):
     grid = (1.5, 1.75, 2.0, 2.25, 2.5, 2.75, 3.0, 3.25, 3.5)
     group = Group(5, {}, "test", [])
     group.rows = sim_rows(spec, simulate(spec, 5, {}, [resolve_policy(spec, "greedy")] * 5, 2, LOG_SEED))  # has minutes
-    tables = F.reaction_tables(spec, [group], 800, TABLE_SEED, grid)
+    tables = playtest_fit.reaction_tables(spec, [group], 800, TABLE_SEED, grid)
     greedy = resolve_policy(spec, "greedy")
     errors, held = [], 0
     for true in (2.0, 3.0):
         for rep in range(4):
             sim = simulate(spec, 5, {"reaction_median": [true]}, [greedy] * 5, 100, LOG_SEED, first=rep * 100)
             group.rows = sim_rows(spec, sim, turns=with_turns)
-            fit = F.fit_reaction([group], tables, grid)
+            fit = playtest_fit.fit_reaction([group], tables, grid)
             errors.append(fit["best"] - true)
             held += fit["interval"][0] <= true <= fit["interval"][1]
             assert fit["interval"][0] <= fit["best"] <= fit["interval"][1]

@@ -158,10 +158,10 @@ def test_moments_and_counts_agree_with_rows():
 _PEAK = """
 import resource, sys
 sys.path.insert(0, {tests!r})
-import balance.analysis.summary as S
+import balance.analysis.summary as summary
 from synthetic import SPEC
-S.WINDOW_GAMES = 10_000
-s = S.summarize(sys.argv[1], SPEC)
+summary.WINDOW_GAMES = 10_000
+s = summary.summarize(sys.argv[1], SPEC)
 assert s["n_games"] == int(sys.argv[2]), s["n_games"]
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """

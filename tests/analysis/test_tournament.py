@@ -5,7 +5,7 @@ as alpha allows (null calibration)."""
 import numpy as np
 import pytest
 
-from balance.analysis import tournament as T
+from balance.analysis import tournament
 from balance.analysis.stats import wilson
 
 
@@ -15,7 +15,7 @@ def _pairing(rng, a, b, ta, tb, deals, contact=0.7, table="t"):
     met = rng.random(deals.size) < contact
     a_won = met & (rng.random(deals.size) < 1 / (1 + np.exp(tb - ta)))
     b_won = met & ~a_won
-    return T.Pairing(a, b, deals, a_won.astype(float), b_won.astype(float), table)
+    return tournament.Pairing(a, b, deals, a_won.astype(float), b_won.astype(float), table)
 
 
 def _mm(wins, anchor, prior, iters=20000):
@@ -39,9 +39,9 @@ def test_newton_fit_is_the_maximum_likelihood_of_the_mm_reference():
     rng = np.random.default_rng(3)
     wins = rng.integers(0, 40, (4, 4)).astype(float)
     np.fill_diagonal(wins, 0)
-    got = T.fit(["a", "b", "c", "d"], wins, anchor=1)
+    got = tournament.fit(["a", "b", "c", "d"], wins, anchor=1)
     assert got[1] == 0.0
-    np.testing.assert_allclose(got, _mm(wins, 1, T.PRIOR), atol=1e-6)
+    np.testing.assert_allclose(got, _mm(wins, 1, tournament.PRIOR), atol=1e-6)
 
 
 def test_known_strengths_are_recovered_inside_their_intervals():
@@ -51,7 +51,7 @@ def test_known_strengths_are_recovered_inside_their_intervals():
     deals = np.arange(1500)
     prs = [_pairing(rng, a, b, truth[a], truth[b], deals) for a, b in
            [("expert", "greedy"), ("random", "greedy"), ("lookahead", "greedy"), ("expert", "lookahead")]]
-    r = T.ratings(names, prs, "greedy", reps=200, seed=1)
+    r = tournament.ratings(names, prs, "greedy", reps=200, seed=1)
     by = {p["label"]: p for p in r["players"]}
     for name, th in truth.items():
         lo, hi = by[name]["ci"]
@@ -73,7 +73,7 @@ def test_a_table_the_ratings_cannot_fit_is_flagged():
     deals = np.arange(1500)
     prs = [_pairing(rng, "expert", "greedy", 1.4, 0.0, deals), _pairing(rng, "lookahead", "greedy", 0.0, 0.0, deals),
            _pairing(rng, "expert", "lookahead", 0.0, 0.0, deals)]
-    r = T.ratings(["greedy", "expert", "lookahead"], prs, "greedy", reps=200, seed=2)
+    r = tournament.ratings(["greedy", "expert", "lookahead"], prs, "greedy", reps=200, seed=2)
     assert not all(p["fits"] for p in r["pairings"])
     for p in r["pairings"]:
         lo, hi = p["observed_ci"]
@@ -82,8 +82,8 @@ def test_a_table_the_ratings_cannot_fit_is_flagged():
 
 def test_a_rung_that_never_wins_keeps_a_finite_rating():
     deals = np.arange(50)
-    prs = [T.Pairing("random", "greedy", deals, np.zeros(50), np.ones(50), "t")]
-    r = T.ratings(["greedy", "random"], prs, "greedy", reps=50)
+    prs = [tournament.Pairing("random", "greedy", deals, np.zeros(50), np.ones(50), "t")]
+    r = tournament.ratings(["greedy", "random"], prs, "greedy", reps=50)
     rnd = next(p for p in r["players"] if p["label"] == "random")
     assert np.isfinite(rnd["rating"]) and rnd["rating"] < -3 and rnd["ci"][1] < 0
 
@@ -92,7 +92,7 @@ def test_a_subset_of_deals_is_rated_on_those_deals_only():
     rng = np.random.default_rng(5)
     deals = np.arange(200)
     prs = [_pairing(rng, "a", "b", 0.5, 0.0, deals)]
-    r = T.ratings(["a", "b"], prs, "b", reps=20, deals=deals[deals % 2 == 1])
+    r = tournament.ratings(["a", "b"], prs, "b", reps=20, deals=deals[deals % 2 == 1])
     assert r["n_deals"] == 100 and r["pairings"][0]["deals"] == 100
 
 
@@ -106,21 +106,21 @@ def test_two_identical_policies_are_declared_different_at_most_alpha_of_the_time
     for r in range(reps):
         prs = [_pairing(rng, "A", "greedy", 0.4, 0.0, deals), _pairing(rng, "A2", "greedy", 0.4, 0.0, deals),
                _pairing(rng, "A", "A2", 0.0, 0.0, deals)]
-        out = T.ratings(["greedy", "A", "A2"], prs, "greedy", reps=120, seed=r)
+        out = tournament.ratings(["greedy", "A", "A2"], prs, "greedy", reps=120, seed=r)
         pair = next(p for p in out["pairs"] if {p["a"], p["b"]} == {"A", "A2"})
         hits += pair["verdict"]["stronger"] is not None
     rate = hits / reps
-    tol = 3 * np.sqrt(T.ALPHA * (1 - T.ALPHA) / reps)
-    assert rate <= T.ALPHA + tol, (hits, reps)
+    tol = 3 * np.sqrt(tournament.ALPHA * (1 - tournament.ALPHA) / reps)
+    assert rate <= tournament.ALPHA + tol, (hits, reps)
     lo, _ = wilson(hits, reps, z=3.0)
-    assert lo <= T.ALPHA  # and not a test that can never say 'beats' (it is near alpha, not 0)
+    assert lo <= tournament.ALPHA  # and not a test that can never say 'beats' (it is near alpha, not 0)
     assert hits > 0
 
 
 @pytest.mark.parametrize("lo,hi,words", [(0.1, 0.5, "a beats b"), (-0.5, -0.1, "b beats a"),
                                          (-0.1, 0.2, "a and b cannot be told apart")])
 def test_verdict_reads_the_interval(lo, hi, words):
-    assert T.verdict("a", "b", lo, hi)["words"] == words
+    assert tournament.verdict("a", "b", lo, hi)["words"] == words
 
 
 def test_the_fit_check_flags_a_table_at_most_alpha_of_the_time_when_strength_is_one_number():
@@ -134,8 +134,8 @@ def test_the_fit_check_flags_a_table_at_most_alpha_of_the_time_when_strength_is_
     for r in range(reps):
         prs = [_pairing(rng, "expert", "greedy", 0.8, 0.0, deals), _pairing(rng, "lookahead", "greedy", 0.4, 0.0, deals),
                _pairing(rng, "expert", "lookahead", 0.8, 0.4, deals)]
-        out = T.ratings(["greedy", "expert", "lookahead"], prs, "greedy", reps=100, seed=r)
+        out = tournament.ratings(["greedy", "expert", "lookahead"], prs, "greedy", reps=100, seed=r)
         flagged += sum(not p["fits"] for p in out["pairings"])
         tables += len(out["pairings"])
     rate = flagged / tables
-    assert rate <= T.ALPHA + 3 * np.sqrt(T.ALPHA * (1 - T.ALPHA) / tables), (flagged, tables)
+    assert rate <= tournament.ALPHA + 3 * np.sqrt(tournament.ALPHA * (1 - tournament.ALPHA) / tables), (flagged, tables)

@@ -2,13 +2,12 @@
 `balance report` rebuilds it; it resumes; bad options exit 2 with one line. Plus the statistics it uses
 under a true null, and the run report's ladder sentence (reports.context)."""
 import json
-import math
 
 import numpy as np
 import polars as pl
 import pytest
 
-from balance.analysis import ladder as L
+from balance.analysis import ladder as ladder_analysis
 from balance.analysis.stats import wilson
 from balance.reports import context
 from balance.simcore import registry
@@ -35,7 +34,7 @@ def test_every_rung_is_played_on_the_same_deals_with_intervals(ladder_dir):
     assert lad["kind"] == "ladder" and lad["game"] == "race21" and lad["players"] == 2 and lad["paired"]
     assert [e["label"] for e in lad["policies"]] == RUNGS
     for e in lad["policies"]:
-        assert e["n"] == (120 if e["name"] in L.SEARCH else 240)
+        assert e["n"] == (120 if e["name"] in ladder_analysis.SEARCH else 240)
         lo, hi = e["ci"]
         assert 0 <= lo <= e["value"] <= hi <= 1
         # paired differences: on the deals both played, and the interval holds the estimate
@@ -110,7 +109,7 @@ def test_the_report_renders_and_balance_report_rebuilds_it(ladder_dir):
     from balance.reports.ladder import sentences
 
     before = json.loads((out / "summary.json").read_text())
-    typed = L.ladder_result({k: v for k, v in before.items() if k not in ("command", "generated")})
+    typed = ladder_analysis.ladder_result({k: v for k, v in before.items() if k not in ("command", "generated")})
     for s in sentences(typed):  # each a sentence of its own (one began "win rate of ..." after a full stop)
         assert s[:1].isupper(), s
     (out / "report.html").unlink()
@@ -141,14 +140,14 @@ def test_bad_options_exit_2_with_one_line(tmp_path, args, words):
 
 def test_levels_are_parsed_as_one_list():
     spec = registry.get("sickdays-solo")
-    assert L.parse_levels(spec, ["1,4", "6", "4"]) == [1, 4, 6]
-    assert L.parse_levels(spec, None) is None
+    assert ladder_analysis.parse_levels(spec, ["1,4", "6", "4"]) == [1, 4, 6]
+    assert ladder_analysis.parse_levels(spec, None) is None
 
 
 def test_solo_rungs_include_the_oracle_as_a_bound_and_party_leaves_expert_out():
-    solo, left = L.rungs(registry.get("sickdays-solo"))
+    solo, left = ladder_analysis.rungs(registry.get("sickdays-solo"))
     assert [r.label for r in solo][-1] == "oracle" and solo[-1].bound and not left
-    party, left = L.rungs(registry.get("sickdays-party"))
+    party, left = ladder_analysis.rungs(registry.get("sickdays-party"))
     assert "expert" not in [r.label for r in party] and any(x.startswith("expert:") for x in left)
 
 
@@ -167,7 +166,7 @@ def _won_frame(variants, won):
 
 def test_solo_per_deal_values_are_the_games_results():
     won = {"a": np.array([[1], [0], [1]])}
-    x, _ = L._per_deal(_won_frame(None, won), [{"name": "a", "varied": {"focal_seat": None}}], 1, False)
+    x, _ = ladder_analysis._per_deal(_won_frame(None, won), [{"name": "a", "varied": {"focal_seat": None}}], 1, False)
     assert list(x) == [1.0, 0.0, 1.0]
 
 
@@ -186,11 +185,11 @@ def test_a_rung_equal_to_greedy_is_flagged_against_its_fair_share_at_most_alpha(
             winner = rng.integers(0, players, deals)
             won[v["name"]] = np.eye(players, dtype=np.int64)[winner]
         frame = _won_frame(None, won)
-        x, fair = L._per_deal(frame, variants, players, True)
-        y, _ = L._per_deal(frame, other, players, True)
-        d = L._pair(fair, x, False)
+        x, fair = ladder_analysis._per_deal(frame, variants, players, True)
+        y, _ = ladder_analysis._per_deal(frame, other, players, True)
+        d = ladder_analysis._pair(fair, x, False)
         fp_fair += d["ci"][0] > 0 or d["ci"][1] < 0
-        e = L._pair(x, y, False)
+        e = ladder_analysis._pair(x, y, False)
         fp_pair += e["ci"][0] > 0 or e["ci"][1] < 0
     for fp in (fp_fair, fp_pair):
         lo, hi = wilson(fp, reps, z=3.0)  # a 99.7% interval of the false-positive rate holds 5%
@@ -203,7 +202,7 @@ def test_solo_rung_difference_is_calibrated_under_the_null():
     for _ in range(reps):
         a = (rng.random(n) < 0.6).astype(float)
         b = (rng.random(n) < 0.6).astype(float)
-        d = L._pair(a, b, True)
+        d = ladder_analysis._pair(a, b, True)
         fp += d["ci"][0] > 0 or d["ci"][1] < 0
     lo, hi = wilson(fp, reps, z=3.0)
     assert hi >= 0.01 and lo <= 0.05, fp  # exact McNemar is conservative: at most 5%, not far below
@@ -278,7 +277,7 @@ def test_pairings_count_each_table_once_per_deal():
         m[0, s] = 1
         m[1, (s + 1) % players] = 1
         won[f"t/seat{s + 1}"] = m
-    (pr,) = L.pairings(_won_frame(None, won), [variants], players)
+    (pr,) = ladder_analysis.pairings(_won_frame(None, won), [variants], players)
     assert (pr.a, pr.b) == ("A", "B") and list(pr.deals) == [0, 1]
     # deal 0: A beat both B seats: 2 of 2 pairs; deal 1: one B beat A, the other lost with A: 1 of 2 pairs to B
     assert list(pr.a_wins) == [1.0, 0.0] and list(pr.b_wins) == [0.0, 0.5]
@@ -291,7 +290,7 @@ def test_skill_is_chosen_on_even_deals_and_measured_on_odd_ones():
     series = {"random": np.zeros(n), "greedy": (np.arange(n) % 4 < 2).astype(float),  # half, even and odd alike
               "lucky": x_even_lucky}
     entries = [{"name": k, "label": k, "value": float(v.mean()), "vs": {}} for k, v in series.items()]
-    sk = L.skill(entries, False, series)
+    sk = ladder_analysis.skill(entries, False, series)
     # chosen on the even deals, 'lucky' is the best; measured on the odd deals it wins nothing
     assert sk["top"] == "lucky" and sk["base"] == "random"
     assert sk["diff"] == pytest.approx(0.0) and sk["n"] == n // 2
@@ -304,7 +303,7 @@ def test_bound_counts_unknown_deals_both_ways_and_checks_every_rung():
                                                          "replayed": [1, 1, 0, 0, 1], "lines": [[]] * 5}]}
     series = {"expert": np.array([1.0, 0.0, 0.0, 1.0, 1.0, np.nan]), "greedy": np.array([1.0, 0.0, 1.0, 0.0, 0.0])}
     entries = [{"label": "expert"}, {"label": "greedy"}]
-    b = L.bound_entry(bound, 4, series, entries)
+    b = ladder_analysis.bound_entry(bound, 4, series, entries)
     assert (b["winnable"], b["not_winnable"], b["unknown"], b["deals"]) == (3, 1, 1, 5)
     assert b["low"]["value"] == pytest.approx(0.6) and b["high"]["value"] == pytest.approx(0.8)
     assert b["ci"] == [b["low"]["ci"][0], b["high"]["ci"][1]]
@@ -319,23 +318,23 @@ def test_bound_counts_unknown_deals_both_ways_and_checks_every_rung():
 
     words = bound_sentence(SimpleNamespace(level=4, solver_bound=SolverBound.model_validate(b)))
     assert "between 60.0% and 80.0%" in words and "WARNING: greedy" in words
-    assert L.bound_entry(bound, 6, series, entries) is None
+    assert ladder_analysis.bound_entry(bound, 6, series, entries) is None
 
 
 def test_solve_bound_writes_resumable_bound_json_for_the_deals_expert_plays(tmp_path):
     spec = registry.get("sickdays-solo")
-    assert L.solver_for("sickdays-solo") is not None and L.solver_for("race21") is None
+    assert ladder_analysis.solver_for("sickdays-solo") is not None and ladder_analysis.solver_for("race21") is None
     share = {"lookahead": 0.25, "expert": 0.5, "oracle": 0.5}
-    config, _, _ = L.ladder_config(spec, {}, 1, 7, [1, 4], 10, share)
-    assert L.bound_deals(config, 12) == {1: 6, 4: 6}
-    data = L.solve_bound(tmp_path, config, spec, 12, 3_000)
+    config, _, _ = ladder_analysis.ladder_config(spec, {}, 1, 7, [1, 4], 10, share)
+    assert ladder_analysis.bound_deals(config, 12) == {1: 6, 4: 6}
+    data = ladder_analysis.solve_bound(tmp_path, config, spec, 12, 3_000)
     for e in data["levels"]:
         assert e["game_index"] == list(range(6))
         assert all(r != 1 or p == 1 for r, p in zip(e["result"], e["replayed"]))
-    before = (tmp_path / L.BOUND_FILE).read_text()
-    L.solve_bound(tmp_path, config, spec, 12, 3_000)  # nothing left to solve: the same file
-    assert (tmp_path / L.BOUND_FILE).read_text() == before
-    assert L.solve_bound(tmp_path, config, registry.get("race21"), 12, 3_000) is None
+    before = (tmp_path / ladder_analysis.BOUND_FILE).read_text()
+    ladder_analysis.solve_bound(tmp_path, config, spec, 12, 3_000)  # nothing left to solve: the same file
+    assert (tmp_path / ladder_analysis.BOUND_FILE).read_text() == before
+    assert ladder_analysis.solve_bound(tmp_path, config, registry.get("race21"), 12, 3_000) is None
 
 
 def test_the_open_hand_search_is_never_called_an_upper_bound():
