@@ -294,6 +294,28 @@ ORACLE_HELP = (
 )
 
 
+# GameSpec fields a game declares in its constants module, by the module's names for them
+# (docs/adding-a-game.md: constants.py holds what the kernels and the spec both read).
+DECLARED = {"MAX_DECISIONS": "max_decisions", "MAX_OPTIONS": "max_options", "END_REASONS": "end_reasons",
+            "GAME_COLUMNS": "game_columns", "SEAT_COLUMNS": "seat_columns", "CARD_COUNTERS": "card_counters",
+            "HAND_COUNTERS": "hand_counters", "ACTION_KINDS": "action_kinds", "INVARIANTS": "invariants"}
+
+
+def declared(*modules) -> dict:
+    """The GameSpec fields the modules declare (MAX_DECISIONS, END_REASONS, GAME_COLUMNS, INVARIANTS, ... as
+    `DECLARED` names them), for `GameSpec(name=..., **declared(constants, invariants))`: each fact is
+    written once, where the kernels read it, and the spec takes it from there. A name two modules both
+    declare is refused; a field none declares is left to the spec's own arguments."""
+    out: dict = {}
+    for module in modules:
+        for name, field in DECLARED.items():
+            if hasattr(module, name):
+                if field in out:
+                    raise ValueError(f"{module.__name__}.{name}: declared by two modules")
+                out[field] = getattr(module, name)
+    return out
+
+
 def common_policies(
     greedy_help: str,
     greedy_params: tuple[PolicyParam, ...] = (),

@@ -6,12 +6,12 @@ from __future__ import annotations
 import polars as pl
 
 from .. import metrics as M
-from ..spec import Budgets, GameSpec, Kernels, common_policies
-from . import constants
+from ..spec import Budgets, GameSpec, Kernels, common_policies, declared
+from . import constants, invariants
 from . import cards
 from .cards import PARAMS, load_data
 from .rules import action, card_counts, clone, determinise, legal, new_game, outcome, step, to_move, value
-from .invariants import INVARIANTS, check
+from .invariants import check
 from .policies import GREEDY_PARAMS, greedy
 from .transcript import decode_trace
 
@@ -46,14 +46,7 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     cooperative=False,
-    max_decisions=constants.MAX_DECISIONS,
-    max_options=constants.MAX_OPTIONS,
     params=PARAMS,
-    end_reasons=constants.END_REASONS,
-    game_columns=constants.GAME_COLUMNS,
-    seat_columns=constants.SEAT_COLUMNS,
-    card_counters=constants.CARD_COUNTERS,
-    hand_counters=constants.HAND_COUNTERS,
     policies=common_policies(
         "rates cards by use to its active set: keeps what completes or doubles, takes from other rows when "
         "a card is worth it, plays the best Activity/Necessity/Bonus, locks scoring sets, declares Back To "
@@ -78,15 +71,14 @@ SPEC = GameSpec(
     ),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check, action=action),
-    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,
     length_column="turns",
     rounds_column="rounds",
-    invariants=INVARIANTS,
     # cold compile (docs/benchmarks.md): greedy loop 28.1 s (session 22), with expert 78 s (its rollouts inline
     # its kernels); ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=30, search_compile_seconds=80, ladder_games=1_000),
     cards_reconstructed=cards.RECONSTRUCTED_CARDS,
+    **declared(constants, invariants),
 )

@@ -6,13 +6,12 @@ from __future__ import annotations
 import polars as pl
 
 from .. import metrics as M
-from ..spec import Budgets, GameSpec, Kernels, common_policies
-from . import constants
+from ..spec import Budgets, GameSpec, Kernels, common_policies, declared
+from . import constants, invariants
 from . import cards
 from .cards import PARAMS, load_data
-from .constants import GAME_COLUMNS, MAX_DECISIONS, SEAT_COLUMNS
 from .rules import action, card_counts, determinise, legal, new_game, outcome, step, to_move, value
-from .invariants import INVARIANTS, check
+from .invariants import check
 from .policies import GREEDY_PARAMS, greedy
 from .state import clone
 from .transcript import decode_trace
@@ -51,14 +50,7 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     cooperative=False,
-    max_decisions=MAX_DECISIONS,
-    max_options=constants.MAX_OPTIONS,
     params=PARAMS,
-    end_reasons=constants.END_REASONS,
-    game_columns=GAME_COLUMNS,
-    seat_columns=SEAT_COLUMNS,
-    card_counters=constants.CARD_COUNTERS,
-    hand_counters=constants.HAND_COUNTERS,
     # expert: flat greedy rollouts (depth 1) of 18 decisions, 32 iterations with a wide root (widen 2: a
     # card greedy ranks low is still tried), replacing greedy's pick at 1.5 paired standard errors
     # (docs/assumptions.md, session 10); futility 1: a search stops once nothing tried is ahead of
@@ -72,14 +64,13 @@ SPEC = GameSpec(
                              expert_futility=1),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check, action=action, rollouts_inline=False),  # (the compile cost: simcore.spec.Kernels)
-    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,
     length_column="turns",
     rounds_column="rounds",
-    invariants=INVARIANTS,
     # cold compile (docs/benchmarks.md): greedy loop 48.1 s (session 22), with expert 101 s; ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=50, search_compile_seconds=105, ladder_games=1_000),
     cards_reconstructed=cards.RECONSTRUCTED_CARDS,
+    **declared(constants, invariants),
 )

@@ -7,7 +7,7 @@ import polars as pl
 
 from balance.simcore import metrics as M
 from balance.simcore.gamedata import loader
-from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies
+from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies, declared
 
 from . import constants, rules
 from . import invariants, policies
@@ -17,8 +17,6 @@ from .transcript import decode_trace
 
 CAUSE_NAMES = constants.CAUSE_NAMES
 CAUSE_WORDS = constants.CAUSE_WORDS
-GAME_COLUMNS = constants.GAME_COLUMNS
-SEAT_COLUMNS = constants.SEAT_COLUMNS
 
 GREEDY_HELP = (
     "plays the legal card least connected to the rest of its hand (fewest other cards of its worker or day), "
@@ -62,12 +60,7 @@ SPEC = GameSpec(
     max_players=8,
     default_players=5,
     cooperative=False,
-    max_decisions=constants.MAX_DECISIONS,
-    max_options=constants.MAX_OPTIONS,
     params=PARAMS,
-    end_reasons=constants.END_REASONS,
-    game_columns=GAME_COLUMNS,
-    seat_columns=SEAT_COLUMNS,
     card_counters=("drawn", "played", "held_at_end"),
     hand_counters=("drawn",),  # the deal and every draw: the one way into a hand
     policies=common_policies(
@@ -78,12 +71,11 @@ SPEC = GameSpec(
                        "no player knows. Give stronger players faster or steadier profiles (--set reaction_median=...)"),
     kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, policies.value,
                     policies.greedy, rules.card_counts, check=invariants.check, action=rules.action),
-    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=loader("sickdays-party", build),
     metrics=METRICS,
-    invariants=invariants.INVARIANTS,
     # cold compile (docs/benchmarks.md): greedy loop 21.6 s (session 15); ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=22, ladder_games=1_000),
     cards_reconstructed=cards.RECONSTRUCTED_CARDS,
+    **declared(constants, invariants),
 )

@@ -7,17 +7,15 @@ import polars as pl
 
 from balance.simcore import metrics as M
 from balance.simcore.gamedata import loader
-from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies
+from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies, declared
 
 from . import constants, rules
-from . import policies
+from . import invariants, policies
 from . import cards
 from .cards import PARAMS, build
 from .transcript import decode_trace
-from .invariants import INVARIANTS, check
+from .invariants import check
 
-GAME_COLUMNS = constants.GAME_COLUMNS
-SEAT_COLUMNS = constants.SEAT_COLUMNS
 
 GREEDY_HELP = (
     "scores every option and takes the best: a card's progress toward three of its worker on a row or "
@@ -56,11 +54,7 @@ SPEC = GameSpec(
     default_players=1,
     cooperative=True,
     max_decisions=constants.MAX_TURNS,
-    max_options=constants.MAX_OPTIONS,
     params=PARAMS,
-    end_reasons=constants.END_REASONS,
-    game_columns=GAME_COLUMNS,
-    seat_columns=SEAT_COLUMNS,
     card_counters=("drawn", "played", "noted", "discarded", "held_at_end", "taken_from_discard"),
     hand_counters=("drawn", "taken_from_discard"),  # the deal and draws; a card taken from the discard pile
     # expert's recheck 16: a challenger to greedy's pick is re-tested on 16 fresh worlds (no selection
@@ -77,16 +71,15 @@ SPEC = GameSpec(
                              expert_recheck=16, oracle=True),
     kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, policies.value,
                     policies.greedy, rules.card_counts, check=check, action=rules.action),
-    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=loader("sickdays-solo", build),
     metrics=METRICS,
     length_column="turns",
     setting_columns=("level",),
-    invariants=INVARIANTS,
     # cold compile (docs/benchmarks.md): greedy loop 19.8 s (session 22), with expert 38 s; ladder: 4,000
     # deals a rung, lookahead (the slowest rung: full greedy rollouts) on 5% of them
     budgets=Budgets(compile_seconds=20, search_compile_seconds=40, ladder_games=4_000,
                     ladder_search_share=(("lookahead", 0.05), ("expert", 0.25), ("oracle", 0.25))),
     cards_reconstructed=cards.RECONSTRUCTED_CARDS,
+    **declared(constants, invariants),
 )

@@ -6,12 +6,12 @@ from __future__ import annotations
 import polars as pl
 
 from .. import metrics as M
-from ..spec import Budgets, GameSpec, Kernels, common_policies
-from . import constants
+from ..spec import Budgets, GameSpec, Kernels, common_policies, declared
+from . import constants, invariants
 from . import cards
 from .cards import PARAMS, load_data
 from .rules import action, card_counts, legal, new_game, outcome, step, to_move
-from .invariants import INVARIANTS, check
+from .invariants import check
 from .knowledge import determinise
 from .policies import GREEDY_HELP, GREEDY_PARAMS, greedy, value
 from .state import clone
@@ -46,24 +46,18 @@ SPEC = GameSpec(
     max_players=constants.MAX_PLAYERS,
     default_players=2,
     cooperative=False,
-    max_decisions=constants.MAX_DECISIONS,
     max_options=512,
     params=PARAMS,
-    end_reasons=constants.END_REASONS,
-    game_columns=constants.GAME_COLUMNS,
-    seat_columns=constants.SEAT_COLUMNS,
     card_counters=constants.COUNTER_NAMES,
-    hand_counters=constants.HAND_COUNTERS,
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40, expert_iterations=48, expert_horizon=20),
     kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
                     check=check, action=action),
-    action_kinds=constants.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,
     length_column="turns",
-    invariants=INVARIANTS,
     # cold compile (docs/benchmarks.md): greedy loop 24.8 s (session 22), with expert 43 s; ladder: 4,000 deals a rung
     budgets=Budgets(compile_seconds=25, search_compile_seconds=45, ladder_games=4_000),
     cards_reconstructed=cards.RECONSTRUCTED_CARDS,
+    **declared(constants, invariants),
 )

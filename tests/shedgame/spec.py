@@ -10,7 +10,7 @@ import polars as pl
 
 from balance.simcore import metrics as M
 from balance.simcore.gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, refuse
-from balance.simcore.spec import GameSpec, Kernels, Param, cards_param, common_policies
+from balance.simcore.spec import GameSpec, Kernels, Param, cards_param, common_policies, declared
 from balance.simcore.transcript import Decoder, Event
 
 from . import rules
@@ -126,21 +126,15 @@ SPEC = GameSpec(
     default_players=3,
     cooperative=False,
     max_decisions=400,
-    max_options=rules.MAX_OPTIONS,
     params=PARAMS,
-    end_reasons=rules.END_REASONS,
-    game_columns=rules.GAME_COLUMNS,
-    seat_columns=rules.SEAT_COLUMNS,
-    card_counters=rules.CARD_COUNTERS,
-    hand_counters=rules.HAND_COUNTERS,
     policies=common_policies("plays the matching card hardest to play later; effect cards against a player "
                              "close to going out; wild cards last", rollouts=4, horizon=60),
     kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, rules.value,
                     rules.greedy, rules.card_counts, check=rules.check, action=rules.action),
-    action_kinds=rules.ACTION_KINDS,
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,
     length_column="turns",
     invariants=("a card is in no zone or in two", "a hand or pile count is out of range"),
+    **declared(rules),
 )
