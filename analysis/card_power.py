@@ -141,13 +141,10 @@ def power_kinds(spec: GameSpec, params: dict) -> tuple[list[PowerKind], list[dic
 
 
 def _why_not(spec, data, kind) -> str:
-    kinds = data.info.get("kinds")
-    if spec.name == "youre-fired":
-        names = list(data.card_names)
-        if kind.name in names and kinds and kinds[names.index(kind.name)] == "consultant":
-            return "a consultant is unique by the rules, so one more copy of it is no card list the game has"
-        return "one Boss a player, by the rules"
-    return f"a card of the [[{kind.section}]] list, which is never dealt into a hand (card power deals hand cards)"
+    """Why a card kind has no card-power figure: the game's own reason (spec.card_power_note), else the
+    general one."""
+    note = spec.card_power_note(data, kind.name) if spec.card_power_note is not None else None
+    return note or f"a card of the [[{kind.section}]] list, which is never dealt into a hand (card power deals hand cards)"
 
 
 def pick(spec: GameSpec, params: dict, names: list[str] | None = None) -> list[PowerKind]:

@@ -45,7 +45,7 @@ import numpy as np
 from balance.simcore.batch import resolve_policy
 from balance.simcore.errors import BalanceError
 
-from .playtest_log import PROFILE, Group, Row, Sim, end_words, simulate
+from .playtest_log import Group, Row, Sim, end_words, simulate
 
 EPSILONS = tuple(round(1.0 - 0.1 * i, 1) for i in range(11))  # 1.0 ... 0.0
 EXPERT_SHARE = 0.1  # the expert rung plays this share of the games of a cheap rung (every seat expert: 1000x slower)
@@ -262,5 +262,5 @@ def profile_held(spec, groups: list[Group]) -> dict:
     out = {}
     for g in groups:
         p = resolve(spec, g.user)
-        out[g.label] = {k: p[k] for k in PROFILE[1:] if k in p}
+        out[g.label] = {k: p[k] for k in spec.behaviour_params[1:] if k in p}
     return out

@@ -43,9 +43,6 @@ from balance.simcore.runner import COL_END_REASON, COL_WON
 REQUIRED = ("players", "winners")
 OPTIONAL = ("turns", "minutes", "end", "settings", "cards", "level", "date", "notes")
 MAX_ROWS = 100_000
-PARTY = "sickdays-party"
-# The party game's behaviour profile: how people play (fitted or held), not a rule of the game
-PROFILE = ("reaction_median", "reaction_spread", "wrong_play", "forget_celebrate", "wrong_accusation", "note_habit")
 ALLOWED_WINNERS = "winning seats numbered from 1, separated by ';' (e.g. 1 or 2;3), or empty when nobody won"
 
 
@@ -367,11 +364,11 @@ def synthesize(spec, players: int, sets: list[str], level: int | None, seats: li
                notes: str = "synthetic") -> list[dict]:
     """n games of known policies (`seats`: one SeatPolicy, or one per seat) and settings, as log rows
     (CSV cells by column name). The `settings` cell holds the rule settings of `sets`, not the policies
-    nor the party game's behaviour profile (PROFILE): a log says what was played, not how people play."""
+    nor the game's behaviour profile (spec.behaviour_params): a log says what was played, not how people play."""
     from balance.simcore.params import split_assignment, user_params
 
     user = user_params(spec, sets, None, {"level": level} if level is not None else {})
-    rules = [s for s in sets if split_assignment(s, "--set")[0] not in PROFILE]
+    rules = [s for s in sets if split_assignment(s, "--set")[0] not in spec.behaviour_params]
     sim = simulate(spec, players, user, seats if len(seats) > 1 else seats * players, n, seed)
     rows = []
     for r in sim_rows(spec, sim):

@@ -137,7 +137,7 @@ def analyse(spec, path: Path, players: int | None = None, sets: list[str] | None
     from balance.simcore.errors import BalanceError
 
     from . import playtest_fit as fit
-    from .playtest_log import PARTY, groups, read_log
+    from .playtest_log import groups, read_log
     from .runs import engine_hash
 
     log = read_log(path, spec, sets, level, cards)
@@ -153,7 +153,7 @@ def analyse(spec, path: Path, players: int | None = None, sets: list[str] | None
         say(f"{len(gs)} setting(s), {sum(len(g.rows) for g in gs)} playtest game(s); simulating {len(rungs)} skill "
             f"rungs x {n:,} games per setting{ex}")
     reaction, users = None, None
-    if spec.name == PARTY and any(r.minutes is not None for g in gs for r in g.rows):
+    if spec.behaviour_params and any(r.minutes is not None for g in gs for r in g.rows):
         m = min(n, REACTION_GAMES)
         if say:
             say(f"fitting the reaction profile: {len(fit.REACTION_GRID)} reaction medians x {m:,} games per setting")
@@ -162,7 +162,7 @@ def analyse(spec, path: Path, players: int | None = None, sets: list[str] | None
             reaction["games_per_point"] = m
             reaction["held"] = fit.profile_held(spec, gs)
             # the skill rungs are played at the fitted profile: quick or slow players are not read as skill
-            users = {g.key: {**g.user, "reaction_median": [reaction["best"]]} for g in gs}
+            users = {g.key: {**g.user, spec.behaviour_params[0]: [reaction["best"]]} for g in gs}
     tables = fit.rung_tables(spec, gs, rungs, n, seed, users)
     gi = next(i for i, r in enumerate(rungs) if r.label == "greedy")
     greedy = rungs[gi].policy(spec)
@@ -171,7 +171,7 @@ def analyse(spec, path: Path, players: int | None = None, sets: list[str] | None
     comparison = compare(spec, gs, sims, margin)
     skill = fit.fit_rung(spec, gs, tables, rungs)
     if users is not None:
-        skill["played_at"] = f"reaction_median {reaction['best']:.2f} s (the fitted profile)"
+        skill["played_at"] = f"{spec.behaviour_params[0]} {reaction['best']:.2f} s (the fitted profile)"
     return {"kind": "playtests", "game": spec.name, "title": spec.title, "log": str(path),
             "games": sum(len(g.rows) for g in gs), "ignored_columns": log.ignored,
             "columns": log.columns, "seed": seed, "sim_games": n, "margin": margin,

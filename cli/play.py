@@ -36,13 +36,12 @@ from typing import Annotated, Optional
 import numpy as np
 import typer
 
+from balance.simcore import registry
 from balance.simcore.errors import BalanceError
 
 from .app import (LevelOpt, MaybeGameOpt, OutOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SeedOpt, SetOpt, _players,
                   _spec, _user_params, command)
 
-REAL_TIME = {"sickdays-party": "it is a real-time game (everyone plays at once, against the bots' reaction times), "
-                               "which a turn-by-turn prompt cannot play fairly"}
 PLAY_FILE = "play.json"  # the game so far: settings, seats and the person's decisions (resume, undo)
 LOG_FILE = "playtests.csv"  # one row per finished game, in the playtest log's format (balance playtests)
 LOG_COLUMNS = ("players", "winners", "turns", "minutes", "end", "settings", "cards", "level", "date", "notes",
@@ -312,10 +311,11 @@ def setup(game: str | None, players: int | None, seat: int, policy, policy_param
     if game is None:
         raise BalanceError("--game: give the game to play (see `balance games`), or --out the folder of an "
                            "unfinished game to go on with it")
-    if game in REAL_TIME:
-        raise BalanceError(f"--game: balance play cannot seat you at {game}: {REAL_TIME[game]}; allowed: "
-                           "overtime, youre-fired, four-day-weekend, sickdays-solo")
     spec = _spec(game)
+    if spec.play_refused:
+        playable = [name for name in registry.names() if not registry.get(name).play_refused]
+        raise BalanceError(f"--game: balance play cannot seat you at {game}: {spec.play_refused}; allowed: "
+                           f"{', '.join(playable)}")
     n_players = _players(spec, players)
     if not 1 <= seat <= n_players:
         raise BalanceError(f"--seat: {seat} is not a seat of this game of {n_players} player(s); allowed: 1..{n_players}")

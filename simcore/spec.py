@@ -213,6 +213,14 @@ class GameSpec:
     # What an option does, by kind (Kernels.action returns a code of these): the runner counts each
     # seat's chosen kinds into the seats part (`action_<kind>` columns, analysis.actions).
     action_kinds: tuple[str, ...] = ()
+    # Why `balance play` cannot seat a person at this game ("": it can; the game's seat_view.py shows the table).
+    play_refused: str = ""
+    # The parameters that model how people play, not the rules: a playtest log's `settings` never hold them,
+    # and where a log gives minutes the first (a reaction time, seconds) is fitted to them (analysis.playtests).
+    behaviour_params: tuple[str, ...] = ()
+    # Why a card of the list gets no card-power figure, where the game knows better than "never dealt into a
+    # hand": (GameData, card name) -> the reason, or None for the general one (analysis.card_power).
+    card_power_note: Callable[[Any, str], str | None] | None = None
 
     def __post_init__(self):
         if self.load_data is None:

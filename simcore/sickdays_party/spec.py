@@ -77,5 +77,8 @@ SPEC = GameSpec(
     # cold compile (docs/benchmarks.md): greedy loop 21.6 s (session 15); ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=22, ladder_games=1_000),
     cards_reconstructed=cards.RECONSTRUCTED_CARDS,
+    play_refused="it is a real-time game (everyone plays at once, against the bots' reaction times), which a "
+                 "turn-by-turn prompt cannot play fairly",
+    behaviour_params=tuple(p.name for p in cards.PROFILE_PARAMS),  # reaction_median first: fitted to a log's minutes
     **declared(constants, invariants),
 )

@@ -255,3 +255,13 @@ def build(reader, user: dict):
 
 
 load_data = loader(GAME, build)
+
+
+def card_power_note(data, name: str) -> str:
+    """Why a card of the list gets no card-power figure (spec.card_power_note): a consultant is unique and
+    the Boss one a player, by the rules, so one more copy of either is no card list the game has."""
+    names = list(data.card_names)
+    kinds = data.info.get("kinds")
+    if name in names and kinds and kinds[names.index(name)] == "consultant":
+        return "a consultant is unique by the rules, so one more copy of it is no card list the game has"
+    return "one Boss a player, by the rules"

@@ -59,5 +59,6 @@ SPEC = GameSpec(
     # cold compile (docs/benchmarks.md): greedy loop 24.8 s (session 22), with expert 43 s; ladder: 4,000 deals a rung
     budgets=Budgets(compile_seconds=25, search_compile_seconds=45, ladder_games=4_000),
     cards_reconstructed=cards.RECONSTRUCTED_CARDS,
+    card_power_note=cards.card_power_note,
     **declared(constants, invariants),
 )
