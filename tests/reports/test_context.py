@@ -14,7 +14,6 @@ from synthetic import SPEC, make_run
 
 from balance.reports import context, fmt, render_run_report
 from balance.reports import charts
-from balance.simcore.gamedata import CardList, GameData
 from tests.cli.runkit import typed_ladder
 
 
