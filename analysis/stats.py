@@ -440,7 +440,7 @@ def mean_difference(m: Moments, level: float = 0.95, bounds: tuple[float, float]
     if n == 1:
         return {"diff": mean, "ci": [None, None], "p": 1.0, "n": 1}
     se = m.sd / math.sqrt(n)
-    if se == 0:
+    if se <= 1e-12 * max(1.0, abs(mean)):  # no spread: an sd of a few ulps is rounding in the sums, not spread
         out = {"diff": mean, "ci": [mean, mean], "p": 1.0 if mean == 0 else None, "n": n}
         if bounds is not None:
             out["ci"], out["p"] = exact_bound(mean, n, bounds[0], bounds[1], level)
