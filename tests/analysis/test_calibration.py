@@ -270,3 +270,18 @@ def test_no_interval_of_zero_width_and_no_verdict_from_one():
     assert ci == pytest.approx([0.5 - 0.5 * q, 0.5 + 0.5 * q]) and p == 0.0
     ci, p = exact_bound(-1.0, 10, -1.0, 1.0, 0.95)
     assert ci[0] == -1.0 and ci[1] < 0 and p == pytest.approx(2 * 0.5 ** 10)
+
+
+def test_differences_alike_but_for_rounding_get_the_exact_bound_not_a_zero_width_interval():
+    """0.1 * 3, 0.3 and 0.1 + 0.2 are one value to a player and three to a float: their sd of a few ulps
+    is no spread, so the interval is the exact bound (positive width, around the mean), never a t
+    interval of zero width that would read as certainty."""
+    import numpy as np
+
+    from balance.analysis.stats import Moments, mean_difference
+
+    m = Moments.of_counts(np.array([0.1 * 3, 0.3, 0.1 + 0.2]), np.array([3, 5, 7]))
+    assert 0 < m.sd < 1e-15
+    r = mean_difference(m, bounds=(-1.0, 1.0))
+    lo, hi = r["ci"]
+    assert lo < r["diff"] < hi and hi - lo > 0.1
