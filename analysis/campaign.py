@@ -13,6 +13,7 @@ from balance.simcore.batch import Engine, SeatPolicy
 from balance.simcore.params import resolve
 from balance.simcore.spec import GameSpec
 
+from .card_copies import card_list_record
 from .stats import bootstrap_ci, family_level, margin_verdict, mean_ci, rate, two_proportions_ci
 
 LEVELS = range(1, 12)
@@ -78,6 +79,7 @@ def run_campaign(spec: GameSpec, user: dict, players: int, policies: list[SeatPo
         "n_campaigns": n_campaigns,
         "max_attempts": max_attempts,
         "user_params": user,
+        "card_list": card_list_record(spec, {**user, "level": levels[0]}) if levels else card_list_record(spec, user),
         "levels": rows,
         "gave_up": int(gave_up.sum()),
         "games_to_clear": {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from .results import CommandResultFile, Interval, MarginVerdict, Part
+from .results import CardListRecord, CommandResultFile, Interval, MarginVerdict, Part
 
 
 class Rate(Part):
@@ -88,16 +88,17 @@ class CampaignResult(CommandResultFile):
 
     FILE = "campaign.json"
     COMMAND = "campaign"
-    SCHEMA_VERSION = 1
+    SCHEMA_VERSION = 2  # 2: card_list (the card list played), read by the report instead of the game's loader
 
     kind: Literal["campaign"] = "campaign"
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     players: int
     policies: list[dict[str, Any]]  # SeatPolicy.describe() per seat: name, kind, params (the policy's own)
     seed: int
     n_campaigns: int
     max_attempts: int  # a campaign gives up a level after this many attempts
     user_params: dict[str, Any]  # the fixed rule parameters (keys: the game's parameter names)
+    card_list: Optional[CardListRecord]  # the card list played at them (None: a game without one)
     levels: list[Level]
     gave_up: int  # campaigns that gave up
     games_to_clear: GamesToClear

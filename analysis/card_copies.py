@@ -108,3 +108,13 @@ def held_list(cfg: dict, variant: dict) -> str | None:
     if isinstance(own, str) and own.startswith(CARD_LISTS + "/") and "/" not in own[len(CARD_LISTS) + 1:]:
         return own
     return None
+
+
+def card_list_record(spec: GameSpec, params: dict) -> dict | None:
+    """Which card list a variant plays (file, sha256, shipped, reconstruction), for
+    the report's banner and provenance; None for a game without one."""
+    cards = spec.load_data(params).cards
+    if cards is None:
+        return None
+    return {"file": cards.file, "sha256": cards.sha256, "shipped": cards.shipped,
+            "reconstruction": cards.reconstruction}

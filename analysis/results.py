@@ -140,6 +140,16 @@ class ResultFile(Part):
             raise BalanceError(f"{path}: field '{loc}': {msg}: damaged or edited; {how}") from None
 
 
+class CardListRecord(Part):
+    """Which card list a command played, as a run's manifest records it (analysis.runs.card_list_record):
+    the report's banner reads it, never the game's loader."""
+
+    file: str
+    sha256: Optional[str] = None
+    shipped: bool
+    reconstruction: bool
+
+
 class CommandResultFile(ResultFile):
     """A result file that one command writes whole and that records the command line (`command`): made
     again by running that command again."""

@@ -37,7 +37,7 @@ from balance.simcore.runner import USER
 from balance.simcore.spec import GameSpec
 
 from . import folder_entries, folder_lock, manifest_file, store
-from .card_copies import CARD_LISTS, held_list, keep_card_lists, recorded_sha
+from .card_copies import CARD_LISTS, card_list_record, held_list, keep_card_lists, recorded_sha
 from .folder_entries import CHUNK_LOG, MANIFEST, PARTS  # noqa: F401  (CHUNK_LOG: read by tests and tools)
 
 MAX_SEED = 2**64 - 1  # seeds are uint64
@@ -84,7 +84,7 @@ class RunConfig:
             "variants": [
                 {"name": v.name, "params": _jsonable(v.params), "varied": _jsonable(v.varied),
                  "card_list_hash": spec.load_data(v.params).card_list_hash,
-                 "card_list": _card_list(spec, v.params),
+                 "card_list": card_list_record(spec, v.params),
                  "data_hash": spec.load_data(v.params).content_hash}
                 for v in self.variants
             ],
@@ -175,16 +175,6 @@ def _by_content(ident: dict) -> dict:
         variants.append(v)
     out["variants"] = variants
     return out
-
-
-def _card_list(spec: GameSpec, params: dict) -> dict | None:
-    """Which card list a variant plays (file, sha256, shipped, reconstruction), for
-    the report's banner and provenance; None for a game without one."""
-    cards = spec.load_data(params).cards
-    if cards is None:
-        return None
-    return {"file": cards.file, "sha256": cards.sha256, "shipped": cards.shipped,
-            "reconstruction": cards.reconstruction}
 
 
 def _jsonable(obj):
@@ -313,7 +303,7 @@ def open_run(run_dir: Path, spec: GameSpec, config: RunConfig, n_games: int, com
                 "players": config.players,
                 "params": _jsonable(config.variants[0].params) if len(config.variants) == 1 else None,
                 "card_list_hash": spec.load_data(config.variants[0].params).card_list_hash,
-                "card_list": _card_list(spec, config.variants[0].params),
+                "card_list": card_list_record(spec, config.variants[0].params),
                 "policies": [policy_identity(p) for p in config.policies],
                 "seed": config.seed,
                 "chunk_size": config.chunk_size,

@@ -51,6 +51,7 @@ from balance.simcore.params import resolve
 from balance.simcore.runner import COL_WON
 from balance.simcore.spec import GameSpec
 
+from .card_copies import card_list_record
 from .stats import (WinPatterns, bootstrap_quantile_ci, margin_verdict, mean_ci, paired_binary, rate, seat_balance,
                     z_of)
 
@@ -435,6 +436,7 @@ def tune(spec: GameSpec, user: dict, points: list[dict], targets: list[Target], 
     result = {"game": spec.name, "policies": [p.describe() for p in policies], "players": players, "seed": seed,
               "targets": [t.describe() for t in targets], "grid_points": len(points), "n_screen": n_screen,
               "n_final": n_selection, "n_fresh": n_fresh, "margin": margin, "user_params": user,
+              "card_list": card_list_record(spec, user),
               "games": {"screening": [0, n_screen - 1], "selection": [0, n_selection - 1],
                         "fresh": [n_selection, n_selection + n_fresh - 1],
                         "words": f"chosen on games 0..{n_selection - 1} (screening: 0..{n_screen - 1}); every "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal, Optional
 
 from .campaign_result import Mean, Rate
-from .results import CommandResultFile, Interval, MarginVerdict, Part
+from .results import CardListRecord, CommandResultFile, Interval, MarginVerdict, Part
 
 
 class Estimate(Part):
@@ -182,10 +182,10 @@ class TuningResult(CommandResultFile):
 
     FILE = "tuning.json"
     COMMAND = "tune"
-    SCHEMA_VERSION = 1
+    SCHEMA_VERSION = 2  # 2: card_list (the card list played), read by the report instead of the game's loader
 
     kind: Literal["tuning"] = "tuning"
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     policies: list[dict[str, Any]]  # SeatPolicy.describe() per seat: name, kind, params (the policy's own)
     players: int
     seed: int
@@ -196,6 +196,7 @@ class TuningResult(CommandResultFile):
     n_fresh: int
     margin: float
     user_params: dict[str, Any]  # the fixed rule parameters (keys: the game's parameter names)
+    card_list: Optional[CardListRecord]  # the card list played at them (None: a game without one)
     games: Games
     # a `ladder=` target: one pick per level
     ladder: Optional[list[TuneLevel]] = None

@@ -119,8 +119,7 @@ def build_campaign_report(result: CampaignResult, spec=None, command: str | None
             ("campaigns", fmt_int(n)), ("attempts before giving up", fmt_int(r.max_attempts)),
             ("fixed parameters", json.dumps(r.user_params, sort_keys=True)),
             ("rule version", str(getattr(spec, "version", "–"))), ("command", command or "–")]
-    cards = context.card_lists_of(spec, str(r.game), {**r.user_params, "level": lv[0].level}) \
-        if spec is not None and hasattr(spec, "load_data") else []
+    cards = context.card_lists_of(r.card_list, str(r.game))
     return RunReport(
         title=f"{title}: campaign report" + (f" — {settings}" if settings else ""),
         subtitle=f"{r.game} · {fmt_int(n)} campaigns · levels {lv[0].level}–{lv[-1].level} · "

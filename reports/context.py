@@ -47,7 +47,6 @@ never called an upper bound.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -219,20 +218,10 @@ def _note_from_block(block: dict, names: tuple[str, ...]) -> CardListNote:
                         bool(block.get("reconstruction")), here, same)
 
 
-def _derive(spec, game: str, params: dict, names: tuple[str, ...], hash_: str | None) -> CardListNote | None:
-    """No card_list record: ask the game's loader (`spec`: a command without a run folder, tune or campaign,
-    whose result records only its parameters), else (`spec` None: a run folder's report) the cards
-    parameter and hash the manifest recorded."""
+def _derive(game: str, params: dict, names: tuple[str, ...], hash_: str | None) -> CardListNote | None:
+    """A manifest from before the card_list record: the cards parameter and hash it recorded (the game's
+    data never loaded: a report is made from the run folder alone)."""
     cards_param = params.get("cards") if isinstance(params, dict) else None
-    if spec is not None and isinstance(params, dict):
-        try:
-            data = spec.load_data(dict(params))
-            cl = getattr(data, "cards", None)
-        except Exception:  # noqa: BLE001  (a designer's file missing here, or an old folder)
-            cl = None
-        if cl is not None:
-            return CardListNote(names, cl.file, cl.sha256, bool(cl.shipped), bool(cl.reconstruction), True,
-                                None if not hash_ or hash_ in ("none", cl.hash) else False)
     if cards_param:  # a designer's file
         path = Path(str(cards_param))
         here = path.is_file()
@@ -269,7 +258,7 @@ def card_lists(manifest: dict, spec=None, run_dir: Path | None = None) -> list[C
         elif "card_list" in v or "card_list" in cfg:  # recorded as none: a game without a card list
             note = None
         else:  # a manifest from before the card_list record: what it does record, never the game's loader
-            note = _derive(None, game, params, (name,), v.get("card_list_hash") or cfg.get("card_list_hash"))
+            note = _derive(game, params, (name,), v.get("card_list_hash") or cfg.get("card_list_hash"))
         if note is None:
             continue
         key = (note.file, note.sha256, note.shipped, note.reconstruction)
@@ -287,23 +276,16 @@ def card_lists(manifest: dict, spec=None, run_dir: Path | None = None) -> list[C
     return out
 
 
-def card_lists_of(spec, game: str, params: dict | None) -> list[CardListNote]:
-    """The card list a command without a run folder played (tune, campaign: their result records only the
-    parameters), from the game's loader on this machine; checked for being an edited copy of the
-    reconstruction like a run's (`edited_from`)."""
-    params = dict(params or {})
-    try:
-        from balance.simcore.params import resolve
-
-        params = resolve(spec, params)
-    except Exception:  # noqa: BLE001  (a parameter this build no longer has: the loader's fallback below)
-        pass
-    note = _derive(spec, game, params, ("all",), None)
-    if note is None:
+def card_lists_of(record, game: str) -> list[CardListNote]:
+    """The card list a command without a run folder played (tune, campaign), from its result's `card_list`
+    record (analysis.results.CardListRecord; None: a game without one), never the game's loader; checked
+    for being an edited copy of the reconstruction like a run's (`edited_from`)."""
+    if record is None:
         return []
+    note = _note_from_block(record.model_dump() if hasattr(record, "model_dump") else dict(record), ("all",))
     edited = None
-    if not note.reconstruction and not note.shipped and note.here:
-        edited = edited_from(game, Path(str((params or {}).get("cards") or note.file)))
+    if not note.reconstruction and not note.shipped and note.here and note.same_content is not False:
+        edited = edited_from(game, Path(note.file))
     return [CardListNote(note.variants, note.file, note.sha256, note.shipped, note.reconstruction, note.here,
                          note.same_content, edited)]
 

@@ -381,7 +381,7 @@ def build_tuning_report(result: TuningResult, command: str | None = None, spec=N
     anchors = {"fit": next((c.anchor for c in chart_list if "target" in c.title.lower() or "close" in c.title.lower()),
                            tables[0].anchor if tables else ""),
                "ladder": tables[0].anchor if tables else ""}
-    cards = context.card_lists_of(spec, str(r.game), r.user_params) if spec is not None else []
+    cards = context.card_lists_of(r.card_list, str(r.game))
     return RunReport(
         title=f"{r.game}: tuning report",
         subtitle=f"{r.game} · targets {', '.join(r.targets)} · policy {policy_words(r)} · "

@@ -244,9 +244,18 @@ def test_tuning_report_plain(tmp_path, monkeypatch):
     targets = [tune.parse_target(t) for t in ("win_rate=0.45..0.55", "seat_gap<=0.02", "length_median=12..15")]
     result = tune.tune(spec, {}, points, targets, 2, [tune.resolve_policy(spec, "greedy", {})], 1, 400, 4000,
                        keep=2, n_fresh=3000, n_skill=400)
+    assert result["card_list"]["file"] == "data/overtime/cards.toml" and result["card_list"]["reconstruction"]
+
+    def no_loader(params=None):
+        raise AssertionError("the tuning report asked the game's loader: it reads tuning.json's card_list")
+
+    import dataclasses
+
+    monkeypatch.setattr(registry, "get", lambda name: dataclasses.replace(spec, load_data=no_loader))
     html = render_tuning_report(tmp_path, result).read_text()
     assert_self_contained(html)
     assert_order(html)
+    assert "Invented cards stand in for the printed ones" in html
     assert "Assuming the greedy policy at every seat (2 players)" in html
     assert "recommends snooze_thresholds=4-7-10" in html and "chosen on games 0..3999" in html
     assert "Win rate: target 45.0% to 55.0%; on fresh games 50." in html
@@ -288,7 +297,7 @@ def campaign_result() -> dict:
     from balance.analysis.campaign import verdicts
 
     return {"game": "sickdays-solo", "players": 1, "policies": [{"name": "greedy", "kind": 1, "params": [0.0]}],
-            "seed": 5, "n_campaigns": 1000, "max_attempts": 200, "user_params": {}, "levels": rows, "gave_up": 0,
+            "seed": 5, "n_campaigns": 1000, "max_attempts": 200, "user_params": {}, "card_list": None, "levels": rows, "gave_up": 0,
             "games_to_clear": {"n": 1000, "mean": mean_ci([6, 7, 8, 9] * 25), "median": 7.0, "median_ci": [7.0, 8.0],
                                "p10": 5.0, "p90": 10.0}, "verdicts": verdicts(rows)}
 
