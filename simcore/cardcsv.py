@@ -182,7 +182,11 @@ def write_effects(effects: list) -> str:
             words.append(f"{k}={cell}")
         parts.append(" ".join(words))
     text = "; ".join(parts)
-    return text if read_effects(text) == [dict(e) for e in effects] else _toml_text(effects)
+    try:  # a value the short syntax cannot carry (a lone quote) may not read back at all: the TOML list then
+        same = read_effects(text) == [dict(e) for e in effects]
+    except ValueError:
+        same = False
+    return text if same else _toml_text(effects)
 
 
 def _quoted(cell: str) -> bool:

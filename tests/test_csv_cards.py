@@ -222,6 +222,13 @@ def test_effects_read_back_as_written(effects):
     assert cardcsv.read_effects(cardcsv.write_effects(effects) or "[]") == effects
 
 
+def test_effects_whose_short_form_would_not_read_back_are_written_as_the_toml_list():
+    """Found by CI's hypothesis run: a `who` of one double quote, in two effects, made the short syntax
+    unreadable (`'n' given twice`); the writer's own check then raised instead of falling back."""
+    effects = [{"n": 0, "who": '"', "op": "work"}, {"op": "work", "who": '"', "n": 0}]
+    assert cardcsv.read_effects(cardcsv.write_effects(effects)) == effects
+
+
 def test_a_comment_row_does_not_choose_the_delimiter(tmp_path):
     f = tmp_path / "cards.csv"
     text = cardcsv.write(shipped_doc("youre-fired"), sections("youre-fired"), note="a; b; c (no comma here)")
