@@ -134,7 +134,7 @@ class SkillCheck(Part):
 
 
 class CardList(Part):
-    """A side's card list, as its manifest's card_list record holds it (analysis.runs._card_list)."""
+    """A side's card list, as its manifest's card_list record holds it (analysis.card_copies.card_list_record)."""
 
     file: Optional[str] = None
     sha256: Optional[str] = None

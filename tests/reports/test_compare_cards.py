@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from balance.analysis.runs import _card_list
+from balance.analysis.card_copies import card_list_record
 from balance.reports import render_compare_report
 from balance.reports.comparison import build_compare_report, card_diff_of, headline_first
 from balance.simcore import registry
@@ -21,9 +21,9 @@ def fake_run(folder: Path, game: str, params: dict, variant: str = "base") -> Pa
     spec = registry.get(game)
     full = resolve(spec, params)
     folder.mkdir(parents=True, exist_ok=True)
-    manifest = {"kind": "run", "config": {"game": game, "params": full, "card_list": _card_list(spec, full),
+    manifest = {"kind": "run", "config": {"game": game, "params": full, "card_list": card_list_record(spec, full),
                                           "variants": [{"name": variant, "params": full,
-                                                        "card_list": _card_list(spec, full)}]}}
+                                                        "card_list": card_list_record(spec, full)}]}}
     (folder / "manifest.json").write_text(json.dumps(manifest, default=str))
     return folder
 
