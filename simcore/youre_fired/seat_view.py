@@ -2,7 +2,7 @@
 seat sees it, its options in words, the transcript events that would show a hidden card rewritten."""
 from __future__ import annotations
 
-from . import constants
+from . import constants, rules
 from ..seat_view import SeatView, counts
 
 
@@ -85,14 +85,7 @@ class View(SeatView):
             return f"React with {self.card(c)}: fire it instead of your {self.card(g[constants.G_REDIRECT_CARD])}"
         if ph == constants.PH_DISCARD:
             return f"Put {self.card(code)} from your hand in the break room"
-        mode = code % 2
-        rest = code // 2
-        card = rest % C
-        rest //= C
-        target = rest % constants.MAX_PLAYERS
-        rest //= constants.MAX_PLAYERS
-        name = rest % (C + 1)
-        name2 = rest // (C + 1)
+        mode, card, target, name, name2 = (int(x) for x in rules.decode(C, code))  # the rules' own decoding
         if mode == 1:
             return f"Put {self.card(card)} in the break room without its effect"
         words = self.PLAYS.get(self.effects[card], "Play {card}")
