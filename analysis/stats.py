@@ -53,6 +53,24 @@ def rate(k: float, n: float) -> dict:
     return {"value": (k / n) if n else None, "ci": [lo, hi], "n": int(n), "k": int(k)}
 
 
+def ratio_ci(sum_c: float, sum_d: float, sum_cc: float, sum_cd: float, sum_dd: float, n: int,
+             z: float = Z95) -> tuple[float, float]:
+    """Interval for a share sum(c) / sum(d) counted over n independent games (c_i of the d_i events of
+    game i are of one kind): the ratio estimator's normal interval with the games as clusters (the
+    events of one game are not independent: a seat that plays one way keeps playing it), from the
+    sums of c, d, c*c, c*d and d*d. Joined with the Wilson interval of sum_c of sum_d events, so a
+    share of exactly 0 or 1 (no spread between games) still has the width its count allows."""
+    if n <= 0 or sum_d <= 0:
+        return (0.0, 1.0)
+    r = sum_c / sum_d
+    lo, hi = wilson(sum_c, sum_d, z)
+    if n > 1:
+        resid = max(0.0, sum_cc - 2.0 * r * sum_cd + r * r * sum_dd)
+        se = math.sqrt(n / (n - 1) * resid) / sum_d
+        lo, hi = min(lo, r - z * se), max(hi, r + z * se)
+    return (max(0.0, lo), min(1.0, hi))
+
+
 def mean_ci(values, z: float = Z95) -> dict:
     """Mean with a normal-approximation interval (fine for the n we run)."""
     x = np.asarray(values, dtype=float)
