@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from by_hand import new_game, play_checked, random_choice
+from by_hand import games_checked, new_game, play_checked, random_choice
 from sickdays_solo.helpers import tables_for
-from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.batch import resolve_policy
 from balance.simcore.sickdays_solo import SPEC
 from balance.simcore.sickdays_solo import invariants
 from balance.simcore.sickdays_solo import constants, rules
@@ -42,10 +42,7 @@ def test_spec_names_every_code():
 @pytest.mark.parametrize("players", [SPEC.min_players, SPEC.max_players])
 @pytest.mark.parametrize("level", [1, 8])
 def test_games_pass_with_checks_on(policy, players, level):
-    t = SPEC.load_data({"level": level, "events": 7}).tables
-    e = Engine(SPEC, [resolve_policy(SPEC, policy)])
-    r = e.run(t, players, 19, np.arange(200), N_CARDS, check=True)  # raises InvariantBroken
-    assert r.game_out.shape[0] == 200
+    games_checked(SPEC, SPEC.load_data({"level": level, "events": 7}).tables, players, 19, N_CARDS, policy)
 
 
 @settings(max_examples=20, deadline=None)
