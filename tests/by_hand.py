@@ -62,3 +62,12 @@ def games_checked(spec, tables, players: int, seed: int, n_cards: int, policy: s
 
     r = Engine(spec, [resolve_policy(spec, policy)]).run(tables, players, seed, np.arange(games), n_cards, check=True)
     assert r.game_out.shape[0] == games
+
+
+def first_played(play, wanted, what: str, seeds: int = 50):
+    """`play(seed)`'s (tables, state) for the first seed below `seeds` whose state is `wanted(state)`."""
+    for seed in range(seeds):
+        t, s = play(seed)
+        if wanted(s):
+            return t, s
+    raise AssertionError(f"no {what}")

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from by_hand import games_checked, new_game, play_checked, random_choice
+from by_hand import first_played, games_checked, new_game, play_checked, random_choice
 from sickdays_solo.helpers import tables_for
 from balance.simcore.batch import resolve_policy
 from balance.simcore.sickdays_solo import SPEC
@@ -25,12 +25,13 @@ def played(seed=2, players=2, steps=12, use_greedy=False, **params):
     return t, play_checked(SPEC, t, s, rng, choose, steps)
 
 
+def _face_up_and_live(s):
+    faces = s[constants.O_ZONE:constants.O_ZONE + constants.NCARDS]
+    return rules.to_move(s) >= 0 and s[constants.O_HANDN] > 0 and (faces == constants.Z_FACEUP).any()
+
+
 def live():
-    for seed in range(50):
-        t, s = played(seed)
-        if rules.to_move(s) >= 0 and s[constants.O_HANDN] > 0 and (s[constants.O_ZONE:constants.O_ZONE + constants.NCARDS] == constants.Z_FACEUP).any():
-            return t, s
-    raise AssertionError("no live state with a face-up card")
+    return first_played(played, _face_up_and_live, "live state with a face-up card")
 
 
 def test_spec_names_every_code():

@@ -11,7 +11,7 @@ from balance.simcore.youre_fired import invariants
 from balance.simcore.youre_fired.rules import legal, new_game, step, to_move
 from balance.simcore.youre_fired.invariants import check
 from balance.simcore.youre_fired.state import view
-from by_hand import games_checked
+from by_hand import first_played, games_checked
 
 from .helpers import BOSS, C, tables
 
@@ -36,11 +36,7 @@ def played(seed=1, n_players=3, steps=6, **params):
 
 
 def live(n_players=3, **params):
-    for seed in range(50):
-        t, s = played(seed, n_players, **params)
-        if to_move(s) >= 0:
-            return t, s
-    raise AssertionError("no live state")
+    return first_played(lambda seed: played(seed, n_players, **params), lambda s: to_move(s) >= 0, "live state")
 
 
 def test_spec_names_every_code():
