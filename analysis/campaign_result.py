@@ -1,4 +1,5 @@
-"""campaign.json's schema (version 1; the files before it had neither `kind` nor schema_version):
+"""campaign.json's schema (version 2, which added card_list: the card list played, read by the report
+instead of the game's loader; the files before version 1 had neither `kind` nor schema_version):
 `balance campaign`'s result (analysis.campaign.run_campaign), whole solo campaigns, levels 1..11.
 
 Written by `write_campaign` (analysis.campaign) from run_campaign's result; read back by
@@ -83,15 +84,11 @@ class Verdicts(Part):
     counts: dict[str, int]  # verdict -> how many items have it
 
 
-class CampaignResult(CommandResultFile):
+class CampaignResult(CommandResultFile, kind="campaign", schema_version=2):
     """campaign.json: how many campaigns reach and clear each level, and what a whole campaign takes."""
 
-    FILE = "campaign.json"
     COMMAND = "campaign"
-    SCHEMA_VERSION = 2  # 2: card_list (the card list played), read by the report instead of the game's loader
 
-    kind: Literal["campaign"] = "campaign"
-    schema_version: Literal[2] = 2
     players: int
     policies: list[dict[str, Any]]  # SeatPolicy.describe() per seat: name, kind, params (the policy's own)
     seed: int

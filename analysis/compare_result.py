@@ -155,15 +155,11 @@ class CardDiff(Part):
     diff: Optional[dict[str, Any]] = None  # reports.card_diff.CardDiff.to_dict(): card fields are the game's own
 
 
-class ComparisonResult(CommandResultFile):
+class ComparisonResult(CommandResultFile, kind="comparison", schema_version=1):
     """comparison.json: B against A on every headline metric."""
 
-    FILE = "comparison.json"
     COMMAND = "compare"
-    SCHEMA_VERSION = 1
 
-    kind: Literal["comparison"] = "comparison"
-    schema_version: Literal[1] = 1
     title: str
     a: Side
     b: Side

@@ -169,14 +169,9 @@ class SkillCheck(Part):
     how: Optional[str] = None
 
 
-class ImpactResult(ResultFile):
+class ImpactResult(ResultFile, kind="impact", schema_version=2):
     """impact.json: what changes the game, measured by changing it."""
 
-    FILE = "impact.json"
-    SCHEMA_VERSION = 2
-
-    kind: Literal["impact"] = "impact"
-    schema_version: Literal[2] = 2
     game: str
     title: str
     seed: int

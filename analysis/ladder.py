@@ -541,13 +541,18 @@ def solver_for(game: str):
     return m if hasattr(m, "solve_deals") else None
 
 
-def read_bound(run_dir: Path) -> dict:
-    path = Path(run_dir) / BOUND_FILE
+def _json_object(path: Path) -> dict:
+    """The file's JSON object; {} for a file that is missing, unreadable or not a JSON object."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) and data.get("kind") == "bound" else {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_bound(run_dir: Path) -> dict:
+    data = _json_object(Path(run_dir) / BOUND_FILE)
+    return data if data.get("kind") == "bound" else {}
 
 
 def bound_deals(config: RunConfig, n_games: int) -> dict:
@@ -763,9 +768,4 @@ def write(run_dir: Path, result: dict, command: str | None = None):
 
 
 def read_summary(run_dir: Path) -> dict:
-    path = Path(run_dir) / SUMMARY_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return _json_object(Path(run_dir) / SUMMARY_FILE)

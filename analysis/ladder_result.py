@@ -225,14 +225,9 @@ class LadderAnalysis(Part):
     policies: Optional[list[dict[str, Any]]]  # the manifest's policy records (analysis.runs), as it holds them
 
 
-class LadderFile(ResultFile):
+class LadderFile(ResultFile, kind="ladder", schema_version=2):
     """ladder.json: one ladder at its top level (a Ladder's fields), or several under `ladders`."""
 
-    FILE = "ladder.json"
-    SCHEMA_VERSION = 2
-
-    kind: Literal["ladder"] = "ladder"
-    schema_version: Literal[2] = 2
     game: str
     players: int
     seed: int

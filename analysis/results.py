@@ -1,9 +1,10 @@
 """Result files as typed, versioned schemas (pydantic models): one model per file, written by the
 analysis layer and read back as objects by reports/, cli/ and the Python API.
 
-`ResultFile` is the base of every result file's model. Each subclass names its file (`FILE`), its
-kind (the `kind` field, written into the file), its `SCHEMA_VERSION` (the `schema_version` field) and
-how to make the file again (`recover`). Then:
+`ResultFile` is the base of every result file's model. Each subclass names its kind and schema version
+in its class line (`class ImpactResult(ResultFile, kind="impact", schema_version=2)`): its file is
+`FILE` (`impact.json`), the `kind` and `schema_version` fields written into the file hold those values
+and no other (`SCHEMA_VERSION` is the version); it says how to make the file again (`recover`). Then:
 
 - `model.write(folder)` writes `folder/FILE` atomically (a temporary file beside it, renamed over it;
   no link followed: analysis.folder_entries.replace_entry), JSON without NaN or infinity (analysis.jsonsafe:
@@ -28,7 +29,7 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Optional
+from typing import Annotated, Any, ClassVar, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -66,6 +67,17 @@ class ResultFile(Part):
 
     kind: str
     schema_version: int
+
+    def __init_subclass__(cls, kind: str | None = None, schema_version: int | None = None, **kwargs):
+        """A subclass with a kind is a file's model: `kind`.json, its `kind` and `schema_version` fields
+        Literal, defaulting to the given values."""
+        super().__init_subclass__(**kwargs)
+        if kind is None:
+            return
+        cls.FILE, cls.SCHEMA_VERSION = f"{kind}.json", schema_version
+        cls.__annotations__ = {"kind": Literal[kind], "schema_version": Literal[schema_version],
+                               **cls.__dict__.get("__annotations__", {})}
+        cls.kind, cls.schema_version = kind, schema_version
 
     # ------------------------------------------------------------ writing
     def write(self, folder: str | Path) -> Path:

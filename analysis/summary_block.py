@@ -65,19 +65,12 @@ def _sentinel(column) -> bool:
     return "-1" in column.help
 
 
-def column_mean(frame: pl.DataFrame, column) -> dict:
-    """Mean with interval of a declared column. Where the column's help documents
-    -1 as "never"/"not applicable" (the house sentinel), those rows are left out
-    and `n` counts the rest."""
-    acc = _MeanAcc(column)
-    acc.add(frame)
-    return acc.result()
-
-
 class _MeanAcc:
-    """`column_mean`, chunk by chunk. Missing values (null or NaN, e.g. a
-    per-round column of a round the game never reached) are left out: `n`
-    counts the values present and `missing` the others."""
+    """Mean with interval of a declared column, chunk by chunk. Where the column's
+    help documents -1 as "never"/"not applicable" (the house sentinel), those rows
+    are left out. Missing values (null or NaN, e.g. a per-round column of a round
+    the game never reached) are left out too: `n` counts the values present and
+    `missing` the others."""
 
     def __init__(self, column):
         self.column = column

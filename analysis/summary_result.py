@@ -470,15 +470,10 @@ class SkillCheck(Part):
     how: Optional[str] = None
 
 
-class SummaryResult(Games, ResultFile):
+class SummaryResult(Games, ResultFile, kind="summary", schema_version=1):
     """summary.json: a folder's games summarised. A run's (one set of games) has the `Games` fields at its
     top level; a sweep's (`per_variant`) has them per point, in `variants`, and no pooled figure."""
 
-    FILE = "summary.json"
-    SCHEMA_VERSION = 1
-
-    kind: Literal["summary"] = "summary"
-    schema_version: Literal[1] = 1
     folder_kind: str  # the run folder's kind (manifest.json): run, sweep, compare, impact, skill-check
     game: str
     title: str

@@ -57,17 +57,23 @@ def _totals(players: list[str], pairings: list[Pairing], weights: list[np.ndarra
     return wins
 
 
+def with_prior(wins: np.ndarray, anchor: int, prior: float) -> np.ndarray:
+    """The wins with `prior` pseudo-comparisons between the anchor and every other rung, won half each way."""
+    w = wins.astype(float).copy()
+    if prior > 0:
+        for i in range(w.shape[0]):
+            if i != anchor:
+                w[i, anchor] += prior / 2
+                w[anchor, i] += prior / 2
+    return w
+
+
 def fit(players: list[str], wins: np.ndarray, anchor: int = 0, prior: float = PRIOR) -> np.ndarray:
     """Bradley-Terry log-strengths from a matrix of wins (wins[i, j]: i beat j), anchor at 0: the
     maximum of the log-likelihood sum_ij wins[i, j] log p_ij, by Newton's method (the likelihood is
     concave in the strengths; the prior keeps it strictly so)."""
     k = len(players)
-    w = wins.astype(float).copy()
-    if prior > 0:
-        for i in range(k):
-            if i != anchor:
-                w[i, anchor] += prior / 2
-                w[anchor, i] += prior / 2
+    w = with_prior(wins, anchor, prior)
     n = w + w.T
     won = w.sum(axis=1)
     free = np.array([i for i in range(k) if i != anchor], dtype=np.int64)

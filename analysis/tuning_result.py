@@ -1,4 +1,5 @@
-"""tuning.json's schema (version 1; the files before it had neither `kind` nor schema_version):
+"""tuning.json's schema (version 2, which added card_list: the card list played, read by the report
+instead of the game's loader; the files before version 1 had neither `kind` nor schema_version):
 `balance tune`'s result (analysis.tune.tune): the recommended point (or, for a `ladder=` target,
 one point per level), measured on fresh games never used to choose it.
 
@@ -177,15 +178,11 @@ class Verdicts(Part):
     items: list[VerdictItem]
 
 
-class TuningResult(CommandResultFile):
+class TuningResult(CommandResultFile, kind="tuning", schema_version=2):
     """tuning.json: the recommended parameters and how sure the recommendation is."""
 
-    FILE = "tuning.json"
     COMMAND = "tune"
-    SCHEMA_VERSION = 2  # 2: card_list (the card list played), read by the report instead of the game's loader
 
-    kind: Literal["tuning"] = "tuning"
-    schema_version: Literal[2] = 2
     policies: list[dict[str, Any]]  # SeatPolicy.describe() per seat: name, kind, params (the policy's own)
     players: int
     seed: int

@@ -335,38 +335,36 @@ def skill_verdicts(s: SummaryResult, anchor: str = "", label: Callable[[str], st
     return out
 
 
+_ALERT_SECTIONS = {"nobody_wins": "ends", "turn_cap": "length", "no_move": "ends", "dead_cards": "dead",
+                  "skill_changes": "skill", "card_lift": "cards"}  # alert id -> the report's section it points to
+
+
+def _alert_words(a: summary_result.Alert) -> str:
+    if a.id == "nobody_wins":
+        return f"Nobody wins {fmt.pct(a.value)} of games ({fmt.int_(a.k)} of {fmt.int_(a.n)}; 95% CI {fmt.ci_pct(a.ci)})."
+    if a.id == "turn_cap":
+        return (f"{fmt.plural(a.k, 'game')} ({fmt.pct(a.value)}) hit the turn cap of {fmt.int_(a.cap)} decisions; "
+                f"they count with the result they had.")
+    if a.id == "no_move":
+        return (f"{fmt.plural(a.k, 'game')} ended with no legal move (the engine's last resort): check the rules "
+                f"for a missing case.")
+    if a.id == "dead_cards":
+        names = a.cards or []
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        return (f"{fmt.plural(len(names), 'dead card')} ({a.counter} in under {fmt.pct(a.threshold)} of "
+                f"seat-games): {shown}.")
+    if a.id == "skill_changes":
+        return (f"{fmt.plural(a.changes or 0, 'verdict')} change for {a.policy} players: the answer depends on how "
+                f"well the game is played (see the verdicts).")
+    bits = ", ".join(f"{c.card} {fmt.pts(c.lift)} ({fmt.int_(c.plays)} {a.counter})" for c in a.cards or [])
+    more = f", and {a.more} more" if a.more else ""
+    return (f"Cards tied to winning or losing by more than {fmt.margin_points(a.margin)} when {a.counter}: "
+            f"{bits}{more}. An association, not an effect: balance impact measures what a card does.")
+
+
 def run_alerts(alerts: list[summary_result.Alert], anchors: dict[str, str], where: str = "") -> list[Alert]:
     """summary.json's `alerts` (analysis.findings.alerts) in words."""
-    out = []
-    for a in alerts:
-        k = a.id
-        if k == "nobody_wins":
-            out.append(Alert(f"{where}Nobody wins {fmt.pct(a.value)} of games ({fmt.int_(a.k)} of "
-                             f"{fmt.int_(a.n)}; 95% CI {fmt.ci_pct(a.ci)}).", anchors.get("ends", ""), k))
-        elif k == "turn_cap":
-            out.append(Alert(f"{where}{fmt.plural(a.k, 'game')} ({fmt.pct(a.value)}) hit the turn cap of "
-                             f"{fmt.int_(a.cap)} decisions; they count with the result they had.",
-                             anchors.get("length", ""), k))
-        elif k == "no_move":
-            out.append(Alert(f"{where}{fmt.plural(a.k, 'game')} ended with no legal move (the engine's last "
-                             f"resort): check the rules for a missing case.", anchors.get("ends", ""), k))
-        elif k == "dead_cards":
-            names = a.cards or []
-            shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-            out.append(Alert(f"{where}{fmt.plural(len(names), 'dead card')} ({a.counter} in under "
-                             f"{fmt.pct(a.threshold)} of seat-games): {shown}.", anchors.get("dead", ""), k))
-        elif k == "skill_changes":
-            out.append(Alert(f"{where}{fmt.plural(a.changes or 0, 'verdict')} change for {a.policy} "
-                             f"players: the answer depends on how well the game is played (see the verdicts).",
-                             anchors.get("skill", ""), k))
-        elif k == "card_lift":
-            bits = ", ".join(f"{c.card} {fmt.pts(c.lift)} ({fmt.int_(c.plays)} {a.counter})" for c in a.cards or [])
-            more = f", and {a.more} more" if a.more else ""
-            out.append(Alert(f"{where}Cards tied to winning or losing by more than "
-                             f"{fmt.margin_points(a.margin)} when {a.counter}: {bits}{more}. An "
-                             f"association, not an effect: balance impact measures what a card does.",
-                             anchors.get("cards", ""), k))
-    return out
+    return [Alert(f"{where}{_alert_words(a)}", anchors.get(_ALERT_SECTIONS[a.id], ""), a.id) for a in alerts]
 
 
 # ---------------------------------------------------------------- families: a short list

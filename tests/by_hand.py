@@ -53,3 +53,21 @@ def play_checked(spec, tables, state, rng, choose, decisions):
 
     checked(state)
     return play_on(spec, tables, state, rng, choose, decisions, after=checked)
+
+
+def games_checked(spec, tables, players: int, seed: int, n_cards: int, policy: str, games: int = 200) -> None:
+    """`games` whole games, `policy` at every seat, played by the runner with the invariants checked after
+    every step (check=True raises InvariantBroken): every game is played."""
+    from balance.simcore.batch import Engine, resolve_policy
+
+    r = Engine(spec, [resolve_policy(spec, policy)]).run(tables, players, seed, np.arange(games), n_cards, check=True)
+    assert r.game_out.shape[0] == games
+
+
+def first_played(play, wanted, what: str, seeds: int = 50):
+    """`play(seed)`'s (tables, state) for the first seed below `seeds` whose state is `wanted(state)`."""
+    for seed in range(seeds):
+        t, s = play(seed)
+        if wanted(s):
+            return t, s
+    raise AssertionError(f"no {what}")

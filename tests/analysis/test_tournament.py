@@ -21,11 +21,7 @@ def _pairing(rng, a, b, ta, tb, deals, contact=0.7, table="t"):
 def _mm(wins, anchor, prior, iters=20000):
     """Hunter's MM iterations (the slow, obvious reference)."""
     k = wins.shape[0]
-    w = wins.copy()
-    for i in range(k):
-        if i != anchor:
-            w[i, anchor] += prior / 2
-            w[anchor, i] += prior / 2
+    w = tournament.with_prior(wins, anchor, prior)
     n = w + w.T
     won = w.sum(axis=1)
     pi = np.ones(k)

@@ -87,6 +87,21 @@ def one_line_error(result) -> str:
     return lines[0]
 
 
+def read_refused(model, folder: Path, words=()) -> str:
+    """`model.read(folder)`'s refusal: one BalanceError line naming the file and holding each of `words`."""
+    import pytest
+
+    from balance.simcore.errors import BalanceError
+
+    with pytest.raises(BalanceError) as exc:
+        model.read(folder)
+    line = str(exc.value)
+    assert "\n" not in line and str(folder / model.FILE) in line
+    for w in words:
+        assert w in line, line
+    return line
+
+
 @contextlib.contextmanager
 def race21_registered():
     """The toy game (tests/toygame.py) registered as `race21` while the block runs, undone after (also when it

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.batch import resolve_policy
 from balance.simcore.four_day_weekend import SPEC
 from balance.simcore.four_day_weekend import constants
 from balance.simcore.four_day_weekend import rules
@@ -13,7 +13,7 @@ from balance.simcore.four_day_weekend import policies
 from balance.simcore.four_day_weekend.invariants import check
 from balance.simcore.four_day_weekend.policies import greedy
 
-from by_hand import play_checked, random_choice
+from by_hand import games_checked, play_checked, random_choice
 
 from .helpers import TABLES, fresh, hand
 
@@ -36,9 +36,7 @@ def test_spec_names_every_code():
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 @pytest.mark.parametrize("players", [SPEC.min_players, SPEC.max_players])
 def test_games_pass_with_checks_on(policy, players):
-    e = Engine(SPEC, [resolve_policy(SPEC, policy)])
-    r = e.run(TABLES, players, 17, np.arange(200), N_CARDS, check=True)  # raises InvariantBroken
-    assert r.game_out.shape[0] == 200
+    games_checked(SPEC, TABLES, players, 17, N_CARDS, policy)
 
 
 @settings(max_examples=15, deadline=None)

@@ -5,7 +5,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balance.simcore import rng as R
-from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.overtime import SPEC
 from balance.simcore.overtime import constants
 from balance.simcore.overtime import invariants
@@ -13,6 +12,7 @@ from balance.simcore.overtime.rules import legal, new_game, step, to_move
 from balance.simcore.overtime.invariants import check
 from balance.simcore.overtime.state import view
 from balance.simcore.trace import no_trace
+from by_hand import games_checked
 
 from .helpers import NAMES, TABLES
 
@@ -42,9 +42,7 @@ def test_spec_names_every_code():
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 @pytest.mark.parametrize("players", [SPEC.min_players, SPEC.max_players])
 def test_games_pass_with_checks_on(policy, players):
-    e = Engine(SPEC, [resolve_policy(SPEC, policy)])
-    r = e.run(TABLES, players, 11, np.arange(200), len(NAMES), check=True)  # raises InvariantBroken
-    assert r.game_out.shape[0] == 200
+    games_checked(SPEC, TABLES, players, 11, len(NAMES), policy)
 
 
 @settings(max_examples=15, deadline=None)

@@ -22,6 +22,20 @@ def pass_reactions(s, rng, data=DATA):
         play(s, rng, opt(constants.O_END), data=data)
 
 
+def reacted(card, reaction, lgr_tasks=None, data=DATA):
+    """A new game where P1 plays `card` on their Lead Generation Report (with `lgr_tasks` tasks on it, where
+    given) and P2 reacts with `reaction`. Returns the state, its streams and that A card."""
+    s, rng = fresh(data=data)
+    give(s, 0, card, data)
+    give(s, 1, reaction, data)
+    lgr = assignment(s, 0, LGR, data)
+    if lgr_tasks is not None:
+        s.tasks[lgr] = lgr_tasks
+    play(s, rng, opt(constants.O_PLAY, slot(s, 0, card, data), lgr), data=data)
+    play(s, rng, opt(constants.O_REACT, slot(s, 1, reaction, data), 0), data=data)
+    return s, rng, lgr
+
+
 # ---------------------------------------------------------------- (b) a card's skip at 10+
 def test_a_card_imposed_skip_at_10_or_more_discards_the_snooze():
     """"If a player starts their turn ... has more Snooze tokens then permitted by the last
@@ -193,13 +207,7 @@ def test_discard_assignment_refuses_fields_it_does_not_use(tmp_path):
 def test_trade_secrets_gives_and_takes_the_a_cards_its_player_chooses():
     """Trade Secrets: "swap one of your A cards for one of theirs": which two is the
     reacting seat's decision (version 1: a fixed rule, which took the A card being worked on)."""
-    s, rng = fresh()
-    give(s, 0, "A Hard Day's Night")
-    give(s, 1, "Trade Secrets")
-    lgr = assignment(s, 0, LGR)
-    s.tasks[lgr] = 1
-    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "A Hard Day's Night"), lgr))
-    play(s, rng, opt(constants.O_REACT, slot(s, 1, "Trade Secrets"), 0))
+    s, rng, lgr = reacted("A Hard Day's Night", "Trade Secrets", lgr_tasks=1)
     mine = {a for a in range(len(s.zone)) if s.zone[a] == constants.Z_ASSIGN and s.owner[a] == 1}
     theirs = {a for a in range(len(s.zone)) if s.zone[a] == constants.Z_ASSIGN and s.owner[a] == 0}
     assert s.g[constants.G_PHASE] == constants.PH_CHOOSE and to_move(s) == 1
@@ -219,13 +227,8 @@ def test_moved_assignment_keeps_work(keeps):
     """A W card whose A card is taken before it resolves: `moved_assignment_keeps_work`
     (default true) puts it on that A card, now the taker's; false: on its player's own."""
     data = load_data({"moved_assignment_keeps_work": keeps})
-    s, rng = fresh(data=data)
-    give(s, 0, "A Hard Day's Night", data)
-    give(s, 1, "Trade Secrets", data)
-    lgr, uxs = assignment(s, 0, LGR, data), assignment(s, 0, UXS, data)
-    s.tasks[lgr] = 1
-    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "A Hard Day's Night", data), lgr), data=data)
-    play(s, rng, opt(constants.O_REACT, slot(s, 1, "Trade Secrets", data), 0), data=data)
+    s, rng, lgr = reacted("A Hard Day's Night", "Trade Secrets", lgr_tasks=1, data=data)
+    uxs = assignment(s, 0, UXS, data)
     play(s, rng, opt(constants.O_CHOOSE, 0, assignment(s, 1, QR, data)), data=data)
     play(s, rng, opt(constants.O_CHOOSE, 0, lgr), data=data)  # take the A card being worked on
     pass_reactions(s, rng, data)
@@ -239,11 +242,7 @@ def test_moved_assignment_keeps_work(keeps):
 
 def test_reaction_work_goes_on_the_a_card_its_player_chooses():
     """"Quick" Data Check's task: on the A card the reacting seat chooses."""
-    s, rng = fresh()
-    give(s, 0, "Busy Work")
-    give(s, 1, "\"Quick\" Data Check")
-    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "Busy Work"), assignment(s, 0, LGR)))
-    play(s, rng, opt(constants.O_REACT, slot(s, 1, "\"Quick\" Data Check"), 0))
+    s, rng, _ = reacted("Busy Work", "\"Quick\" Data Check")
     qr = assignment(s, 1, QR)  # not the one nearest completion
     play(s, rng, opt(constants.O_CHOOSE, 0, qr))
     pass_reactions(s, rng)
@@ -255,11 +254,7 @@ def test_greedy_chooses_as_the_old_fixed_rules():
     from balance.simcore import rng as R
     from balance.simcore.overtime.policies import GREEDY_PARAMS, greedy
 
-    s, rng = fresh()
-    give(s, 0, "A Hard Day's Night")
-    give(s, 1, "Trade Secrets")
-    play(s, rng, opt(constants.O_PLAY, slot(s, 0, "A Hard Day's Night"), assignment(s, 0, LGR)))
-    play(s, rng, opt(constants.O_REACT, slot(s, 1, "Trade Secrets"), 0))
+    s, rng, _ = reacted("A Hard Day's Night", "Trade Secrets")
     params = np.zeros(4 + len(GREEDY_PARAMS) + 8)
     for p in GREEDY_PARAMS:
         params[p.slot] = p.default

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from by_hand import new_game, play_checked, random_choice
+from by_hand import first_played, games_checked, new_game, play_checked, random_choice
 from sickdays_solo.helpers import tables_for
-from balance.simcore.batch import Engine, resolve_policy
+from balance.simcore.batch import resolve_policy
 from balance.simcore.sickdays_solo import SPEC
 from balance.simcore.sickdays_solo import invariants
 from balance.simcore.sickdays_solo import constants, rules
@@ -25,12 +25,13 @@ def played(seed=2, players=2, steps=12, use_greedy=False, **params):
     return t, play_checked(SPEC, t, s, rng, choose, steps)
 
 
+def _face_up_and_live(s):
+    faces = s[constants.O_ZONE:constants.O_ZONE + constants.NCARDS]
+    return rules.to_move(s) >= 0 and s[constants.O_HANDN] > 0 and (faces == constants.Z_FACEUP).any()
+
+
 def live():
-    for seed in range(50):
-        t, s = played(seed)
-        if rules.to_move(s) >= 0 and s[constants.O_HANDN] > 0 and (s[constants.O_ZONE:constants.O_ZONE + constants.NCARDS] == constants.Z_FACEUP).any():
-            return t, s
-    raise AssertionError("no live state with a face-up card")
+    return first_played(played, _face_up_and_live, "live state with a face-up card")
 
 
 def test_spec_names_every_code():
@@ -42,10 +43,7 @@ def test_spec_names_every_code():
 @pytest.mark.parametrize("players", [SPEC.min_players, SPEC.max_players])
 @pytest.mark.parametrize("level", [1, 8])
 def test_games_pass_with_checks_on(policy, players, level):
-    t = SPEC.load_data({"level": level, "events": 7}).tables
-    e = Engine(SPEC, [resolve_policy(SPEC, policy)])
-    r = e.run(t, players, 19, np.arange(200), N_CARDS, check=True)  # raises InvariantBroken
-    assert r.game_out.shape[0] == 200
+    games_checked(SPEC, SPEC.load_data({"level": level, "events": 7}).tables, players, 19, N_CARDS, policy)
 
 
 @settings(max_examples=20, deadline=None)

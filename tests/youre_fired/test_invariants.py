@@ -5,13 +5,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balance.simcore import rng as R
-from balance.simcore.batch import Engine, resolve_policy
 from balance.simcore.youre_fired import SPEC
 from balance.simcore.youre_fired import constants
 from balance.simcore.youre_fired import invariants
 from balance.simcore.youre_fired.rules import legal, new_game, step, to_move
 from balance.simcore.youre_fired.invariants import check
 from balance.simcore.youre_fired.state import view
+from by_hand import first_played, games_checked
 
 from .helpers import BOSS, C, tables
 
@@ -36,11 +36,7 @@ def played(seed=1, n_players=3, steps=6, **params):
 
 
 def live(n_players=3, **params):
-    for seed in range(50):
-        t, s = played(seed, n_players, **params)
-        if to_move(s) >= 0:
-            return t, s
-    raise AssertionError("no live state")
+    return first_played(lambda seed: played(seed, n_players, **params), lambda s: to_move(s) >= 0, "live state")
 
 
 def test_spec_names_every_code():
@@ -52,10 +48,7 @@ def test_spec_names_every_code():
 @pytest.mark.parametrize("players,teams", [(SPEC.min_players, False), (SPEC.max_players, False),
                                            (SPEC.max_players, True)])
 def test_games_pass_with_checks_on(policy, players, teams):
-    t = tables(teams=teams)
-    e = Engine(SPEC, [resolve_policy(SPEC, policy)])
-    r = e.run(t, players, 13, np.arange(200), C, check=True)  # raises InvariantBroken
-    assert r.game_out.shape[0] == 200
+    games_checked(SPEC, tables(teams=teams), players, 13, C, policy)
 
 
 @settings(max_examples=25, deadline=None)
