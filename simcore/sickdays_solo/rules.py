@@ -62,6 +62,16 @@ def o_d2(s):
     return o_d1(s) + NSUITS * (s[H_ROWS] + NCOL)
 
 
+@jit(force=True)
+def worker_lines(s, w, kind):
+    """Where worker w's face-up counts on the lines of `kind` (0 weeks, 1 diagonals, 2 anti-diagonals)
+    start in s, and how many lines of that kind there are."""
+    rows = s[H_ROWS]
+    if kind == 0:
+        return o_rowcnt(s) + w * rows, rows
+    return (o_d1(s) if kind == 1 else o_d2(s)) + w * (rows + NCOL), rows + NCOL
+
+
 @jit
 def line_count(s, w, kind, r, c):
     """Real face-up cards of worker w on the line of `kind` through (r, c)."""
