@@ -167,18 +167,23 @@ def finish_actions(t, s, p, rng, trace):
     return True
 
 
+@jit(force=True)
+def kind_held_before(ck, hand, p, i):
+    """Whether p's hand holds a card of the kind of hand[p, i] before index i (a kind's options
+    are listed once, for its first card)."""
+    k = ck[hand[p, i]]
+    for j in range(i):
+        if ck[hand[p, j]] == k:
+            return True
+    return False
+
+
 @jit
 def discard_kinds(t, s, p):
     n = s.ps[p, P_HAND_N]
     d = 0
     for i in range(n):
-        k = t[3][s.hand[p, i]]
-        dup = False
-        for j in range(i):
-            if t[3][s.hand[p, j]] == k:
-                dup = True
-                break
-        if not dup:
+        if not kind_held_before(t[3], s.hand, p, i):
             d += 1
     return d
 
@@ -394,12 +399,7 @@ def enum_reactions_arr(kinds, ck, hand, ps, abil, pile, npile, q, out, limit):
         k = ck[hand[q, i]]
         if kinds[k, KF_IS_REACTION] == 0:
             continue
-        dup = False
-        for j in range(i):
-            if ck[hand[q, j]] == k:
-                dup = True
-                break
-        if dup:
+        if kind_held_before(ck, hand, q, i):
             continue
         mask = kinds[k, KF_REACT_MASK]
         event = kinds[k, KF_REACT_EVENT]
@@ -460,12 +460,7 @@ def enum_actions_arr(rules, kinds, ck, g, ps, abil, hand, zone, owner, dk, p, ou
             continue
         if left <= 0 and not (free_e and (ty & T_E) != 0):
             continue
-        dup = False
-        for j in range(i):
-            if ck[hand[p, j]] == k:
-                dup = True
-                break
-        if dup:
+        if kind_held_before(ck, hand, p, i):
             continue
         tg = kinds[k, KF_TARGET]
         if tg == TG_NONE:
@@ -562,13 +557,7 @@ def legal(t, S, out):
     n = 0
     hn = s.ps[p, P_HAND_N]
     for i in range(hn):
-        k = t[3][s.hand[p, i]]
-        dup = False
-        for j in range(i):
-            if t[3][s.hand[p, j]] == k:
-                dup = True
-                break
-        if not dup and n < out.shape[0]:
+        if not kind_held_before(t[3], s.hand, p, i) and n < out.shape[0]:
             out[n] = (O_DISCARD << 24) | (i << 12)
             n += 1
     return n
