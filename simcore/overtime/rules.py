@@ -384,6 +384,23 @@ def can_react(kinds, pile, q, e, mask, event, by):
     return event == RE_CARD and (kinds[pile[e, PF_KIND], KF_TYPE] & mask) != 0
 
 
+@jit(force=True)
+def add_reactions(kinds, pile, npile, q, mask, event, by, code, out, n, found, limit):
+    """Count into `found` the pile entries seat q may react to with a reaction of (mask, event, by);
+    list each as code | entry in out[n:] while there is room, or, with no `out` (counting only),
+    stop once `limit` are found. Returns (n, found)."""
+    for e in range(npile):
+        if can_react(kinds, pile, q, e, mask, event, by):
+            found += 1
+            if out.shape[0] > 0:
+                if n < out.shape[0]:
+                    out[n] = code | e
+                    n += 1
+            elif found >= limit:
+                break
+    return n, found
+
+
 @jit
 def enum_reactions_arr(kinds, ck, hand, ps, abil, pile, npile, q, out, limit):
     """Reactions seat q may play now: (card, pile entry) and ability uses."""
@@ -401,32 +418,16 @@ def enum_reactions_arr(kinds, ck, hand, ps, abil, pile, npile, q, out, limit):
             continue
         if kind_held_before(ck, hand, q, i):
             continue
-        mask = kinds[k, KF_REACT_MASK]
-        event = kinds[k, KF_REACT_EVENT]
-        by = kinds[k, KF_REACT_BY]
-        for e in range(npile):
-            if can_react(kinds, pile, q, e, mask, event, by):
-                found += 1
-                if write:
-                    if n < out.shape[0]:
-                        out[n] = (O_REACT << 24) | (i << 12) | e
-                        n += 1
-                elif found >= limit:
-                    return found
+        n, found = add_reactions(kinds, pile, npile, q, kinds[k, KF_REACT_MASK], kinds[k, KF_REACT_EVENT],
+                                 kinds[k, KF_REACT_BY], (O_REACT << 24) | (i << 12), out, n, found, limit)
+        if not write and found >= limit:
+            return found
     ek = ck[ps[q, P_EMP]]
     if kinds[ek, KF_ABIL] == AB_REACTION and (kinds[ek, KF_ABIL_USES] == 0 or abil[ps[q, P_EMP]] < kinds[ek, KF_ABIL_USES]):
-        mask = kinds[ek, KF_ABIL_REACT_MASK]
-        event = kinds[ek, KF_ABIL_REACT_EVENT]
-        by = kinds[ek, KF_ABIL_REACT_BY]
-        for e in range(npile):
-            if can_react(kinds, pile, q, e, mask, event, by):
-                found += 1
-                if write:
-                    if n < out.shape[0]:
-                        out[n] = (O_ABILITY_REACT << 24) | e
-                        n += 1
-                elif found >= limit:
-                    return found
+        n, found = add_reactions(kinds, pile, npile, q, kinds[ek, KF_ABIL_REACT_MASK], kinds[ek, KF_ABIL_REACT_EVENT],
+                                 kinds[ek, KF_ABIL_REACT_BY], O_ABILITY_REACT << 24, out, n, found, limit)
+        if not write and found >= limit:
+            return found
     if write:
         return n if found > 0 else 1
     return found
