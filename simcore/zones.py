@@ -172,27 +172,84 @@ def slots_ok(cards, n, n_ids):
 
 
 @jit
-def _card_hash(card):
-    return R.mix64(np.uint64(card) + np.uint64(1))
+def pair_hash(card, z):
+    """The hash of card `card` marked in zone `z` that a tally sums: mix64 is a bijection of 64-bit
+    words, so a card listed twice in place of another, or a card marked elsewhere, changes the sum
+    (compensating errors would have to cancel a 64-bit sum)."""
+    return R.mix64((np.uint64(card) << np.uint64(16)) + np.uint64(z) + np.uint64(1))
+
+
+@jit
+def new_tally():
+    """An empty tally: no card counted, hash sum 0."""
+    return np.int64(0), np.uint64(0)
+
+
+@jit
+def tally_kind(tally, kind, z):
+    """Add one card of kind `kind` in zone z to a tally (count, hash sum) of (kind, zone) pairs: a
+    per-kind counter is checked against the cards it counts (see untally_counts)."""
+    return tally[0] + 1, tally[1] + pair_hash(kind, z)
+
+
+@jit
+def tally_card(tally, card, zone, z):
+    """Add one listed card, said to be in zone z, to a tally (count, hash sum) of (card, zone) pairs;
+    the count turns -1, and stays so, when `card` is no card id of `zone` or is marked elsewhere."""
+    if tally[0] < 0 or card < 0 or card >= zone.shape[0] or zone[card] != z:
+        return np.int64(-1), tally[1]
+    return tally_kind(tally, card, z)
+
+
+@jit
+def tally_list(tally, cards, n, zone, z):
+    """tally_card for each card of the zone's list cards[0:n]."""
+    for i in range(n):
+        tally = tally_card(tally, cards[i], zone, z)
+    return tally
+
+
+@jit
+def tally_owned(tally, cards, n, zone, z, owner, seat):
+    """tally_list for a seat's list: each card must also be owned by `seat` (owner[card])."""
+    for i in range(n):
+        c = cards[i]
+        if c >= 0 and c < owner.shape[0] and owner[c] != seat:
+            return np.int64(-1), tally[1]
+        tally = tally_card(tally, c, zone, z)
+    return tally
+
+
+@jit
+def untally_marked(tally, zone, z):
+    """Take every card marked in zone z out of the tally (a failed tally stays failed)."""
+    k, h = tally
+    if k < 0:
+        return tally
+    for c in range(zone.shape[0]):
+        if zone[c] == z:
+            k -= 1
+            h -= pair_hash(c, z)
+    return k, h
+
+
+@jit
+def untally_counts(tally, counts, z):
+    """Take counts[kind] cards of each kind in zone z out of a tally of (kind, zone) pairs."""
+    k, h = tally
+    for kind in range(counts.shape[0]):
+        k -= counts[kind]
+        h -= np.uint64(counts[kind]) * pair_hash(kind, z)
+    return k, h
+
+
+@jit
+def settled(tally):
+    """The cards listed and the cards marked were the same, each once: the tally is back to nothing."""
+    return tally[0] == 0 and tally[1] == np.uint64(0)
 
 
 @jit
 def lists_marked(cards, n, zone, z):
-    """The zone's list cards[0:n] holds exactly the cards c with zone[c] == z, each once: the same
-    count and the same sum of a bijective 64-bit hash per card (a card listed twice in place of
-    another, or a card marked elsewhere, changes the sum; compensating errors would have to cancel
-    a 64-bit sum)."""
-    k = 0
-    h = np.uint64(0)
-    for c in range(zone.shape[0]):
-        if zone[c] == z:
-            k += 1
-            h += _card_hash(c)
-    if k != n:
-        return False
-    for i in range(n):
-        c = cards[i]
-        if c < 0 or c >= zone.shape[0] or zone[c] != z:
-            return False
-        h -= _card_hash(c)
-    return h == np.uint64(0)
+    """The zone's list cards[0:n] holds exactly the cards c with zone[c] == z, each once."""
+    return settled(untally_marked(tally_list(new_tally(), cards, n, zone, z), zone, z))

@@ -19,8 +19,7 @@ recomputing them writes only the state's scoring scratch.
 import numpy as np
 
 from balance.simcore.jit import jit
-from balance.simcore.rng import mix64
-from balance.simcore.zones import slots_ok
+from balance.simcore.zones import new_tally, pair_hash, slots_ok, tally_list, tally_owned
 
 from . import constants
 from .rules import count_locked, provisional_points
@@ -69,11 +68,6 @@ INVARIANTS = (
         "points or a card's use to the seat to move kept in the state differ from what the sets give"
     ),
 )
-
-
-@jit
-def _h(inst, z):
-    return mix64(np.uint64(inst * 8 + z) + np.uint64(1))
 
 
 @jit
@@ -138,45 +132,24 @@ def check(tables, s):
                     return INV_RANGE
 
     # 2./3. every listed card is where its zone says, each card listed once
-    listed = 0
-    h = np.uint64(0)
-    for i in range(dn):
-        x = a[o_draw + i]
-        if a[o_zone + x] != constants.Z_DRAW:
-            return INV_TWO_PLACES
-        listed += 1
-        h += _h(x, constants.Z_DRAW)
-    for i in range(rn):
-        x = a[o_really + i]
-        if a[o_zone + x] != constants.Z_REALLY:
-            return INV_TWO_PLACES
-        listed += 1
-        h += _h(x, constants.Z_REALLY)
+    zone = a[o_zone:o_zone + n_inst]
+    owner = a[o_owner:o_owner + n_inst]
+    tally = tally_list(new_tally(), a[o_draw:], dn, zone, constants.Z_DRAW)
+    tally = tally_list(tally, a[o_really:], rn, zone, constants.Z_REALLY)
     for p in range(P):
-        for k in range(a[o_hand_n + p]):
-            x = a[o_hand + p * constants.HAND_MAX + k]
-            if a[o_zone + x] != constants.Z_HAND or a[o_owner + x] != p:
-                return INV_TWO_PLACES
-            listed += 1
-            h += _h(x, constants.Z_HAND)
-        for j in range(a[o_row_n + p]):
-            x = a[o_row + p * constants.ROW_MAX + j]
-            if a[o_zone + x] != constants.Z_ROW or a[o_owner + x] != p:
-                return INV_TWO_PLACES
-            listed += 1
-            h += _h(x, constants.Z_ROW)
-        for i in range(a[o_n_sets + p]):
-            for slot in range(constants.N_SLOTS):
-                x = a[o_sets + (p * max_sets + i) * constants.N_SLOTS + slot]
-                if x >= 0:
-                    if a[o_zone + x] != constants.Z_SET or a[o_owner + x] != p:
-                        return INV_TWO_PLACES
-                    listed += 1
-                    h += _h(x, constants.Z_SET)
+        tally = tally_owned(tally, a[o_hand + p * constants.HAND_MAX:], a[o_hand_n + p], zone, constants.Z_HAND, owner, p)
+        tally = tally_owned(tally, a[o_row + p * constants.ROW_MAX:], a[o_row_n + p], zone, constants.Z_ROW, owner, p)
+        sets = a[o_sets + p * max_sets * constants.N_SLOTS:]
+        for j in range(a[o_n_sets + p] * constants.N_SLOTS):
+            if sets[j] >= 0:
+                tally = tally_owned(tally, sets[j:], 1, zone, constants.Z_SET, owner, p)
+    listed, h = tally
+    if listed < 0:
+        return INV_TWO_PLACES
     if listed != n_inst:
         return INV_CONSERVED
     for i in range(n_inst):
-        h -= _h(i, a[o_zone + i])
+        h -= pair_hash(i, zone[i])
     if h != np.uint64(0):
         return INV_TWO_PLACES
 

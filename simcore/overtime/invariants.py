@@ -11,11 +11,11 @@ holds one card twice and misses another (or a counter moved from one kind to
 another) always changes the sum; several compensating errors would have to
 cancel a 64-bit hash sum to go unseen.
 """
-import numpy as np
 
 from balance.simcore.jit import jit
-from balance.simcore.rng import mix64
-from balance.simcore.zones import lists_marked, slots_ok
+from balance.simcore.zones import (
+    lists_marked, new_tally, settled, slots_ok, tally_card, tally_kind, tally_owned, untally_counts, untally_marked,
+)
 
 from .constants import (
     CC_HELD, EVQ_CAP, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR, G_DECK_N, G_DISCARDS, G_EV_N,
@@ -70,11 +70,6 @@ INVARIANTS = (
         "an A card with fewer tasks than its Work brought or already complete, or tasks on a loose card"
     ),
 )
-
-
-@jit
-def _h(x):
-    return mix64(np.uint64(x) + np.uint64(1))
 
 
 @jit
@@ -158,76 +153,46 @@ def check(t, S):
         return INV_DECK
 
     # 4. the hands hold exactly the cards in hands, each owned by its holder
-    cnt = 0
-    h = np.uint64(0)
-    for i in range(n_inst):
-        if zone[i] == Z_HAND:
-            cnt += 1
-            h += _h(i)
+    tally = new_tally()
     for p in range(PMAX):
         hn = s.ps[p, P_HAND_N]
-        for j in range(HAND_CAP):
-            c = s.hand[p, j]
-            if j >= hn:
-                if c != -1:
-                    return INV_HANDS
-                continue
-            if c < 0 or c >= n_inst or zone[c] != Z_HAND or owner[c] != p:
-                return INV_HANDS
-            cnt -= 1
-            h -= _h(c)
-    if cnt != 0 or h != np.uint64(0):
+        if not slots_ok(s.hand[p], hn, n_inst):
+            return INV_HANDS
+        tally = tally_owned(tally, s.hand[p], hn, zone[:n_inst], Z_HAND, owner, p)
+    if not settled(untally_marked(tally, zone[:n_inst], Z_HAND)):
         return INV_HANDS
 
     # 5. the reaction pile: its entries' cards are exactly the cards in the pile zone
     pn = g[G_PILE_N]
     if ph != PH_REACT and ph != PH_CHOOSE and pn != 0:
         return INV_PILE
-    cnt = 0
-    h = np.uint64(0)
-    for i in range(n_inst):
-        if zone[i] == Z_PILE:
-            cnt += 1
-            h += _h(i)
+    tally = new_tally()
     for e in range(PILE_CAP):
         c = s.pile[e, PF_CARD]
         if e >= pn:
             if c != -1:
                 return INV_PILE
-            continue
-        if c < 0:
-            continue  # an event lead (an A card completed)
-        if c >= n_inst or zone[c] != Z_PILE or s.pile[e, PF_KIND] != ck[c]:
-            return INV_PILE
-        cnt -= 1
-        h -= _h(c)
-    if cnt != 0 or h != np.uint64(0):
+        elif c >= 0:  # (not an event lead: an A card completed)
+            tally = tally_card(tally, c, zone[:n_inst], Z_PILE)
+            if tally[0] < 0 or s.pile[e, PF_KIND] != ck[c]:
+                return INV_PILE
+    if not settled(untally_marked(tally, zone[:n_inst], Z_PILE)):
         return INV_PILE
 
     # 6. per-kind discard counts
-    cnt = 0
-    h = np.uint64(0)
+    tally = untally_counts(new_tally(), s.dk[:K], Z_DISCARD)
     for i in range(n_inst):
         if zone[i] == Z_DISCARD:
-            cnt += 1
-            h += _h(ck[i])
-    for k in range(K):
-        cnt -= s.dk[k]
-        h -= np.uint64(s.dk[k]) * _h(k)
-    if cnt != 0 or h != np.uint64(0):
+            tally = tally_kind(tally, ck[i], Z_DISCARD)
+    if not settled(tally):
         return INV_DISCARD_COUNTS
 
     # 7. held-card counters per seat and kind (seats beyond n hold nothing: checked in 1.)
     for p in range(n):
-        cnt = 0
-        h = np.uint64(0)
+        tally = untally_counts(new_tally(), s.cc[p, :K, CC_HELD], Z_HAND)
         for j in range(s.ps[p, P_HAND_N]):
-            cnt += 1
-            h += _h(ck[s.hand[p, j]])
-        for k in range(K):
-            cnt -= s.cc[p, k, CC_HELD]
-            h -= np.uint64(s.cc[p, k, CC_HELD]) * _h(k)
-        if cnt != 0 or h != np.uint64(0):
+            tally = tally_kind(tally, ck[s.hand[p, j]], Z_HAND)
+        if not settled(tally):
             return INV_HELD_COUNTS
 
     # 8. one active Employee per player, theirs

@@ -33,12 +33,12 @@ from .constants import (
     OP_NONE, OP_SKIP_TURN, OP_SNOOZE, OP_SNOOZE_SHIELD, OP_TAKE_ASSIGNMENT, OP_TAKE_DISCARD, OP_TOKENS, OP_WORK,
     OP_WORK_BONUS, PF_ARG, PF_CANCELLED, PF_KIND, PF_PLAYER,
     PF_TARGET, PH_CHOOSE, PH_DISCARD, PH_REACT, P_EMP, P_N_ASSIGN, P_SNOOZE, REM_NEAREST, R_DIE1, R_DIE_SIDES,
-    R_N_MAIN, R_T1, R_T2, R_T3, TG_ANOTHER, TG_ASSIGNMENT, T_E, T_W, W_ALL, W_ANOTHER, W_ANY, W_CURRENT,
+    R_N_MAIN, TG_ANOTHER, TG_ASSIGNMENT, T_E, T_W, W_ALL, W_ANOTHER, W_ANY, W_CURRENT,
     W_LEAST_ASSIGNMENTS, W_OTHERS, W_SELF, W_TARGET_OWNER, Z_ATTACHED,
 )
 from .effects import choice_slot, work_gained
 from .rules import action
-from .state import alone_fewest, assignment_memo, emp_kind, level, remaining, tired_level
+from .state import alone_fewest, assignment_memo, emp_kind, level, remaining, shifted_level, tired_level
 
 _GREEDY_WEIGHTS = (
     ("w_task", 1.0, "value of one task done on your A cards"),
@@ -404,7 +404,7 @@ def greedy(t, S, seat, options, n, params, rng):
             if (kinds[k, KF_TYPE] & T_E) != 0:
                 v = emp_value(t, s, seat, k, w, rem) - emp_value(t, s, seat, emp_kind(t, s, seat), w, rem)
                 # a new employee also moves the tiredness ratings
-                v += w[W.w_level] * (lv - level_at_shift(t, s, seat, kinds[k, KF_SHIFT]))
+                v += w[W.w_level] * (lv - shifted_level(t[0], s.ps[seat, P_SNOOZE], kinds[k, KF_SHIFT]))
                 k = -1
             else:
                 aa = choice  # the A card an assignment card aims at (-1: none)
@@ -439,16 +439,3 @@ def greedy(t, S, seat, options, n, params, rng):
             best_v = v
             best = i
     return best
-
-
-@jit(force=True)
-def level_at_shift(t, s, p, shift):
-    rules = t[0]
-    sn = s.ps[p, P_SNOOZE]
-    if sn >= rules[R_T3] + shift:
-        return 3
-    if sn >= rules[R_T2] + shift:
-        return 2
-    if sn >= rules[R_T1] + shift:
-        return 1
-    return 0

@@ -167,18 +167,23 @@ def finish_actions(t, s, p, rng, trace):
     return True
 
 
+@jit(force=True)
+def kind_held_before(ck, hand, p, i):
+    """Whether p's hand holds a card of the kind of hand[p, i] before index i (a kind's options
+    are listed once, for its first card)."""
+    k = ck[hand[p, i]]
+    for j in range(i):
+        if ck[hand[p, j]] == k:
+            return True
+    return False
+
+
 @jit
 def discard_kinds(t, s, p):
     n = s.ps[p, P_HAND_N]
     d = 0
     for i in range(n):
-        k = t[3][s.hand[p, i]]
-        dup = False
-        for j in range(i):
-            if t[3][s.hand[p, j]] == k:
-                dup = True
-                break
-        if not dup:
+        if not kind_held_before(t[3], s.hand, p, i):
             d += 1
     return d
 
@@ -379,6 +384,23 @@ def can_react(kinds, pile, q, e, mask, event, by):
     return event == RE_CARD and (kinds[pile[e, PF_KIND], KF_TYPE] & mask) != 0
 
 
+@jit(force=True)
+def add_reactions(kinds, pile, npile, q, mask, event, by, code, out, n, found, limit):
+    """Count into `found` the pile entries seat q may react to with a reaction of (mask, event, by);
+    list each as code | entry in out[n:] while there is room, or, with no `out` (counting only),
+    stop once `limit` are found. Returns (n, found)."""
+    for e in range(npile):
+        if can_react(kinds, pile, q, e, mask, event, by):
+            found += 1
+            if out.shape[0] > 0:
+                if n < out.shape[0]:
+                    out[n] = code | e
+                    n += 1
+            elif found >= limit:
+                break
+    return n, found
+
+
 @jit
 def enum_reactions_arr(kinds, ck, hand, ps, abil, pile, npile, q, out, limit):
     """Reactions seat q may play now: (card, pile entry) and ability uses."""
@@ -394,39 +416,18 @@ def enum_reactions_arr(kinds, ck, hand, ps, abil, pile, npile, q, out, limit):
         k = ck[hand[q, i]]
         if kinds[k, KF_IS_REACTION] == 0:
             continue
-        dup = False
-        for j in range(i):
-            if ck[hand[q, j]] == k:
-                dup = True
-                break
-        if dup:
+        if kind_held_before(ck, hand, q, i):
             continue
-        mask = kinds[k, KF_REACT_MASK]
-        event = kinds[k, KF_REACT_EVENT]
-        by = kinds[k, KF_REACT_BY]
-        for e in range(npile):
-            if can_react(kinds, pile, q, e, mask, event, by):
-                found += 1
-                if write:
-                    if n < out.shape[0]:
-                        out[n] = (O_REACT << 24) | (i << 12) | e
-                        n += 1
-                elif found >= limit:
-                    return found
+        n, found = add_reactions(kinds, pile, npile, q, kinds[k, KF_REACT_MASK], kinds[k, KF_REACT_EVENT],
+                                 kinds[k, KF_REACT_BY], (O_REACT << 24) | (i << 12), out, n, found, limit)
+        if not write and found >= limit:
+            return found
     ek = ck[ps[q, P_EMP]]
     if kinds[ek, KF_ABIL] == AB_REACTION and (kinds[ek, KF_ABIL_USES] == 0 or abil[ps[q, P_EMP]] < kinds[ek, KF_ABIL_USES]):
-        mask = kinds[ek, KF_ABIL_REACT_MASK]
-        event = kinds[ek, KF_ABIL_REACT_EVENT]
-        by = kinds[ek, KF_ABIL_REACT_BY]
-        for e in range(npile):
-            if can_react(kinds, pile, q, e, mask, event, by):
-                found += 1
-                if write:
-                    if n < out.shape[0]:
-                        out[n] = (O_ABILITY_REACT << 24) | e
-                        n += 1
-                elif found >= limit:
-                    return found
+        n, found = add_reactions(kinds, pile, npile, q, kinds[ek, KF_ABIL_REACT_MASK], kinds[ek, KF_ABIL_REACT_EVENT],
+                                 kinds[ek, KF_ABIL_REACT_BY], O_ABILITY_REACT << 24, out, n, found, limit)
+        if not write and found >= limit:
+            return found
     if write:
         return n if found > 0 else 1
     return found
@@ -460,12 +461,7 @@ def enum_actions_arr(rules, kinds, ck, g, ps, abil, hand, zone, owner, dk, p, ou
             continue
         if left <= 0 and not (free_e and (ty & T_E) != 0):
             continue
-        dup = False
-        for j in range(i):
-            if ck[hand[p, j]] == k:
-                dup = True
-                break
-        if dup:
+        if kind_held_before(ck, hand, p, i):
             continue
         tg = kinds[k, KF_TARGET]
         if tg == TG_NONE:
@@ -562,13 +558,7 @@ def legal(t, S, out):
     n = 0
     hn = s.ps[p, P_HAND_N]
     for i in range(hn):
-        k = t[3][s.hand[p, i]]
-        dup = False
-        for j in range(i):
-            if t[3][s.hand[p, j]] == k:
-                dup = True
-                break
-        if not dup and n < out.shape[0]:
+        if not kind_held_before(t[3], s.hand, p, i) and n < out.shape[0]:
             out[n] = (O_DISCARD << 24) | (i << 12)
             n += 1
     return n

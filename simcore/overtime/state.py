@@ -217,16 +217,21 @@ def passive(t, s, p, op):
 # kernels over the few arrays they read, and thin (t, s) wrappers: a call
 # copies every array of its arguments onto the stack (see simcore/jit.py).
 @jit(force=True)
-def tired_level(rules, kinds, ek, snooze):
-    """Tiredness level 0..3 for a snooze count under an employee of kind ek."""
-    sh = kinds[ek, KF_SHIFT]
-    if snooze >= rules[R_T3] + sh:
+def shifted_level(rules, snooze, shift):
+    """Tiredness level 0..3 for a snooze count, the level thresholds raised by `shift`."""
+    if snooze >= rules[R_T3] + shift:
         return 3
-    if snooze >= rules[R_T2] + sh:
+    if snooze >= rules[R_T2] + shift:
         return 2
-    if snooze >= rules[R_T1] + sh:
+    if snooze >= rules[R_T1] + shift:
         return 1
     return 0
+
+
+@jit(force=True)
+def tired_level(rules, kinds, ek, snooze):
+    """Tiredness level 0..3 for a snooze count under an employee of kind ek."""
+    return shifted_level(rules, snooze, kinds[ek, KF_SHIFT])
 
 
 @jit

@@ -326,6 +326,20 @@ def new_game(tables, n_players, rng, trace):
 
 # ---- scheduling ----------------------------------------------------------
 @jit(force=True)
+def plan_mistake(tables, s, p, rng, kind, top, since):
+    """Seat p will play a card of its hand by mistake (kind RK_WRONG: a card that does not match
+    the top card; RK_TWICE: any card, right after its own), its reaction time after `since`;
+    False when its hand has no such card."""
+    c = random_hand_card(s, p, rng, kind == RK_WRONG, top)
+    if c < 0:
+        return False
+    s[O_RK + p] = kind
+    s[O_RCARD + p] = c
+    s[O_RT + p] = since + reaction_ms(tables, p, rng)
+    return True
+
+
+@jit(force=True)
 def schedule_seat(tables, s, p, rng, legal_mask, since):
     """Sample whether and when seat p reacts to the current top card
     (`legal_mask`: `legal_seats` of it), counting from `since` (the top card's
@@ -345,11 +359,7 @@ def schedule_seat(tables, s, p, rng, legal_mask, since):
     if p == s[H_LAST]:
         # "you can't play after yourself": only as a mistake
         if p_wrong > 0.0 and R.uniform(rng, R.CHANCE) < p_wrong:
-            c = random_hand_card(s, p, rng, False, top)
-            if c >= 0:
-                s[O_RK + p] = RK_TWICE
-                s[O_RCARD + p] = c
-                s[O_RT + p] = ready + reaction_ms(tables, p, rng)
+            plan_mistake(tables, s, p, rng, RK_TWICE, top, ready)
         return
     legal = (legal_mask >> p) & 1 == 1
     if legal:
@@ -359,22 +369,13 @@ def schedule_seat(tables, s, p, rng, legal_mask, since):
             s[O_RK + p] = RK_LEGAL
             s[O_RT + p] = ready + reaction_ms(tables, p, rng)
             return
-        if impatient:
-            c = random_hand_card(s, p, rng, True, top)
-            if c >= 0:  # sees a match that is not there
-                s[O_RK + p] = RK_WRONG
-                s[O_RCARD + p] = c
-                s[O_RT + p] = start + reaction_ms(tables, p, rng)
-                return
+        if impatient and plan_mistake(tables, s, p, rng, RK_WRONG, top, start):
+            return  # sees a match that is not there
         s[O_RK + p] = RK_LEGAL
         s[O_RT + p] = start + reaction_ms(tables, p, rng)
         return
     if p_wrong > 0.0 and R.uniform(rng, R.CHANCE) < p_wrong:
-        c = random_hand_card(s, p, rng, True, top)
-        if c >= 0:
-            s[O_RK + p] = RK_WRONG
-            s[O_RCARD + p] = c
-            s[O_RT + p] = start + reaction_ms(tables, p, rng)
+        plan_mistake(tables, s, p, rng, RK_WRONG, top, start)
 
 
 @jit(force=True)
@@ -893,6 +894,14 @@ def spearman(x, y, n):
     return sxy / np.sqrt(sxx * syy)
 
 
+# game columns that are a state word as the game ends: (column, word)
+FINAL_WORDS = (
+    (G.plays, H_PLAYS), (G.stalls, H_STALLS), (G.collisions, H_COLLISIONS), (G.slices_used, H_SLICES_USED),
+    (G.events_played, H_EVENTS_LANDED), (G.notes_made, H_NOTES_MADE), (G.notes_played, H_NOTES_PLAYED),
+    (G.refills, H_REFILLS), (G.tokens_returned, H_TOKENS_BACK), (G.winners, H_NWON),
+)
+
+
 @jit(refs=True)
 def outcome(tables, s, game_row, seat_rows):
     n = s[H_NP]
@@ -913,21 +922,13 @@ def outcome(tables, s, game_row, seat_rows):
         if p != fastest and med[p] == med[fastest]:
             unique = False
     game_row[G.minutes] = s[H_CLOCK] / 60000.0
-    game_row[G.plays] = s[H_PLAYS]
-    game_row[G.stalls] = s[H_STALLS]
-    game_row[G.collisions] = s[H_COLLISIONS]
+    for column, word in FINAL_WORDS:
+        game_row[column] = s[word]
     total = 0
     for c in range(N_CAUSES):  # draw2_<cause> are declared in cause order (CAUSE_NAMES)
         game_row[G.draw2_collision + c] = s[H_PEN0 + c]
         total += s[H_PEN0 + c]
     game_row[G.draw2_total] = total
-    game_row[G.slices_used] = s[H_SLICES_USED]
-    game_row[G.events_played] = s[H_EVENTS_LANDED]
-    game_row[G.notes_made] = s[H_NOTES_MADE]
-    game_row[G.notes_played] = s[H_NOTES_PLAYED]
-    game_row[G.refills] = s[H_REFILLS]
-    game_row[G.tokens_returned] = s[H_TOKENS_BACK]
-    game_row[G.winners] = s[H_NWON]
     game_row[G.fastest_seat] = fastest if unique else -1
     game_row[G.fastest_place] = pl[fastest] if unique else -1
     game_row[G.speed_rank_corr] = spearman(med, plf, n)
@@ -982,12 +983,9 @@ def determinise(tables, s, seat, rng):
 @jit(refs=True)
 def card_counts(s):
     n = s[H_NP]
-    out = np.zeros((n, NCARDS, N_CT), np.int64)
+    out = s[O_CNT:O_CNT + n * NCARDS * N_CT].reshape((n, NCARDS, N_CT)).copy()
     for p in range(n):
         for c in range(NCARDS):
-            out[p, c, CT_DRAWN] = s[O_CNT + (p * NCARDS + c) * N_CT + CT_DRAWN]
-            out[p, c, CT_PLAYED] = s[O_CNT + (p * NCARDS + c) * N_CT + CT_PLAYED]
             z = s[O_ZONE + c]
-            if z == Z_HAND0 + p or z == Z_NOTE0 + p:
-                out[p, c, CT_HELD] = 1
+            out[p, c, CT_HELD] = 1 if z == Z_HAND0 + p or z == Z_NOTE0 + p else 0
     return out

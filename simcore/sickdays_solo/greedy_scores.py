@@ -63,6 +63,32 @@ def line_row(kind, r, c, c2):
     return r - (c2 - c)
 
 
+@jit(force=True)
+def two_smallest(g1, g2, gap):
+    """(g1, g2), the two smallest gaps seen so far, after `gap` is seen."""
+    if gap < g1:
+        return gap, g1
+    if gap < g2:
+        return g1, gap
+    return g1, g2
+
+
+@jit(force=True)
+def offer_line(best, second, n, need, g1, g2, k, wild, w_two, w_one, w_gap):
+    """(best, second), the two best lines so far, after a line with k cards of the worker (wild: a
+    wild card on it) and n open cells of gaps g1 <= g2 is offered: a line with the `need` open
+    cells it lacks is worth w_two or w_one less w_gap per filler card below them."""
+    if n < need:
+        return best, second
+    gap = g1 if need == 1 else g1 + g2
+    v = (w_two if k + wild >= 2 else w_one) - w_gap * gap
+    if v > best:
+        return v, best
+    if v > second:
+        return best, v
+    return best, second
+
+
 @jit
 def line_open(s, w, kind, r, c, skip):
     """Open cells for w on the line of `kind` through (r, c), column `skip`
@@ -86,11 +112,7 @@ def line_open(s, w, kind, r, c, skip):
             gap = 0
         if gap >= 0 and still_to_come(s, w, c2):
             n += 1
-            if gap < g1:
-                g2 = g1
-                g1 = gap
-            elif gap < g2:
-                g2 = gap
+            g1, g2 = two_smallest(g1, g2, gap)
     return n, g1, g2
 
 
@@ -114,14 +136,7 @@ def play_value(s, w, r, c, params):
             return params[W.w_happy]
         need = 3 - k - wild
         n, g1, g2 = line_open(s, w, kind, r, c, c)
-        if n >= need:
-            gap = g1 if need == 1 else g1 + g2
-            v = (params[W.w_two] if k + wild >= 2 else params[W.w_one]) - params[W.w_gap] * gap
-            if v > best:
-                second = best
-                best = v
-            elif v > second:
-                second = v
+        best, second = offer_line(best, second, n, need, g1, g2, k, wild, params[W.w_two], params[W.w_one], params[W.w_gap])
     # a card on two viable lines keeps two ways open: count the second at 30%
     return best + 0.3 * second
 
@@ -253,6 +268,18 @@ def keep_value(s, card, params, pv_here):
     return params[W.w_keep] * pot
 
 
+@jit(force=True)
+def event_bonus(s, e, params):
+    """What event e (other than New Years and Valentine's Day) adds to its value as a filler."""
+    if e == EV_PIZZAPARTY:
+        return params[W.w_row_full] * min(s[H_NP], s[H_USED])
+    if e == EV_WATERCOOLER or e == EV_LOOKBUSY:
+        return 0.5 if s[H_DISC_N] > 0 else 0.0
+    if e == EV_COFFEE or e == EV_BIRTHDAY:
+        return 0.3
+    return 0.0
+
+
 @jit
 def event_score(s, seat, card, c, params):
     r = s[O_HEIGHT + c]
@@ -276,13 +303,7 @@ def event_score(s, seat, card, c, params):
                     elif k == 1:
                         sc = max(sc, 0.5 * params[W.w_one])
     else:
-        sc = scaffold(s, seat, r, c, params)
-        if e == EV_PIZZAPARTY:
-            sc += params[W.w_row_full] * min(s[H_NP], s[H_USED])
-        elif e == EV_WATERCOOLER or e == EV_LOOKBUSY:
-            sc += 0.5 if s[H_DISC_N] > 0 else 0.0
-        elif e == EV_COFFEE or e == EV_BIRTHDAY:
-            sc += 0.3
+        sc = scaffold(s, seat, r, c, params) + event_bonus(s, e, params)
     return sc - block(s, r, c, -1, params) + row_bonus(s, r, params)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from balance.simcore.jit import jit
 from balance.simcore.rng import mix64
-from balance.simcore.zones import slots_ok
+from balance.simcore.zones import count_of, new_tally, pair_hash, slots_ok, tally_card, tally_list
 
 from . import constants, rules
 INV_RANGE = 1
@@ -57,11 +57,6 @@ INVARIANTS = (
         "the cards on the calendar and the turns"
     ),
 )
-
-
-@jit
-def _hz(card, z):
-    return mix64(np.uint64(card * 32 + z) + np.uint64(1))
 
 
 @jit
@@ -121,33 +116,12 @@ def check(tables, s):
             return INV_RANGE
 
     # 2./3. every card in one place
-    listed = 0
-    h = np.uint64(0)
-    for i in range(dn):
-        x = s[constants.O_DECK + i]
-        if s[constants.O_ZONE + x] != constants.Z_DECK:
-            return INV_TWO_PLACES
-        listed += 1
-        h += _hz(x, constants.Z_DECK)
-    for i in range(xn):
-        x = s[constants.O_DISC + i]
-        if s[constants.O_ZONE + x] != constants.Z_DISCARD:
-            return INV_TWO_PLACES
-        listed += 1
-        h += _hz(x, constants.Z_DISCARD)
-    for i in range(rn):
-        x = s[constants.O_REM + i]
-        if s[constants.O_ZONE + x] != constants.Z_REMOVED:
-            return INV_TWO_PLACES
-        listed += 1
-        h += _hz(x, constants.Z_REMOVED)
+    zone = s[constants.O_ZONE:constants.O_ZONE + N]
+    tally = tally_list(new_tally(), s[constants.O_DECK:], dn, zone, constants.Z_DECK)
+    tally = tally_list(tally, s[constants.O_DISC:], xn, zone, constants.Z_DISCARD)
+    tally = tally_list(tally, s[constants.O_REM:], rn, zone, constants.Z_REMOVED)
     for p in range(P):
-        for i in range(s[constants.O_HANDN + p]):
-            x = s[constants.O_HAND + p * constants.HAND_CAP + i]
-            if s[constants.O_ZONE + x] != constants.Z_HAND0 + p:
-                return INV_TWO_PLACES
-            listed += 1
-            h += _hz(x, constants.Z_HAND0 + p)
+        tally = tally_list(tally, s[constants.O_HAND + p * constants.HAND_CAP:], s[constants.O_HANDN + p], zone, constants.Z_HAND0 + p)
     for i in range(rows * constants.NCOL):
         x = s[constants.O_GRID + i]
         k = s[ok + i]
@@ -156,15 +130,12 @@ def check(tables, s):
                 return INV_TWO_PLACES
             continue
         z = constants.Z_FACEUP if k == constants.K_FACEUP else (constants.Z_NOTE if k == constants.K_NOTE else constants.Z_EVENT)
-        if x < 0 or s[constants.O_ZONE + x] != z:
-            return INV_TWO_PLACES
-        listed += 1
-        h += _hz(x, z)
+        tally = tally_card(tally, x, zone, z)
     if ac >= 0:
-        if s[constants.O_ZONE + ac] != constants.Z_AUTOMA:
-            return INV_TWO_PLACES
-        listed += 1
-        h += _hz(ac, constants.Z_AUTOMA)
+        tally = tally_card(tally, ac, zone, constants.Z_AUTOMA)
+    listed, h = tally
+    if listed < 0:
+        return INV_TWO_PLACES
     kept = s[constants.H_KEPT]
     if kept != cfg[rules.C_SUITS] or s[constants.H_EVENTS_IN] != cfg[rules.C_EVENTS] or s[constants.H_INGAME] != kept * 7 + s[constants.H_EVENTS_IN]:
         return INV_CONSERVED
@@ -185,7 +156,7 @@ def check(tables, s):
         if z == constants.Z_COVERED:
             covered += 1
         else:
-            h -= _hz(i, z)
+            h -= pair_hash(i, z)
     if listed + covered != s[constants.H_INGAME] or in_play != s[constants.H_INGAME] or events != s[constants.H_EVENTS_IN]:
         return INV_CONSERVED
     if h != np.uint64(0):
@@ -297,17 +268,9 @@ def check(tables, s):
     # 8. counters against the calendar and the discard pile
     if (ac >= 0 and ph != constants.PH_AUTOMA) or (ac < 0 and ph == constants.PH_AUTOMA and s[constants.H_OVER] == 0):
         return INV_COUNTERS  # the automa's card is pending exactly while it waits for a decision
-    notes = 0
-    faceup = 0
-    ev_on = 0
-    for i in range(constants.NCARDS):
-        z = s[constants.O_ZONE + i]
-        if z == constants.Z_NOTE:
-            notes += 1
-        elif z == constants.Z_FACEUP:
-            faceup += 1
-        elif z == constants.Z_EVENT or z == constants.Z_COVERED:
-            ev_on += 1
+    notes = count_of(zone, N, constants.Z_NOTE)
+    faceup = count_of(zone, N, constants.Z_FACEUP)
+    ev_on = count_of(zone, N, constants.Z_EVENT) + count_of(zone, N, constants.Z_COVERED)
     noted = 0
     played_w = 0
     played_e = 0

@@ -16,14 +16,14 @@ from balance.simcore.jit import jit
 from balance.simcore.scratch import stack_f64
 
 from .rules import (
-    EV_BIRTHDAY, EV_COFFEE, EV_LOOKBUSY, EV_NEWYEARS, EV_PIZZAPARTY, EV_VALENTINE, EV_WATERCOOLER,
-    END, H_BD_C, H_BD_R, H_DISC_N, H_KEPT, H_NP, H_OVER, H_PHASE,
+    EV_NEWYEARS, EV_VALENTINE,
+    END, H_BD_C, H_BD_R, H_KEPT, H_NP, H_OVER, H_PHASE,
     H_READY, H_ROWS, H_USED, HAND_CAP, NCOL, NSUITS, NWORK, O_HAND, O_HANDN, O_HAPPY, O_HEIGHT,
-    O_ZONE, OP_DISCARD, OP_EVENT, OP_NOTE, OP_PLAY, OP_PLAY_BDAY, OP_REFRESH, PH_TURN, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, H_NY_R, H_VAL_R,
+    O_ZONE, OP_DISCARD, OP_EVENT, OP_NOTE, OP_PLAY, OP_PLAY_BDAY, OP_REFRESH, PH_TURN, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, worker_lines, H_NY_R, H_VAL_R,
     H_VAL_W, missing, C_LEVEL, H_DECK_N, H_HAND,
 )
 
-from .greedy_scores import GREEDY_PARAMS, W, event_score, option_score, still_to_come, worker_block  # noqa: F401  (GREEDY_PARAMS: the spec's)
+from .greedy_scores import GREEDY_PARAMS, W, event_bonus, event_score, offer_line, option_score, still_to_come, two_smallest, worker_block  # noqa: F401  (GREEDY_PARAMS: the spec's)
 
 # ---- greedy -------------------------------------------------------------
 # `greedy` picks exactly what scoring every option with `option_score` and
@@ -132,19 +132,8 @@ def _play_value(s, w, r, c, wp, m, rows, w2, brow, bd1, bd2, wilds):
             else:
                 continue
             n += 1
-            if gap < g1:
-                g2 = g1
-                g1 = gap
-            elif gap < g2:
-                g2 = gap
-        if n >= need:
-            gap = g1 if need == 1 else g1 + g2
-            v = (wp[1] if k + wild >= 2 else wp[2]) - wp[3] * gap
-            if v > best:
-                second = best
-                best = v
-            elif v > second:
-                second = v
+            g1, g2 = two_smallest(g1, g2, gap)
+        best, second = offer_line(best, second, n, need, g1, g2, k, wild, wp[1], wp[2], wp[3])
     return best + 0.3 * second
 
 
@@ -398,12 +387,7 @@ def greedy(tables, s, seat, options, n, params, rng):
             else:
                 sc = _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
                 if kind == OP_EVENT:
-                    if e == EV_PIZZAPARTY:
-                        sc += params[W.w_row_full] * min(s[H_NP], s[H_USED])
-                    elif e == EV_WATERCOOLER or e == EV_LOOKBUSY:
-                        sc += 0.5 if s[H_DISC_N] > 0 else 0.0
-                    elif e == EV_COFFEE or e == EV_BIRTHDAY:
-                        sc += 0.3
+                    sc += event_bonus(s, e, params)
                 # block(s, r, c, -1, params)
                 if exact:
                     u = memo[M_BLOCK + c]
@@ -463,19 +447,13 @@ def viable_best(s, w):
     asked whether it has the open cells it needs, from a mask of the columns whose card of w is
     still to come."""
     rows = s[H_ROWS]
-    w2 = rows + NCOL
     m = 0
     for c in range(NCOL):
         if still_to_come(s, w, c):
             m |= 1 << c
     best = -1
     for kind in range(3):
-        if kind == 0:
-            b = o_rowcnt(s) + w * rows
-            lines = rows
-        else:
-            b = (o_d1(s) if kind == 1 else o_d2(s)) + w * w2
-            lines = w2
+        b, lines = worker_lines(s, w, kind)
         for i in range(lines):
             k = s[b + i]
             if k <= best:

@@ -62,6 +62,16 @@ def o_d2(s):
     return o_d1(s) + NSUITS * (s[H_ROWS] + NCOL)
 
 
+@jit(force=True)
+def worker_lines(s, w, kind):
+    """Where worker w's face-up counts on the lines of `kind` (0 weeks, 1 diagonals, 2 anti-diagonals)
+    start in s, and how many lines of that kind there are."""
+    rows = s[H_ROWS]
+    if kind == 0:
+        return o_rowcnt(s) + w * rows, rows
+    return (o_d1(s) if kind == 1 else o_d2(s)) + w * (rows + NCOL), rows + NCOL
+
+
 @jit
 def line_count(s, w, kind, r, c):
     """Real face-up cards of worker w on the line of `kind` through (r, c)."""
@@ -700,25 +710,25 @@ def has_open_column(s):
 
 
 # ---- results -----------------------------------------------------------
+# game columns that are a state word as the game ends: (column, word)
+FINAL_WORDS = (
+    (G.turns, H_TURNS), (G.pizzas_spent, H_SPENT), (G.pizzas_regained, H_REGAINED), (G.notes_used, H_NOTES),
+    (G.discards, H_DISCARDS), (G.automa_placed, H_AUT_PLACED), (G.automa_discarded, H_AUT_DISC),
+    (G.events_in_deck, H_EVENTS_IN), (G.happy_workers, H_HAPPY_N), (G.deck_left, H_DECK_N),
+)
+
+
 @jit
 def outcome(tables, s, game_row, seat_rows):
     over = s[H_OVER]
     game_row[G.end_reason] = over
     won = over == END.all_happy
-    game_row[G.turns] = s[H_TURNS]
+    for column, word in FINAL_WORDS:
+        game_row[column] = s[word]
     game_row[G.missing] = 0 if won else missing(s)
-    game_row[G.pizzas_spent] = s[H_SPENT]
-    game_row[G.pizzas_regained] = s[H_REGAINED]
-    game_row[G.notes_used] = s[H_NOTES]
-    game_row[G.discards] = s[H_DISCARDS]
-    game_row[G.automa_placed] = s[H_AUT_PLACED]
-    game_row[G.automa_discarded] = s[H_AUT_DISC]
-    game_row[G.events_in_deck] = s[H_EVENTS_IN]
-    game_row[G.happy_workers] = s[H_HAPPY_N]
     game_row[G.level] = tables[0][C_LEVEL]
     for w in range(NSUITS):  # happy_turn_0 .. happy_turn_9 are declared in worker order
         game_row[G.happy_turn_0 + w] = s[O_HTURN + w]
-    game_row[G.deck_left] = s[H_DECK_N]
     for p in range(s[H_NP]):
         seat_rows[p, S.won] = 1.0 if won else 0.0
         seat_rows[p, S.score] = s[H_HAPPY_N]
@@ -743,12 +753,8 @@ def clone(s):
 @jit(refs=True)
 def card_counts(s):
     np_ = s[H_NP]
-    out = np.zeros((np_, NCARDS, N_CT), np.int64)
+    out = s[o_cnt(s):o_cnt(s) + np_ * NCARDS * N_CT].reshape((np_, NCARDS, N_CT)).copy()
     for p in range(np_):
-        for card in range(NCARDS):
-            b = o_cnt(s) + (p * NCARDS + card) * N_CT
-            for k in range(N_CT):
-                out[p, card, k] = s[b + k]
         for i in range(s[O_HANDN + p]):
             out[p, s[O_HAND + p * HAND_CAP + i], CT_HELD] += 1
     return out

@@ -47,8 +47,8 @@ from balance.simcore.jit import jit
 from .rules import (
     END, H_AUT_DISC, H_AUT_PLACED, H_DECK_N, H_DISC_N, H_DISCARDS, H_EVENTS_IN, H_NOTES, H_NP,
     H_OVER, H_REGAINED, H_ROWS, H_SPENT, H_TURNS, HAND_CAP, MAX_OPTIONS, NCARDS, NCOL, NSUITS, O_DECK, O_DISC, O_GRID,
-    O_HAND, O_HANDN, O_HAPPY, O_HEIGHT, O_HTURN, O_ZONE, Z_AUTOMA, Z_DECK, Z_HAND0, legal, new_game, o_d1, o_d2,
-    o_kind, o_rowcnt, step, to_move,
+    O_HAND, O_HANDN, O_HAPPY, O_HEIGHT, O_HTURN, O_ZONE, Z_AUTOMA, Z_DECK, Z_HAND0, legal, new_game,
+    o_kind, step, to_move, worker_lines,
 )
 from .greedy_scores import option_score
 
@@ -126,15 +126,9 @@ def _best_viable(s, w, rows, live, exact):
     """The most cards of worker w already face up on one line that can still get three (a line's
     other cells: one per column, its cell open and the worker's card of that day still live); -1:
     no line can. With `exact` False, the first viable line's count (enough to know it is viable)."""
-    w2 = rows + NCOL
     best = -1
     for kind in range(3):
-        if kind == 0:
-            b = o_rowcnt(s) + w * rows
-            lines = rows
-        else:
-            b = (o_d1(s) if kind == 1 else o_d2(s)) + w * w2
-            lines = w2
+        b, lines = worker_lines(s, w, kind)
         for i in range(lines):
             have = s[b + i]
             if have + live < 3 or have <= best:
