@@ -44,11 +44,18 @@ class Event:
 
 
 class Wording:
-    """What every game's Names words alike; `seat_words` is how the game calls a seat (`{}`: its number from one)."""
+    """What every game's Names words alike: the run's card names, info and parameters (its GameData), a card
+    by its name, a seat as `seat_words` calls it (`{}`: its number from one)."""
     seat_words = "Player {}"
 
     def __init__(self, data, n_players: int):
         self.n_players = n_players
+        self.names = data.card_names
+        self.info = data.info
+        self.params = data.params
+
+    def card(self, c) -> str:
+        return self.names[int(c)]
 
     def seat(self, p) -> str:
         return self.seat_words.format(int(p) + 1)

@@ -12,17 +12,8 @@ class Names(Wording):
     """The run's own cards (its GameData): a designer's list prints its own names and kinds."""
     seat_words = "Slacker {}"
 
-    def __init__(self, data, n_players: int):
-        super().__init__(data, n_players)
-        self.names = data.card_names
-        self.kinds = data.info["kinds"]
-        self.pile_only = bool(data.params["declarer_pile_only"])
-
     def card(self, c) -> str:
-        return f"{self.names[int(c)]} ({self.kinds[int(c)]})"
-
-    def name(self, c) -> str:
-        return self.names[int(c)]
+        return f"{self.names[int(c)]} ({self.info['kinds'][int(c)]})"
 
     @staticmethod
     def round_end(reason) -> str:
@@ -31,13 +22,13 @@ class Names(Wording):
 
 def _new_set(t, a, b, c, d):
     lock = ' locking the previous set;' if c > 0 else ''
-    return f'{t.seat(a)} plays the Excuse {t.name(b)}, starting set {c + 1};{lock} {d} locked set(s) in play.'
+    return f'{t.seat(a)} plays the Excuse {t.names[b]}, starting set {c + 1};{lock} {d} locked set(s) in play.'
 
 
 def _declare(t, a, b, c, d):
     if b:
         when = 'before sweeping (the refill may still take from other rows)'
-    elif not t.pile_only:
+    elif not t.params['declarer_pile_only']:
         when = 'after sweeping (declarer_pile_only is off: the rows stay open)'
     elif d == constants.PH_PLAY:
         when = "after sweeping, while playing (this turn's refill took nothing from a row)"

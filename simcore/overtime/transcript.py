@@ -13,12 +13,6 @@ class Names(Wording):
     """The names and kinds of the run's own card list (its GameData)."""
     seat_words = "P{}"
 
-    def __init__(self, data, n_players: int):
-        super().__init__(data, n_players)
-        self.names = data.card_names
-        self.kind_target = data.info["kind_target"]
-        self.instance_kind = data.info["instance_kind"]
-
     def card(self, k):
         k = int(k)
         return self.names[k] if 0 <= k < len(self.names) else "?"
@@ -28,8 +22,8 @@ def _play(t, a, b, c, d):
     extra = ' (free: first action, an E card)' if d else ''
     tgt = ''
     if c >= 0:
-        is_a = t.kind_target[b] == constants.TG_ASSIGNMENT
-        tgt = f' on {t.card(t.instance_kind[c])}' if is_a else f' targeting {t.seat(c)}'
+        is_a = t.info["kind_target"][b] == constants.TG_ASSIGNMENT
+        tgt = f' on {t.card(t.info["instance_kind"][c])}' if is_a else f' targeting {t.seat(c)}'
     return f'{t.seat(a)} plays {t.card(b)}{tgt}{extra}.'
 
 

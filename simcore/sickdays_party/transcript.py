@@ -11,16 +11,8 @@ class Names(Wording):
     """The run's card names (data.info)."""
     seat_words = "seat {}"
 
-    def __init__(self, data, n_players: int):
-        super().__init__(data, n_players)
-        self.deck = data.info
-        self.names = data.card_names
-
-    def card(self, c):
-        return self.names[int(c)]
-
     def event(self, e):
-        return self.deck['events'][e]
+        return self.info['events'][e]
 
     @staticmethod
     def cause(c):

@@ -20,16 +20,11 @@ def _card(card: int, rules) -> str:
 class Names(Wording):
     """The run's names (data.info: day names, suits, events)."""
 
-    def __init__(self, data, n_players: int):
-        super().__init__(data, n_players)
-        self.rules = data.info
-        self.days = self.rules["day_names"]
-
     def card(self, c) -> str:
-        return _card(c, self.rules)
+        return _card(c, self.info)
 
     def day(self, c) -> str:
-        return self.days[c]
+        return self.info["day_names"][c]
 
 
 def _pizza_ready(t, a, b, c, d):
@@ -39,7 +34,7 @@ def _pizza_ready(t, a, b, c, d):
 
 
 def _happy(t, a, b, c, d):
-    return f"{t.rules['suits'][a]} is happy ({LINE_WORDS[b]}{WILD_WORDS[c]}) on turn {d}."
+    return f"{t.info['suits'][a]} is happy ({LINE_WORDS[b]}{WILD_WORDS[c]}) on turn {d}."
 
 
 def _lose(t, a, b, c, d):

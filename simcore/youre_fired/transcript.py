@@ -19,9 +19,6 @@ class Names(Wording):
 
     def __init__(self, data, n_players: int):
         super().__init__(data, n_players)
-        self.names = list(data.card_names)
-        self.targeted = list(data.info["targeted"])
-        self.params = data.params
         self.boss = self.names[list(data.info["effects"]).index("boss")]  # the card the Boss rules are about
         self.causes = {k: v.format(boss=self.boss) for k, v in CAUSES.items()}
 
@@ -38,7 +35,7 @@ def _deal(t, a, b, c, d):
 
 
 def _play(t, a, b, c, d):
-    tgt = f" against {t.seat(c)}" if t.is_card(b) and t.targeted[b] else ""
+    tgt = f" against {t.seat(c)}" if t.is_card(b) and t.info['targeted'][b] else ""
     extra = f", naming {t.card(d)}" if t.is_card(d) else ""
     return f"{t.seat(a)} plays {t.card(b)}{tgt}{extra}."
 
