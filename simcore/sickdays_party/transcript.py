@@ -2,72 +2,66 @@
 """
 from __future__ import annotations
 
-from balance.simcore.transcript import Decoder, Event
+from balance.simcore.transcript import Decoder, Event, Wording
 
 from . import constants
 
 
-def _t(ms: int) -> str:
-    return f"[{ms / 1000:6.1f} s]"
-
-
-class Names:
+class Names(Wording):
     """The run's card names (data.info)."""
+    seat_words = "seat {}"
 
-    def __init__(self, data, n_players: int):
-        self.deck = data.info
-        self.names = data.card_names
+    def event(self, e):
+        return self.info['events'][e]
 
-    def card(self, c):
-        return self.names[int(c)]
+    @staticmethod
+    def cause(c):
+        return constants.CAUSE_WORDS[c]
+
+    @staticmethod
+    def clock(ms) -> str:
+        return f"[{ms / 1000:6.1f} s]"
+
+    @staticmethod
+    def secs(ms) -> str:
+        return f"{ms / 1000:.1f}"
 
 
 def _end(t, a, b, c, d):
-    out = []
     why = {constants.END.all_but_left_won: 'all but the last players have won', constants.END.stuck: 'nobody holds a card'}.get(b, '?')
-    out.append(f"{_t(a)} The game ends: {why} ({c} winner{('s' if c != 1 else '')}).")
-    return out
+    return f"{t.clock(a)} The game ends: {why} ({c} winner{t.s(c)})."
 
 
 EVENTS = (
     Event(constants.T_SETUP, 'setup',
-          lambda t, a, b, c, d: f"Setup: {a} players, {b} tired worker token{('s' if b != 1 else '')} each, {c} event card{('s' if c != 1 else '')} in the deck; the starting card is {t.card(d)}."),
-    Event(constants.T_EVENTS, 'events',
-          lambda t, a, b, c, d: f"Event card in the deck: {t.deck['events'][a]}."),
-    Event(constants.T_DEAL, 'deal',
-          lambda t, a, b, c, d: f'Seat {a + 1} draws {b} cards.'),
-    Event(constants.T_PLAY, 'play',
-          lambda t, a, b, c, d: f'{_t(a)} seat {b + 1} plays {t.card(c)} on {t.card(d)}'),
+          'Setup: {a} players, {b} tired worker token{b:s} each, {c} event card{c:s} in the deck; '
+          'the starting card is {d:card}.'),
+    Event(constants.T_EVENTS, 'events', 'Event card in the deck: {a:event}.'),
+    Event(constants.T_DEAL, 'deal', 'Seat {a:+1} draws {b} cards.'),
+    Event(constants.T_PLAY, 'play', '{a:clock} {b:seat} plays {c:card} on {d:card}'),
     Event(constants.T_STALL, 'stall',
-          lambda t, a, b, c, d: f'{_t(a)} nobody can play: seat {b + 1} plays {t.card(c)} on {t.card(d)} (stall rule, no penalty)'),
-    Event(constants.T_NOTE_MAKE, 'note_make',
-          lambda t, a, b, c, d: f'''{_t(a)} seat {b + 1} makes a Doctor's note of {t.card(c)}: "I'm sick"'''),
+          '{a:clock} nobody can play: {b:seat} plays {c:card} on {d:card} (stall rule, no penalty)'),
+    Event(constants.T_NOTE_MAKE, 'note_make', '''{a:clock} {b:seat} makes a Doctor's note of {c:card}: "I'm sick"'''),
     Event(constants.T_NOTE_PLAY, 'note_play',
-          lambda t, a, b, c, d: f'''{_t(a)} seat {b + 1} plays its Doctor's note {t.card(c)} on {t.card(d)}: "I'm back"'''),
-    Event(constants.T_MISTAKE, 'mistake',
-          lambda t, a, b, c, d: f'{_t(a)}   mistake by seat {b + 1}: {constants.CAUSE_WORDS[c]} ({t.card(d)} stays on the pile)'),
-    Event(constants.T_DRAW, 'draw',
-          lambda t, a, b, c, d: f'{_t(a)}   seat {b + 1} draws {c} ({constants.CAUSE_WORDS[d]})'),
+          '''{a:clock} {b:seat} plays its Doctor's note {c:card} on {d:card}: "I'm back"'''),
+    Event(constants.T_MISTAKE, 'mistake', '{a:clock}   mistake by {b:seat}: {c:cause} ({d:card} stays on the pile)'),
+    Event(constants.T_DRAW, 'draw', '{a:clock}   {b:seat} draws {c} ({d:cause})'),
     Event(constants.T_SLICE_USE, 'slice_use',
-          lambda t, a, b, c, d: f'{_t(a)}   seat {b + 1} puts a pizza slice back instead of drawing 2 ({constants.CAUSE_WORDS[c]})'),
-    Event(constants.T_COLLIDE, 'collide',
-          lambda t, a, b, c, d: f'{_t(a)} {b} players play at the same time!'),
-    Event(constants.T_CELEBRATE, 'celebrate',
-          lambda t, a, b, c, d: f"{_t(a)}   seat {b + 1} celebrates {t.deck['events'][c]}"),
+          '{a:clock}   {b:seat} puts a pizza slice back instead of drawing 2 ({c:cause})'),
+    Event(constants.T_COLLIDE, 'collide', '{a:clock} {b} players play at the same time!'),
+    Event(constants.T_CELEBRATE, 'celebrate', '{a:clock}   {b:seat} celebrates {c:event}'),
     Event(constants.T_TOKEN, 'token',
-          lambda t, a, b, c, d: f'{_t(a)} seat {b + 1} played all its cards: a tired worker token goes back ({c} left), draws {d}'),
-    Event(constants.T_WIN, 'win',
-          lambda t, a, b, c, d: f'{_t(a)} seat {b + 1} played all its cards with no token left: wins (place {c})'),
+          '{a:clock} {b:seat} played all its cards: a tired worker token goes back ({c} left), draws {d}'),
+    Event(constants.T_WIN, 'win', '{a:clock} {b:seat} played all its cards with no token left: wins (place {c})'),
     Event(constants.T_REFILL, 'refill',
-          lambda t, a, b, c, d: f'{_t(a)} the deck ran out: {b} cards of the play pile become the deck (unshuffled)'),
-    Event(constants.T_COFFEE, 'coffee',
-          lambda t, a, b, c, d: f'{_t(a)} Coffee Break: nobody may play until {b / 1000:.1f} s'),
+          '{a:clock} the deck ran out: {b} cards of the play pile become the deck (unshuffled)'),
+    Event(constants.T_COFFEE, 'coffee', '{a:clock} Coffee Break: nobody may play until {b:secs} s'),
     Event(constants.T_LOOKBUSY, 'lookbusy',
-          lambda t, a, b, c, d: f'{_t(a)} Look Busy: seat {b + 1} is the last to type on the table ({c / 1000:.1f} s)'),
+          '{a:clock} Look Busy: {b:seat} is the last to type on the table ({c:secs} s)'),
     Event(constants.T_GRAB, 'grab',
-          lambda t, a, b, c, d: f'{_t(a)} Pizza Party: seat {b + 1} grabs a pizza slice after {d / 1000:.1f} s ({c} left in the middle)'),
+          '{a:clock} Pizza Party: {b:seat} grabs a pizza slice after {d:secs} s ({c} left in the middle)'),
     Event(constants.T_ACCUSE, 'accuse',
-          lambda t, a, b, c, d: f'{_t(a)}   seat {b + 1} wrongly accuses seat {c + 1} of a wrong day ({t.card(d)} is the same worker)'),
+          '{a:clock}   {b:seat} wrongly accuses {c:seat} of a wrong day ({d:card} is the same worker)'),
     Event(constants.T_END, 'end', _end),
 )
 

@@ -2,11 +2,12 @@
 """
 from __future__ import annotations
 
-from balance.simcore.transcript import Decoder, Event
+from balance.simcore.transcript import Decoder, Event, Wording
 
 from . import constants
 
 LINE_WORDS = ("row", "diagonal", "diagonal")
+WILD_WORDS = ('', ' with the New Years wild', " with the Valentine's Day wild")
 
 
 def _card(card: int, rules) -> str:
@@ -16,80 +17,58 @@ def _card(card: int, rules) -> str:
     return f"{d + 1}-{rules['day_names'][d]} ({rules['suits'][card // 7]})"
 
 
-class Names:
+class Names(Wording):
     """The run's names (data.info: day names, suits, events)."""
 
-    def __init__(self, data, n_players: int):
-        self.rules = data.info
-        self.days = self.rules["day_names"]
+    def card(self, c) -> str:
+        return _card(c, self.info)
 
-    def spot(self, r, c):
-        return f"{self.days[c]}, week {r + 1}"
+    def day(self, c) -> str:
+        return self.info["day_names"][c]
 
 
 def _pizza_ready(t, a, b, c, d):
-    out = []
     if c > 0:
-        out.append(f'Week {a + 1} is full: a pizza is ready again ({b} ready).')
-    else:
-        out.append(f'Week {a + 1} is full (no used pizza to flip).')
-    return out
+        return f'Week {a + 1} is full: a pizza is ready again ({b} ready).'
+    return f'Week {a + 1} is full (no used pizza to flip).'
 
 
 def _happy(t, a, b, c, d):
-    out = []
-    wild = ('', ' with the New Years wild', " with the Valentine's Day wild")[c]
-    out.append(f"{t.rules['suits'][a]} is happy ({LINE_WORDS[b]}{wild}) on turn {d}.")
-    return out
+    return f"{t.info['suits'][a]} is happy ({LINE_WORDS[b]}{WILD_WORDS[c]}) on turn {d}."
 
 
 def _lose(t, a, b, c, d):
-    out = []
     why = {constants.END.no_action: 'no legal turn action', constants.END.automa_empty: 'the automa cannot draw'}.get(a, '?')
-    out.append(f"You lose ({why}): {b} card{('s' if b != 1 else '')} missing.")
-    return out
+    return f"You lose ({why}): {b} card{t.s(b)} missing."
 
 
 EVENTS = (
     Event(constants.T_SETUP, 'setup',
-          lambda t, a, b, c, d: f'Setup: {a} workers, {b} cards removed unseen, {c} event cards shuffled in, calendar of {d} weeks.'),
-    Event(constants.T_DRAW, 'draw',
-          lambda t, a, b, c, d: f"Player {a + 1} draws {b} card{('s' if b != 1 else '')}."),
-    Event(constants.T_TURN, 'turn',
-          lambda t, a, b, c, d: f'-- Turn {b}: Player {a + 1}.'),
-    Event(constants.T_PLAY, 'play',
-          lambda t, a, b, c, d: f'Player {a + 1} plays {_card(b, t.rules)} into {t.spot(c, d)}.'),
+          'Setup: {a} workers, {b} cards removed unseen, {c} event cards shuffled in, calendar of {d} weeks.'),
+    Event(constants.T_DRAW, 'draw', '{a:seat} draws {b} card{b:s}.'),
+    Event(constants.T_TURN, 'turn', '-- Turn {b}: {a:seat}.'),
+    Event(constants.T_PLAY, 'play', '{a:seat} plays {b:card} into {d:day}, week {c:+1}.'),
     Event(constants.T_PLAY_BDAY, 'play_bday',
-          lambda t, a, b, c, d: f'Player {a + 1} plays {_card(b, t.rules)} over the Birthday card in {t.spot(c, d)}.'),
-    Event(constants.T_DISCARD, 'discard',
-          lambda t, a, b, c, d: f'Player {a + 1} discards {_card(b, t.rules)}.'),
+          '{a:seat} plays {b:card} over the Birthday card in {d:day}, week {c:+1}.'),
+    Event(constants.T_DISCARD, 'discard', '{a:seat} discards {b:card}.'),
     Event(constants.T_NOTE, 'note',
-          lambda t, a, b, c, d: f"Player {a + 1} uses a discarded {_card(b, t.rules)} as a Doctor's note in {t.spot(c, d)}."),
+          "{a:seat} uses a discarded {b:card} as a Doctor's note in {d:day}, week {c:+1}."),
     Event(constants.T_WC_NOTE, 'wc_note',
-          lambda t, a, b, c, d: f"Water Cooler: Player {a + 1} uses a discarded {_card(b, t.rules)} as a Doctor's note in {t.spot(c, d)}."),
-    Event(constants.T_REFRESH, 'refresh',
-          lambda t, a, b, c, d: f'Player {a + 1} spends a ready pizza to refresh the hand ({b} ready left).'),
+          "Water Cooler: {a:seat} uses a discarded {b:card} as a Doctor's note in {d:day}, week {c:+1}."),
+    Event(constants.T_REFRESH, 'refresh', '{a:seat} spends a ready pizza to refresh the hand ({b} ready left).'),
     Event(constants.T_PIZZA_READY, 'pizza_ready', _pizza_ready),
-    Event(constants.T_AUT_DRAW, 'aut_draw',
-          lambda t, a, b, c, d: f'The automa draws {_card(a, t.rules)}.'),
-    Event(constants.T_AUT_PLACE, 'aut_place',
-          lambda t, a, b, c, d: f"The automa's {_card(a, t.rules)} is placed into {t.spot(b, c)}."),
+    Event(constants.T_AUT_DRAW, 'aut_draw', 'The automa draws {a:card}.'),
+    Event(constants.T_AUT_PLACE, 'aut_place', "The automa's {a:card} is placed into {c:day}, week {b:+1}."),
     Event(constants.T_AUT_DISCARD, 'aut_discard',
-          lambda t, a, b, c, d: f"The automa's {_card(a, t.rules)} is discarded{(' (it cannot be placed)' if b else '')}."),
+          lambda t, a, b, c, d: f"The automa's {t.card(a)} is discarded{(' (it cannot be placed)' if b else '')}."),
     Event(constants.T_HAPPY, 'happy', _happy),
-    Event(constants.T_WIN, 'win',
-          lambda t, a, b, c, d: f'All workers are happy: you win (turn {a}).'),
+    Event(constants.T_WIN, 'win', 'All workers are happy: you win (turn {a}).'),
     Event(constants.T_LOSE, 'lose', _lose),
-    Event(constants.T_EVENT, 'event',
-          lambda t, a, b, c, d: f'Player {a + 1} puts {_card(b, t.rules)} into {t.spot(c, d)}.'),
-    Event(constants.T_LB_TAKE, 'lb_take',
-          lambda t, a, b, c, d: f'Look Busy: Player {a + 1} takes the discarded {_card(b, t.rules)} back into the hand.'),
-    Event(constants.T_CB_RETURN, 'cb_return',
-          lambda t, a, b, c, d: f'Coffee Break: Player {a + 1} shuffles {_card(b, t.rules)} into the deck.'),
-    Event(constants.T_CB_DONE, 'cb_done',
-          lambda t, a, b, c, d: f'Coffee Break: Player {a + 1} draws back to the hand size ({b} drawn).'),
-    Event(constants.T_PIZZA_PARTY, 'pizza_party',
-          lambda t, a, b, c, d: f"Pizza Party: {a} pizza{('s' if a != 1 else '')} ready again ({b} ready)."),
+    Event(constants.T_EVENT, 'event', '{a:seat} puts {b:card} into {d:day}, week {c:+1}.'),
+    Event(constants.T_LB_TAKE, 'lb_take', 'Look Busy: {a:seat} takes the discarded {b:card} back into the hand.'),
+    Event(constants.T_CB_RETURN, 'cb_return', 'Coffee Break: {a:seat} shuffles {b:card} into the deck.'),
+    Event(constants.T_CB_DONE, 'cb_done', 'Coffee Break: {a:seat} draws back to the hand size ({b} drawn).'),
+    Event(constants.T_PIZZA_PARTY, 'pizza_party', 'Pizza Party: {a} pizza{a:s} ready again ({b} ready).'),
 )
 
 decode_trace = Decoder(EVENTS, Names)
