@@ -71,6 +71,26 @@ class Kernels(NamedTuple):
     # from 133 to 200 s for 1% speed).
     rollouts_inline: bool = True
 
+    @classmethod
+    def named_in(cls, *modules, **given) -> "Kernels":
+        """The kernels the game's modules define under these fields' names (`rules.step`,
+        `policies.greedy`, `invariants.check`, ...), so that none is passed by its position; `given`
+        sets a field directly (`rollouts_inline=False`). A name two modules bind to different
+        functions is refused, and so is a missing kernel (`check` and `action` may be absent)."""
+        found = dict(given)
+        for name in cls._fields:
+            if name in found or name == "rollouts_inline":
+                continue
+            objects = {id(f): f for f in (getattr(m, name, None) for m in modules) if f is not None}
+            if len(objects) > 1:
+                raise ValueError(f"kernel {name!r}: {', '.join(m.__name__ for m in modules if hasattr(m, name))} "
+                                 f"each define one")
+            if objects:
+                found[name] = next(iter(objects.values()))
+            elif name not in cls._field_defaults:
+                raise ValueError(f"kernel {name!r}: none of {', '.join(m.__name__ for m in modules)} defines it")
+        return cls(**found)
+
 
 def cards_param(default_file: Path) -> Param:
     """The `cards` parameter: another card list for a game, in the format of its
@@ -302,16 +322,18 @@ ORACLE_HELP = (
 )
 
 
-# GameSpec fields a game declares in its constants module, by the module's names for them
-# (docs/adding-a-game.md: constants.py holds what the kernels and the spec both read).
+# GameSpec fields a game declares in its modules (constants, invariants, cards, transcript), by the modules'
+# names for them (docs/adding-a-game.md: constants.py holds what the kernels and the spec both read).
 DECLARED = {"MAX_DECISIONS": "max_decisions", "MAX_OPTIONS": "max_options", "END_REASONS": "end_reasons",
             "GAME_COLUMNS": "game_columns", "SEAT_COLUMNS": "seat_columns", "CARD_COUNTERS": "card_counters",
-            "HAND_COUNTERS": "hand_counters", "ACTION_KINDS": "action_kinds", "INVARIANTS": "invariants"}
+            "HAND_COUNTERS": "hand_counters", "ACTION_KINDS": "action_kinds", "INVARIANTS": "invariants",
+            "PARAMS": "params", "RECONSTRUCTED_CARDS": "cards_reconstructed", "load_data": "load_data",
+            "decode_trace": "decode_trace"}
 
 
 def declared(*modules) -> dict:
     """The GameSpec fields the modules declare (MAX_DECISIONS, END_REASONS, GAME_COLUMNS, INVARIANTS, ... as
-    `DECLARED` names them), for `GameSpec(name=..., **declared(constants, invariants))`: each fact is
+    `DECLARED` names them), for `GameSpec(name=..., **declared(constants, invariants, cards, transcript))`: each fact is
     written once, where the kernels read it, and the spec takes it from there. A name two modules both
     declare is refused; a field none declares is left to the spec's own arguments."""
     out: dict = {}

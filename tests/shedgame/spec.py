@@ -129,8 +129,7 @@ SPEC = GameSpec(
     params=PARAMS,
     policies=common_policies("plays the matching card hardest to play later; effect cards against a player "
                              "close to going out; wild cards last", rollouts=4, horizon=60),
-    kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, rules.value,
-                    rules.greedy, rules.card_counts, check=rules.check, action=rules.action),
+    kernels=Kernels.named_in(rules),
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,
