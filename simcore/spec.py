@@ -196,12 +196,12 @@ class Budgets:
     ladder_search_share: tuple[tuple[str, float], ...] | None = None  # (rung, share of those deals) per search rung
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameSpec:
     name: str  # the CLI's --game
     title: str
     version: str  # rule version: bump when the engine's reading of the rules changes
-    modes: tuple[str, ...]
+    modes: tuple[str, ...] = ("standard",)  # the first is a run's mode
     min_players: int
     max_players: int
     default_players: int

@@ -36,7 +36,6 @@ SPEC = GameSpec(
     name="four-day-weekend",
     title="Four Day Weekend",
     version="2",
-    modes=("standard",),
     min_players=2,
     max_players=6,
     default_players=4,

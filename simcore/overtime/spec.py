@@ -39,7 +39,6 @@ SPEC = GameSpec(
     # 2: issue 19 (skip at 10+, Lost File, abilities per card, A-card choices, discard_assignment); 3: issue 40
     # item 11 ("the player that has the least amount of A cards" counts the giver: least_assignments_includes_yourself)
     version="3",
-    modes=("standard",),
     min_players=2,
     max_players=constants.PMAX,
     default_players=4,

@@ -120,7 +120,6 @@ SPEC = GameSpec(
     name="shed",
     title="Shed (the tests' fixture game)",
     version="1",
-    modes=("standard",),
     min_players=2,
     max_players=rules.PMAX,
     default_players=3,
