@@ -404,15 +404,6 @@ class GameData:
         entries reordered is the same card list (CardList.hash)."""
         return self.cards.hash if self.cards is not None else "none"
 
-    @property
-    def rules_hash(self) -> str:
-        """The other data files read (rules, levels), by content."""
-        h = hashlib.sha256()
-        for name, digest in self.files:
-            if self.cards is None or name != self.cards.file:
-                h.update(f"{name}\0{digest}\0".encode())
-        return h.hexdigest()[:16]
-
 
 class Reader:
     """Reads a variant's files, each once, and remembers what it read."""

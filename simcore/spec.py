@@ -6,7 +6,7 @@ declared columns the kernel writes, not ad-hoc prints.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
@@ -70,6 +70,26 @@ class Kernels(NamedTuple):
     # its step and greedy read effects, and inlined once more they took its search's cold compile
     # from 133 to 200 s for 1% speed).
     rollouts_inline: bool = True
+
+    @classmethod
+    def named_in(cls, *modules, **given) -> "Kernels":
+        """The kernels the game's modules define under these fields' names (`rules.step`,
+        `policies.greedy`, `invariants.check`, ...), so that none is passed by its position; `given`
+        sets a field directly (`rollouts_inline=False`). A name two modules bind to different
+        functions is refused, and so is a missing kernel (`check` and `action` may be absent)."""
+        found = dict(given)
+        for name in cls._fields:
+            if name in found or name == "rollouts_inline":
+                continue
+            objects = {id(f): f for f in (getattr(m, name, None) for m in modules) if f is not None}
+            if len(objects) > 1:
+                raise ValueError(f"kernel {name!r}: {', '.join(m.__name__ for m in modules if hasattr(m, name))} "
+                                 f"each define one")
+            if objects:
+                found[name] = next(iter(objects.values()))
+            elif name not in cls._field_defaults:
+                raise ValueError(f"kernel {name!r}: none of {', '.join(m.__name__ for m in modules)} defines it")
+        return cls(**found)
 
 
 def cards_param(default_file: Path) -> Param:
@@ -176,12 +196,12 @@ class Budgets:
     ladder_search_share: tuple[tuple[str, float], ...] | None = None  # (rung, share of those deals) per search rung
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameSpec:
     name: str  # the CLI's --game
     title: str
     version: str  # rule version: bump when the engine's reading of the rules changes
-    modes: tuple[str, ...]
+    modes: tuple[str, ...] = ("standard",)  # the first is a run's mode
     min_players: int
     max_players: int
     default_players: int
@@ -302,16 +322,18 @@ ORACLE_HELP = (
 )
 
 
-# GameSpec fields a game declares in its constants module, by the module's names for them
-# (docs/adding-a-game.md: constants.py holds what the kernels and the spec both read).
+# GameSpec fields a game declares in its modules (constants, invariants, cards, transcript), by the modules'
+# names for them (docs/adding-a-game.md: constants.py holds what the kernels and the spec both read).
 DECLARED = {"MAX_DECISIONS": "max_decisions", "MAX_OPTIONS": "max_options", "END_REASONS": "end_reasons",
             "GAME_COLUMNS": "game_columns", "SEAT_COLUMNS": "seat_columns", "CARD_COUNTERS": "card_counters",
-            "HAND_COUNTERS": "hand_counters", "ACTION_KINDS": "action_kinds", "INVARIANTS": "invariants"}
+            "HAND_COUNTERS": "hand_counters", "ACTION_KINDS": "action_kinds", "INVARIANTS": "invariants",
+            "PARAMS": "params", "RECONSTRUCTED_CARDS": "cards_reconstructed", "load_data": "load_data",
+            "decode_trace": "decode_trace"}
 
 
 def declared(*modules) -> dict:
     """The GameSpec fields the modules declare (MAX_DECISIONS, END_REASONS, GAME_COLUMNS, INVARIANTS, ... as
-    `DECLARED` names them), for `GameSpec(name=..., **declared(constants, invariants))`: each fact is
+    `DECLARED` names them), for `GameSpec(name=..., **declared(constants, invariants, cards, transcript))`: each fact is
     written once, where the kernels read it, and the spec takes it from there. A name two modules both
     declare is refused; a field none declares is left to the spec's own arguments."""
     out: dict = {}
@@ -324,66 +346,67 @@ def declared(*modules) -> dict:
     return out
 
 
+EPSILON = PolicyParam("epsilon", P_EPSILON, 0.0, "probability of a uniformly random move (a weaker player)", 0.0, 1.0)
+# The search's parameters (expert, oracle) with their defaults; a game sets its own by name: `expert_<name>=`.
+SEARCH_PARAMS = (
+    PolicyParam("iterations", P_ITERATIONS, 32,
+                "search iterations per decision (each a freshly sampled world and one rollout)", 1, 100_000),
+    PolicyParam("horizon", P_HORIZON, 8,
+                "decisions simulated from the decision (tree and rollout) before `value` judges the state", 1, 100_000),
+    PolicyParam("turns", P_TURNS, 0,
+                "judge the state at the turns-th hand-over of the move (1: when it first passes to another "
+                "player, 2: when it comes back to the player...), so that every option is judged at the same "
+                "point of the table's turn cycle; 0: after `horizon` decisions only (which caps it either way)", 0, 1_000),
+    PolicyParam("depth", P_DEPTH, 3, "most of the player's own decisions the tree holds on one line", 1, 64),
+    PolicyParam("exploration", P_EXPLORATION, 0.5, "UCB1 exploration constant (values are 0..1)", 0, 10),
+    PolicyParam("worlds", P_WORLDS, 0,
+                "worlds per decision: every option's k-th visit plays world k mod this (options compared on "
+                "the same deals); 0: world k, never reused", 0, 100_000),
+    PolicyParam("widen", P_WIDEN, 0.5,
+                "progressive widening: a node tries at most 1 + widen x sqrt(its visits) options, "
+                "in greedy's order (0: every option)", 0, 100),
+    PolicyParam("confidence", P_CONFIDENCE, 0.5,
+                "standard errors (paired, same worlds) by which the chosen option must beat greedy's pick "
+                "to replace it (0: no test)", 0, 10),
+    PolicyParam("futility", P_FUTILITY, 0,
+                "from this iteration on, stop as soon as no new option is due and every option tried has played "
+                "two or more of greedy's pick's worlds (1: one) without being ahead of it on them (0: use every "
+                "iteration)", 0, 100_000),
+    PolicyParam("recheck", P_RECHECK, 0,
+                "when the search would replace greedy's pick: play both on this many fresh worlds (not used "
+                "to choose) and replace it only if the challenger leads there by the confidence test (0: none)",
+                0, 10_000),
+    PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1,
+                "policy of the other seats and the rollouts: 0 random, 1 greedy", 0, 1),
+)
+EXPERT_PREFIX = "expert_"
+
+
 def common_policies(
     greedy_help: str,
     greedy_params: tuple[PolicyParam, ...] = (),
     rollouts: int = 8,
     horizon: int = 400,
-    expert_iterations: int = 32,
-    expert_horizon: int = 8,
-    expert_depth: int = 3,
-    expert_exploration: float = 0.5,
-    expert_worlds: int = 0,
-    expert_widen: float = 0.5,
-    expert_confidence: float = 0.5,
-    expert_turns: int = 0,
-    expert_futility: int = 0,
-    expert_recheck: int = 0,
     oracle: bool = False,
     expert_refused: str = "",
+    **expert_defaults: float,
 ) -> tuple[PolicySpec, ...]:
     """random, greedy, lookahead and expert (and oracle where it means something:
     a solo or co-op game, where it bounds what any player could do). The
-    lookahead and expert budgets are per game (their defaults here).
+    lookahead budget is per game (its defaults here), and so are the search's:
+    `expert_iterations=48` sets the default of SEARCH_PARAMS' `iterations`.
     `expert_refused`: why a search means nothing for this game; `--policy
     expert` is then refused with that sentence."""
 
-    eps = PolicyParam("epsilon", P_EPSILON, 0.0, "probability of a uniformly random move (a weaker player)", 0.0, 1.0)
-    search_params = (
-        eps,
-        PolicyParam("iterations", P_ITERATIONS, expert_iterations,
-                    "search iterations per decision (each a freshly sampled world and one rollout)", 1, 100_000),
-        PolicyParam("horizon", P_HORIZON, expert_horizon,
-                    "decisions simulated from the decision (tree and rollout) before `value` judges the state", 1, 100_000),
-        PolicyParam("turns", P_TURNS, expert_turns,
-                    "judge the state at the turns-th hand-over of the move (1: when it first passes to another "
-                    "player, 2: when it comes back to the player...), so that every option is judged at the same "
-                    "point of the table's turn cycle; 0: after `horizon` decisions only (which caps it either way)", 0, 1_000),
-        PolicyParam("depth", P_DEPTH, expert_depth, "most of the player's own decisions the tree holds on one line", 1, 64),
-        PolicyParam("exploration", P_EXPLORATION, expert_exploration, "UCB1 exploration constant (values are 0..1)", 0, 10),
-        PolicyParam("worlds", P_WORLDS, expert_worlds,
-                    "worlds per decision: every option's k-th visit plays world k mod this (options compared on "
-                    "the same deals); 0: world k, never reused", 0, 100_000),
-        PolicyParam("widen", P_WIDEN, expert_widen,
-                    "progressive widening: a node tries at most 1 + widen x sqrt(its visits) options, "
-                    "in greedy's order (0: every option)", 0, 100),
-        PolicyParam("confidence", P_CONFIDENCE, expert_confidence,
-                    "standard errors (paired, same worlds) by which the chosen option must beat greedy's pick "
-                    "to replace it (0: no test)", 0, 10),
-        PolicyParam("futility", P_FUTILITY, expert_futility,
-                    "from this iteration on, stop as soon as no new option is due and every option tried has played "
-                    "two or more of greedy's pick's worlds (1: one) without being ahead of it on them (0: use every "
-                    "iteration)", 0, 100_000),
-        PolicyParam("recheck", P_RECHECK, expert_recheck,
-                    "when the search would replace greedy's pick: play both on this many fresh worlds (not used "
-                    "to choose) and replace it only if the challenger leads there by the confidence test (0: none)",
-                    0, 10_000),
-        PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1,
-                    "policy of the other seats and the rollouts: 0 random, 1 greedy", 0, 1),
-    ) + greedy_params
+    names = {EXPERT_PREFIX + p.name for p in SEARCH_PARAMS}
+    unknown = sorted(set(expert_defaults) - names)
+    if unknown:
+        raise TypeError(f"common_policies: no search parameter {unknown} (have {sorted(names)})")
+    search_params = (EPSILON,) + tuple(replace(p, default=expert_defaults.get(EXPERT_PREFIX + p.name, p.default))
+                                   for p in SEARCH_PARAMS) + greedy_params
     pols = (
-        PolicySpec("random", RANDOM, "a uniformly random legal move", (eps,)),
-        PolicySpec("greedy", GREEDY, greedy_help, (eps,) + greedy_params),
+        PolicySpec("random", RANDOM, "a uniformly random legal move", (EPSILON,)),
+        PolicySpec("greedy", GREEDY, greedy_help, (EPSILON,) + greedy_params),
         PolicySpec(
             "lookahead",
             LOOKAHEAD,
@@ -391,7 +414,7 @@ def common_policies(
             "(hidden cards redrawn from what the player cannot see), played on by greedy; "
             "greedy's pick stands unless another option is clearly better",
             (
-                eps,
+                EPSILON,
                 PolicyParam("rollouts", P_ROLLOUTS, rollouts, "rollouts per option", 1, 10_000),
                 PolicyParam("horizon", P_HORIZON, horizon, "decisions per rollout before the state is judged", 1, 100_000),
                 PolicyParam("rollout_policy", P_ROLLOUT_KIND, 1, "policy of the rollouts: 0 random, 1 greedy", 0, 1),

@@ -8,26 +8,18 @@ from ..spec import Column, action_index, end_index, game_index, seat_index
 
 # Card kinds (rulebook: "There are five types of cards": Excuses, Activities,
 # the Necessities, Bonuses).
-EXCUSE = 0
-ACTIVITY = 1
-NECESSITY = 2
-BONUS = 3
 KIND_NAMES = ("excuse", "activity", "necessity", "bonus")
+EXCUSE, ACTIVITY, NECESSITY, BONUS = range(len(KIND_NAMES))
 
 # Colours of Activities and Necessities; a wheel is a bit mask of these.
-RED = 0
-YELLOW = 1
-BLUE = 2
 COLOUR_NAMES = ("red", "yellow", "blue")
+RED, YELLOW, BLUE = range(len(COLOUR_NAMES))
 NO_COLOUR = -1
 
 # Necessity types (a set holds one of each at most).
-FOOD = 0
-TRANSPORTATION = 1
-SHELTER = 2
-CASH = 3
 TYPE_NAMES = ("food", "transportation", "shelter", "cash")
-N_TYPES = 4
+FOOD, TRANSPORTATION, SHELTER, CASH = range(len(TYPE_NAMES))
+N_TYPES = len(TYPE_NAMES)
 
 # Card table columns (tables[T_CARDS][card, column]).
 C_KIND = 0

@@ -7,13 +7,8 @@ import polars as pl
 
 from .. import metrics as M
 from ..spec import Budgets, GameSpec, Kernels, common_policies, declared
-from . import constants, invariants
-from . import cards
-from .cards import PARAMS, load_data
-from .rules import action, card_counts, clone, determinise, legal, new_game, outcome, step, to_move, value
-from .invariants import check
-from .policies import GREEDY_PARAMS, greedy
-from .transcript import decode_trace
+from . import cards, constants, invariants, policies, rules, transcript
+from .policies import GREEDY_PARAMS
 
 _ROUNDS = pl.col("rounds").clip(lower_bound=1)  # a game column (joined into the seats rows)
 _ROUND_END_COLUMNS = ("rounds_btw", "rounds_exhausted", "rounds_turn_limit")
@@ -41,12 +36,10 @@ SPEC = GameSpec(
     name="four-day-weekend",
     title="Four Day Weekend",
     version="2",
-    modes=("standard",),
     min_players=2,
     max_players=6,
     default_players=4,
     cooperative=False,
-    params=PARAMS,
     policies=common_policies(
         "rates cards by use to its active set: keeps what completes or doubles, takes from other rows when "
         "a card is worth it, plays the best Activity/Necessity/Bonus, locks scoring sets, declares Back To "
@@ -69,16 +62,12 @@ SPEC = GameSpec(
         expert_depth=1,
         expert_confidence=1.5,
     ),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check, action=action),
-    decode_trace=decode_trace,
-    load_data=load_data,
+    kernels=Kernels.named_in(rules, policies, invariants),
     metrics=METRICS,
     length_column="turns",
     rounds_column="rounds",
     # cold compile (docs/benchmarks.md): greedy loop 28.1 s (session 22), with expert 78 s (its rollouts inline
     # its kernels); ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=30, search_compile_seconds=80, ladder_games=1_000),
-    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
-    **declared(constants, invariants),
+    **declared(constants, invariants, cards, transcript),
 )

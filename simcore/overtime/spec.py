@@ -7,14 +7,8 @@ import polars as pl
 
 from .. import metrics as M
 from ..spec import Budgets, GameSpec, Kernels, common_policies, declared
-from . import constants, invariants
-from . import cards
-from .cards import PARAMS, load_data
-from .rules import action, card_counts, determinise, legal, new_game, outcome, step, to_move, value
-from .invariants import check
-from .policies import GREEDY_PARAMS, greedy
-from .state import clone
-from .transcript import decode_trace
+from . import cards, constants, invariants, policies, rules, state, transcript
+from .policies import GREEDY_PARAMS
 
 GREEDY_HELP = ("scripted: works when rested and rests when tired (snooze priced by the tiredness levels it "
                "crosses), reacts to stop a leader, gives A cards away whenever it can, keeps the cards it "
@@ -45,12 +39,10 @@ SPEC = GameSpec(
     # 2: issue 19 (skip at 10+, Lost File, abilities per card, A-card choices, discard_assignment); 3: issue 40
     # item 11 ("the player that has the least amount of A cards" counts the giver: least_assignments_includes_yourself)
     version="3",
-    modes=("standard",),
     min_players=2,
-    max_players=6,
+    max_players=constants.PMAX,
     default_players=4,
     cooperative=False,
-    params=PARAMS,
     # expert: flat greedy rollouts (depth 1) of 18 decisions, 32 iterations with a wide root (widen 2: a
     # card greedy ranks low is still tried), replacing greedy's pick at 1.5 paired standard errors
     # (docs/assumptions.md, session 10); futility 1: a search stops once nothing tried is ahead of
@@ -62,15 +54,12 @@ SPEC = GameSpec(
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=2, horizon=40, expert_iterations=32,
                              expert_horizon=18, expert_depth=1, expert_widen=2.0, expert_confidence=1.5,
                              expert_futility=1),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check, action=action, rollouts_inline=False),  # (the compile cost: simcore.spec.Kernels)
-    decode_trace=decode_trace,
-    load_data=load_data,
+    kernels=Kernels.named_in(rules, policies, invariants, state,
+                             rollouts_inline=False),  # (the compile cost: simcore.spec.Kernels)
     metrics=METRICS,
     length_column="turns",
     rounds_column="rounds",
     # cold compile (docs/benchmarks.md): greedy loop 48.1 s (session 22), with expert 101 s; ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=50, search_compile_seconds=105, ladder_games=1_000),
-    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
-    **declared(constants, invariants),
+    **declared(constants, invariants, cards, transcript),
 )

@@ -17,7 +17,7 @@ import numpy as np
 
 from balance.simcore.errors import BalanceError
 from balance.simcore.files import data_file
-from balance.simcore.gamedata import Reader, overlay, read_rules, refuse
+from balance.simcore.gamedata import Reader, loader, overlay, read_rules, refuse
 from balance.simcore.params import coerce
 from balance.simcore.spec import Param
 
@@ -103,6 +103,9 @@ def build(reader: Reader, user: dict):
     names = [card_name(c, info) for c in range(constants.NCARDS)]
     cards = reader.card_list(deck_path, deck_path, reconstruction=RECONSTRUCTED_CARDS)
     return reader.make(out, compile_tables(out), names, cards, info)
+
+
+load_data = loader("sickdays-party", build)
 
 
 def compile_tables(resolved: dict) -> tuple:

@@ -6,15 +6,12 @@ import numpy as np
 
 from balance.simcore.spec import Column, action_index, end_index, game_index, seat_index
 
-# ---- cards -------------------------------------------------------------
-NSUITS = 10
-NDAYS = 7
-NWORK = 70
-NEVENTS = 7
-NCARDS = 77
+# ---- cards: the Sick Days deck, the one solo plays (sickdays_solo.constants) ----
+from balance.simcore.sickdays_solo.constants import (EV_BIRTHDAY, EV_COFFEE, EV_LOOKBUSY, EV_NEWYEARS,  # noqa: F401
+                                                     EV_PIZZAPARTY, EV_VALENTINE, EV_WATERCOOLER, EVENT_NAMES, NCARDS,
+                                                     NDAYS, NEVENTS, NSUITS, NWORK)
+
 MAXP = 8
-EVENT_NAMES = ("Birthday", "New Years", "Valentine's Day", "Water Cooler", "Look Busy", "Coffee Break", "Pizza Party")
-EV_BIRTHDAY, EV_NEWYEARS, EV_VALENTINE, EV_WATERCOOLER, EV_LOOKBUSY, EV_COFFEE, EV_PIZZAPARTY = range(7)
 
 # ---- tables[0]: cfg (int64) ----------------------------------------------
 (C_TOKENS, C_HAND, C_EVENTS, C_WINDOW_MS, C_STALL_MS, C_ADVANCED, C_COFFEE_MS, C_LEFT, C_SLICES,

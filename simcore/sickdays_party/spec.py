@@ -6,14 +6,9 @@ from __future__ import annotations
 import polars as pl
 
 from balance.simcore import metrics as M
-from balance.simcore.gamedata import loader
 from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies, declared
 
-from . import constants, rules
-from . import invariants, policies
-from . import cards
-from .cards import PARAMS, build
-from .transcript import decode_trace
+from . import cards, constants, invariants, policies, rules, transcript
 
 CAUSE_NAMES = constants.CAUSE_NAMES
 CAUSE_WORDS = constants.CAUSE_WORDS
@@ -57,10 +52,9 @@ SPEC = GameSpec(
     version="2",
     modes=("party",),
     min_players=3,
-    max_players=8,
+    max_players=constants.MAXP,
     default_players=5,
     cooperative=False,
-    params=PARAMS,
     card_counters=("drawn", "played", "held_at_end"),
     hand_counters=("drawn",),  # the deal and every draw: the one way into a hand
     policies=common_policies(
@@ -69,16 +63,12 @@ SPEC = GameSpec(
                        "parameters), not choices; the one choice, which fitting card to play, is greedy's, and a "
                        "search over it would read the other seats' reaction times already drawn in the state, which "
                        "no player knows. Give stronger players faster or steadier profiles (--set reaction_median=...)"),
-    kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, policies.value,
-                    policies.greedy, rules.card_counts, check=invariants.check, action=rules.action),
-    decode_trace=decode_trace,
-    load_data=loader("sickdays-party", build),
+    kernels=Kernels.named_in(rules, policies, invariants),
     metrics=METRICS,
     # cold compile (docs/benchmarks.md): greedy loop 21.6 s (session 15); ladder: 1,000 deals a rung
     budgets=Budgets(compile_seconds=22, ladder_games=1_000),
-    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
     play_refused="it is a real-time game (everyone plays at once, against the bots' reaction times), which a "
                  "turn-by-turn prompt cannot play fairly",
     behaviour_params=tuple(p.name for p in cards.PROFILE_PARAMS),  # reaction_median first: fitted to a log's minutes
-    **declared(constants, invariants),
+    **declared(constants, invariants, cards, transcript),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.simcore.errors import BalanceError
-from balance.simcore.gamedata import Field, Schema, overlay, refuse
+from balance.simcore.gamedata import Field, Schema, loader, overlay, refuse
 from balance.simcore.params import coerce
 from balance.simcore.spec import Param
 
@@ -130,6 +130,9 @@ def build(reader, user: dict):
             "level_names": tuple(lv["name"] for lv in levels)}
     cards = reader.card_list(rules_path, rules_path, reconstruction=RECONSTRUCTED_CARDS)
     return reader.make(out, compile_tables(out), names, cards, info)
+
+
+load_data = loader("sickdays-solo", build)
 
 
 def n_rows(resolved: dict) -> int:

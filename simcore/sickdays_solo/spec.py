@@ -6,15 +6,9 @@ from __future__ import annotations
 import polars as pl
 
 from balance.simcore import metrics as M
-from balance.simcore.gamedata import loader
 from balance.simcore.spec import Budgets, GameSpec, Kernels, common_policies, declared
 
-from . import constants, rules
-from . import invariants, policies
-from . import cards
-from .cards import PARAMS, build
-from .transcript import decode_trace
-from .invariants import check
+from . import cards, constants, invariants, policies, rules, transcript
 
 
 GREEDY_HELP = (
@@ -50,11 +44,10 @@ SPEC = GameSpec(
     version="1",
     modes=("solo", "co-op"),
     min_players=1,
-    max_players=6,
+    max_players=constants.MAXP,
     default_players=1,
     cooperative=True,
     max_decisions=constants.MAX_TURNS,
-    params=PARAMS,
     card_counters=("drawn", "played", "noted", "discarded", "held_at_end", "taken_from_discard"),
     hand_counters=("drawn", "taken_from_discard"),  # the deal and draws; a card taken from the discard pile
     # expert's recheck 16: a challenger to greedy's pick is re-tested on 16 fresh worlds (no selection
@@ -69,10 +62,7 @@ SPEC = GameSpec(
     # oracle - expert +0.2 / +2.4 / +1.5 / +2.8 / +3.2 at L1-5 (docs/assumptions.md).
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=6, horizon=1000, expert_iterations=48,
                              expert_recheck=16, oracle=True),
-    kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, policies.value,
-                    policies.greedy, rules.card_counts, check=check, action=rules.action),
-    decode_trace=decode_trace,
-    load_data=loader("sickdays-solo", build),
+    kernels=Kernels.named_in(rules, policies, invariants),
     metrics=METRICS,
     length_column="turns",
     setting_columns=("level",),
@@ -80,6 +70,5 @@ SPEC = GameSpec(
     # deals a rung, lookahead (the slowest rung: full greedy rollouts) on 5% of them
     budgets=Budgets(compile_seconds=20, search_compile_seconds=40, ladder_games=4_000,
                     ladder_search_share=(("lookahead", 0.05), ("expert", 0.25), ("oracle", 0.25))),
-    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
-    **declared(constants, invariants),
+    **declared(constants, invariants, cards, transcript),
 )

@@ -159,16 +159,33 @@ def bosses_hidden(rules, s, o, t):
 
 
 @jit
+def hidden_in_hand(s, o, t):
+    """How many of t's hand cards seat o does not know."""
+    known_n = 0
+    for x in range(s.g[constants.G_NCARDS]):
+        known_n += s.known[o, t, x]
+    return hand_size(s.hand, t) - known_n
+
+
+@jit
+def unknown_belief(rules, s, o, t, x, boss):
+    """How many copies of card x seat o expects among t's hidden cards, less those it knows of."""
+    if x == boss:
+        b = bosses_hidden(rules, s, o, t)
+    else:
+        b = s.belief[o, t, x]
+    b -= s.known[o, t, x]
+    return b
+
+
+@jit
 def prob_in_hand(cards, rules, s, o, t, c):
     """How likely seat o thinks card c is in t's hand, from what o has seen."""
     if s.known[o, t, c] > 0:
         return 1.0
     C = s.g[constants.G_NCARDS]
     boss = rules[constants.R_BOSS_ID]
-    known_n = 0
-    for x in range(C):
-        known_n += s.known[o, t, x]
-    hidden_hand = hand_size(s.hand, t) - known_n
+    hidden_hand = hidden_in_hand(s, o, t)
     if hidden_hand <= 0:
         return 0.0
     top_c = 0
@@ -179,11 +196,7 @@ def prob_in_hand(cards, rules, s, o, t, c):
     total = 0.0
     mine = 0.0
     for x in range(C):
-        if x == boss:
-            b = bosses_hidden(rules, s, o, t)
-        else:
-            b = s.belief[o, t, x]
-        b -= s.known[o, t, x]
+        b = unknown_belief(rules, s, o, t, x, boss)
         if x == c:
             b -= top_c
         if b < 0.0:
@@ -206,18 +219,11 @@ def hand_probs(cards, rules, s, o, t, out):
     """prob_in_hand for every card at once: out[c] for c in 0..C-1."""
     C = s.g[constants.G_NCARDS]
     boss = rules[constants.R_BOSS_ID]
-    known_n = 0
-    for x in range(C):
-        known_n += s.known[o, t, x]
-    hidden_hand = hand_size(s.hand, t) - known_n
+    hidden_hand = hidden_in_hand(s, o, t)
     kt = s.known_top[o, t]
     total = 0.0
     for x in range(C):
-        if x == boss:
-            b = bosses_hidden(rules, s, o, t)
-        else:
-            b = s.belief[o, t, x]
-        b -= s.known[o, t, x]
+        b = unknown_belief(rules, s, o, t, x, boss)
         for i in range(kt):
             if s.deck[t, s.deck_n[t] - 1 - i] == x:
                 b -= 1.0

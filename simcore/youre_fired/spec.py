@@ -7,15 +7,8 @@ import polars as pl
 
 from .. import metrics as M
 from ..spec import Budgets, GameSpec, Kernels, common_policies, declared
-from . import constants, invariants
-from . import cards
-from .cards import PARAMS, load_data
-from .rules import action, card_counts, legal, new_game, outcome, step, to_move
-from .invariants import check
-from .knowledge import determinise
-from .policies import GREEDY_HELP, GREEDY_PARAMS, greedy, value
-from .state import clone
-from .transcript import decode_trace
+from . import cards, constants, invariants, knowledge, policies, rules, state, transcript
+from .policies import GREEDY_HELP, GREEDY_PARAMS
 
 
 def _team_rate(team: int) -> M.Rate:
@@ -47,18 +40,13 @@ SPEC = GameSpec(
     default_players=2,
     cooperative=False,
     max_options=512,
-    params=PARAMS,
     card_counters=constants.COUNTER_NAMES,
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40, expert_iterations=48, expert_horizon=20),
-    kernels=Kernels(new_game, to_move, legal, step, outcome, clone, determinise, value, greedy, card_counts,
-                    check=check, action=action),
-    decode_trace=decode_trace,
-    load_data=load_data,
+    kernels=Kernels.named_in(rules, policies, invariants, knowledge, state),
     metrics=METRICS,
     length_column="turns",
     # cold compile (docs/benchmarks.md): greedy loop 24.8 s (session 22), with expert 43 s; ladder: 4,000 deals a rung
     budgets=Budgets(compile_seconds=25, search_compile_seconds=45, ladder_games=4_000),
-    cards_reconstructed=cards.RECONSTRUCTED_CARDS,
     card_power_note=cards.card_power_note,
-    **declared(constants, invariants),
+    **declared(constants, invariants, cards, transcript),
 )

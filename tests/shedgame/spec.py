@@ -120,7 +120,6 @@ SPEC = GameSpec(
     name="shed",
     title="Shed (the tests' fixture game)",
     version="1",
-    modes=("standard",),
     min_players=2,
     max_players=rules.PMAX,
     default_players=3,
@@ -129,8 +128,7 @@ SPEC = GameSpec(
     params=PARAMS,
     policies=common_policies("plays the matching card hardest to play later; effect cards against a player "
                              "close to going out; wild cards last", rollouts=4, horizon=60),
-    kernels=Kernels(rules.new_game, rules.to_move, rules.legal, rules.step, rules.outcome, rules.clone, rules.determinise, rules.value,
-                    rules.greedy, rules.card_counts, check=rules.check, action=rules.action),
+    kernels=Kernels.named_in(rules),
     decode_trace=decode_trace,
     load_data=load_data,
     metrics=METRICS,
