@@ -109,6 +109,7 @@ class SharedOptions:
         "--policy-param", metavar="NAME=VALUE", help="policy parameter (repeat for several): NAME=VALUE for every seat "
         "(epsilon=0.1), SEAT:NAME=VALUE for one seat, 1..players (2:epsilon=1), POLICY.NAME=VALUE for the seats "
         "playing POLICY (greedy.epsilon=0.2); the more particular wins; see `balance policies --game G`")] = None
+    n: Annotated[int, games_opt()] = 100_000
     seed: Annotated[int, typer.Option("--seed", metavar="SEED", help="master seed: same seed, same games")] = 1
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", metavar="NAME=VALUE", help="rule parameter NAME=VALUE; lists as 5,8,11 (see `balance games`)")] = None

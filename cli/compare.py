@@ -9,13 +9,13 @@ from rich.table import Table
 
 from balance.simcore.errors import BalanceError
 
-from .app import SharedOptions, _command_line, _threads, command, games_opt, options, out
+from .app import SharedOptions, _command_line, _threads, command, options, out
 from .running import run_and_report
 
 
 @command()
 @options("run_a run_b game a_set b_set a_variant b_variant players level policy policy_param n seed set_ params out_dir "
-         "threads precision margin skill_check quiet")
+         "threads precision margin skill_check quiet", n=100_000)
 def compare(
     shared: SharedOptions,
     run_a: Annotated[Optional[Path], typer.Argument(metavar="RUN_A", help="run folder A (or --game to play A and B now)")] = None,
@@ -24,7 +24,6 @@ def compare(
     b_set: Annotated[Optional[list[str]], typer.Option("--b-set", metavar="NAME=VALUE", help="rule parameter of side B only, NAME=VALUE (with --game)")] = None,
     a_variant: Annotated[Optional[str], typer.Option("--a-variant", metavar="NAME", help="variant of run A (sweep folders)")] = None,
     b_variant: Annotated[Optional[str], typer.Option("--b-variant", metavar="NAME", help="variant of run B (sweep folders)")] = None,
-    n: Annotated[int, games_opt()] = 100_000,
 ):
     """Differences in every headline metric between two runs (RUN_A RUN_B), or between two settings played now on
     the same deals (--game G --a-set ... --b-set ...; --set and --params apply to both), with intervals and
@@ -44,9 +43,9 @@ def compare(
         side_b = {**base, **user_params(spec, b_set)}
         variants = [Variant("A", resolve(spec, side_a), user_params(spec, a_set)),
                     Variant("B", resolve(spec, side_b), user_params(spec, b_set))]
-        config = RunConfig(spec.name, spec.modes[0], n_players, seats, shared.seed, variants, default_chunk_size(n))
+        config = RunConfig(spec.name, spec.modes[0], n_players, seats, shared.seed, variants, default_chunk_size(shared.n))
         folder = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
-        run_and_report(spec, config, folder, n, _command_line(), kind="compare", quiet=shared.quiet,
+        run_and_report(spec, config, folder, shared.n, _command_line(), kind="compare", quiet=shared.quiet,
                        precision=shared.precision, margin=shared.margin, skill_check=shared.skill_check)
         result = compare_runs(folder, folder, "A", "B", shared.margin)
         sides = (folder, folder, "A", "B")

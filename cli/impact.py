@@ -13,16 +13,15 @@ from balance.simcore.errors import BalanceError
 if TYPE_CHECKING:
     from balance.analysis.impact_result import ImpactResult
 
-from .app import SharedOptions, _command_line, _threads, command, games_opt, options, out
+from .app import SharedOptions, _command_line, _threads, command, options, out
 from .running import run_and_report
 
 
 @command()
 @options("game players level policy policy_param n seed set_ params cards rules power out_dir chunk_size threads "
-         "scheduler workers margin precision skill_check quiet", game="overtime")
+         "scheduler workers margin precision skill_check quiet", game="overtime", n=10_000)
 def impact(
     shared: SharedOptions,
-    n: Annotated[int, games_opt()] = 10_000,
     cards: Annotated[Optional[str], typer.Option(
         "--cards", metavar="NAMES", help="card kinds to remove and add, comma-separated, or 'all' or 'none' "
                         "(default: all, unless --rules is given)")] = None,
@@ -55,9 +54,9 @@ def impact(
 
     check_target(run_dir)  # before the plan writes its card lists there (the whole folder: in run_and_report)
     plan = imp.plan(spec, user, run_dir, kinds, rule_names, power=power)
-    config = imp.impact_config(spec, plan, n_players, seats, shared.seed, n, shared.chunk_size)
+    config = imp.impact_config(spec, plan, n_players, seats, shared.seed, shared.n, shared.chunk_size)
     try:
-        run_and_report(spec, config, run_dir, n, _command_line(), kind="impact", quiet=shared.quiet,
+        run_and_report(spec, config, run_dir, shared.n, _command_line(), kind="impact", quiet=shared.quiet,
                        scheduler=shared.scheduler, workers=shared.workers, margin=shared.margin,
                        precision=shared.precision, skill_check=shared.skill_check,
                        check_only=lambda folder: imp.check_variants(folder, spec, shared.margin))

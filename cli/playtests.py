@@ -13,14 +13,14 @@ from rich.table import Table
 
 from balance.simcore.errors import BalanceError
 
-from .app import SharedOptions, _command_line, _players, _spec, command, err, games_opt, options, out
+from .app import SharedOptions, _command_line, _players, _spec, command, err, options, out
 
 SYNTH_SEED_NOTE = "synthetic: made by balance playtests --synthesize"
 
 
 @command()
 @options("file game players set_ level cards n seed margin out_dir expert quiet synthesize policy policy_param",
-         game="overtime")
+         game="overtime", n=2_000)
 def playtests(
     shared: SharedOptions,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="the playtest log: a CSV, one row per game "
@@ -28,7 +28,6 @@ def playtests(
                                          "date, notes; docs/playtests/README.md)")],
     cards: Annotated[Optional[Path], typer.Option(
         "--cards", metavar="FILE", help="card list file for the rows that name none (a row's own `cards` wins)")] = None,
-    n: Annotated[int, games_opt()] = 2_000,
     expert: Annotated[bool, typer.Option(
         "--expert/--no-expert", help="put expert at the top of the skill grid (it plays a tenth of -n games, "
                                      "every seat expert: 1000x slower than greedy)")] = True,
@@ -45,7 +44,8 @@ def playtests(
     of that many players only. Writes playtests.json and report.html."""
     spec = _spec(shared.game)
     if synthesize:
-        _synthesize(spec, file, shared.players, shared.set_, shared.level, n, shared.seed, policy, policy_param)
+        _synthesize(spec, file, shared.players, shared.set_, shared.level, shared.n, shared.seed, policy,
+                    policy_param)
         return
     from balance.analysis import playtests as playtest_analysis
     from balance.analysis import runs
@@ -53,8 +53,8 @@ def playtests(
     run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-playtests")
     _check_folder(run_dir)
     say = None if shared.quiet else (lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
-    result = playtest_analysis.analyse(spec, file, shared.players, shared.set_, shared.level, cards, n, shared.seed,
-                                       shared.margin, expert, say)
+    result = playtest_analysis.analyse(spec, file, shared.players, shared.set_, shared.level, cards, shared.n,
+                                       shared.seed, shared.margin, expert, say)
     result["command"] = _command_line()
     playtest_analysis.write(run_dir, result)
     from balance.reports.playtests import render_playtests_report

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from .app import (GameOpt, MaybeGameOpt, SharedOptions, VaryOpt, _command_line, _spec, _threads, command, games_opt,
-                  options, out)
+from .app import GameOpt, MaybeGameOpt, SharedOptions, VaryOpt, _command_line, _spec, _threads, command, options, out
 from .running import run_and_report
 
 if TYPE_CHECKING:
@@ -168,10 +167,9 @@ def _print_verdicts(summary: SummaryResult) -> None:
 
 @command()
 @options("game players level policy policy_param n seed set_ params out_dir chunk_size threads precision scheduler "
-         "workers check rotate_seats margin skill_check card_power quiet", game="overtime")
+         "workers check rotate_seats margin skill_check card_power quiet", game="overtime", n=1_000_000)
 def simulate(
     shared: SharedOptions,
-    n: Annotated[int, games_opt()] = 1_000_000,
     rotate_seats: Annotated[bool, typer.Option(
         "--rotate-seats", help="play every deal once per rotation of the policies round the table (each policy "
                                "at every seat on the same deal): seat advantage free of who sits where")] = False,
@@ -185,11 +183,11 @@ def simulate(
 
     _threads(shared.threads)
     spec, n_players, seats, user = shared.setting()
-    config = runs.make_config(spec, user, n_players, seats, shared.seed, n, shared.chunk_size,
+    config = runs.make_config(spec, user, n_players, seats, shared.seed, shared.n, shared.chunk_size,
                               rotate_seats=rotate_seats)
     config.check = shared.check
     run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), spec.name)
-    summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=shared.quiet, precision=shared.precision,
+    summary = run_and_report(spec, config, run_dir, shared.n, _command_line(), quiet=shared.quiet, precision=shared.precision,
                              scheduler=shared.scheduler, workers=shared.workers, margin=shared.margin,
                              skill_check=shared.skill_check, card_power=card_power)
     _print_summary(summary, run_dir, spec)
@@ -199,8 +197,8 @@ def simulate(
 
 @command()
 @options("vary game players level policy policy_param n seed set_ params out_dir chunk_size threads precision "
-         "scheduler workers check margin skill_check quiet", game="overtime")
-def sweep(vary: VaryOpt, shared: SharedOptions, n: Annotated[int, games_opt()] = 100_000):
+         "scheduler workers check margin skill_check quiet", game="overtime", n=100_000)
+def sweep(vary: VaryOpt, shared: SharedOptions):
     """Play every point of a parameter grid on the same deals; one folder, one report."""
     from balance.analysis import runs
     from balance.analysis.sweep import grid, sweep_config
@@ -208,10 +206,10 @@ def sweep(vary: VaryOpt, shared: SharedOptions, n: Annotated[int, games_opt()] =
     _threads(shared.threads)
     spec, n_players, seats, user = shared.setting()
     points = grid(spec, vary)
-    config = sweep_config(spec, user, points, n_players, seats, shared.seed, n, shared.chunk_size)
+    config = sweep_config(spec, user, points, n_players, seats, shared.seed, shared.n, shared.chunk_size)
     config.check = shared.check
     run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-sweep")
-    summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=shared.quiet,
+    summary = run_and_report(spec, config, run_dir, shared.n, _command_line(), kind="sweep", quiet=shared.quiet,
                              precision=shared.precision, scheduler=shared.scheduler, workers=shared.workers,
                              margin=shared.margin, skill_check=shared.skill_check)
     _print_sweep(summary, run_dir)
