@@ -113,7 +113,8 @@ class SharedOptions:
     seed: Annotated[int, typer.Option("--seed", metavar="SEED", help="master seed: same seed, same games")] = 1
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", metavar="NAME=VALUE", help="rule parameter NAME=VALUE; lists as 5,8,11 (see `balance games`)")] = None
-    params: Annotated[Optional[Path], typer.Option("--params", metavar="FILE", help="TOML file of rule parameters")] = None
+    params: Annotated[Optional[Path], typer.Option(
+        "--params", metavar="FILE", help="TOML file of rule parameters")] = None
     out_dir: Annotated[Optional[Path], typer.Option(
         "--out", metavar="FOLDER", help="the folder to write (default: a new folder under runs/); a run folder is "
         "resumed")] = None

@@ -14,8 +14,8 @@ from .running import run_and_report
 
 
 @command()
-@options("run_a run_b game a_set b_set a_variant b_variant players level policy policy_param n seed set_ params out_dir "
-         "threads precision margin skill_check quiet", n=100_000)
+@options("run_a run_b game a_set b_set a_variant b_variant players level policy policy_param n seed set_ params "
+         "out_dir threads precision margin skill_check quiet", n=100_000)
 def compare(
     shared: SharedOptions,
     run_a: Annotated[Optional[Path], typer.Argument(metavar="RUN_A", help="run folder A (or --game to play A and B now)")] = None,
@@ -43,7 +43,8 @@ def compare(
         side_b = {**base, **user_params(spec, b_set)}
         variants = [Variant("A", resolve(spec, side_a), user_params(spec, a_set)),
                     Variant("B", resolve(spec, side_b), user_params(spec, b_set))]
-        config = RunConfig(spec.name, spec.modes[0], n_players, seats, shared.seed, variants, default_chunk_size(shared.n))
+        config = RunConfig(spec.name, spec.modes[0], n_players, seats, shared.seed, variants,
+                           default_chunk_size(shared.n))
         folder = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
         run_and_report(spec, config, folder, shared.n, _command_line(), kind="compare", quiet=shared.quiet,
                        precision=shared.precision, margin=shared.margin, skill_check=shared.skill_check)

@@ -187,9 +187,9 @@ def simulate(
                               rotate_seats=rotate_seats)
     config.check = shared.check
     run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), spec.name)
-    summary = run_and_report(spec, config, run_dir, shared.n, _command_line(), quiet=shared.quiet, precision=shared.precision,
-                             scheduler=shared.scheduler, workers=shared.workers, margin=shared.margin,
-                             skill_check=shared.skill_check, card_power=card_power)
+    summary = run_and_report(spec, config, run_dir, shared.n, _command_line(), quiet=shared.quiet,
+                             precision=shared.precision, scheduler=shared.scheduler, workers=shared.workers,
+                             margin=shared.margin, skill_check=shared.skill_check, card_power=card_power)
     _print_summary(summary, run_dir, spec)
     out.print(f"report: {run_dir / 'report.html'}")
     return run_dir
