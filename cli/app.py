@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import functools
+import inspect
 import shlex
 import sys
+import typing
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -69,26 +72,13 @@ out = Console() if sys.stdout.isatty() else Console(width=160, soft_wrap=True)  
 err = Console(stderr=True)
 
 # The one grammar (issue 18 item 5): an option shared by several commands is defined
-# once here, so it has one name, one placeholder and one help text everywhere
-# (tests/cli/test_grammar.py walks every command and checks it). Folders are
-# arguments (`balance report FOLDER`, `compare RUN_A RUN_B`, `replay FOLDER`);
-# switches are flags (`--quiet`, never `--quiet true`).
+# once here (SharedOptions' fields, the game, -n and --vary), so it has one name, one
+# placeholder and one help text everywhere (tests/cli/test_grammar.py walks every
+# command and checks it). Folders are arguments (`balance report FOLDER`, `compare
+# RUN_A RUN_B`, `replay FOLDER`); switches are flags (`--quiet`, never `--quiet true`).
 GAME_HELP = "the game (see `balance games`)"
 GameOpt = Annotated[str, typer.Option("--game", "-g", metavar="GAME", help=GAME_HELP)]
 MaybeGameOpt = Annotated[Optional[str], typer.Option("--game", "-g", metavar="GAME", help=GAME_HELP)]
-PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="number of players")]
-LevelOpt = Annotated[Optional[int], typer.Option("--level", metavar="LEVEL", help="difficulty level (games that have levels)")]
-PolicyOpt = Annotated[Optional[list[str]], typer.Option(
-    "--policy", metavar="NAME", help="policy for every seat, or one per seat (repeat or comma-separate); "
-    "built-ins per `balance policies --game G`, or path/to/file.py:function")]
-PolicyParamOpt = Annotated[Optional[list[str]], typer.Option(
-    "--policy-param", metavar="NAME=VALUE", help="policy parameter (repeat for several): NAME=VALUE for every seat "
-    "(epsilon=0.1), SEAT:NAME=VALUE for one seat, 1..players (2:epsilon=1), POLICY.NAME=VALUE for the seats playing "
-    "POLICY (greedy.epsilon=0.2); the more particular wins; see `balance policies --game G`")]
-SetOpt = Annotated[Optional[list[str]], typer.Option(
-    "--set", metavar="NAME=VALUE", help="rule parameter NAME=VALUE; lists as 5,8,11 (see `balance games`)")]
-ParamsFileOpt = Annotated[Optional[Path], typer.Option("--params", metavar="FILE", help="TOML file of rule parameters")]
-SeedOpt = Annotated[int, typer.Option("--seed", metavar="SEED", help="master seed: same seed, same games")]
 GAMES_HELP = ("number of games (sweep: per grid point; compare: per side; tune: per finalist; "
               "bench: per measurement; impact: per variant, the baseline too; ladder: per cheap rung, the search "
               "rungs play --search-share of them, default per game; playtests: per setting and skill rung)")
@@ -98,37 +88,109 @@ def games_opt(minimum: int = 1):
     return typer.Option("-n", "--games", metavar="N", min=minimum, help=GAMES_HELP)
 
 
-OutOpt = Annotated[Optional[Path], typer.Option(
-    "--out", metavar="FOLDER", help="the folder to write (default: a new folder under runs/); a run folder is "
-    "resumed")]
-ChunkOpt = Annotated[Optional[int], typer.Option(
-    "--chunk-size", metavar="N", min=1, help="games per chunk (results do not depend on it)")]
-PrecisionOpt = Annotated[Optional[float], typer.Option(
-    "--precision", metavar="WIDTH", min=1e-5, max=0.5,
-    help="keep adding chunks until the widest 95% interval of the win rates is below this (or -n is reached); "
-    "impact and compare stop all their variants together, so every game keeps its pair")]
-SchedulerOpt = Annotated[Optional[str], typer.Option(
-    "--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786: play the chunks on that "
-    "cluster")]
-WorkersOpt = Annotated[Optional[int], typer.Option(
-    "--workers", metavar="N", min=1, help="play the chunks on a local Dask cluster of N worker processes")]
-ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", metavar="N", help="worker threads (default: all cores)")]
-MarginOpt = Annotated[float, typer.Option(
-    "--margin", metavar="SHARE", min=0.0, max=0.5,
-    help="practical significance, in win-rate points as a share (0.02 = 2 points): a difference inside it is "
-         "'balanced within the margin', one beyond it 'differs by more than the margin'")]
-CheckOpt = Annotated[bool, typer.Option("--check", help="check the game's invariants after every step (slower); "
-                                        "stop at the first broken one with a replay command")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or status lines")]
-SkillCheckOpt = Annotated[Optional[int], typer.Option(
-    "--skill-check", metavar="DEALS", min=0,
-    help="also play this many of the same deals (per variant) with expert at every seat, so every verdict says "
-         "whether it holds for stronger players (default: 1,000 deals, or 2,000 split over the variants; "
-         "0 skips it)")]
 VaryOpt = Annotated[list[str], typer.Option(
     "--vary", metavar="NAME=SPEC", help="a parameter to vary, NAME=SPEC: 0..6, 0.1..0.5:0.1, 3,4,5 or "
     "4-7-10|5-8-11 (repeat for a grid)")]
 FOLDER_HELP = "a folder written by simulate, sweep, compare, tune, campaign, impact or ladder"
+
+
+@dataclasses.dataclass
+class SharedOptions:
+    """The options several commands share, as one object: a command takes the ones `@options` names, each
+    declared here once with its usual default; one it does not take keeps that default."""
+    game: MaybeGameOpt = None
+    players: Annotated[Optional[int], typer.Option("--players", "-p", metavar="N", help="number of players")] = None
+    level: Annotated[Optional[int], typer.Option(
+        "--level", metavar="LEVEL", help="difficulty level (games that have levels)")] = None
+    policy: Annotated[Optional[list[str]], typer.Option(
+        "--policy", metavar="NAME", help="policy for every seat, or one per seat (repeat or comma-separate); "
+        "built-ins per `balance policies --game G`, or path/to/file.py:function")] = None
+    policy_param: Annotated[Optional[list[str]], typer.Option(
+        "--policy-param", metavar="NAME=VALUE", help="policy parameter (repeat for several): NAME=VALUE for every seat "
+        "(epsilon=0.1), SEAT:NAME=VALUE for one seat, 1..players (2:epsilon=1), POLICY.NAME=VALUE for the seats "
+        "playing POLICY (greedy.epsilon=0.2); the more particular wins; see `balance policies --game G`")] = None
+    n: Annotated[int, games_opt()] = 100_000
+    seed: Annotated[int, typer.Option("--seed", metavar="SEED", help="master seed: same seed, same games")] = 1
+    set_: Annotated[Optional[list[str]], typer.Option(
+        "--set", metavar="NAME=VALUE", help="rule parameter NAME=VALUE; lists as 5,8,11 (see `balance games`)")] = None
+    params: Annotated[Optional[Path], typer.Option(
+        "--params", metavar="FILE", help="TOML file of rule parameters")] = None
+    out_dir: Annotated[Optional[Path], typer.Option(
+        "--out", metavar="FOLDER", help="the folder to write (default: a new folder under runs/); a run folder is "
+        "resumed")] = None
+    chunk_size: Annotated[Optional[int], typer.Option(
+        "--chunk-size", metavar="N", min=1, help="games per chunk (results do not depend on it)")] = None
+    threads: Annotated[Optional[int], typer.Option(
+        "--threads", metavar="N", help="worker threads (default: all cores)")] = None
+    precision: Annotated[Optional[float], typer.Option(
+        "--precision", metavar="WIDTH", min=1e-5, max=0.5,
+        help="keep adding chunks until the widest 95% interval of the win rates is below this (or -n is reached); "
+        "impact and compare stop all their variants together, so every game keeps its pair")] = None
+    scheduler: Annotated[Optional[str], typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786: play the chunks on that "
+        "cluster")] = None
+    workers: Annotated[Optional[int], typer.Option(
+        "--workers", metavar="N", min=1, help="play the chunks on a local Dask cluster of N worker processes")] = None
+    check: Annotated[bool, typer.Option("--check", help="check the game's invariants after every step (slower); "
+                                        "stop at the first broken one with a replay command")] = False
+    margin: Annotated[float, typer.Option(
+        "--margin", metavar="SHARE", min=0.0, max=0.5,
+        help="practical significance, in win-rate points as a share (0.02 = 2 points): a difference inside it is "
+             "'balanced within the margin', one beyond it 'differs by more than the margin'")] = 0.02
+    skill_check: Annotated[Optional[int], typer.Option(
+        "--skill-check", metavar="DEALS", min=0,
+        help="also play this many of the same deals (per variant) with expert at every seat, so every verdict says "
+             "whether it holds for stronger players (default: 1,000 deals, or 2,000 split over the variants; "
+             "0 skips it)")] = None
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or status lines")] = False
+
+    def setting(self):
+        """What a command that plays is asked to play, read as every such command reads it and checked in this
+        order before anything compiles or is written: (spec, players, seats, user parameters)."""
+        spec = _spec(self.game)
+        n_players = _players(spec, self.players)
+        return (spec, n_players, _policies(spec, self.policy, self.policy_param, n_players),
+                _user_params(spec, self.set_, self.params, self.level))
+
+
+def options(order: str, **defaults):
+    """A command's options in the order its --help lists them (`order`: parameter names, space-separated). A name
+    the command's function declares is its own; any other is a SharedOptions field, with this command's default
+    from `defaults` (game="overtime") or the field's own, and reaches the function as one SharedOptions object,
+    its parameter annotated SharedOptions. Typer, and the Python API (cli/api.py), see every option as a
+    parameter of its own, in `order`."""
+
+    def deco(f):
+        hints = typing.get_type_hints(f, include_extras=True)
+        holder = next(name for name, hint in hints.items() if hint is SharedOptions)
+        own = {p.name: p.replace(annotation=hints[p.name])
+               for p in inspect.signature(f).parameters.values() if p.name != holder}
+        shared = [name for name in order.split() if name not in own]
+        fields = {field.name: field.default for field in dataclasses.fields(SharedOptions)}
+        wrong = (set(own) - set(order.split())) | (set(shared) - set(fields)) | (set(defaults) - set(shared))
+        if wrong:
+            raise TypeError(f"{f.__name__}: options() and the function disagree on {', '.join(sorted(wrong))}")
+        shared_hints = typing.get_type_hints(SharedOptions, include_extras=True)
+        params = []
+        for name in order.split():
+            if name in own:
+                params.append(own[name])
+                continue
+            default = defaults.get(name, fields[name])
+            hint = GameOpt if name == "game" and default is not None else shared_hints[name]  # a default: not optional
+            params.append(inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default,
+                                            annotation=hint))
+
+        def command_function(**kw):
+            return f(**{holder: SharedOptions(**{name: kw.pop(name) for name in shared})}, **kw)
+
+        command_function.__name__ = command_function.__qualname__ = f.__name__
+        command_function.__doc__, command_function.__module__ = f.__doc__, f.__module__
+        command_function.__signature__ = inspect.Signature(params)
+        command_function.__annotations__ = {p.name: p.annotation for p in params}
+        return command_function
+
+    return deco
 
 
 def _check_shared(kw: dict) -> None:
@@ -264,14 +326,6 @@ def _user_params(spec, sets, params_file, level):
             raise BalanceError(f"--level: {spec.name} has no difficulty levels")
         extra["level"] = level
     return user_params(spec, sets, params_file, extra)
-
-
-def _setting(game: str, players, policy, policy_param, set_, params, level):
-    """What a command that plays is asked to play, read as every such command reads it and checked in this
-    order before anything compiles or is written: (spec, players, seats, user parameters)."""
-    spec = _spec(game)
-    n_players = _players(spec, players)
-    return spec, n_players, _policies(spec, policy, policy_param, n_players), _user_params(spec, set_, params, level)
 
 
 def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool = False, say: bool = True) -> None:

@@ -9,35 +9,21 @@ from rich.table import Table
 
 from balance.simcore.errors import BalanceError
 
-from .app import (LevelOpt, MarginOpt, MaybeGameOpt, OutOpt, ParamsFileOpt, PlayersOpt, PolicyOpt, PolicyParamOpt,
-                  PrecisionOpt, QuietOpt, SeedOpt, SetOpt, SkillCheckOpt, ThreadsOpt, _command_line, _setting,
-                  _threads, command, games_opt, out)
+from .app import SharedOptions, _command_line, _threads, command, options, out
 from .running import run_and_report
 
 
 @command()
+@options("run_a run_b game a_set b_set a_variant b_variant players level policy policy_param n seed set_ params "
+         "out_dir threads precision margin skill_check quiet", n=100_000)
 def compare(
+    shared: SharedOptions,
     run_a: Annotated[Optional[Path], typer.Argument(metavar="RUN_A", help="run folder A (or --game to play A and B now)")] = None,
     run_b: Annotated[Optional[Path], typer.Argument(metavar="RUN_B", help="run folder B")] = None,
-    game: MaybeGameOpt = None,
     a_set: Annotated[Optional[list[str]], typer.Option("--a-set", metavar="NAME=VALUE", help="rule parameter of side A only, NAME=VALUE (with --game)")] = None,
     b_set: Annotated[Optional[list[str]], typer.Option("--b-set", metavar="NAME=VALUE", help="rule parameter of side B only, NAME=VALUE (with --game)")] = None,
     a_variant: Annotated[Optional[str], typer.Option("--a-variant", metavar="NAME", help="variant of run A (sweep folders)")] = None,
     b_variant: Annotated[Optional[str], typer.Option("--b-variant", metavar="NAME", help="variant of run B (sweep folders)")] = None,
-    players: PlayersOpt = None,
-    level: LevelOpt = None,
-    policy: PolicyOpt = None,
-    policy_param: PolicyParamOpt = None,
-    n: Annotated[int, games_opt()] = 100_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    params: ParamsFileOpt = None,
-    out_dir: OutOpt = None,
-    threads: ThreadsOpt = None,
-    precision: PrecisionOpt = None,
-    margin: MarginOpt = 0.02,
-    skill_check: SkillCheckOpt = None,
-    quiet: QuietOpt = False,
 ):
     """Differences in every headline metric between two runs (RUN_A RUN_B), or between two settings played now on
     the same deals (--game G --a-set ... --b-set ...; --set and --params apply to both), with intervals and
@@ -45,11 +31,11 @@ def compare(
     from balance.analysis import runs
     from balance.analysis.compare import compare_runs, write_comparison
 
-    _threads(threads)
-    if game is not None:
+    _threads(shared.threads)
+    if shared.game is not None:
         if run_a is not None or run_b is not None:
             raise BalanceError("compare: give two run folders, or --game with --a-set/--b-set, not both")
-        spec, n_players, seats, base = _setting(game, players, policy, policy_param, set_, params, level)
+        spec, n_players, seats, base = shared.setting()
         from balance.simcore.params import resolve, user_params
         from balance.analysis.runs import RunConfig, Variant, default_chunk_size
 
@@ -57,27 +43,29 @@ def compare(
         side_b = {**base, **user_params(spec, b_set)}
         variants = [Variant("A", resolve(spec, side_a), user_params(spec, a_set)),
                     Variant("B", resolve(spec, side_b), user_params(spec, b_set))]
-        config = RunConfig(spec.name, spec.modes[0], n_players, seats, seed, variants, default_chunk_size(n))
-        folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
-        run_and_report(spec, config, folder, n, _command_line(), kind="compare", quiet=quiet, precision=precision,
-                       margin=margin, skill_check=skill_check)
-        result = compare_runs(folder, folder, "A", "B", margin)
+        config = RunConfig(spec.name, spec.modes[0], n_players, seats, shared.seed, variants,
+                           default_chunk_size(shared.n))
+        folder = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-compare")
+        run_and_report(spec, config, folder, shared.n, _command_line(), kind="compare", quiet=shared.quiet,
+                       precision=shared.precision, margin=shared.margin, skill_check=shared.skill_check)
+        result = compare_runs(folder, folder, "A", "B", shared.margin)
         sides = (folder, folder, "A", "B")
     else:
         if run_a is None or run_b is None:
             raise BalanceError("compare: give two run folders RUN_A RUN_B, or --game G --a-set ... --b-set ...")
-        if params is not None or set_ or a_set or b_set or precision is not None or skill_check is not None:
+        if (shared.params is not None or shared.set_ or a_set or b_set or shared.precision is not None
+                or shared.skill_check is not None):
             raise BalanceError("compare: --set, --params, --a-set, --b-set, --precision and --skill-check play new "
                                "games: give them with --game G, not with two run folders")
         from balance.analysis.preflight import check_result_folder
 
-        check_result_folder(out_dir, "comparison.json and report.html")  # before the comparison, not after it
-        result = compare_runs(run_a, run_b, a_variant, b_variant, margin)
+        check_result_folder(shared.out_dir, "comparison.json and report.html")  # before the comparison, not after it
+        result = compare_runs(run_a, run_b, a_variant, b_variant, shared.margin)
         sides = (run_a, run_b, a_variant, b_variant)
-        folder = out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
+        folder = shared.out_dir or runs.new_run_dir(Path("runs"), f"{result['game']}-compare")
     from balance.analysis.compare import skill_check as compare_skill_check
 
-    result["skill_check"] = compare_skill_check(*sides, result, margin)
+    result["skill_check"] = compare_skill_check(*sides, result, shared.margin)
     from balance.reports import render_compare_report
     from balance.reports.comparison import card_diff_of
 
@@ -87,7 +75,7 @@ def compare(
     how = f"paired on the {res.pairing_basis}" if res.paired else "independent samples"
     t = Table(title=f"B vs A ({how}; {res.primary} first at alpha {res.alpha:g}, then "
                     f"{res.family_size} more metrics at alpha/{res.family_size}, Bonferroni; "
-                    f"margin ±{100 * margin:g} pts)")
+                    f"margin ±{100 * shared.margin:g} pts)")
     for col in ("metric", "A", "B", "B − A (CI)", "CI level", "p (adjusted)", "verdict", "against the margin"):
         t.add_column(col)
 

@@ -13,23 +13,15 @@ from balance.simcore.errors import BalanceError
 if TYPE_CHECKING:
     from balance.analysis.impact_result import ImpactResult
 
-from .app import (ChunkOpt, GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PlayersOpt, PolicyOpt,
-                  PolicyParamOpt, PrecisionOpt, QuietOpt, SchedulerOpt, SeedOpt, SetOpt, SkillCheckOpt, ThreadsOpt,
-                  WorkersOpt, _command_line, _setting, _threads, command, games_opt, out)
+from .app import SharedOptions, _command_line, _threads, command, options, out
 from .running import run_and_report
 
 
 @command()
+@options("game players level policy policy_param n seed set_ params cards rules power out_dir chunk_size threads "
+         "scheduler workers margin precision skill_check quiet", game="overtime", n=10_000)
 def impact(
-    game: GameOpt = "overtime",
-    players: PlayersOpt = None,
-    level: LevelOpt = None,
-    policy: PolicyOpt = None,
-    policy_param: PolicyParamOpt = None,
-    n: Annotated[int, games_opt()] = 10_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    params: ParamsFileOpt = None,
+    shared: SharedOptions,
     cards: Annotated[Optional[str], typer.Option(
         "--cards", metavar="NAMES", help="card kinds to remove and add, comma-separated, or 'all' or 'none' "
                         "(default: all, unless --rules is given)")] = None,
@@ -39,23 +31,14 @@ def impact(
         "--card-power/--no-card-power", help="competitive games: also give one seat one more copy of each card "
                                              "named, on the baseline's deals, and measure that seat's win (card power, "
                                              "the first table)")] = True,
-    out_dir: OutOpt = None,
-    chunk_size: ChunkOpt = None,
-    threads: ThreadsOpt = None,
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
-    margin: MarginOpt = 0.02,
-    precision: PrecisionOpt = None,
-    skill_check: SkillCheckOpt = None,
-    quiet: QuietOpt = False,
 ):
     """What each card and rule does to the game: the same seeds played with one copy of a card removed, all
     removed, one added, or a rule stepped; paired differences with corrected intervals, ranked, in one report."""
     from balance.analysis import impact as imp
     from balance.analysis import runs
 
-    _threads(threads)
-    spec, n_players, seats, user = _setting(game, players, policy, policy_param, set_, params, level)
+    _threads(shared.threads)
+    spec, n_players, seats, user = shared.setting()
     from balance.simcore.params import resolve
 
     base = resolve(spec, user)
@@ -66,16 +49,17 @@ def impact(
             raise BalanceError(f"--rules: {spec.name} has no card list to ablate, so name rule parameters; "
                                f"allowed: {', '.join(imp.steppable(spec))}")
     kinds = imp.pick_cards(spec, base, cards)
-    run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-impact")
+    run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-impact")
     from balance.analysis.preflight import check_target
 
     check_target(run_dir)  # before the plan writes its card lists there (the whole folder: in run_and_report)
     plan = imp.plan(spec, user, run_dir, kinds, rule_names, power=power)
-    config = imp.impact_config(spec, plan, n_players, seats, seed, n, chunk_size)
+    config = imp.impact_config(spec, plan, n_players, seats, shared.seed, shared.n, shared.chunk_size)
     try:
-        run_and_report(spec, config, run_dir, n, _command_line(), kind="impact", quiet=quiet, scheduler=scheduler,
-                       workers=workers, margin=margin, precision=precision, skill_check=skill_check,
-                       check_only=lambda folder: imp.check_variants(folder, spec, margin))
+        run_and_report(spec, config, run_dir, shared.n, _command_line(), kind="impact", quiet=shared.quiet,
+                       scheduler=shared.scheduler, workers=shared.workers, margin=shared.margin,
+                       precision=shared.precision, skill_check=shared.skill_check,
+                       check_only=lambda folder: imp.check_variants(folder, spec, shared.margin))
     except BaseException:
         imp.discard(plan, run_dir)  # the card lists of a folder that was refused
         raise

@@ -18,16 +18,13 @@ _app: dict = {}  # cli.app's namespace: command, out, err, the shared options an
 def register(ns: dict) -> None:
     """Define `balance ladder` on the app whose module namespace is `ns`."""
     _app.update(ns)
-    command = ns["command"]
-    GameOpt, PlayersOpt, SeedOpt, SetOpt, ParamsFileOpt = (ns["GameOpt"], ns["PlayersOpt"], ns["SeedOpt"], ns["SetOpt"],
-                                                            ns["ParamsFileOpt"])
-    ThreadsOpt, SchedulerOpt, WorkersOpt, MarginOpt = ns["ThreadsOpt"], ns["SchedulerOpt"], ns["WorkersOpt"], ns["MarginOpt"]
-    OutOpt, ChunkOpt, QuietOpt, games_opt = ns["OutOpt"], ns["ChunkOpt"], ns["QuietOpt"], ns["games_opt"]
+    command, options, SharedOptions, games_opt = ns["command"], ns["options"], ns["SharedOptions"], ns["games_opt"]
 
     @command()
+    @options("game players level n search_share seed set_ params out_dir chunk_size threads scheduler workers margin "
+             "solver_nodes quiet", game="sickdays-solo")
     def ladder(
-        game: GameOpt = "sickdays-solo",
-        players: PlayersOpt = None,
+        shared: SharedOptions,
         level: Annotated[Optional[list[str]], typer.Option(
             "--level", metavar="LEVEL", help="difficulty level(s): 4, or 1,4,6,11 (or repeat): one ladder per level, on the same deals")] = None,
         n: Annotated[Optional[int], games_opt()] = None,
@@ -35,20 +32,10 @@ def register(ns: dict) -> None:
             "--search-share", metavar="SHARE", min=0.001, max=1.0, help="share of the deals every search rung (lookahead, expert, oracle) "
                                                        "plays: the first ones, so still paired (default: per game and "
                                                        "policy, printed before the run)")] = None,
-        seed: SeedOpt = 1,
-        set_: SetOpt = None,
-        params: ParamsFileOpt = None,
-        out_dir: OutOpt = None,
-        chunk_size: ChunkOpt = None,
-        threads: ThreadsOpt = None,
-        scheduler: SchedulerOpt = None,
-        workers: WorkersOpt = None,
-        margin: MarginOpt = 0.02,
         solver_nodes: Annotated[Optional[int], typer.Option(
             "--solver-nodes", metavar="N", min=0, help="where the game has an exhaustive solver (sickdays-solo): "
                                                        "its budget of nodes a deal on the deals expert plays (0: no "
                                                        "solver; default 100,000)")] = None,
-        quiet: QuietOpt = False,
     ):
         """Play the same deals with random, greedy at a few epsilons, lookahead, expert (and the open-hand
         search, oracle): the skill ladder, paired, in one folder with ladder.json, summary.json and report.html;
@@ -57,36 +44,37 @@ def register(ns: dict) -> None:
         from balance.analysis import ladder as ladder_analysis
         from balance.analysis import runs
 
-        _app["_threads"](threads)
-        spec = _app["_spec"](game)
-        n_players = _app["_players"](spec, players)
+        _app["_threads"](shared.threads)
+        spec = _app["_spec"](shared.game)
+        n_players = _app["_players"](spec, shared.players)
         levels = ladder_analysis.parse_levels(spec, level)
-        user = _app["_user_params"](spec, set_, params, None)
+        user = _app["_user_params"](spec, shared.set_, shared.params, None)
         n_games = n if n is not None else ladder_analysis.default_games(spec.name)
         share = ladder_analysis.default_share(spec.name, search_share)
-        chunk = chunk_size or ladder_analysis.default_chunk(n_games, share)
-        config, rs, left = ladder_analysis.ladder_config(spec, user, n_players, seed, levels, chunk, share)
-        run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-ladder")
+        chunk = shared.chunk_size or ladder_analysis.default_chunk(n_games, share)
+        config, rs, left = ladder_analysis.ladder_config(spec, user, n_players, shared.seed, levels, chunk, share)
+        run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-ladder")
         from balance.analysis.preflight import check_out
 
         check_out(run_dir, spec, config, n_games)  # a folder that cannot be run is refused before the plan
         _print_plan(spec, config, n_games, n_players, left)
         # the folder checked (read only) and the engine compiled before the folder is written; resume and
         # Ctrl-C said as in simulate (cli.app.opened_run)
-        with _app["opened_run"](spec, config, run_dir, n_games, _app["_command_line"](), ladder_analysis.KIND, quiet,
-                                scheduler, workers) as (prepared, executor):
-            _app["_play"](spec, config, run_dir, n_games, quiet, None, prepared, executor, label=f"{spec.name} ladder")
+        with _app["opened_run"](spec, config, run_dir, n_games, _app["_command_line"](), ladder_analysis.KIND,
+                                shared.quiet, shared.scheduler, shared.workers) as (prepared, executor):
+            _app["_play"](spec, config, run_dir, n_games, shared.quiet, None, prepared, executor,
+                          label=f"{spec.name} ladder")
             from balance.reports import render_ladder_report
 
             nodes = ladder_analysis.default_solver_nodes(spec.name) if solver_nodes is None else solver_nodes
             if ladder_analysis.solver_for(spec.name) is not None and nodes > 0:
                 deals = ladder_analysis.bound_deals(config, n_games)
-                if not quiet:
+                if not shared.quiet:
                     _app["err"].print(f"solver: {sum(deals.values()):,} deals, at most {nodes:,} nodes each",
                                       markup=False, highlight=False)
                 ladder_analysis.solve_bound(run_dir, config, spec, n_games, nodes)
             manifest = runs.load_manifest(run_dir)
-            analysed = ladder_analysis.analyse(run_dir, manifest, spec, margin)
+            analysed = ladder_analysis.analyse(run_dir, manifest, spec, shared.margin)
             result = ladder_analysis.write(run_dir, analysed, _app["_command_line"]())
             path = render_ladder_report(run_dir, result)
         print_ladder(result)

@@ -31,16 +31,13 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Optional
 
 import numpy as np
-import typer
 
 from balance.simcore import registry
 from balance.simcore.errors import BalanceError
 
-from .app import (LevelOpt, MaybeGameOpt, OutOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SeedOpt, SetOpt, _players,
-                  _spec, _user_params, command)
+from .app import _players, _spec, _user_params
 
 PLAY_FILE = "play.json"  # the game so far: settings, seats and the person's decisions (resume, undo)
 LOG_FILE = "playtests.csv"  # one row per finished game, in the playtest log's format (balance playtests)
@@ -347,4 +344,4 @@ def bot_policies(spec, policy, policy_param, n_players: int, human: int) -> list
     return pols * n_players if len(pols) == 1 else list(pols)
 
 
-__all__ = ["Game", "play", "setup", "append_log", "read_play_file", "write_play_file"]
+__all__ = ["Game", "setup", "append_log", "read_play_file", "write_play_file"]

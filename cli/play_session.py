@@ -346,27 +346,21 @@ from typing import Annotated, Optional  # noqa: E402
 
 import typer  # noqa: E402
 
-from .app import (LevelOpt, MaybeGameOpt, OutOpt, PlayersOpt, PolicyOpt, PolicyParamOpt, SeedOpt, SetOpt,  # noqa: E402
-                  command)
+from .app import SharedOptions, command, options  # noqa: E402
 
 
 @command(name="play")
+@options("game players seat policy policy_param set_ seed level out_dir notes")
 def play(
-    game: MaybeGameOpt = None,
-    players: PlayersOpt = None,
+    shared: SharedOptions,
     seat: Annotated[Optional[int], typer.Option("--seat", metavar="K", help="your seat, 1..players (1 moves first; "
                                                 "default 1)")] = None,
-    policy: PolicyOpt = None,
-    policy_param: PolicyParamOpt = None,
-    set_: SetOpt = None,
-    seed: SeedOpt = 1,
-    level: LevelOpt = None,
-    out_dir: OutOpt = None,
     notes: Annotated[str, typer.Option("--notes", metavar="TEXT", help="a note for the playtest log's row")] = "",
 ):
     """Play a game yourself against the bots, in the terminal. Your seat sees only what it may see. The game's
     folder (--out; default a new folder under runs/) keeps an unfinished game (quit, end of input, Ctrl-C: give
     the same --out to go on with it); a finished one is saved in it as a run folder `balance replay` reads
     (FOLDER/run), and as one row of playtests.csv beside the folder (runs/playtests.csv by default)."""
-    run_session(game=game, players=players, seat=seat, policy=policy, policy_param=policy_param, set_=set_,
-                seed=seed, level=level, out_dir=out_dir, notes=notes)
+    run_session(game=shared.game, players=shared.players, seat=seat, policy=shared.policy,
+                policy_param=shared.policy_param, set_=shared.set_, seed=shared.seed, level=shared.level,
+                out_dir=shared.out_dir, notes=notes)

@@ -13,31 +13,24 @@ from rich.table import Table
 
 from balance.simcore.errors import BalanceError
 
-from .app import (GameOpt, LevelOpt, MarginOpt, OutOpt, PlayersOpt, QuietOpt, SeedOpt, SetOpt, _command_line, _players,
-                  _spec, command, err, games_opt, out)
+from .app import SharedOptions, _command_line, _players, _spec, command, err, options, out
 
 SYNTH_SEED_NOTE = "synthetic: made by balance playtests --synthesize"
 
 
 @command()
+@options("file game players set_ level cards n seed margin out_dir expert quiet synthesize policy policy_param",
+         game="overtime", n=2_000)
 def playtests(
+    shared: SharedOptions,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="the playtest log: a CSV, one row per game "
                                          "(players, winners; optional turns, minutes, end, settings, cards, level, "
                                          "date, notes; docs/playtests/README.md)")],
-    game: GameOpt = "overtime",
-    players: PlayersOpt = None,
-    set_: SetOpt = None,
-    level: LevelOpt = None,
     cards: Annotated[Optional[Path], typer.Option(
         "--cards", metavar="FILE", help="card list file for the rows that name none (a row's own `cards` wins)")] = None,
-    n: Annotated[int, games_opt()] = 2_000,
-    seed: SeedOpt = 1,
-    margin: MarginOpt = 0.02,
-    out_dir: OutOpt = None,
     expert: Annotated[bool, typer.Option(
         "--expert/--no-expert", help="put expert at the top of the skill grid (it plays a tenth of -n games, "
                                      "every seat expert: 1000x slower than greedy)")] = True,
-    quiet: QuietOpt = False,
     synthesize: Annotated[bool, typer.Option("--synthesize", hidden=True,
                                              help="write FILE: -n games of --policy at --set/--level")] = False,
     policy: Annotated[Optional[list[str]], typer.Option("--policy", hidden=True, metavar="NAME")] = None,
@@ -49,17 +42,19 @@ def playtests(
     (greedy with epsilon 1..0, expert) that best explains the games and, for the party game with minutes,
     the reaction_median that does. -n is the simulated games per setting and rung; -p keeps the log's games
     of that many players only. Writes playtests.json and report.html."""
-    spec = _spec(game)
+    spec = _spec(shared.game)
     if synthesize:
-        _synthesize(spec, file, players, set_, level, n, seed, policy, policy_param)
+        _synthesize(spec, file, shared.players, shared.set_, shared.level, shared.n, shared.seed, policy,
+                    policy_param)
         return
     from balance.analysis import playtests as playtest_analysis
     from balance.analysis import runs
 
-    run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-playtests")
+    run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-playtests")
     _check_folder(run_dir)
-    say = None if quiet else (lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
-    result = playtest_analysis.analyse(spec, file, players, set_, level, cards, n, seed, margin, expert, say)
+    say = None if shared.quiet else (lambda text: err.print(text, markup=False, highlight=False, soft_wrap=True))
+    result = playtest_analysis.analyse(spec, file, shared.players, shared.set_, shared.level, cards, shared.n,
+                                       shared.seed, shared.margin, expert, say)
     result["command"] = _command_line()
     playtest_analysis.write(run_dir, result)
     from balance.reports.playtests import render_playtests_report

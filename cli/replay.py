@@ -9,8 +9,7 @@ import typer
 from balance.simcore.errors import BalanceError
 
 from . import app as cli_app
-from .app import (CheckOpt, FOLDER_HELP, LevelOpt, MaybeGameOpt, ParamsFileOpt, PlayersOpt, PolicyOpt, PolicyParamOpt,
-                  SeedOpt, SetOpt, _command_line, _players, _policies, _spec, _user_params, command, out)
+from .app import FOLDER_HELP, SharedOptions, _command_line, command, options, out
 
 
 @command()
@@ -32,22 +31,15 @@ def report(folder: Annotated[Path, typer.Argument(metavar="FOLDER", help=FOLDER_
 
 
 @command()
+@options("folder game index run variant players level policy policy_param seed set_ params check")
 def replay(
+    shared: SharedOptions,
     folder: Annotated[Optional[Path], typer.Argument(
         metavar="FOLDER", help="a run or sweep folder: replay one of its games with its configuration "
                                  "(or give --game and the settings)")] = None,
-    game: MaybeGameOpt = None,
     index: Annotated[int, typer.Option("--index", metavar="INDEX", help="game index within the run")] = 0,
     run: Annotated[Optional[Path], typer.Option("--run", hidden=True, help="the folder (old spelling of FOLDER)")] = None,
     variant: Annotated[int, typer.Option("--variant", metavar="N", help="variant number within a sweep folder", min=0)] = 0,
-    players: PlayersOpt = None,
-    level: LevelOpt = None,
-    policy: PolicyOpt = None,
-    policy_param: PolicyParamOpt = None,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    params: ParamsFileOpt = None,
-    check: CheckOpt = False,
 ):
     """Print one game as a readable transcript, in the rulebook's words."""
     from balance.analysis import runs
@@ -59,8 +51,9 @@ def replay(
     if not 0 <= index <= runs.MAX_INDEX:
         raise BalanceError(f"--index: {index} is not allowed; allowed: a game index in 0..{runs.MAX_INDEX} (2**63-1)")
     if run is not None:
-        given = [name for name, value in (("--players", players), ("--level", level), ("--policy-param", policy_param),
-                                          ("--set", set_), ("--params", params)) if value]
+        given = [name for name, value in (("--players", shared.players), ("--level", shared.level),
+                                          ("--policy-param", shared.policy_param), ("--set", shared.set_),
+                                          ("--params", shared.params)) if value]
         if given:  # a folder's game is replayed with the run's own settings, never silently others
             raise BalanceError(f"{given[0]}: not allowed with a run FOLDER (its game is replayed with the run's own "
                                "settings); allowed: FOLDER with --index/--variant, or --game with the settings instead")
@@ -73,8 +66,8 @@ def replay(
         manifest = runs.load_manifest(run, "FOLDER")
         config = runs.config_from_manifest(manifest, run)
         spec = runs.spec_of(manifest, run)
-        if game is not None and game != spec.name:
-            raise BalanceError(f"--game: {game} is not the game of {run} ({spec.name}); allowed: {spec.name}, or no --game")
+        if shared.game is not None and shared.game != spec.name:
+            raise BalanceError(f"--game: {shared.game} is not the game of {run} ({spec.name}); allowed: {spec.name}, or no --game")
         if variant >= len(config.variants):
             raise BalanceError(f"--variant: {variant} is not allowed; allowed: 0..{len(config.variants) - 1}")
         played = runs.variant_games(config.variants[variant], manifest["n_games"])
@@ -82,23 +75,22 @@ def replay(
             of = f"variant {variant} of {run}" if len(config.variants) > 1 else str(run)
             raise BalanceError(f"--index: {index} is not a game of {of}, which plays games 0..{played - 1:,}; "
                                f"allowed: 0..{played - 1}" if played else f"--index: {of} plays no game")
-        config.policies = runs.replay_policies(run, manifest, config, policy)  # never a file the folder names
+        config.policies = runs.replay_policies(run, manifest, config, shared.policy)  # never a file the folder names
         n_players, seed = config.players, config.seed
         seats = runs.seat_policies(config, config.variants[variant])  # a seat-rotated variant: its own seating
         data = runs.played_data(spec, run, manifest, config, variant)  # the folder's own copy of its cards, checked
     else:
-        if game is None:
+        if shared.game is None:
             raise BalanceError("--game: give a game, or a run FOLDER to replay from")
-        spec = _spec(game)
-        n_players = _players(spec, players)
-        seats = _policies(spec, policy, policy_param, n_players)
+        spec, n_players, seats, user = shared.setting()
+        seed = shared.seed
         from balance.simcore.params import resolve
 
-        rule_params = resolve(spec, _user_params(spec, set_, params, level))
+        rule_params = resolve(spec, user)
         data = spec.load_data(rule_params)
     engine = Engine(spec, seats)  # the transcript decodes with the cards played
     cli_app._first_compile(spec, seats, engine, traced=True)
-    events, game_row, seat_rows = engine.replay(data.tables, n_players, seed, index, check=check)
+    events, game_row, seat_rows = engine.replay(data.tables, n_players, seed, index, check=shared.check)
     out.print(f"[bold]{spec.title}[/bold] — game {index} of seed {seed}, {n_players} player(s), "
               f"policies {', '.join(s.name for s in seats)}", highlight=False)
     lines = list(spec.decode_trace(events, data, n_players))
@@ -112,6 +104,6 @@ def replay(
         raise typer.Exit(1)
     out.print(f"End: {reason}; decisions {int(game_row[1])}; "
               f"{'winner(s): seat ' + ', '.join(winners) if winners else 'nobody won'}.", highlight=False)
-    if check:
+    if shared.check:
         out.print(f"--check: every invariant held after each of the {int(game_row[1])} decisions.", highlight=False)
     return lines

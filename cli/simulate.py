@@ -8,10 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from .app import (CheckOpt, ChunkOpt, GameOpt, LevelOpt, MarginOpt, MaybeGameOpt, OutOpt, ParamsFileOpt, PlayersOpt,
-                  PolicyOpt, PolicyParamOpt, PrecisionOpt, QuietOpt, SchedulerOpt, SeedOpt, SetOpt, SkillCheckOpt,
-                  ThreadsOpt, VaryOpt, WorkersOpt, _command_line, _setting, _spec, _threads, command,
-                  games_opt, out)
+from .app import GameOpt, MaybeGameOpt, SharedOptions, VaryOpt, _command_line, _spec, _threads, command, options, out
 from .running import run_and_report
 
 if TYPE_CHECKING:
@@ -169,85 +166,52 @@ def _print_verdicts(summary: SummaryResult) -> None:
 
 
 @command()
+@options("game players level policy policy_param n seed set_ params out_dir chunk_size threads precision scheduler "
+         "workers check rotate_seats margin skill_check card_power quiet", game="overtime", n=1_000_000)
 def simulate(
-    game: GameOpt = "overtime",
-    players: PlayersOpt = None,
-    level: LevelOpt = None,
-    policy: PolicyOpt = None,
-    policy_param: PolicyParamOpt = None,
-    n: Annotated[int, games_opt()] = 1_000_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    params: ParamsFileOpt = None,
-    out_dir: OutOpt = None,
-    chunk_size: ChunkOpt = None,
-    threads: ThreadsOpt = None,
-    precision: PrecisionOpt = None,
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
-    check: CheckOpt = False,
+    shared: SharedOptions,
     rotate_seats: Annotated[bool, typer.Option(
         "--rotate-seats", help="play every deal once per rotation of the policies round the table (each policy "
                                "at every seat on the same deal): seat advantage free of who sits where")] = False,
-    margin: MarginOpt = 0.02,
-    skill_check: SkillCheckOpt = None,
     card_power: Annotated[bool, typer.Option(
         "--card-power/--no-card-power",
         help="also measure what one more copy of each card does for the seat that gets it (competitive games "
              "with a card list; the run's first deals, up to 12,000 a card and a quarter of -n in all)")] = True,
-    quiet: QuietOpt = False,
 ):
     """Play N games, write the run folder (Parquet parts, summary.json) and its HTML report."""
     from balance.analysis import runs
 
-    _threads(threads)
-    spec, n_players, seats, user = _setting(game, players, policy, policy_param, set_, params, level)
-    config = runs.make_config(spec, user, n_players, seats, seed, n, chunk_size, rotate_seats=rotate_seats)
-    config.check = check
-    run_dir = out_dir or runs.new_run_dir(Path("runs"), spec.name)
-    summary = run_and_report(spec, config, run_dir, n, _command_line(), quiet=quiet, precision=precision,
-                             scheduler=scheduler, workers=workers, margin=margin, skill_check=skill_check,
-                             card_power=card_power)
+    _threads(shared.threads)
+    spec, n_players, seats, user = shared.setting()
+    config = runs.make_config(spec, user, n_players, seats, shared.seed, shared.n, shared.chunk_size,
+                              rotate_seats=rotate_seats)
+    config.check = shared.check
+    run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), spec.name)
+    summary = run_and_report(spec, config, run_dir, shared.n, _command_line(), quiet=shared.quiet,
+                             precision=shared.precision, scheduler=shared.scheduler, workers=shared.workers,
+                             margin=shared.margin, skill_check=shared.skill_check, card_power=card_power)
     _print_summary(summary, run_dir, spec)
     out.print(f"report: {run_dir / 'report.html'}")
     return run_dir
 
 
 @command()
-def sweep(
-    vary: VaryOpt,
-    game: GameOpt = "overtime",
-    players: PlayersOpt = None,
-    level: LevelOpt = None,
-    policy: PolicyOpt = None,
-    policy_param: PolicyParamOpt = None,
-    n: Annotated[int, games_opt()] = 100_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    params: ParamsFileOpt = None,
-    out_dir: OutOpt = None,
-    chunk_size: ChunkOpt = None,
-    threads: ThreadsOpt = None,
-    precision: PrecisionOpt = None,
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
-    check: CheckOpt = False,
-    margin: MarginOpt = 0.02,
-    skill_check: SkillCheckOpt = None,
-    quiet: QuietOpt = False,
-):
+@options("vary game players level policy policy_param n seed set_ params out_dir chunk_size threads precision "
+         "scheduler workers check margin skill_check quiet", game="overtime", n=100_000)
+def sweep(vary: VaryOpt, shared: SharedOptions):
     """Play every point of a parameter grid on the same deals; one folder, one report."""
     from balance.analysis import runs
     from balance.analysis.sweep import grid, sweep_config
 
-    _threads(threads)
-    spec, n_players, seats, user = _setting(game, players, policy, policy_param, set_, params, level)
+    _threads(shared.threads)
+    spec, n_players, seats, user = shared.setting()
     points = grid(spec, vary)
-    config = sweep_config(spec, user, points, n_players, seats, seed, n, chunk_size)
-    config.check = check
-    run_dir = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-sweep")
-    summary = run_and_report(spec, config, run_dir, n, _command_line(), kind="sweep", quiet=quiet, precision=precision,
-                             scheduler=scheduler, workers=workers, margin=margin, skill_check=skill_check)
+    config = sweep_config(spec, user, points, n_players, seats, shared.seed, shared.n, shared.chunk_size)
+    config.check = shared.check
+    run_dir = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-sweep")
+    summary = run_and_report(spec, config, run_dir, shared.n, _command_line(), kind="sweep", quiet=shared.quiet,
+                             precision=shared.precision, scheduler=shared.scheduler, workers=shared.workers,
+                             margin=shared.margin, skill_check=shared.skill_check)
     _print_sweep(summary, run_dir)
     return run_dir
 

@@ -11,20 +11,17 @@ from rich.table import Table
 from balance.simcore.errors import BalanceError
 
 from . import app as cli_app
-from .app import (GameOpt, LevelOpt, MarginOpt, OutOpt, ParamsFileOpt, PlayersOpt, PolicyOpt, PolicyParamOpt,
-                  QuietOpt, SeedOpt, SetOpt, ThreadsOpt, VaryOpt, _command_line, _nothing_kept, _players, _policies,
-                  _seats_words, _setting, _spec, _threads, _user_params, command, err, games_opt, out)
+from .app import (SharedOptions, VaryOpt, _command_line, _nothing_kept, _players, _policies, _seats_words, _spec,
+                  _threads, _user_params, command, err, games_opt, options, out)
 
 
 @command()
+@options("vary target game players level policy policy_param n n_screen keep fresh skill_games margin seed set_ params "
+         "out_dir threads quiet", game="overtime")
 def tune(
+    shared: SharedOptions,
     vary: VaryOpt,
     target: Annotated[list[str], typer.Option("--target", metavar="TARGET", help="win_rate=0.45..0.55, seat_gap<=0.02, length_median=12..15, ladder=0.99,0.9,...")],
-    game: GameOpt = "overtime",
-    players: PlayersOpt = None,
-    level: LevelOpt = None,
-    policy: PolicyOpt = None,
-    policy_param: PolicyParamOpt = None,
     n: Annotated[int, games_opt(10)] = 20_000,
     n_screen: Annotated[Optional[int], typer.Option("--screen", metavar="N", help="games per grid point in the screening pass (default n/10)", min=10)] = None,
     keep: Annotated[int, typer.Option("--keep", metavar="N", help="finalists replayed with -n games", min=1)] = 3,
@@ -34,13 +31,6 @@ def tune(
     skill_games: Annotated[Optional[int], typer.Option(
         "--skill-games", metavar="N", min=10, help="at most this many fresh games per skill-sensitivity row (default: --fresh; "
                                       "lookahead plays what a 5-point interval needs, planned from a pilot)")] = None,
-    margin: MarginOpt = 0.02,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    params: ParamsFileOpt = None,
-    out_dir: OutOpt = None,
-    threads: ThreadsOpt = None,
-    quiet: QuietOpt = False,
 ):
     """Search parameters to hit targets; report the recommendation measured on fresh games, how sure the pick
     is, its runners-up and skill sensitivity."""
@@ -48,19 +38,19 @@ def tune(
     from balance.analysis.sweep import grid
     from balance.analysis.tune import parse_target, tune as run_tune, write_tuning
 
-    _threads(threads)
-    spec, n_players, seats, user = _setting(game, players, policy, policy_param, set_, params, level)
+    _threads(shared.threads)
+    spec, n_players, seats, user = shared.setting()
     targets = [parse_target(t) for t in target]
     points = grid(spec, vary)
     from balance.analysis.preflight import check_result_folder
 
-    check_result_folder(out_dir, "tuning.json and report.html")  # before the games, not after them
-    cli_app._first_compile(spec, seats, say=not quiet)
-    with _nothing_kept("tune"), (err.status(f"tuning {spec.name}: {len(points)} grid points") if not quiet
+    check_result_folder(shared.out_dir, "tuning.json and report.html")  # before the games, not after them
+    cli_app._first_compile(spec, seats, say=not shared.quiet)
+    with _nothing_kept("tune"), (err.status(f"tuning {spec.name}: {len(points)} grid points") if not shared.quiet
                                  else contextlib.nullcontext()):
-        result = run_tune(spec, user, points, targets, n_players, seats, seed, n_screen or max(10, n // 10), n, keep,
-                          n_skill=skill_games, n_fresh=fresh, margin=margin)
-    folder = out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
+        result = run_tune(spec, user, points, targets, n_players, seats, shared.seed, n_screen or max(10, n // 10), n,
+                          keep, n_skill=skill_games, n_fresh=fresh, margin=shared.margin)
+    folder = shared.out_dir or runs.new_run_dir(Path("runs"), f"{spec.name}-tune")
     from balance.reports import render_tuning_report
 
     res = write_tuning(folder, result, _command_line())
@@ -93,44 +83,37 @@ def tune(
 
 
 @command()
+@options("game players policy policy_param n n_old seed set_ params max_attempts out_dir threads quiet",
+         game="sickdays-solo")
 def campaign(
-    game: GameOpt = "sickdays-solo",
-    players: PlayersOpt = None,
-    policy: PolicyOpt = None,
-    policy_param: PolicyParamOpt = None,
+    shared: SharedOptions,
     n: Annotated[int, typer.Option("--campaigns", metavar="N", min=1, help="number of campaigns (each plays as many "
                                     "games as it takes to clear levels 1-11)")] = 10_000,
     n_old: Annotated[Optional[int], typer.Option("-n", hidden=True, min=1, help="old spelling of --campaigns")] = None,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    params: ParamsFileOpt = None,
     max_attempts: Annotated[int, typer.Option("--max-attempts", metavar="N", help="give up a level after this many attempts", min=1)] = 200,
-    out_dir: OutOpt = None,
-    threads: ThreadsOpt = None,
-    quiet: QuietOpt = False,
 ):
     """Play whole campaigns (levels 1..11; a lost level is replayed with one more event)."""
     from balance.analysis.campaign import run_campaign, write_campaign
 
-    _threads(threads)
-    spec = _spec(game)
+    _threads(shared.threads)
+    spec = _spec(shared.game)
     if spec.param("level") is None or spec.param("events") is None:
         raise BalanceError(f"--game: {spec.name} has no campaign (needs levels and events)")
-    n_players = _players(spec, players)
-    seats = _policies(spec, policy, policy_param, n_players)
-    user = _user_params(spec, set_, params, None)
+    n_players = _players(spec, shared.players)
+    seats = _policies(spec, shared.policy, shared.policy_param, n_players)
+    user = _user_params(spec, shared.set_, shared.params, None)
     n = n_old if n_old is not None else n
     from balance.analysis.preflight import check_result_folder
 
-    check_result_folder(out_dir, "campaign.json and report.html")  # before the games, not after them
-    cli_app._first_compile(spec, seats, say=not quiet)
+    check_result_folder(shared.out_dir, "campaign.json and report.html")  # before the games, not after them
+    cli_app._first_compile(spec, seats, say=not shared.quiet)
     with _nothing_kept("campaign"):
-        result = run_campaign(spec, user, n_players, seats, seed, n, max_attempts)
+        result = run_campaign(spec, user, n_players, seats, shared.seed, n, max_attempts)
     from balance.analysis.runs import new_run_dir
 
     from balance.reports import render_campaign_report
 
-    folder = out_dir or new_run_dir(Path("runs"), f"{spec.name}-campaign")
+    folder = shared.out_dir or new_run_dir(Path("runs"), f"{spec.name}-campaign")
     res = write_campaign(folder, spec, result, _command_line())
     path = render_campaign_report(folder, res, spec)
     t = Table(title=f"campaign: {n:,} campaigns, policy {_seats_words(spec, seats, n_players)}")
