@@ -1,6 +1,7 @@
 """Sick Days solo/co-op: greedy's weights, declared once, and the reference option scorer.
 
-`option_score(s, seat, op, params)` scores one legal option from scratch: the
+`option_score(tables, s, seat, op, params)` scores one legal option from scratch (read through
+the rules' `action`: its kind, card and column): the
 definition of greedy's choice, kept plain so it can be read against the
 rulebook; `policies.greedy` takes exactly the option this would take (first
 best), faster (tests/sickdays_solo/test_greedy_speedup.py checks it).
@@ -20,10 +21,10 @@ from balance.simcore.runner import P_GAME
 from balance.simcore.spec import PolicyParam, policy_index
 
 from .rules import (
-    EV_BIRTHDAY, EV_COFFEE, EV_LOOKBUSY, EV_NEWYEARS, EV_PIZZAPARTY, EV_VALENTINE, EV_WATERCOOLER,
-    H_AUT_CARD, H_BD_C, H_BD_R, H_DISC_N, H_NP, H_ROWS, H_USED, HAND_CAP,
-    NCOL, NSUITS, NWORK, O_DISC, O_HAND, O_HANDN, O_HAPPY, O_HEIGHT, O_ZONE, OP_AUT_PLACE, OP_CB_RETURN,
-    OP_DISCARD, OP_EVENT, OP_LB_TAKE, OP_NOTE, OP_PLAY, OP_PLAY_BDAY, OP_REFRESH, OP_WC_NOTE, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, line_count, o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, H_NY_R,
+    ACT, action, EV_BIRTHDAY, EV_COFFEE, EV_LOOKBUSY, EV_NEWYEARS, EV_PIZZAPARTY, EV_VALENTINE, EV_WATERCOOLER,
+    H_BD_C, H_BD_R, H_DISC_N, H_NP, H_ROWS, H_USED, HAND_CAP,
+    NCOL, NSUITS, NWORK, O_HAND, O_HANDN, O_HAPPY, O_HEIGHT, O_ZONE,
+    Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, line_count, o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, H_NY_R,
     H_VAL_R, H_VAL_W,
 )
 
@@ -315,34 +316,24 @@ def note_score(s, seat, c, params):
 
 
 @jit
-def option_score(s, seat, op, params):
-    kind = op // 10000
-    a = (op // 100) % 100
-    b = op % 100
-    hb = O_HAND + seat * HAND_CAP
-    if kind == OP_REFRESH:
+def option_score(tables, s, seat, op, params):
+    act, card, _target, col = action(tables, s, op)  # what the option does, named by the rules (ACT)
+    if act == ACT.refresh:
         return params[W.refresh_at]
-    if kind == OP_PLAY:
-        card = s[hb + a]
+    if act == ACT.play or act == ACT.automa_place:
         c = card % 7
         return play_score(s, seat, card, s[O_HEIGHT + c], c, params, False)
-    if kind == OP_PLAY_BDAY:
-        card = s[hb + a]
+    if act == ACT.play_on_birthday:
         return play_score(s, seat, card, s[H_BD_R], s[H_BD_C], params, True)
-    if kind == OP_DISCARD:
-        card = s[hb + a]
+    if act == ACT.discard:
         return -keep_value(s, card, params, -1.0) - 0.05
-    if kind == OP_NOTE or kind == OP_WC_NOTE:
-        v = note_score(s, seat, b, params)
-        return v + (params[W.w_note_cost] * 0.5 if kind == OP_WC_NOTE else 0.0)
-    if kind == OP_EVENT:
-        return event_score(s, seat, s[hb + a], b, params)
-    if kind == OP_AUT_PLACE:
-        card = s[H_AUT_CARD]
-        c = card % 7
-        return play_score(s, seat, card, s[O_HEIGHT + c], c, params, False)
-    if kind == OP_LB_TAKE:
-        return keep_value(s, s[O_DISC + a], params, -1.0) - 0.5
-    if kind == OP_CB_RETURN:
-        return -keep_value(s, s[hb + a], params, -1.0) - 0.2
+    if act == ACT.note or act == ACT.watercooler_note:
+        v = note_score(s, seat, col, params)
+        return v + (params[W.w_note_cost] * 0.5 if act == ACT.watercooler_note else 0.0)
+    if act == ACT.event:
+        return event_score(s, seat, card, col, params)
+    if act == ACT.look_busy_take:
+        return keep_value(s, card, params, -1.0) - 0.5
+    if act == ACT.coffee_return:
+        return -keep_value(s, card, params, -1.0) - 0.2
     return 0.0  # automa discard, Water Cooler done, Look Busy skip, Coffee Break done

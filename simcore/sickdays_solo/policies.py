@@ -16,10 +16,11 @@ from balance.simcore.jit import jit
 from balance.simcore.scratch import stack_f64
 
 from .rules import (
+    ACT, action,
     EV_NEWYEARS, EV_VALENTINE,
     END, H_BD_C, H_BD_R, H_KEPT, H_NP, H_OVER, H_PHASE,
     H_READY, H_ROWS, H_USED, HAND_CAP, NCOL, NSUITS, NWORK, O_HAND, O_HANDN, O_HAPPY, O_HEIGHT,
-    O_ZONE, OP_DISCARD, OP_EVENT, OP_NOTE, OP_PLAY, OP_PLAY_BDAY, OP_REFRESH, PH_TURN, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, worker_lines, H_NY_R, H_VAL_R,
+    O_ZONE, PH_TURN, Z_AUTOMA, Z_DECK, Z_HAND0, Z_REMOVED, o_d1, o_d2, o_rowcnt, o_rowfill, wild_on_line, worker_lines, H_NY_R, H_VAL_R,
     H_VAL_W, missing, C_LEVEL, H_DECK_N, H_HAND,
 )
 
@@ -255,7 +256,7 @@ def greedy(tables, s, seat, options, n, params, rng):
     best_v = -1e300
     if s[H_PHASE] != PH_TURN:
         for i in range(n):
-            v = option_score(s, seat, options[i], params)
+            v = option_score(tables, s, seat, options[i], params)
             if v > best_v:
                 best_v = v
                 best = i
@@ -290,12 +291,11 @@ def greedy(tables, s, seat, options, n, params, rng):
         memo[j] = np.nan
     for i in range(n):
         op = options[i]
-        kind = op // 10000
-        a = (op // 100) % 100
-        if kind == OP_REFRESH:
+        act, card, _target, col = action(tables, s, op)  # what the option does, named by the rules (ACT)
+        a = (op // 100) % 100  # the card's hand slot: only the memo's key (the memo is per hand slot)
+        if act == ACT.refresh:
             v = params[W.refresh_at]
-        elif kind == OP_PLAY:
-            card = s[hb + a]
+        elif act == ACT.play:
             c = card % 7
             w = card // 7
             r = s[O_HEIGHT + c]
@@ -327,8 +327,7 @@ def greedy(tables, s, seat, options, n, params, rng):
             else:
                 pen = _block_seq(s, r, c, w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
             v = sc - pen + rb  # (rb: row_bonus(s, r, params))
-        elif kind == OP_DISCARD:
-            card = s[hb + a]
+        elif act == ACT.discard:
             if card >= NWORK:
                 kv = 0.5
             elif s[O_HAPPY + card // 7] != 0:
@@ -368,10 +367,10 @@ def greedy(tables, s, seat, options, n, params, rng):
                 else:
                     kv = params[W.w_keep] * pot
             v = -kv - 0.05
-        elif kind == OP_NOTE or kind == OP_EVENT:
-            c = op % 100
+        elif act == ACT.note or act == ACT.event:
+            c = col
             r = s[O_HEIGHT + c]
-            if kind == OP_NOTE and note_bound_ok:
+            if act == ACT.note and note_bound_ok:
                 # a note in a column no hand card of an unhappy worker belongs to: its scaffold is
                 # 0, w_scaffold x 0 or w_scaffold x 0.25 w_one (the largest is `ub_fill`) and its
                 # block penalty >= 0 (w_block >= 0), so its score is <= the bound below (float
@@ -380,13 +379,12 @@ def greedy(tables, s, seat, options, n, params, rng):
                     rb = params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0
                     if (ub_fill + rb) - params[W.w_note_cost] <= best_v:
                         continue
-            card = s[hb + a]
             e = card - NWORK
-            if kind == OP_EVENT and (e == EV_NEWYEARS or e == EV_VALENTINE):
+            if act == ACT.event and (e == EV_NEWYEARS or e == EV_VALENTINE):
                 v = event_score(s, seat, card, c, params)
             else:
                 sc = _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
-                if kind == OP_EVENT:
+                if act == ACT.event:
                     sc += event_bonus(s, e, params)
                 # block(s, r, c, -1, params)
                 if exact:
@@ -398,18 +396,17 @@ def greedy(tables, s, seat, options, n, params, rng):
                 else:
                     pen = _block_seq(s, r, c, -1, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
                 v = sc - pen + (params[W.w_row_full] if (s[rfill + r] == NCOL - 1 and row_full) else 0.0)
-                if kind == OP_NOTE:
+                if act == ACT.note:
                     v = v - params[W.w_note_cost]
                     v = v + 0.0
-        elif kind == OP_PLAY_BDAY:
-            card = s[hb + a]
+        elif act == ACT.play_on_birthday:
             if s[O_HAPPY + card // 7] != 0:
                 v = 0.0 - 0.1
             else:
                 pv = _hand_pv(s, memo, hb, a, 2, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
                 v = pv if pv > 0.0 else 0.0 - params[W.w_waste]
         else:
-            v = option_score(s, seat, op, params)
+            v = option_score(tables, s, seat, op, params)
         if v > best_v:
             best_v = v
             best = i

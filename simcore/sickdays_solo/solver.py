@@ -189,7 +189,7 @@ def _order(tables, s, opts, n, params, order, sc):
     """The options in greedy's order: option_score, highest first (ties: the legal order, as greedy)."""
     seat = to_move(s)
     for i in range(n):
-        sc[i] = option_score(s, seat, opts[i], params)
+        sc[i] = option_score(tables, s, seat, opts[i], params)
         order[i] = i
     for i in range(1, n):  # insertion sort, stable
         j = i

@@ -14,10 +14,10 @@ from balance.simcore.trace import no_trace
 from sickdays_solo.helpers import tables_for
 
 
-def plain_greedy(s, seat, options, n, params):
+def plain_greedy(t, s, seat, options, n, params):
     best, best_v = 0, -1e300
     for i in range(n):
-        v = policies.option_score(s, seat, options[i], params)
+        v = policies.option_score(t, s, seat, options[i], params)
         if v > best_v:
             best, best_v = i, v
     return best
@@ -46,7 +46,7 @@ def test_greedy_matches_plain_argmax(level, events, players, overrides):
             seat = rules.to_move(s)
             n = rules.legal(t, s, out)
             g = policies.greedy(t, s, seat, out, n, params, rng)
-            assert g == plain_greedy(s, seat, out, n, params)
+            assert g == plain_greedy(t, s, seat, out, n, params)
             checked += 1
             j = g if game % 2 == 0 else R.randint(rng, R.POLICY, n)  # odd games: random moves
             rules.step(t, s, out[j], rng, no_trace())
