@@ -326,6 +326,16 @@ def read_cards(path: Path, raw: dict) -> dict:
 
 
 # ---------------------------------------------------------------- the tables
+
+# the kinds table's columns copied from a compiled card row as they are: (column, the row's key)
+KIND_FIELDS = (
+    (constants.KF_TYPE, "type"), (constants.KF_REACT_MASK, "react_mask"), (constants.KF_REACT_EVENT, "react_event"),
+    (constants.KF_REACT_BY, "react_by"), (constants.KF_IS_REACTION, "reaction"), (constants.KF_TARGET, "target"),
+    (constants.KF_SHIFT, "shift"), (constants.KF_ABIL, "ability"), (constants.KF_ABIL_USES, "abil_uses"),
+    (constants.KF_ABIL_REACT_MASK, "abil_react_mask"), (constants.KF_ABIL_REACT_EVENT, "abil_react_event"),
+    (constants.KF_ABIL_REACT_BY, "abil_react_by"),
+)
+
 def compile_tables(p: dict, d: dict) -> tuple:
     """(rules int64[NR], kinds int64[K, NKF], effects int64[K, 2*MAX_EFF, 4], inst_kind int64[N])."""
     main = d["cards"][:-1]
@@ -338,20 +348,10 @@ def compile_tables(p: dict, d: dict) -> tuple:
     eff = np.zeros((K, 2 * constants.MAX_EFF, 4), np.int64)
     for k, row in enumerate(main + [joe]):
         kk = k if k < n_main_kinds else joe_kind
-        kinds[kk, constants.KF_TYPE] = row["type"]
-        kinds[kk, constants.KF_REACT_MASK] = row["react_mask"]
-        kinds[kk, constants.KF_REACT_EVENT] = row["react_event"]
-        kinds[kk, constants.KF_REACT_BY] = row["react_by"]
-        kinds[kk, constants.KF_IS_REACTION] = row["reaction"]
-        kinds[kk, constants.KF_TARGET] = row["target"]
+        for field, key in KIND_FIELDS:
+            kinds[kk, field] = row[key]
         stats = row["stats"] if not row["is_joe"] else (p["joe_productiveness"], p["joe_laziness"], p["joe_determination"])
         kinds[kk, constants.KF_P], kinds[kk, constants.KF_L], kinds[kk, constants.KF_D] = stats
-        kinds[kk, constants.KF_SHIFT] = row["shift"]
-        kinds[kk, constants.KF_ABIL] = row["ability"]
-        kinds[kk, constants.KF_ABIL_USES] = row["abil_uses"]
-        kinds[kk, constants.KF_ABIL_REACT_MASK] = row["abil_react_mask"]
-        kinds[kk, constants.KF_ABIL_REACT_EVENT] = row["abil_react_event"]
-        kinds[kk, constants.KF_ABIL_REACT_BY] = row["abil_react_by"]
         for j, e in enumerate(row["effects"]):
             eff[kk, j] = e
             if e[0] == constants.OP_WORK:
