@@ -6,8 +6,8 @@ and reads the engine's state (plain numpy, read only) for what the seat may see:
 public piles and zones, counts of the others' hands and decks, never their cards nor a deck's
 order. Bot moves are the game's own transcript lines (`spec.decode_trace`, one event at a time),
 with the events that would show a hidden card rewritten (`hide`): another player's draw, a deal,
-a card removed unseen. A game with no `seat_view.py` is shown through this base: its title, option
-codes and full transcript lines (so it should have one before people play it).
+a card removed unseen. A game with no `seat_view.py` is shown through this base: its title, its options'
+action kinds and cards, and full transcript lines (so it should have one before people play it).
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def card_texts(data) -> dict[str, str]:
 
 
 class SeatView:
-    """The shared view; a game overrides `board`, `option` and `hide`."""
+    """The shared view; a game overrides `board`, the words of its options' actions (`SAYS`, `fields`) and `hide`."""
 
     def __init__(self, spec, data, players: int, human: int):
         self.spec, self.data, self.players, self.human = spec, data, players, human
@@ -71,7 +71,29 @@ class SeatView:
         return [f"{self.spec.title}"]
 
     def option(self, state, code: int) -> str:
-        return f"option {code}"
+        """A legal option in words, from what it does: the game's `action` kernel (kind, card, target, choice) of
+        the engine's state, worded by `words`; "option <code>" for a game with no action kernel."""
+        action = getattr(self.spec.kernels, "action", None)
+        if action is None:
+            return f"option {code}"
+        kind, card, target, choice = (int(x) for x in action(self.data.tables, state, code))
+        return self.words(state, kind, card, target, choice)
+
+    # An option's sentence by its action's kind (the game's constants.ACT): a str.format template of the names
+    # `fields` gives; a kind with none is worded by its name and card.
+    SAYS: dict[int, str] = {}
+
+    def words(self, state, kind: int, card: int, target: int, choice: int) -> str:
+        """An action in words (`option`): its kind's template (SAYS) filled with its `fields`."""
+        say = self.SAYS.get(kind)
+        if say is not None:
+            return say.format_map(self.fields(state, kind, card, target, choice))
+        name = self.spec.action_kinds[kind]
+        return f"{name} {self.card(card)}" if card >= 0 else name
+
+    def fields(self, state, kind: int, card: int, target: int, choice: int) -> dict:
+        """The names an action's template may use; a game adds its own (read from the action, and the state)."""
+        return {"card": self.card(card)}
 
     def hide(self, ev: tuple) -> str | None:
         """None: the transcript's line may be shown as it is; a string: show this instead ("" shows nothing)."""

@@ -3,6 +3,7 @@ seat sees it, its options in words, the transcript events that would show a hidd
 from __future__ import annotations
 
 from . import constants
+from .constants import ACT
 from ..seat_view import SeatView
 
 
@@ -70,27 +71,26 @@ class View(SeatView):
         lines.append("Your hand: " + (", ".join(self.desc(i) for i in self.hand(a, h)) or "empty"))
         return lines
 
-    def option(self, state, code):
-        constants, a = self.constants, self.a(state)
-        seat = a[constants.M_CUR]
-        if code == constants.OPT_DECLARE:
-            return "Declare Back To Work-ish"
-        if code == constants.OPT_CONTINUE:
-            ph = a[constants.M_PHASE]
-            return {constants.PH_START: "Go on: sweep your Personal Discard row", constants.PH_DISCARD: "Done discarding: refill your hand",
-                    constants.PH_PLAY: "End your turn"}.get(ph, "Go on")
-        if code == constants.OPT_DRAW:
-            return "Draw from the Draw pile"
-        if constants.OPT_DISCARD <= code < constants.OPT_PLAY:
-            return f"Discard {self.desc(self.hand(a, seat)[code - constants.OPT_DISCARD])} to your Personal Discard row"
-        if constants.OPT_PLAY <= code < constants.OPT_TAKE:
-            inst = self.hand(a, seat)[code - constants.OPT_PLAY]
-            c = int(self.inst[inst])
-            if self.cards[c, constants.C_KIND] == constants.EXCUSE:
-                return f"Play the Excuse {self.desc(inst)}: start a new set"
-            return f"Add {self.desc(inst)} to your set"
-        p, j = divmod(code - constants.OPT_TAKE, constants.ROW_MAX)
-        return f"Take {self.desc(self.row(a, p)[j])} from {self.seat_name(p)}'s Personal Discard row"
+    SAYS = {
+        ACT.declare: "Declare Back To Work-ish",
+        ACT.carry_on: "Go on: sweep your Personal Discard row",
+        ACT.stop_discarding: "Done discarding: refill your hand",
+        ACT.end_turn: "End your turn",
+        ACT.draw: "Draw from the Draw pile",
+        ACT.discard: "Discard {desc} to your Personal Discard row",
+        ACT.play: "Add {desc} to your set",
+        ACT.take: "Take {desc} from {who}'s Personal Discard row",
+    }
+
+    def words(self, state, kind, card, target, choice):
+        constants = self.constants
+        if kind == ACT.play and self.cards[card, constants.C_KIND] == constants.EXCUSE:
+            return f"Play the Excuse {self.desc(choice)}: start a new set"
+        return super().words(state, kind, card, target, choice)
+
+    def fields(self, state, kind, card, target, choice):
+        # the card instance discarded, played or taken, the seat whose row it is taken from
+        return {"desc": self.desc(choice) if choice >= 0 else "", "who": self.seat_name(target)}
 
     def hide(self, ev):
         constants = self.constants

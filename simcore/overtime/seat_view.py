@@ -3,6 +3,7 @@ seat sees it, its options in words, the transcript events that would show a hidd
 from __future__ import annotations
 
 from . import constants
+from .constants import ACT
 from ..seat_view import SeatView
 
 
@@ -83,33 +84,27 @@ class View(SeatView):
         done = " (cancelled)" if pe[constants.PF_CANCELLED] else ""
         return f"{e}: {self.seat_name(pe[constants.PF_PLAYER])}'s {self.card_of(pe[constants.PF_CARD])}{done}"
 
-    def option(self, state, code):
+    SAYS = {
+        ACT.pass_reaction: "Pass (no reaction)",
+        ACT.end_actions: "End your action phase",
+        ACT.play: "Play {card}{aim}",
+        ACT.ability: "Use {card}'s ability{take}",
+        ACT.discard: "Discard {card}",
+        ACT.react: "React with {card} to {entry}",
+        ACT.ability_react: "Use {card}'s ability as a reaction to {entry}",
+        ACT.choose: "Choose your {card} ({tasks} tasks)",
+    }
+
+    def fields(self, state, kind, card, target, choice):
         constants, s = self.constants, state[0]
-        g = s["g"]
-        kind, a, b = code >> 24, (code >> 12) & 0xFFF, code & 0xFFF
-        seat = g[constants.G_OFFER] if g[constants.G_PHASE] == constants.PH_REACT else g[constants.G_CH_WHO] if g[constants.G_PHASE] == constants.PH_CHOOSE else g[constants.G_CUR]
-        if kind == constants.O_END:
-            return "Pass (no reaction)" if g[constants.G_PHASE] == constants.PH_REACT else "End your action phase"
-        if kind == constants.O_PLAY:
-            c = self.kind_of(s["hand"][seat, a])
-            tg = self.kinds[c, constants.KF_TARGET]
-            if tg == constants.TG_ASSIGNMENT:
-                return f"Play {self.card(c)} on your {self.card_of(b)} ({s['tasks'][b]} tasks done)"
-            if tg in (constants.TG_ANOTHER, constants.TG_ANY):
-                return f"Play {self.card(c)} targeting {self.you(b)}"
-            return f"Play {self.card(c)}"
-        if kind == constants.O_ABILITY:
-            ek = self.kind_of(s["ps"][seat, constants.P_EMP])
-            if self.kinds[ek, constants.KF_ABIL_TAKE_MASK]:
-                return f"Use {self.card(ek)}'s ability: take {self.card(b)} from the discard pile"
-            return f"Use {self.card(ek)}'s ability"
-        if kind == constants.O_DISCARD:
-            return f"Discard {self.card_of(s['hand'][seat, a])}"
-        if kind == constants.O_REACT:
-            return f"React with {self.card_of(s['hand'][seat, a])} to {self.entry(s, b)}"
-        if kind == constants.O_ABILITY_REACT:
-            ek = self.kind_of(s["ps"][seat, constants.P_EMP])
-            return f"Use {self.card(ek)}'s ability as a reaction to {self.entry(s, b)}"
-        if kind == constants.O_CHOOSE:
-            return f"Choose your {self.card_of(b)} ({s['tasks'][b]}/{self.kinds[self.kind_of(b), constants.KF_TASKS]} tasks)"
-        return f"option {code}"
+        out = super().fields(state, kind, card, target, choice)
+        if kind == ACT.play:  # the A card an assignment card works on, or the player a card targets
+            out["aim"] = (f" on your {self.card_of(choice)} ({s['tasks'][choice]} tasks done)" if choice >= 0 else
+                          f" targeting {self.you(target)}" if target >= 0 else "")
+        elif kind == ACT.ability:  # the card kind it takes from the discard pile
+            out["take"] = f": take {self.card(choice)} from the discard pile" if choice >= 0 else ""
+        elif kind in (ACT.react, ACT.ability_react):  # the pile entry reacted to
+            out["entry"] = self.entry(s, choice)
+        elif kind == ACT.choose:  # the A card instance chosen
+            out["tasks"] = f"{s['tasks'][choice]}/{self.kinds[card, constants.KF_TASKS]}"
+        return out

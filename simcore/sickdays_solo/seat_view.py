@@ -3,6 +3,7 @@ seat sees it, its options in words, the transcript events that would show a hidd
 from __future__ import annotations
 
 from . import constants
+from .constants import ACT
 from .transcript import _card
 from ..seat_view import SeatView
 
@@ -60,41 +61,30 @@ class View(SeatView):
         lines.append("Your hand: " + (", ".join(self.long(c) for c in self.hand(s, h)) or "empty"))
         return lines
 
-    def option(self, state, code):
-        constants, s = self.constants, state
-        kind, a, b = code // 10000, (code // 100) % 100, code % 100
-        seat = s[constants.H_CB_SEAT] if s[constants.H_PHASE] == constants.PH_COFFEE else s[constants.H_CUR]
-        hand = self.hand(s, seat)
-        day = self.info["day_names"]
+    SAYS = {
+        ACT.refresh: "Spend a ready pizza: shuffle your hand into the deck and draw back up",
+        ACT.play: "Play {long}{into}",
+        ACT.play_on_birthday: "Play {long} over the Birthday card",
+        ACT.discard: "Discard {long}",
+        ACT.note: "Take a discarded card as a Doctor's note into {at}",
+        ACT.watercooler_note: "Take a discarded card as a Doctor's note into {at}",
+        ACT.event: "Put {long} into {at}",
+        ACT.automa_place: "Place the automa's {long} on the calendar",
+        ACT.automa_discard: "Discard the automa's {long}",
+        ACT.watercooler_done: "Stop placing Doctor's notes (Water Cooler)",
+        ACT.look_busy_take: "Look Busy: take {long} from the discard pile into your hand",
+        ACT.look_busy_skip: "Look Busy: take nothing",
+        ACT.coffee_return: "Coffee Break: shuffle {long} into the deck",
+        ACT.coffee_done: "Coffee Break: draw back up to the hand size",
+    }
 
-        def at(col):
-            return f"{day[col]}, week {int(s[constants.O_HEIGHT + col]) + 1}"
+    def at(self, s, col: int) -> str:
+        """A calendar column's next free cell."""
+        return f"{self.info['day_names'][col]}, week {int(s[self.constants.O_HEIGHT + col]) + 1}"
 
-        if kind == constants.OP_REFRESH:
-            return "Spend a ready pizza: shuffle your hand into the deck and draw back up"
-        if kind == constants.OP_PLAY:
-            c = hand[a]
-            return f"Play {self.long(c)} into {at(c % 7)}" if c < constants.NWORK else f"Play {self.long(c)}"
-        if kind == constants.OP_PLAY_BDAY:
-            return f"Play {self.long(hand[a])} over the Birthday card"
-        if kind == constants.OP_DISCARD:
-            return f"Discard {self.long(hand[a])}"
-        if kind in (constants.OP_NOTE, constants.OP_WC_NOTE):
-            return f"Take a discarded card as a Doctor's note into {at(b)}"
-        if kind == constants.OP_EVENT:
-            return f"Put {self.long(hand[a])} into {at(b)}"
-        if kind == constants.OP_AUT_PLACE:
-            return f"Place the automa's {self.long(int(s[constants.H_AUT_CARD]))} on the calendar"
-        if kind == constants.OP_AUT_DISCARD:
-            return f"Discard the automa's {self.long(int(s[constants.H_AUT_CARD]))}"
-        if kind == constants.OP_WC_DONE:
-            return "Stop placing Doctor's notes (Water Cooler)"
-        if kind == constants.OP_LB_TAKE:
-            return f"Look Busy: take {self.long(int(s[constants.O_DISC + a]))} from the discard pile into your hand"
-        if kind == constants.OP_LB_SKIP:
-            return "Look Busy: take nothing"
-        if kind == constants.OP_CB_RETURN:
-            return f"Coffee Break: shuffle {self.long(hand[a])} into the deck"
-        if kind == constants.OP_CB_DONE:
-            return "Coffee Break: draw back up to the hand size"
-        return f"option {code}"
+    def fields(self, state, kind, card, target, choice):
+        # the card played, discarded, returned or taken, the column a note or event goes to (the choice); a
+        # work card played goes to its own day's column
+        work = kind == ACT.play and 0 <= card < self.constants.NWORK
+        return {"long": self.long(card) if card >= 0 else "", "at": self.at(state, choice) if choice >= 0 else "",
+                "into": f" into {self.at(state, card % 7)}" if work else ""}

@@ -2,7 +2,8 @@
 seat sees it, its options in words, the transcript events that would show a hidden card rewritten."""
 from __future__ import annotations
 
-from . import constants, rules
+from . import constants
+from .constants import ACT
 from ..seat_view import SeatView, counts
 
 
@@ -71,26 +72,29 @@ class View(SeatView):
             lines.append("Choose a card of your hand to put in your break room.")
         return lines
 
-    def option(self, state, code):
-        constants, s = self.constants, self.s(state)
-        g = s["g"]
-        ph = g[constants.G_PHASE]
-        C = self.C
-        if ph in (constants.PH_CANCEL, constants.PH_REDIRECT):
-            if code == 0:
-                return "Do not react"
-            c = code - 1
-            if ph == constants.PH_CANCEL:
-                return f"React with {self.card(c)}: cancel {self.seat_name(g[constants.G_CUR])}'s {self.card(g[constants.G_ACT_CARD])}"
-            return f"React with {self.card(c)}: fire it instead of your {self.card(g[constants.G_REDIRECT_CARD])}"
-        if ph == constants.PH_DISCARD:
-            return f"Put {self.card(code)} from your hand in the break room"
-        mode, card, target, name, name2 = (int(x) for x in rules.decode(C, code))  # the rules' own decoding
-        if mode == 1:
-            return f"Put {self.card(card)} in the break room without its effect"
-        words = self.PLAYS.get(self.effects[card], "Play {card}")
+    SAYS = {
+        ACT.decline: "Do not react",
+        ACT.cancel: "React with {card}: cancel {cur}'s {acted}",
+        ACT.redirect: "React with {card}: fire it instead of your {fired}",
+        ACT.discard: "Put {card} from your hand in the break room",
+        ACT.break_room: "Put {card} in the break room without its effect",
+    }
+
+    def words(self, state, kind, card, target, choice):
+        if kind not in (ACT.play, ACT.boss):
+            return super().words(state, kind, card, target, choice)
+        effect = self.effects[card]
+        # the card it names; a swap's choice is the hand card x and the break-room card y as x + C * y
+        name, name2 = (choice % self.C, choice // self.C) if effect == "swap" else (choice, -1)
+        words = self.PLAYS.get(effect, "Play {card}")
         return words.format(card=self.card(card), who=self.seat_name(target), name=self.card(name),
                             name2=self.card(name2))
+
+    def fields(self, state, kind, card, target, choice):
+        # a reaction: whose card it cancels, or which of yours it is fired instead of
+        constants, g = self.constants, self.s(state)["g"]
+        return {"card": self.card(card), "cur": self.seat_name(g[constants.G_CUR]),
+                "acted": self.card(g[constants.G_ACT_CARD]), "fired": self.card(g[constants.G_REDIRECT_CARD])}
 
     def hide(self, ev):
         constants = self.constants
