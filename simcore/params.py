@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .errors import BalanceError
 from .files import read_toml
 
@@ -38,6 +40,9 @@ class Param:
     # a knob the tools set (card power's `power_card`, `power_seat`), not a designer rule: left out of
     # the listings of parameters (lookup's allowed names, `impact --rules`), still settable by name
     internal: bool = False
+    # where the engine reads it: its position in the game's int64 rule table (a list: one position per
+    # element), written there by `rule_table`; None: the game compiles it some other way
+    slot: int | tuple[int, ...] | None = None
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -51,6 +56,18 @@ class Param:
             n = f"{self.length} " if self.length else ""
             return f"a list of {n}{'integers' if self.kind == 'ints' else 'numbers'} in {rng}"
         return f"{'an integer' if self.kind == 'int' else 'a number'} in {rng}"
+
+
+def rule_table(params, values: Mapping[str, Any], width: int):
+    """A game's int64 rule table for one variant: every declared Param with a `slot` holds its value
+    there (a bool as 0/1, a list element by element); the game then writes what it derives."""
+    table = np.zeros(width, np.int64)
+    for p in params:
+        if isinstance(p.slot, tuple):
+            table[list(p.slot)] = [int(x) for x in values[p.name]]
+        elif p.slot is not None:
+            table[p.slot] = int(values[p.name])
+    return table
 
 
 _TRUE = {"true", "yes", "on", "1"}

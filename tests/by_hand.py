@@ -34,6 +34,14 @@ def new_game(spec, tables, players: int, seed: int = 1, index: int = 0):
     return spec.kernels.new_game(tables, np.int64(players), rng, np.zeros(0, np.int32)), rng
 
 
+def starter(spec, players: int):
+    """A game's scenario start for its tests: `fresh(tables, n_players=players, seed=1, game=0)` gives
+    `new_game`'s (state, streams)."""
+    def fresh(tables, n_players=players, seed=1, game=0):
+        return new_game(spec, tables, n_players, seed, game)
+    return fresh
+
+
 def play_by_hand(spec, tables, players: int, seed: int, index: int, choose, look=None):
     """Game `index` of `seed`, played to its end as `play_on` plays. Returns the final state."""
     state, rng = new_game(spec, tables, players, seed, index)

@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import BalanceError
 from ..files import data_file, shown
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
+from ..params import rule_table
 from ..spec import Param, cards_param
 from . import constants
 GAME = "four-day-weekend"
@@ -25,22 +26,22 @@ RULES_FILE = data_file(GAME, "rules.toml")
 # (read_rules at load time); the defaults declared here are what `balance
 # games` shows, and a test checks that the shipped rules file agrees.
 PARAMS = (
-    Param("hand_size", "int", 5, "cards a hand is replenished to", 3, constants.HAND_MAX),
-    Param("locked_sets_to_declare", "int", 3, "locked sets in play before Back To Work-ish may be declared", 1, 12),
-    Param("rounds_per_player", "int", 0, "rounds per player (0: rulebook, two for 2-3 players, else one)", 0, 4),
-    Param("colour_multiplier", "int", 2, "factor for a Necessity whose colour is on the Activity's wheel", 1, 5),
-    Param("round_turn_limit", "int", 200, "safeguard: a round ends after this many turns (not in the rulebook)", 10, 2000),
-    Param("reshuffle_discards", "bool", True, "reshuffle the Really Discarded pile when the Draw pile runs out"),
-    Param("declarer_pile_only", "bool", True, "declaring after the sweep forces the refill from the Draw pile"),
-    Param("active_set_scores", "bool", True, "the active (unlocked) set scores when complete"),
-    Param("locked_sets_per_player", "bool", False, "count locked sets per player instead of all players together"),
+    Param("hand_size", "int", 5, "cards a hand is replenished to", 3, constants.HAND_MAX, slot=constants.R_HAND_SIZE),
+    Param("locked_sets_to_declare", "int", 3, "locked sets in play before Back To Work-ish may be declared", 1, 12, slot=constants.R_LOCKED_TO_DECLARE),
+    Param("rounds_per_player", "int", 0, "rounds per player (0: rulebook, two for 2-3 players, else one)", 0, 4, slot=constants.R_ROUNDS_PER_PLAYER),
+    Param("colour_multiplier", "int", 2, "factor for a Necessity whose colour is on the Activity's wheel", 1, 5, slot=constants.R_COLOUR_MULTIPLIER),
+    Param("round_turn_limit", "int", 200, "safeguard: a round ends after this many turns (not in the rulebook)", 10, 2000, slot=constants.R_ROUND_TURN_LIMIT),
+    Param("reshuffle_discards", "bool", True, "reshuffle the Really Discarded pile when the Draw pile runs out", slot=constants.R_RESHUFFLE_DISCARDS),
+    Param("declarer_pile_only", "bool", True, "declaring after the sweep forces the refill from the Draw pile", slot=constants.R_DECLARER_PILE_ONLY),
+    Param("active_set_scores", "bool", True, "the active (unlocked) set scores when complete", slot=constants.R_ACTIVE_SET_SCORES),
+    Param("locked_sets_per_player", "bool", False, "count locked sets per player instead of all players together", slot=constants.R_LOCKED_PER_PLAYER),
     cards_param(CARDS_FILE),
     # card power (analysis.card_power, `balance impact`): not rules a designer sets
     Param("power_card", "int", -1, "card power: the id of the card one seat gets one more copy of, dealt into "
           "its opening hand of every round in place of a card of it (that card goes to the bottom of the Draw "
           "pile); -1: none", -1, 10_000, internal=True),
     Param("power_seat", "int", -1, "card power: the seat that gets it; -1: a seat drawn for each game from its "
-          "deal (the same seat in every variant of that game)", -1, 5, internal=True),
+          "deal (the same seat in every variant of that game)", -1, 5, internal=True, slot=constants.R_POWER_SEAT),
 )
 
 RECONSTRUCTED_CARDS = True  # the rulebook prints no card list: the shipped one is rebuilt from the cards it names (the spec's cards_reconstructed; reports say so)
@@ -164,18 +165,8 @@ def compile_cards(cards: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def compile_rules(p: dict) -> np.ndarray:
-    r = np.zeros(constants.N_RULES, np.int64)
-    r[constants.R_HAND_SIZE] = p["hand_size"]
-    r[constants.R_LOCKED_TO_DECLARE] = p["locked_sets_to_declare"]
-    r[constants.R_ROUNDS_PER_PLAYER] = p["rounds_per_player"]
-    r[constants.R_COLOUR_MULTIPLIER] = p["colour_multiplier"]
-    r[constants.R_ROUND_TURN_LIMIT] = p["round_turn_limit"]
-    r[constants.R_RESHUFFLE_DISCARDS] = int(bool(p["reshuffle_discards"]))
-    r[constants.R_DECLARER_PILE_ONLY] = int(bool(p["declarer_pile_only"]))
-    r[constants.R_ACTIVE_SET_SCORES] = int(bool(p["active_set_scores"]))
-    r[constants.R_LOCKED_PER_PLAYER] = int(bool(p["locked_sets_per_player"]))
+    r = rule_table(PARAMS, p, constants.N_RULES)  # the knobs, each at its declared slot
     r[constants.R_POWER_INST] = -1
-    r[constants.R_POWER_SEAT] = p["power_seat"]
     return r
 
 

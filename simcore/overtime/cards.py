@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import BalanceError
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
+from ..params import rule_table
 from ..spec import DATA_DIR, Param, cards_param
 from . import constants
 
@@ -149,39 +150,48 @@ SECTIONS = Schema("card file", (
 
 # ---------------------------------------------------------------- rule parameters
 PARAMS = (
-    Param("rounds", "int", 8, "rounds before everybody loses (Round tracker)", 1, constants.MAX_ROUNDS),
+    Param("rounds", "int", 8, "rounds before everybody loses (Round tracker)", 1, constants.MAX_ROUNDS,
+          slot=constants.R_ROUNDS),
     Param("snooze_thresholds", "ints", [4, 7, 10],
           "Average Joe's tiredness ratings: snooze counts where levels 4-6, 7-9 and 10+ start (increasing)",
-          1, 40, length=3),
-    Param("tired_productiveness_penalty", "ints", [1, 2], "Productiveness lost at the two tired levels", 0, 6, length=2),
+          1, 40, length=3, slot=(constants.R_T1, constants.R_T2, constants.R_T3)),
+    Param("tired_productiveness_penalty", "ints", [1, 2], "Productiveness lost at the two tired levels", 0, 6, length=2,
+          slot=(constants.R_PEN1, constants.R_PEN2)),
     Param("work_die_targets", "ints", [3, 5, 5],
-          "Work die roll needed to play a W card at tired levels 1, 2 and 10+ (outside your turn)", 1, 7, length=3),
-    Param("work_die_sides", "int", 6, "sides of the Work die", 2, 20),
+          "Work die roll needed to play a W card at tired levels 1, 2 and 10+ (outside your turn)", 1, 7, length=3,
+          slot=(constants.R_DIE1, constants.R_DIE2, constants.R_DIE3)),
+    Param("work_die_sides", "int", 6, "sides of the Work die", 2, 20, slot=constants.R_DIE_SIDES),
     Param("time_snooze", "ints", [0, 1, 1, 1, 1, 2, 2, 2],
           "Time card: snooze each player gains at the start of round r (round 1 skipped; last value repeats)", 0, 10),
-    Param("starting_snooze", "int", 1, "snooze tokens dealt at setup", 0, 20),
-    Param("starting_hand", "int", 4, "cards dealt from the Main deck at setup", 0, 15),
-    Param("skip_turn_draw", "int", 2, "cards drawn by a player who skips their turn", 0, 10),
+    Param("starting_snooze", "int", 1, "snooze tokens dealt at setup", 0, 20, slot=constants.R_START_SNOOZE),
+    Param("starting_hand", "int", 4, "cards dealt from the Main deck at setup", 0, 15, slot=constants.R_START_HAND),
+    Param("skip_turn_draw", "int", 2, "cards drawn by a player who skips their turn", 0, 10,
+          slot=constants.R_SKIP_DRAW),
     Param("exhaustion_skips_turn", "bool", True,
-          "10+ snooze counts as 'skip your turn' (draw skip_turn_draw); false: the turn just ends"),
-    Param("first_employee_free", "bool", True, "an E card played as the first action of a turn costs no action"),
+          "10+ snooze counts as 'skip your turn' (draw skip_turn_draw); false: the turn just ends",
+          slot=constants.R_EXHAUST_IS_SKIP),
+    Param("first_employee_free", "bool", True, "an E card played as the first action of a turn costs no action",
+          slot=constants.R_FIRST_E_FREE),
     Param("joe_productiveness", "int", 3, "Average Joe/Joanna Productiveness (actions per turn)", 0, 10),
     Param("joe_laziness", "int", 2, "Average Joe/Joanna Laziness (cards drawn per turn)", 0, 10),
     Param("joe_determination", "int", 5, "Average Joe/Joanna Determination (hand size kept)", 0, 20),
     Param("moved_assignment_keeps_work", "bool", True,
           "a W card whose A card was given or taken before it resolved still goes on that A card (now another "
-          "player's); false: it goes on its player's own A card nearest completion"),
+          "player's); false: it goes on its player's own A card nearest completion",
+          slot=constants.R_WORK_FOLLOWS),
     Param("least_assignments_includes_yourself", "bool", True,
           "who 'least_assignments' (Work Is Its Own Reward: \"the player that has the least amount of A cards left, "
           "or is tied for the least\") counts the card's player: when they alone have the fewest, nobody is named "
-          "and no A card is given; false: the other player with the fewest (the card's player never counted)"),
+          "and no A card is given; false: the other player with the fewest (the card's player never counted)",
+          slot=constants.R_LEAST_YOURSELF),
     cards_param(CARDS_FILE),
     # card power (analysis.card_power, `balance impact`): not rules a designer sets
     Param("power_card", "int", -1, "card power: the id of the main-deck card one seat gets one more copy of, "
           "dealt into its opening hand in place of a random card of it (that card goes to the bottom of the "
           "deck); -1: none", -1, constants.NKINDS_MAX - 1, internal=True),
     Param("power_seat", "int", -1, "card power: the seat that gets it; -1: a seat drawn for each game from its "
-          "deal (the same seat in every variant of that game)", -1, constants.PMAX - 1, internal=True),
+          "deal (the same seat in every variant of that game)", -1, constants.PMAX - 1, internal=True,
+          slot=constants.R_POWER_SEAT),
 )
 
 
@@ -375,17 +385,7 @@ def compile_tables(p: dict, d: dict) -> tuple:
         inst += [n_main_kinds + j] * d["copies"]
     j0 = len(inst)
     inst += [joe_kind] * d["joe_copies"]
-    rules = np.zeros(constants.NR, np.int64)
-    rules[constants.R_ROUNDS] = p["rounds"]
-    rules[constants.R_T1], rules[constants.R_T2], rules[constants.R_T3] = p["snooze_thresholds"]
-    rules[constants.R_PEN1], rules[constants.R_PEN2] = p["tired_productiveness_penalty"]
-    rules[constants.R_DIE1], rules[constants.R_DIE2], rules[constants.R_DIE3] = p["work_die_targets"]
-    rules[constants.R_DIE_SIDES] = p["work_die_sides"]
-    rules[constants.R_START_SNOOZE] = p["starting_snooze"]
-    rules[constants.R_START_HAND] = p["starting_hand"]
-    rules[constants.R_SKIP_DRAW] = p["skip_turn_draw"]
-    rules[constants.R_EXHAUST_IS_SKIP] = int(bool(p["exhaustion_skips_turn"]))
-    rules[constants.R_FIRST_E_FREE] = int(bool(p["first_employee_free"]))
+    rules = rule_table(PARAMS, p, constants.NR)  # the knobs, each at its declared slot; then what is derived
     rules[constants.R_JOE_KIND] = joe_kind
     rules[constants.R_N_MAIN] = n_main
     rules[constants.R_A0] = a0
@@ -395,10 +395,7 @@ def compile_tables(p: dict, d: dict) -> tuple:
     rules[constants.R_N_INST] = len(inst)
     rules[constants.R_N_KINDS] = K
     rules[constants.R_FIRST_ASSIGN_KIND] = n_main_kinds
-    rules[constants.R_WORK_FOLLOWS] = int(bool(p["moved_assignment_keeps_work"]))
-    rules[constants.R_LEAST_YOURSELF] = int(bool(p["least_assignments_includes_yourself"]))
     rules[constants.R_POWER_INST] = n_main - 1 if power >= 0 else -1
-    rules[constants.R_POWER_SEAT] = p["power_seat"]
     ts = list(p["time_snooze"])
     for r in range(constants.MAX_ROUNDS):
         rules[constants.R_TIME0 + r] = ts[min(r, len(ts) - 1)]

@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import BalanceError
 from ..files import data_file, shown
 from ..gamedata import CardSection, Field, Opcode, Schema, Vocabulary, loader, overlay, read_rules, refuse
+from ..params import rule_table
 from ..spec import Param, cards_param
 from . import constants
 
@@ -29,52 +30,63 @@ CARDS_FILE = data_file(GAME, "cards.toml")  # the shipped (reconstructed) list; 
 # Defaults as the rulebook gives them; data/youre-fired/rules.toml sets the same
 # values and is read at load time (read_rules), never at import.
 PARAMS = (
-    Param("hand_size", "int", 4, "draw up to this many cards each turn", 1, 8),
-    Param("start_hand", "int", 3, "cards in the starting hand", 1, 6),
-    Param("redraw_hand", "int", 3, "cards drawn after a reshuffle of hand, deck and break room", 1, 6),
-    Param("consultants_2p", "int", 2, "consultants dealt to each player with 2 players", 0, 2),
-    Param("consultants_multi", "int", 1, "consultants dealt to each player with 3-4 players", 0, 1),
+    Param("hand_size", "int", 4, "draw up to this many cards each turn", 1, 8, slot=constants.R_HAND),
+    Param("start_hand", "int", 3, "cards in the starting hand", 1, 6, slot=constants.R_START_HAND),
+    Param("redraw_hand", "int", 3, "cards drawn after a reshuffle of hand, deck and break room", 1, 6,
+          slot=constants.R_REDRAW_HAND),
+    Param("consultants_2p", "int", 2, "consultants dealt to each player with 2 players", 0, 2,
+          slot=constants.R_CONS_2P),
+    Param("consultants_multi", "int", 1, "consultants dealt to each player with 3-4 players", 0, 1,
+          slot=constants.R_CONS_MULTI),
     Param("boss_reveal_at_deal", "bool", True,
-          "a Boss in the starting hand is revealed, replaced by a 4th card and shuffled back"),
+          "a Boss in the starting hand is revealed, replaced by a 4th card and shuffled back",
+          slot=constants.R_BOSS_REVEAL_DEAL),
     Param("boss_reveal_on_redraw", "bool", False,
-          "the same Boss reveal on every 3-card redraw after a reshuffle"),
-    Param("teams", "bool", False, "4 players: the team variant (seats 1+3 against 2+4)"),
-    Param("replace_fired", "bool", True, "a player whose card is fired draws one at once to replace it"),
+          "the same Boss reveal on every 3-card redraw after a reshuffle", slot=constants.R_BOSS_REVEAL_REDRAW),
+    Param("teams", "bool", False, "4 players: the team variant (seats 1+3 against 2+4)", slot=constants.R_TEAMS),
+    Param("replace_fired", "bool", True, "a player whose card is fired draws one at once to replace it",
+          slot=constants.R_REPLACE_FIRED),
     Param("replace_fired_hand_only", "bool", False,
           "with replace_fired: only a card fired out of a hand is replaced, not the Fall Guy firing himself nor a "
-          "card fired from a break room (rulebook: \"When one of your employees is fired\", wherever it was)"),
+          "card fired from a break room (rulebook: \"When one of your employees is fired\", wherever it was)",
+          slot=constants.R_REPLACE_HAND_ONLY),
     Param("failed_firing_reshuffle", "bool", True,
-          "a failed attempt to fire a Boss makes its owner reshuffle hand, break room and deck and draw anew"),
+          "a failed attempt to fire a Boss makes its owner reshuffle hand, break room and deck and draw anew",
+          slot=constants.R_FAILED_FIRING_RESHUFFLE),
     Param("spouse_revives_boss_in_teams", "bool", False,
-          "team variant: the Boss's Spouse may bring back a fired Boss (rulebook: no), spouse_boss_revivals times"),
+          "team variant: the Boss's Spouse may bring back a fired Boss (rulebook: no), spouse_boss_revivals times",
+          slot=constants.R_SPOUSE_BOSS_TEAMS),
     Param("spouse_boss_revivals", "int", 1,
           "with spouse_revives_boss_in_teams: how many times in a game each team may bring back a Boss",
-          1, 8),
+          1, 8, slot=constants.R_SPOUSE_BOSS_REVIVALS),
     Param("team_pass_boss", "bool", True,
           "team variant: a Boss in the hand of a player who reshuffles is passed to the partner with the rest "
           "(rulebook: \"pass all of the employees in their hand\"; the Boss is one); false: it stays and is "
-          "shuffled into its holder's deck"),
+          "shuffled into its holder's deck", slot=constants.R_TEAM_PASS_BOSS),
     Param("team_boss_after_success", "int", constants.BOSS_TO_DECK,
           "team variant: a Boss whose play fired the target's Boss goes 0 to its owner's break room (back only "
           "with a reshuffle of it), 1 shuffled into its owner's deck, 2 back to its owner's hand",
-          0, 2, choices=(constants.BOSS_TO_BREAK_ROOM, constants.BOSS_TO_DECK, constants.BOSS_TO_HAND)),
+          0, 2, choices=(constants.BOSS_TO_BREAK_ROOM, constants.BOSS_TO_DECK, constants.BOSS_TO_HAND),
+          slot=constants.R_TEAM_BOSS_AFTER),
     Param("team_deadlock", "int", constants.DEADLOCK_PLAY_ON,
           "team variant: when every seat that can still play is on one team and no opposing Boss is in a hand "
           "or deck: 0 play on (that team must go on playing, its Boss too when nothing else is left), "
           "1 the game ends (teams_deadlock) with no winner, 2 it ends and that team wins",
-          0, 2, choices=(constants.DEADLOCK_PLAY_ON, constants.DEADLOCK_NO_WINNER, constants.DEADLOCK_ACTING_TEAM_WINS)),
+          0, 2, choices=(constants.DEADLOCK_PLAY_ON, constants.DEADLOCK_NO_WINNER, constants.DEADLOCK_ACTING_TEAM_WINS),
+          slot=constants.R_TEAM_DEADLOCK),
     Param("no_progress_turns", "int", 200,
           "the game ends (no_progress) with no winner after this many turns in a row in which the unemployment "
           "lines never held more cards than they once had (a card brought back and fired again is no progress), "
           "no player went out and no attempt on a Boss failed; 0 = never",
-          0, constants.MAX_TURNS),
+          0, constants.MAX_TURNS, slot=constants.R_NO_PROGRESS_TURNS),
     cards_param(CARDS_FILE),
     # card power (analysis.card_power, `balance impact`): not rules a designer sets
     Param("power_card", "int", -1, "card power: the id of the company card (not the Boss) one seat gets one more "
           "copy of, shuffled into its deck after the opening hands; -1: none", -1, constants.MAX_CARD_TYPES - 1,
-          internal=True),
+          internal=True, slot=constants.R_POWER_CARD),
     Param("power_seat", "int", -1, "card power: the seat that gets it; -1: a seat drawn for each game from its "
-          "deal (the same seat in every variant of that game)", -1, constants.MAX_PLAYERS - 1, internal=True),
+          "deal (the same seat in every variant of that game)", -1, constants.MAX_PLAYERS - 1, internal=True,
+          slot=constants.R_POWER_SEAT),
 )
 
 # ---------------------------------------------------------------- the card file
@@ -193,29 +205,9 @@ def compile_tables(rows: list[dict], params: dict) -> tuple:
         cards[i, constants.CF_N] = r["n"]
         cards[i, constants.CF_TRIGGER] = r["trigger"]
         cards[i, constants.CF_TARGETED] = 1 if r["effect"] in TARGETED else 0
-    p = params
-    rules = np.zeros(constants.R_WIDTH, np.int64)
-    rules[constants.R_HAND] = p["hand_size"]
-    rules[constants.R_START_HAND] = p["start_hand"]
-    rules[constants.R_REDRAW_HAND] = p["redraw_hand"]
-    rules[constants.R_CONS_2P] = p["consultants_2p"]
-    rules[constants.R_CONS_MULTI] = p["consultants_multi"]
-    rules[constants.R_BOSS_REVEAL_DEAL] = int(p["boss_reveal_at_deal"])
-    rules[constants.R_BOSS_REVEAL_REDRAW] = int(p["boss_reveal_on_redraw"])
-    rules[constants.R_TEAMS] = int(p["teams"])
-    rules[constants.R_REPLACE_FIRED] = int(p["replace_fired"])
-    rules[constants.R_FAILED_FIRING_RESHUFFLE] = int(p["failed_firing_reshuffle"])
-    rules[constants.R_SPOUSE_BOSS_TEAMS] = int(p["spouse_revives_boss_in_teams"])
+    rules = rule_table(PARAMS, params, constants.R_WIDTH)  # the knobs, each at its declared slot
     rules[constants.R_BOSS_ID] = next(i for i, r in enumerate(rows) if r["effect"] == "boss")
     rules[constants.R_N_CONSULTANTS] = sum(1 for r in rows if r["kind"] == constants.KIND_CONSULTANT)
-    rules[constants.R_TEAM_BOSS_AFTER] = p["team_boss_after_success"]
-    rules[constants.R_TEAM_DEADLOCK] = p["team_deadlock"]
-    rules[constants.R_NO_PROGRESS_TURNS] = p["no_progress_turns"]
-    rules[constants.R_REPLACE_HAND_ONLY] = int(p["replace_fired_hand_only"])
-    rules[constants.R_TEAM_PASS_BOSS] = int(p["team_pass_boss"])
-    rules[constants.R_SPOUSE_BOSS_REVIVALS] = p["spouse_boss_revivals"]
-    rules[constants.R_POWER_CARD] = p["power_card"]
-    rules[constants.R_POWER_SEAT] = p["power_seat"]
     # with fewer consultants than the seats need, new_game deals what there is
     return (cards, rules)
 

@@ -787,6 +787,16 @@ def resolve(cards, rules, s, rng, trace):
 
 
 @jit
+def react_with(cards, s, t, option):
+    """Seat t plays the reaction card of option (1 + card) from its hand, in view of everyone; returns the card."""
+    r = option - 1
+    s.hand[t, r] -= 1
+    s.counts[t, r, constants.K_PLAYED] += 1
+    public_leave(cards, s, t, r)
+    return r
+
+
+@jit
 def step(tables, S, option, rng, trace):
     s = S[0]
     cards, rules = tables
@@ -835,19 +845,17 @@ def step(tables, S, option, rng, trace):
         if not waiting:
             end_turn(rules, s, rng, trace)
         return
+    # a window (cancel, redirect, discard) of seat t closes: play goes back to a, whose turn it is
     t = s.g[constants.G_DECIDER]
+    s.g[constants.G_PHASE] = constants.PH_PLAY
+    s.g[constants.G_DECIDER] = a
     if ph == constants.PH_CANCEL:
-        s.g[constants.G_PHASE] = constants.PH_PLAY
-        s.g[constants.G_DECIDER] = a
         if option == 0:
             if not resolve(cards, rules, s, rng, trace):
                 end_turn(rules, s, rng, trace)
             return
-        r = option - 1
-        s.hand[t, r] -= 1
+        r = react_with(cards, s, t, option)
         s.brk[t, r] += 1
-        s.counts[t, r, constants.K_PLAYED] += 1
-        public_leave(cards, s, t, r)
         emit(trace, constants.EV_CANCEL, t, r, a, 0)
         c = s.g[constants.G_ACT_CARD]
         op = cards[c, constants.CF_EFFECT]
@@ -863,21 +871,16 @@ def step(tables, S, option, rng, trace):
         end_turn(rules, s, rng, trace)
         return
     if ph == constants.PH_REDIRECT:
-        s.g[constants.G_PHASE] = constants.PH_PLAY
-        s.g[constants.G_DECIDER] = a
         victim = s.g[constants.G_REDIRECT_CARD]
         by = s.g[constants.G_PENDING_BY]
         if option == 0:
             resolve_fire(cards, rules, s, t, victim, by, rng, trace)
             end_turn(rules, s, rng, trace)
             return
-        r = option - 1
-        s.hand[t, r] -= 1
+        r = react_with(cards, s, t, option)
         s.unemp[t, r] += 1
         s.counts[t, r, constants.K_FIRED] += 1
-        s.counts[t, r, constants.K_PLAYED] += 1
         s.seat[t, constants.S_CARDS_FIRED] += 1
-        public_leave(cards, s, t, r)
         public_still_in_hand(s, t, victim)  # the redirect shows the card it saved was there
         emit(trace, constants.EV_REDIRECT, t, r, victim, 0)
         if rules[constants.R_REPLACE_FIRED] == 1:
@@ -889,8 +892,6 @@ def step(tables, S, option, rng, trace):
         end_turn(rules, s, rng, trace)
         return
     if ph == constants.PH_DISCARD:
-        s.g[constants.G_PHASE] = constants.PH_PLAY
-        s.g[constants.G_DECIDER] = a
         c = option
         s.hand[t, c] -= 1
         s.brk[t, c] += 1

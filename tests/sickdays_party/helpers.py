@@ -4,7 +4,7 @@ import numpy as np
 from balance.simcore.sickdays_party import SPEC
 from balance.simcore.sickdays_party import constants, rules
 from balance.simcore.trace import no_trace
-from by_hand import new_game
+from by_hand import starter
 from sickdays_deck import card, event, take_out  # noqa: F401  (the tests take them from here)
 
 # deterministic reactions: spread 0 means every delay is exactly the median
@@ -17,8 +17,7 @@ def tables_for(**params):
     return SPEC.load_data(user).tables
 
 
-def fresh(tables, n_players=4, seed=1, game=0):
-    return new_game(SPEC, tables, n_players, seed, game)
+fresh = starter(SPEC, players=4)
 
 
 def detach(s, c):

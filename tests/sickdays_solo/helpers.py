@@ -4,7 +4,7 @@ import numpy as np
 from balance.simcore.sickdays_solo import SPEC
 from balance.simcore.sickdays_solo import constants, rules
 from balance.simcore.trace import no_trace
-from by_hand import new_game
+from by_hand import starter
 from sickdays_deck import card, event, take_out  # noqa: F401  (the tests take them from here)
 
 
@@ -12,8 +12,7 @@ def tables_for(**params):
     return SPEC.load_data(params).tables
 
 
-def fresh(tables, n_players=1, seed=1, game=0):
-    return new_game(SPEC, tables, n_players, seed, game)
+fresh = starter(SPEC, players=1)
 
 
 def detach(s, c):

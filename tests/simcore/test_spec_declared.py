@@ -3,8 +3,11 @@
 refused, never resolved by position or order."""
 import types
 
+import numpy as np
 import pytest
 
+from balance.simcore import registry
+from balance.simcore.params import Param, rule_table
 from balance.simcore.spec import Kernels, SEARCH_PARAMS, common_policies, declared
 from tests.shedgame import rules as shed_rules
 
@@ -47,3 +50,20 @@ def test_common_policies_sets_a_search_default_by_name_and_refuses_an_unknown_on
     assert its["horizon"] == next(p.default for p in SEARCH_PARAMS if p.name == "horizon")
     with pytest.raises(TypeError, match="no search parameter"):
         common_policies("greedy", expert_iteration=48)
+
+
+def test_rule_table_writes_each_knob_at_its_declared_slot():
+    knobs = (Param("n", "int", 1, "a count", 0, 9, slot=2), Param("on", "bool", False, "a switch", slot=0),
+             Param("xs", "ints", [1, 2], "a list", 0, 9, length=2, slot=(3, 1)), Param("free", "int", 0, "unslotted"))
+    table = rule_table(knobs, {"n": 7, "on": True, "xs": [5, 6], "free": 9}, 5)
+    assert table.dtype == np.int64 and table.tolist() == [1, 6, 7, 5, 0]
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_no_two_knobs_share_a_rule_slot(game):
+    """A knob's `slot` is where the engine reads it: two knobs at one slot would let one overwrite the other."""
+    taken = {}
+    for p in registry.get(game).params:
+        for slot in (p.slot if isinstance(p.slot, tuple) else () if p.slot is None else (p.slot,)):
+            assert slot not in taken, f"{game}: {p.name} and {taken[slot]} share rule slot {slot}"
+            taken[slot] = p.name
