@@ -38,16 +38,14 @@ from ..spec import PolicyParam, policy_index
 from . import constants
 from .rules import (
     action,
+    at,
     can_declare,
     card_of,
     contrib,
     hand_at,
-    hand_n,
-    n_sets,
     necs,
     provisional_memo,
     role,
-    score,
     set_at,
     set_complete,
 )
@@ -81,7 +79,7 @@ def bonus_gain(tables, s, seat, bonus_card):
     per Necessity slot still open, a rough value of what it will multiply)."""
     a = s.a
     nc = necs(a)
-    ai = n_sets(a, seat) - 1
+    ai = at(a, constants.O_N_SETS, seat) - 1
     if ai < 0:
         return 0.0
     inst_card = tables[constants.T_INSTANCES]
@@ -115,10 +113,10 @@ def card_use(tables, s, seat, c):
 def use_context(tables, a, seat):
     """What card_use needs of the seat besides the card: the active set's
     index, and (without a set) whether an Excuse in hand will start one."""
-    ai = n_sets(a, seat) - 1
+    ai = at(a, constants.O_N_SETS, seat) - 1
     starts = False
     if ai < 0:
-        for j in range(hand_n(a, seat)):
+        for j in range(at(a, constants.O_HAND_N, seat)):
             if tables[constants.T_CARDS][card_of(tables, hand_at(a, seat, j)), constants.C_KIND] == constants.EXCUSE:
                 starts = True
     return ai, starts
@@ -199,7 +197,7 @@ def hand_uses(tables, s, seat, roles, ai, starts):
     for r in range(constants.N_SLOTS):
         f[constants.F_ROLE_BEST + r] = -np.inf
         f[constants.F_ROLE_SLOT + r] = -1.0
-    for k in range(hand_n(a, seat)):
+    for k in range(at(a, constants.O_HAND_N, seat)):
         c = card_of(tables, hand_at(a, seat, k))
         r = role(cards, c)
         if not (roles >> r) & 1:
@@ -220,7 +218,7 @@ def use_with_hand(tables, s, seat, c, skip):
     a = s.a
     cards = tables[constants.T_CARDS]
     u = card_use(tables, s, seat, c)
-    for j in range(hand_n(a, seat)):
+    for j in range(at(a, constants.O_HAND_N, seat)):
         if j == skip:
             continue
         d = card_of(tables, hand_at(a, seat, j))
@@ -253,7 +251,7 @@ def final_turn_points(tables, a, p, params):
     follow the 90th percentile of the final-turn gains in 2,000 four-player
     greedy games (9-12 points with no slot open, 12-13 with one to three,
     15-19 with four); the means were 3.5-12."""
-    ai = n_sets(a, p) - 1
+    ai = at(a, constants.O_N_SETS, p) - 1
     open_slots = constants.N_TYPES
     if ai >= 0 and set_at(a, p, ai, constants.S_ACTIVITY) >= 0:
         open_slots = 0
@@ -276,11 +274,11 @@ def should_declare(tables, s, seat, params):
     a = s.a
     n_players = a[constants.M_PLAYERS]
     last_round = a[constants.M_ROUND] == a[constants.M_N_ROUNDS] - 1
-    mine = provisional_memo(tables, a, seat) + (score(a, seat) if last_round else 0)
+    mine = provisional_memo(tables, a, seat) + (at(a, constants.O_SCORE, seat) if last_round else 0)
     # the lead over the best other seat is at least the margin iff it is over each
     for p in range(n_players):
         if p != seat:
-            v = provisional_memo(tables, a, p) + (score(a, p) if last_round else 0)
+            v = provisional_memo(tables, a, p) + (at(a, constants.O_SCORE, p) if last_round else 0)
             v += final_turn_points(tables, a, p, params)
             if mine - v < params[W.declare_margin]:
                 return False
@@ -321,7 +319,7 @@ def _greedy(tables, s, seat, options, n, params):
         f = s.f
         best_k = -1
         best_u = 1e9
-        for k in range(hand_n(a, seat)):
+        for k in range(at(a, constants.O_HAND_N, seat)):
             c = card_of(tables, hand_at(a, seat, k))
             u = f[constants.F_USE + k]
             if f[constants.F_ROLE_SLOT + role(cards, c)] != k:
@@ -374,7 +372,7 @@ def _greedy(tables, s, seat, options, n, params):
     # play: the options are OPT_PLAY + k for every hand slot k whose card fits,
     # in slot order (an Excuse always fits; an Activity or a Bonus fits while the
     # active set lacks one), then end the turn and perhaps declare
-    ai = n_sets(a, seat) - 1
+    ai = at(a, constants.O_N_SETS, seat) - 1
     excuse_i = -1
     for i in range(n):
         if played_card(tables, s, options[i], constants.EXCUSE) >= 0:
@@ -397,7 +395,7 @@ def _greedy(tables, s, seat, options, n, params):
             if c < 0:
                 continue
             v = 1.0 * cards[c, constants.C_POINTS]
-            for j in range(hand_n(a, seat)):
+            for j in range(at(a, constants.O_HAND_N, seat)):
                 d = card_of(tables, hand_at(a, seat, j))
                 if cards[d, constants.C_KIND] == constants.NECESSITY and (cards[c, constants.C_WHEEL] >> cards[d, constants.C_COLOUR]) & 1:
                     v += cards[d, constants.C_POINTS] * (mult - 1)
@@ -434,7 +432,7 @@ def _greedy(tables, s, seat, options, n, params):
             if set_at(a, seat, ai, constants.S_NEC + t) >= 0:
                 n_nec += 1
         has_activity = False
-        for k in range(hand_n(a, seat)):
+        for k in range(at(a, constants.O_HAND_N, seat)):
             if cards[card_of(tables, hand_at(a, seat, k)), constants.C_KIND] == constants.ACTIVITY:
                 has_activity = True
         if n_nec >= params[W.lock_necessities] or has_activity:

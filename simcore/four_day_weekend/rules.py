@@ -33,25 +33,28 @@ class State(NamedTuple):
 
 
 # ---------------------------------------------------------------- accessors
+# Every section of `a` starts where its header slot (an O_*) says. A flat
+# section (zones, owners, the piles, per-seat counts and scores) holds entry i
+# at a[section] + i: read it with `at(a, constants.O_..., i)`. A per-seat
+# section (hands, Personal Discard rows, sets, seat stats) gives each seat
+# `width` entries: `ix_seat`, named below per section with its width filled
+# in (and a reader for hands and sets, the two read most).
 
-@jit
-def zone(a, i):
-    return a[a[constants.O_ZONE] + i]
+@jit(force=True)
+def at(a, section, i):
+    """Entry i of a flat section."""
+    return a[a[section] + i]
 
 
-@jit
-def owner(a, i):
-    return a[a[constants.O_OWNER] + i]
-
-
-@jit
-def draw_at(a, i):
-    return a[a[constants.O_DRAW] + i]
+@jit(force=True)
+def ix_seat(a, section, width, p, k):
+    """Index in `a` of entry k of seat p in a per-seat section of `width` entries a seat."""
+    return a[section] + p * width + k
 
 
 @jit
 def ix_hand(a, p, k):
-    return a[constants.O_HAND] + p * constants.HAND_MAX + k
+    return ix_seat(a, constants.O_HAND, constants.HAND_MAX, p, k)
 
 
 @jit
@@ -60,28 +63,13 @@ def hand_at(a, p, k):
 
 
 @jit
-def hand_n(a, p):
-    return a[a[constants.O_HAND_N] + p]
-
-
-@jit
 def ix_row(a, p, j):
-    return a[constants.O_ROW] + p * constants.ROW_MAX + j
-
-
-@jit
-def row_at(a, p, j):
-    return a[ix_row(a, p, j)]
-
-
-@jit
-def row_n(a, p):
-    return a[a[constants.O_ROW_N] + p]
+    return ix_seat(a, constants.O_ROW, constants.ROW_MAX, p, j)
 
 
 @jit
 def ix_set(a, p, i, slot):
-    return a[constants.O_SETS] + (p * a[constants.M_MAX_SETS] + i) * constants.N_SLOTS + slot
+    return ix_seat(a, constants.O_SETS, a[constants.M_MAX_SETS] * constants.N_SLOTS, p, i * constants.N_SLOTS + slot)
 
 
 @jit
@@ -90,23 +78,8 @@ def set_at(a, p, i, slot):
 
 
 @jit
-def n_sets(a, p):
-    return a[a[constants.O_N_SETS] + p]
-
-
-@jit
-def score(a, p):
-    return a[a[constants.O_SCORE] + p]
-
-
-@jit
 def ix_stat(a, p, k):
-    return a[constants.O_SEAT_STATS] + p * constants.N_SEAT_STATS + k
-
-
-@jit
-def stat(a, p, k):
-    return a[ix_stat(a, p, k)]
+    return ix_seat(a, constants.O_SEAT_STATS, constants.N_SEAT_STATS, p, k)
 
 
 @jit(inline=True)
@@ -130,7 +103,7 @@ def card_of(tables, inst):
 def locked_sets(tables, a, seat):
     """Locked sets that count toward Back To Work-ish for `seat`."""
     if tables[constants.T_RULES][constants.R_LOCKED_PER_PLAYER] != 0:
-        return max(n_sets(a, seat) - 1, 0)
+        return max(at(a, constants.O_N_SETS, seat) - 1, 0)
     return a[constants.M_LOCKED]
 
 
@@ -140,7 +113,7 @@ def count_locked(a):
     M_LOCKED keeps)."""
     total = 0
     for p in range(a[constants.M_PLAYERS]):
-        total += max(n_sets(a, p) - 1, 0)
+        total += max(at(a, constants.O_N_SETS, p) - 1, 0)
     return total
 
 
@@ -176,7 +149,7 @@ def role(cards, c):
 @jit
 def active_base(a, seat):
     """Index in `a` of slot 0 of the seat's active set, -1 without a set."""
-    i = n_sets(a, seat) - 1
+    i = at(a, constants.O_N_SETS, seat) - 1
     return ix_set(a, seat, i, 0) if i >= 0 else -1
 
 
@@ -225,7 +198,7 @@ def set_complete(a, seat, i):
 def provisional_points(tables, a, seat):
     """This round's points if it ended now (scoring sets only)."""
     total = 0
-    last = n_sets(a, seat) - 1
+    last = at(a, constants.O_N_SETS, seat) - 1
     for i in range(last + 1):
         if i == last and tables[constants.T_RULES][constants.R_ACTIVE_SET_SCORES] == 0:
             continue
@@ -247,50 +220,54 @@ def provisional_memo(tables, a, seat):
     return v
 
 
+@jit(force=True)
+def _list_remove(a, section, width, count, seat, k):
+    """Take entry k out of the seat's hand or Personal Discard row (entries in the per-seat
+    `section`, lengths in the flat `count`), closing the gap; returns the card."""
+    first = ix_seat(a, section, width, seat, 0)
+    inst = a[first + k]
+    n = at(a, count, seat)
+    for j in range(k, n - 1):
+        a[first + j] = a[first + j + 1]
+    a[first + n - 1] = -1
+    a[a[count] + seat] = n - 1
+    return inst
+
+
+@jit(force=True)
+def _list_add(a, section, width, count, zone, seat, inst):
+    """Put card inst at the end of the seat's hand or Personal Discard row (`zone`: which)."""
+    n = at(a, count, seat)
+    a[ix_seat(a, section, width, seat, n)] = inst
+    a[a[count] + seat] = n + 1
+    a[a[constants.O_ZONE] + inst] = zone
+    a[a[constants.O_OWNER] + inst] = seat
+
+
 @jit
 def _hand_remove(a, seat, k):
-    inst = hand_at(a, seat, k)
-    n = hand_n(a, seat)
-    for j in range(k, n - 1):
-        a[ix_hand(a, seat, j)] = hand_at(a, seat, j + 1)
-    a[ix_hand(a, seat, n - 1)] = -1
-    a[a[constants.O_HAND_N] + seat] = n - 1
-    return inst
+    return _list_remove(a, constants.O_HAND, constants.HAND_MAX, constants.O_HAND_N, seat, k)
 
 
 @jit
 def _hand_add(a, seat, inst):
-    n = hand_n(a, seat)
-    a[ix_hand(a, seat, n)] = inst
-    a[a[constants.O_HAND_N] + seat] = n + 1
-    a[a[constants.O_ZONE] + inst] = constants.Z_HAND
-    a[a[constants.O_OWNER] + inst] = seat
+    _list_add(a, constants.O_HAND, constants.HAND_MAX, constants.O_HAND_N, constants.Z_HAND, seat, inst)
 
 
 @jit
 def _row_add(a, seat, inst):
-    n = row_n(a, seat)
-    a[ix_row(a, seat, n)] = inst
-    a[a[constants.O_ROW_N] + seat] = n + 1
-    a[a[constants.O_ZONE] + inst] = constants.Z_ROW
-    a[a[constants.O_OWNER] + inst] = seat
+    _list_add(a, constants.O_ROW, constants.ROW_MAX, constants.O_ROW_N, constants.Z_ROW, seat, inst)
 
 
 @jit
 def _row_remove(a, seat, j):
-    inst = row_at(a, seat, j)
-    n = row_n(a, seat)
-    for i in range(j, n - 1):
-        a[ix_row(a, seat, i)] = row_at(a, seat, i + 1)
-    a[ix_row(a, seat, n - 1)] = -1
-    a[a[constants.O_ROW_N] + seat] = n - 1
-    return inst
+    return _list_remove(a, constants.O_ROW, constants.ROW_MAX, constants.O_ROW_N, seat, j)
 
 
 @jit
 def _pop_draw(a):
     n = a[constants.M_DRAW_N] - 1
-    inst = draw_at(a, n)
+    inst = at(a, constants.O_DRAW, n)
     a[a[constants.O_DRAW] + n] = -1
     a[constants.M_DRAW_N] = n
     return inst
@@ -305,11 +282,11 @@ def draw_possible(tables, a):
 def _sweep(a, seat, trace):
     """'If there are any cards in your Personal Discard row, sweep them into
     the central Really Discarded pile.'"""
-    n = row_n(a, seat)
+    n = at(a, constants.O_ROW_N, seat)
     if n == 0:
         return
     for j in range(n):
-        inst = row_at(a, seat, j)
+        inst = a[ix_row(a, seat, j)]
         a[a[constants.O_REALLY] + a[constants.M_REALLY_N]] = inst
         a[constants.M_REALLY_N] += 1
         a[a[constants.O_ZONE] + inst] = constants.Z_REALLY
@@ -391,7 +368,7 @@ def _give_power_copy(tables, s, key):
         p = rules[constants.R_POWER_SEAT] % n_players if rules[constants.R_POWER_SEAT] >= 0 else power_draw(key, constants.POWER_SEAT_SALT,
                                                                                               n_players)
         a[constants.M_POWER_SEAT] = p
-    hn = hand_n(a, p)
+    hn = at(a, constants.O_HAND_N, p)
     if hn == 0:
         _hand_add(a, p, c)
         s.counts[p, ik[c], constants.CC_DRAWN] += 1
@@ -437,10 +414,10 @@ def _end_round(tables, s, reason, rng, trace):
     best = -1
     cb = contrib(a)
     for p in range(n_players):
-        for j in range(hand_n(a, p)):
+        for j in range(at(a, constants.O_HAND_N, p)):
             s.counts[p, inst_card[hand_at(a, p, j)], constants.CC_HELD_AT_END] += 1
         pts = 0
-        last = n_sets(a, p) - 1
+        last = at(a, constants.O_N_SETS, p) - 1
         for i in range(last + 1):
             if (i == last and not active_scores) or not set_complete(a, p, i):
                 emit(trace, constants.EV_SET_SCORE, p, i, 0, 0)
@@ -459,11 +436,11 @@ def _end_round(tables, s, reason, rng, trace):
             emit(trace, constants.EV_SET_SCORE, p, i, v, 1)
         a[a[constants.O_ROUND_PTS] + p] = pts
         a[a[constants.O_SCORE] + p] += pts
-        if pts > stat(a, p, constants.SS_BEST_ROUND):
+        if pts > a[ix_stat(a, p, constants.SS_BEST_ROUND)]:
             a[ix_stat(a, p, constants.SS_BEST_ROUND)] = pts
         if pts > best:
             best = pts
-        emit(trace, constants.EV_ROUND_SCORE, p, pts, score(a, p), 0)
+        emit(trace, constants.EV_ROUND_SCORE, p, pts, at(a, constants.O_SCORE, p), 0)
     for p in range(n_players):
         if a[a[constants.O_ROUND_PTS] + p] == best:
             a[ix_stat(a, p, constants.SS_ROUNDS_WON)] += 1
@@ -492,11 +469,11 @@ def _end_turn(tables, s, rng, trace):
     a[constants.M_ROUND_TURNS] += 1
     a[constants.M_TURNS] += 1
     a[ix_stat(a, seat, constants.SS_TURNS)] += 1
-    emit(trace, constants.EV_END_TURN, seat, a[constants.M_ROUND_TURNS], hand_n(a, seat), 0)
+    emit(trace, constants.EV_END_TURN, seat, a[constants.M_ROUND_TURNS], at(a, constants.O_HAND_N, seat), 0)
     if a[constants.M_DECLARER] >= 0:
         # "at the end of each player's turn all cards remaining in his/her hand
         # are placed in the Personal Discard row"
-        while hand_n(a, seat) > 0:
+        while at(a, constants.O_HAND_N, seat) > 0:
             inst = _hand_remove(a, seat, 0)
             s.counts[seat, tables[constants.T_INSTANCES][inst], constants.CC_HELD_AT_END] += 1
             _row_add(a, seat, inst)
@@ -527,7 +504,7 @@ def n_takeable(a):
     total = 0
     for p in range(a[constants.M_PLAYERS]):
         if p != seat:
-            total += row_n(a, p)
+            total += at(a, constants.O_ROW_N, p)
     return total
 
 
@@ -537,7 +514,7 @@ def any_playable(tables, a):
     cards = tables[constants.T_CARDS]
     inst_card = tables[constants.T_INSTANCES]
     base = active_base(a, seat)
-    for k in range(hand_n(a, seat)):
+    for k in range(at(a, constants.O_HAND_N, seat)):
         if fits(cards, a, base, inst_card[hand_at(a, seat, k)]):
             return True
     return False
@@ -552,12 +529,12 @@ def _advance(tables, s, rng, trace):
         ph = a[constants.M_PHASE]
         seat = a[constants.M_CUR]
         if ph == constants.PH_DISCARD:
-            if hand_n(a, seat) == 0 and not can_declare(tables, a):
+            if at(a, constants.O_HAND_N, seat) == 0 and not can_declare(tables, a):
                 a[constants.M_PHASE] = constants.PH_REFILL
                 continue
             return
         if ph == constants.PH_REFILL:
-            if hand_n(a, seat) >= hand_size:
+            if at(a, constants.O_HAND_N, seat) >= hand_size:
                 a[constants.M_PHASE] = constants.PH_PLAY
                 continue
             if not draw_possible(tables, a):
@@ -584,7 +561,7 @@ def winners(a):
     mask = 0
     k = 0
     for p in range(a[constants.M_PLAYERS]):
-        if score(a, p) == top:
+        if at(a, constants.O_SCORE, p) == top:
             mask |= 1 << p
             k += 1
     return mask, k
@@ -592,9 +569,9 @@ def winners(a):
 
 @jit
 def top_score(a):
-    top = score(a, 0)
+    top = at(a, constants.O_SCORE, 0)
     for p in range(a[constants.M_PLAYERS]):
-        top = max(top, score(a, p))
+        top = max(top, at(a, constants.O_SCORE, p))
     return top
 
 
@@ -658,7 +635,7 @@ def legal(tables, s, out):
         out[1] = constants.OPT_CONTINUE
         return 2
     if ph == constants.PH_DISCARD:
-        for k in range(hand_n(a, seat)):
+        for k in range(at(a, constants.O_HAND_N, seat)):
             out[n] = constants.OPT_DISCARD + k
             n += 1
         out[n] = constants.OPT_CONTINUE
@@ -671,14 +648,14 @@ def legal(tables, s, out):
             for p in range(a[constants.M_PLAYERS]):
                 if p == seat:
                     continue
-                for j in range(row_n(a, p)):
+                for j in range(at(a, constants.O_ROW_N, p)):
                     out[n] = constants.OPT_TAKE + p * constants.ROW_MAX + j
                     n += 1
     elif ph == constants.PH_PLAY:
         cards = tables[constants.T_CARDS]
         inst_card = tables[constants.T_INSTANCES]
         base = active_base(a, seat)
-        for k in range(hand_n(a, seat)):
+        for k in range(at(a, constants.O_HAND_N, seat)):
             if fits(cards, a, base, inst_card[hand_at(a, seat, k)]):
                 out[n] = constants.OPT_PLAY + k
                 n += 1
@@ -711,7 +688,7 @@ def action(tables, s, option):
         return constants.ACT.draw, -1, -1, -1
     if option >= constants.OPT_TAKE:
         p = (option - constants.OPT_TAKE) // constants.ROW_MAX
-        inst = row_at(a, p, (option - constants.OPT_TAKE) % constants.ROW_MAX)
+        inst = a[ix_row(a, p, (option - constants.OPT_TAKE) % constants.ROW_MAX)]
         return constants.ACT.take, card_of(tables, inst), p, inst
     if option >= constants.OPT_PLAY:
         inst = hand_at(a, seat, option - constants.OPT_PLAY)
@@ -778,7 +755,7 @@ def step(tables, s, option, rng, trace):
         kind = tables[constants.T_CARDS][c, constants.C_KIND]
         if kind == constants.EXCUSE:
             # a new Excuse starts a set and locks the previous one
-            i = n_sets(a, seat)
+            i = at(a, constants.O_N_SETS, seat)
             a[a[constants.O_N_SETS] + seat] = i + 1
             if i > 0:
                 a[constants.M_LOCKED] += 1  # the set it locks
@@ -786,7 +763,7 @@ def step(tables, s, option, rng, trace):
             a[ix_stat(a, seat, constants.SS_SETS_STARTED)] += 1
             emit(trace, constants.EV_NEW_SET, seat, c, i, locked_sets(tables, a, seat))
         else:
-            i = n_sets(a, seat) - 1
+            i = at(a, constants.O_N_SETS, seat) - 1
             if kind == constants.ACTIVITY:
                 slot = constants.S_ACTIVITY
             elif kind == constants.BONUS:
@@ -824,16 +801,16 @@ def outcome(tables, s, game_row, seat_rows):
     rounds = max(a[constants.M_ROUND], 1)
     for p in range(a[constants.M_PLAYERS]):
         seat_rows[p, S.won] = 1.0 if (mask >> p) & 1 else 0.0
-        seat_rows[p, S.score] = score(a, p)
-        seat_rows[p, S.points_per_round] = score(a, p) / rounds
-        seat_rows[p, S.sets_completed] = stat(a, p, constants.SS_SETS_COMPLETED)
-        seat_rows[p, S.sets_started] = stat(a, p, constants.SS_SETS_STARTED)
-        seat_rows[p, S.taken_from_rows] = stat(a, p, constants.SS_TAKEN)
-        seat_rows[p, S.drawn_from_pile] = stat(a, p, constants.SS_DRAWN)
-        seat_rows[p, S.declared] = stat(a, p, constants.SS_DECLARED)
-        seat_rows[p, S.best_round] = stat(a, p, constants.SS_BEST_ROUND)
-        seat_rows[p, S.rounds_won] = stat(a, p, constants.SS_ROUNDS_WON)
-        seat_rows[p, S.turns] = stat(a, p, constants.SS_TURNS)
+        seat_rows[p, S.score] = at(a, constants.O_SCORE, p)
+        seat_rows[p, S.points_per_round] = at(a, constants.O_SCORE, p) / rounds
+        seat_rows[p, S.sets_completed] = a[ix_stat(a, p, constants.SS_SETS_COMPLETED)]
+        seat_rows[p, S.sets_started] = a[ix_stat(a, p, constants.SS_SETS_STARTED)]
+        seat_rows[p, S.taken_from_rows] = a[ix_stat(a, p, constants.SS_TAKEN)]
+        seat_rows[p, S.drawn_from_pile] = a[ix_stat(a, p, constants.SS_DRAWN)]
+        seat_rows[p, S.declared] = a[ix_stat(a, p, constants.SS_DECLARED)]
+        seat_rows[p, S.best_round] = a[ix_stat(a, p, constants.SS_BEST_ROUND)]
+        seat_rows[p, S.rounds_won] = a[ix_stat(a, p, constants.SS_ROUNDS_WON)]
+        seat_rows[p, S.turns] = a[ix_stat(a, p, constants.SS_TURNS)]
 
 
 @jit(refs=True)
@@ -851,13 +828,13 @@ def determinise(tables, s, seat, rng):
     k = a[constants.M_DRAW_N]
     for p in range(n_players):
         if p != seat:
-            for j in range(hand_n(a, p)):
+            for j in range(at(a, constants.O_HAND_N, p)):
                 a[d0 + k] = hand_at(a, p, j)
                 k += 1
     zones.redeal(rng, a[d0:d0 + k], k)
     for p in range(n_players):
         if p != seat:
-            for j in range(hand_n(a, p)):
+            for j in range(at(a, constants.O_HAND_N, p)):
                 k -= 1
                 inst = a[d0 + k]
                 a[d0 + k] = -1
@@ -880,7 +857,7 @@ def hand_potential(tables, a, p):
     a Bonus for a set without one; other cards a little."""
     cards = tables[constants.T_CARDS]
     mult = tables[constants.T_RULES][constants.R_COLOUR_MULTIPLIER]
-    ai = n_sets(a, p) - 1
+    ai = at(a, constants.O_N_SETS, p) - 1
     act = set_at(a, p, ai, constants.S_ACTIVITY) if ai >= 0 else -1
     act_card = card_of(tables, act) if act >= 0 else -1
     wheel = cards[act_card, constants.C_WHEEL] if act_card >= 0 else 0
@@ -898,7 +875,7 @@ def hand_potential(tables, a, p):
     best = stack_f64(N_TYPES)  # on the stack: value calls this per seat per search iteration
     for t in range(N_TYPES):
         best[t] = 0.0
-    for j in range(hand_n(a, p)):
+    for j in range(at(a, constants.O_HAND_N, p)):
         c = card_of(tables, hand_at(a, p, j))
         kind = cards[c, constants.C_KIND]
         pts = cards[c, constants.C_POINTS]
@@ -934,13 +911,13 @@ def value(tables, s, seat):
         mask, k = winners(a)
         return 1.0 / k if (mask >> seat) & 1 else 0.0
     open_round = a[constants.M_DECLARER] < 0
-    mine = score(a, seat) + provisional_memo(tables, a, seat)
+    mine = at(a, constants.O_SCORE, seat) + provisional_memo(tables, a, seat)
     if open_round:
         mine += 0.5 * hand_potential(tables, a, seat)
     best_other = -1e9
     for p in range(a[constants.M_PLAYERS]):
         if p != seat:
-            v = score(a, p) + provisional_memo(tables, a, p)
+            v = at(a, constants.O_SCORE, p) + provisional_memo(tables, a, p)
             if open_round:
                 v += 0.5 * hand_potential(tables, a, p)
             if v > best_other:

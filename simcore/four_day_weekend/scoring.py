@@ -29,7 +29,47 @@ def set_points(cards, bonus_ops, colour_mult, excuse, activity, necs, bonus, con
     act_v = cards[activity, constants.C_POINTS]
     wheel = cards[activity, constants.C_WHEEL]
     doubled = 0
+    for t in range(constants.N_TYPES):
+        c = necs[t]
+        if c >= 0:
+            doubled += (wheel >> cards[c, constants.C_COLOUR]) & 1
+            contrib[1 + t] = 1  # the Necessity's multiplier until its points are known
+    # The Bonus's instructions in order, in one walk: multipliers scale
+    # components, adders accumulate `extra`, multiply_set scales everything so far.
+    act_mult = 1
+    extra = 0
+    if bonus >= 0:
+        for k in range(bonus_ops.shape[1]):
+            op = bonus_ops[bonus, k, 0]
+            arg = bonus_ops[bonus, k, 1]
+            amount = bonus_ops[bonus, k, 2]
+            if op == constants.OP_NONE:
+                break
+            if op == constants.OP_MULTIPLY_ACTIVITY or op == constants.OP_MULTIPLY_SET:
+                act_mult *= amount
+            if op == constants.OP_MULTIPLY_SET:
+                extra *= amount
+            elif op == constants.OP_ADD_PER_NECESSITY:
+                extra += amount * n_nec
+            elif op == constants.OP_ADD_IF_TYPE:
+                if necs[arg] >= 0:
+                    extra += amount
+            elif op == constants.OP_ADD_IF_ALL_TYPES:
+                if n_nec == constants.N_TYPES:
+                    extra += amount
+            elif op == constants.OP_ADD_FLAT:
+                extra += amount
+            elif op == constants.OP_ADD_PER_DOUBLED:
+                extra += amount * doubled
+            for t in range(constants.N_TYPES):
+                c = necs[t]
+                if c >= 0 and ((op == constants.OP_MULTIPLY_TYPE and arg == t) or op == constants.OP_MULTIPLY_SET or (
+                        op == constants.OP_MULTIPLY_COLOUR and cards[c, constants.C_COLOUR] == arg)):
+                    contrib[1 + t] *= amount
+    # Colour doubling, then the multipliers; contrib keeps what each card adds
+    # before the Bonus, the Bonus the difference its instructions make.
     base = act_v
+    total = act_v * act_mult + extra
     contrib[0] = act_v
     for t in range(constants.N_TYPES):
         c = necs[t]
@@ -37,51 +77,9 @@ def set_points(cards, bonus_ops, colour_mult, excuse, activity, necs, bonus, con
             v = cards[c, constants.C_POINTS]
             if (wheel >> cards[c, constants.C_COLOUR]) & 1:
                 v *= colour_mult
-                doubled += 1
+            total += v * contrib[1 + t]
             contrib[1 + t] = v
             base += v
-    if bonus < 0:
-        return base
-    # The Bonus's instructions in order: multipliers scale components, adders
-    # accumulate `extra`, multiply_set scales everything so far.
-    act_mult = 1
-    extra = 0
-    for k in range(bonus_ops.shape[1]):
-        op = bonus_ops[bonus, k, 0]
-        amount = bonus_ops[bonus, k, 2]
-        if op == constants.OP_NONE:
-            break
-        if op == constants.OP_MULTIPLY_ACTIVITY or op == constants.OP_MULTIPLY_SET:
-            act_mult *= amount
-        if op == constants.OP_MULTIPLY_SET:
-            extra *= amount
-        elif op == constants.OP_ADD_PER_NECESSITY:
-            extra += amount * n_nec
-        elif op == constants.OP_ADD_IF_TYPE:
-            if necs[bonus_ops[bonus, k, 1]] >= 0:
-                extra += amount
-        elif op == constants.OP_ADD_IF_ALL_TYPES:
-            if n_nec == constants.N_TYPES:
-                extra += amount
-        elif op == constants.OP_ADD_FLAT:
-            extra += amount
-        elif op == constants.OP_ADD_PER_DOUBLED:
-            extra += amount * doubled
-    total = act_v * act_mult + extra
-    for t in range(constants.N_TYPES):
-        c = necs[t]
-        if c < 0:
-            continue
-        mult = 1
-        for k in range(bonus_ops.shape[1]):
-            op = bonus_ops[bonus, k, 0]
-            arg = bonus_ops[bonus, k, 1]
-            if op == constants.OP_NONE:
-                break
-            if (op == constants.OP_MULTIPLY_TYPE and arg == t) or op == constants.OP_MULTIPLY_SET or (
-                    op == constants.OP_MULTIPLY_COLOUR and cards[c, constants.C_COLOUR] == arg):
-                mult *= bonus_ops[bonus, k, 2]
-        total += contrib[1 + t] * mult
     contrib[5] = total - base
     return total
 

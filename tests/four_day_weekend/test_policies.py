@@ -34,15 +34,15 @@ def test_hand_uses_give_use_with_hand_for_hand_and_row_cards(n_players, seed):
         policies.hand_uses(TABLES, s, seat, policies.ALL_ROLES, *policies.use_context(TABLES, s.a, seat))
         f = s.f
         a = s.a
-        for k in range(rules.hand_n(a, seat)):
+        for k in range(rules.at(a, constants.O_HAND_N, seat)):
             c = int(rules.card_of(TABLES, rules.hand_at(a, seat, k)))
             r = rules.role(CARDS, c)
             fast = lowered(c, f[constants.F_USE + k], f[constants.F_ROLE_SLOT + r] != k)
             assert fast == policies.use_with_hand(TABLES, s, seat, c, k)
             checked += 1
         for p in range(n_players):
-            for j in range(rules.row_n(a, p)):
-                c = int(rules.card_of(TABLES, rules.row_at(a, p, j)))
+            for j in range(rules.at(a, constants.O_ROW_N, p)):
+                c = int(rules.card_of(TABLES, a[rules.ix_row(a, p, j)]))
                 u = policies.card_use(TABLES, s, seat, c)
                 fast = lowered(c, u, f[constants.F_ROLE_BEST + rules.role(CARDS, c)] > u)
                 assert fast == policies.use_with_hand(TABLES, s, seat, c, -1)
@@ -98,7 +98,7 @@ def old_should_declare(s, seat):
     round's points; the whole game's in the last round) over every other seat."""
     a = s.a
     last = a[constants.M_ROUND] == a[constants.M_N_ROUNDS] - 1
-    pts = [rules.provisional_points(TABLES, a, p) + (rules.score(a, p) if last else 0) for p in range(a[constants.M_PLAYERS])]
+    pts = [rules.provisional_points(TABLES, a, p) + (rules.at(a, constants.O_SCORE, p) if last else 0) for p in range(a[constants.M_PLAYERS])]
     return all(pts[seat] - pts[p] >= GREEDY[policies.W.declare_margin] for p in range(len(pts)) if p != seat)
 
 
