@@ -30,9 +30,9 @@ from .state import (add_snooze, add_to_hand, assignments_changed, draw_cards, le
                     passive, pick_assignment, remaining, set_zone)
 
 
-@jit
-def complete_assignment(t, s, a, trace):
-    """Tasks done: discard the A card (out of play) and its W cards; queue the event."""
+@jit(force=True)
+def remove_assignment(t, s, a):
+    """A card a leaves play (out) with its W cards (discarded); returns its owner."""
     rules = t[0]
     p = s.owner[a]
     for w in range(rules[R_N_MAIN]):
@@ -42,8 +42,15 @@ def complete_assignment(t, s, a, trace):
     set_zone(t, s, a, Z_OUT)
     s.owner[a] = -1
     assignments_changed(s)
-    s.ps[p, P_COMPLETED] += 1
     s.ps[p, P_N_ASSIGN] -= 1
+    return p
+
+
+@jit
+def complete_assignment(t, s, a, trace):
+    """Tasks done: discard the A card (out of play) and its W cards; queue the event."""
+    p = remove_assignment(t, s, a)
+    s.ps[p, P_COMPLETED] += 1
     s.g[G_COMPLETIONS] += 1
     emit(trace, EV_COMPLETE, p, t[3][a], s.ps[p, P_N_ASSIGN], 0)
     ne = s.g[G_EV_N]
@@ -57,17 +64,8 @@ def discard_assignment(t, s, a, trace):
     """An A card discarded by an effect: out of play with its W cards, not completed
     ("an A card that is discarded by any other effect is not considered complete ...
     It just goes away!"), so nothing reacts to it."""
-    rules = t[0]
-    p = s.owner[a]
-    for w in range(rules[R_N_MAIN]):
-        if s.zone[w] == Z_ATTACHED and s.link[w] == a:
-            s.tasks[w] = 0
-            set_zone(t, s, w, Z_DISCARD)
-    set_zone(t, s, a, Z_OUT)
-    s.owner[a] = -1
-    assignments_changed(s)
+    p = remove_assignment(t, s, a)
     s.ps[p, P_DISCARDED] += 1
-    s.ps[p, P_N_ASSIGN] -= 1
     s.g[G_DISCARDS] += 1
     emit(trace, EV_A_DISCARD, p, t[3][a], s.ps[p, P_N_ASSIGN], 0)
 
@@ -310,13 +308,55 @@ def picks_assignment(op, a_a):
         op == OP_DISCARD_ASSIGNMENT
 
 
+@jit(force=True)
+def next_effect(eff, pile, k, end, arg_a, arg_p, te, j, k2, j2):
+    """One step of the walk over kind k's effects j..end-1 (aimed at A card arg_a, player
+    arg_p, pile entry te) that `apply_effects` does and `choice_slot` follows: a copy runs
+    the effects of the card on pile entry te in its place, aimed at nothing of their own
+    but at that card's target entry (a copy among them does nothing). (j, k2, j2) is the
+    walk's state, (base, -1, 0) to start. Returns (op, n, who, mask, a_a, a_p, tte, j, k2,
+    j2): the next effect, its aim, and the state to pass back; op is OP_NONE at the end,
+    and k2 >= 0 while the effect is one of the copied card's (kind k2)."""
+    while True:
+        if k2 >= 0:
+            if j2 >= MAX_EFF or eff[k2, j2, EF_OP] == OP_NONE:
+                k2 = -1
+                j += 1
+                continue
+            kk = k2
+            jj = j2
+            j2 += 1
+            if eff[kk, jj, EF_OP] == OP_COPY:
+                continue
+            a_a = -1
+            a_p = -1
+            tte = pile[te, PF_TARGET]
+        else:
+            if j >= end or eff[k, j, EF_OP] == OP_NONE:
+                return OP_NONE, 0, 0, 0, -1, -1, -1, j, k2, j2
+            if eff[k, j, EF_OP] == OP_COPY:
+                if te >= 0 and pile[te, PF_KIND] >= 0:
+                    k2 = pile[te, PF_KIND]
+                    j2 = 0
+                else:
+                    j += 1
+                continue
+            kk = k
+            jj = j
+            j += 1
+            a_a = arg_a
+            a_p = arg_p
+            tte = te
+        return (eff[kk, jj, EF_OP], eff[kk, jj, EF_N], eff[kk, jj, EF_WHO], eff[kk, jj, EF_MASK], a_a, a_p, tte,
+                j, k2, j2)
+
+
 @jit
 def choice_slot(t, s, e, j):
     """Choice j of pile entry e: (opcode, n, owner of the A cards to choose from), or
     (OP_NONE, 0, -1) if the card has no choice j. The owner is -1 when the effect will
     do nothing (a give with nobody to give to). Walks the effects as `apply_effects`
-    will (a copy runs the copied card's), so the slots line up."""
-    eff = t[2]
+    will (`next_effect`: a copy runs the copied card's), so the slots line up."""
     kinds = t[1]
     k = s.pile[e, PF_KIND]
     if k < 0 or s.pile[e, PF_CARD] < 0:
@@ -324,45 +364,17 @@ def choice_slot(t, s, e, j):
     actor = s.pile[e, PF_PLAYER]
     tg = kinds[k, KF_TARGET]
     arg = s.pile[e, PF_ARG]
+    arg_a = arg if tg == TG_ASSIGNMENT else -1
+    arg_p = arg if (tg == TG_ANOTHER or tg == TG_ANY) else -1
     te = s.pile[e, PF_TARGET]
     found = 0
     jj = 0
-    in_copy = False
     k2 = -1
     j2 = 0
     while True:
-        if in_copy:
-            if j2 >= MAX_EFF or eff[k2, j2, EF_OP] == OP_NONE:
-                in_copy = False
-                jj += 1
-                continue
-            op = eff[k2, j2, EF_OP]
-            n = eff[k2, j2, EF_N]
-            who = eff[k2, j2, EF_WHO]
-            j2 += 1
-            if op == OP_COPY:
-                continue
-            a_a = -1
-            a_p = -1
-            tte = s.pile[te, PF_TARGET]
-        else:
-            if jj >= MAX_EFF or eff[k, jj, EF_OP] == OP_NONE:
-                break
-            op = eff[k, jj, EF_OP]
-            if op == OP_COPY:
-                if te >= 0 and s.pile[te, PF_KIND] >= 0:
-                    in_copy = True
-                    k2 = s.pile[te, PF_KIND]
-                    j2 = 0
-                else:
-                    jj += 1
-                continue
-            n = eff[k, jj, EF_N]
-            who = eff[k, jj, EF_WHO]
-            a_a = arg if tg == TG_ASSIGNMENT else -1
-            a_p = arg if (tg == TG_ANOTHER or tg == TG_ANY) else -1
-            tte = te
-            jj += 1
+        op, n, who, _, a_a, a_p, tte, jj, k2, j2 = next_effect(t[2], s.pile, k, MAX_EFF, arg_a, arg_p, te, jj, k2, j2)
+        if op == OP_NONE:
+            break
         if not picks_assignment(op, a_a):
             continue
         if found == j:
@@ -384,56 +396,21 @@ def apply_effects(t, s, rng, trace, k, base, actor, card, arg_a, arg_p, te, chos
     """All effects of kind k (base 0: the card, MAX_EFF: the E card's ability).
 
     `copy` runs the copied card's effects in its place ("works in every way as
-    the copied card, except its card type"). ch1, ch2: the A cards chosen for
-    the effects that pick one (`picks_assignment`), in order. One call site of
-    apply_one keeps the compiled code small.
+    the copied card, except its card type"; the walk is `next_effect`). ch1, ch2:
+    the A cards chosen for the effects that pick one (`picks_assignment`), in order.
+    One call site of apply_one keeps the compiled code small.
     """
-    eff = t[2]
     attached = -1
     j = base
-    in_copy = False
     k2 = -1
     j2 = 0
-    te2 = -1
     ci = 0
     while True:
-        if in_copy:
-            if j2 >= MAX_EFF or eff[k2, j2, EF_OP] == OP_NONE:
-                in_copy = False
-                j += 1
-                continue
-            op = eff[k2, j2, EF_OP]
-            n = eff[k2, j2, EF_N]
-            who = eff[k2, j2, EF_WHO]
-            mask = eff[k2, j2, EF_MASK]
-            j2 += 1
-            if op == OP_COPY:
-                continue
-            a_a = -1
-            a_p = -1
-            tte = te2
-            ck = -1
-        else:
-            if j >= base + MAX_EFF or eff[k, j, EF_OP] == OP_NONE:
-                break
-            op = eff[k, j, EF_OP]
-            if op == OP_COPY:
-                if te >= 0 and s.pile[te, PF_KIND] >= 0:
-                    in_copy = True
-                    k2 = s.pile[te, PF_KIND]
-                    te2 = s.pile[te, PF_TARGET]
-                    j2 = 0
-                else:
-                    j += 1
-                continue
-            n = eff[k, j, EF_N]
-            who = eff[k, j, EF_WHO]
-            mask = eff[k, j, EF_MASK]
-            a_a = arg_a
-            a_p = arg_p
-            tte = te
-            ck = chosen_kind
-            j += 1
+        op, n, who, mask, a_a, a_p, tte, j, k2, j2 = next_effect(t[2], s.pile, k, base + MAX_EFF, arg_a, arg_p, te, j,
+                                                                 k2, j2)
+        if op == OP_NONE:
+            break
+        ck = -1 if k2 >= 0 else chosen_kind  # a copied card's effect has no chosen kind
         choice = -1
         if picks_assignment(op, a_a):
             choice = ch1 if ci == 0 else (ch2 if ci == 1 else -1)
