@@ -341,7 +341,7 @@ def _start_round(tables, s, rng, trace):
             s.counts[p, tables[constants.T_INSTANCES][inst], constants.CC_DRAWN] += 1
             emit(trace, constants.EV_DEAL, p, tables[constants.T_INSTANCES][inst], 0, 0)
     if power >= 0:
-        _give_power_copy(tables, s, key)
+        _give_power_copy(tables, s, key, power, n_players)
     _begin_turn(tables, a, trace)
 
 
@@ -352,21 +352,19 @@ def power_draw(key, salt, n):
 
 
 @jit
-def _give_power_copy(tables, s, key):
+def _give_power_copy(tables, s, key, c, n_players):
     """Card power (analysis.card_power): the one more copy (instance rules[R_POWER_INST]) is dealt into one
     seat's opening hand in place of a card of it drawn from the round's deal key; that card goes to the bottom
     of the Draw pile, so every other card is where the same deal put it. The seat is rules[R_POWER_SEAT] (mod
     the players) or drawn from the first round's deal key (the game's: analysis.card_power.receiving_seats),
-    the same seat every round. The copy counts as dealt to it, the card it replaces as never dealt."""
+    the same seat every round. The copy counts as dealt to it, the card it replaces as never dealt.
+    `c` is that instance and `n_players` the table's size, as _start_round read them."""
     a = s.a
-    rules = tables[constants.T_RULES]
     ik = tables[constants.T_INSTANCES]
-    c = rules[constants.R_POWER_INST]
-    n_players = a[constants.M_PLAYERS]
     p = a[constants.M_POWER_SEAT]
     if p < 0:
-        p = rules[constants.R_POWER_SEAT] % n_players if rules[constants.R_POWER_SEAT] >= 0 else power_draw(key, constants.POWER_SEAT_SALT,
-                                                                                              n_players)
+        chosen = tables[constants.T_RULES][constants.R_POWER_SEAT]
+        p = chosen % n_players if chosen >= 0 else power_draw(key, constants.POWER_SEAT_SALT, n_players)
         a[constants.M_POWER_SEAT] = p
     hn = at(a, constants.O_HAND_N, p)
     if hn == 0:
