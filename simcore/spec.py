@@ -200,12 +200,12 @@ class Budgets:
 class GameSpec:
     name: str  # the CLI's --game
     title: str
-    version: str  # rule version: bump when the engine's reading of the rules changes
+    version: str = "1"  # rule version: "1" for a new game; bump when the engine's reading of the rules changes
     modes: tuple[str, ...] = ("standard",)  # the first is a run's mode
     min_players: int
     max_players: int
     default_players: int
-    cooperative: bool  # one shared result for all seats
+    cooperative: bool = False  # True: one shared result for all seats (a competitive game need not say it)
     max_decisions: int  # the turn cap
     max_options: int  # upper bound of legal options at any decision
     params: tuple[Param, ...]

@@ -39,7 +39,6 @@ SPEC = GameSpec(
     min_players=2,
     max_players=6,
     default_players=4,
-    cooperative=False,
     policies=common_policies(
         "rates cards by use to its active set: keeps what completes or doubles, takes from other rows when "
         "a card is worth it, plays the best Activity/Necessity/Bonus, locks scoring sets, declares Back To "

@@ -212,55 +212,39 @@ def eff_value(t, s, me, op, n, who, mask, actor, arg_a, arg_p, te, w, rem):
 
 
 @jit(force=True)
-def effects_value(t, s, me, k, j, end, actor, arg_a, arg_p, te, w, rem, v, stop):
-    """v plus the value to `me` of kind k's effects from j on (to `end` or its last),
-    summed in effect order; cancel and copy are skipped, or with `stop`, end the run.
-    Returns (that sum, the index where the run ended: end, an OP_NONE, or with stop a
-    cancel or copy). The one loop over a kind's effects: `kind_value` runs it between the
-    cancels and copies, and for the card one acts on (no recursion in numba)."""
+def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w, rem):
+    """Value to `me` of kind k's effects other than cancel and copy."""
     eff = t[2]
-    while j < end:
+    v = 0.0
+    for j in range(base, base + MAX_EFF):
         op = eff[k, j, EF_OP]
         if op == OP_NONE:
             break
         if op == OP_CANCEL or op == OP_COPY:
-            if stop:
-                break
-        else:
-            v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p,
-                           te, w, rem)
-        j += 1
-    return v, j
-
-
-@jit(force=True)
-def kind_value_flat(t, s, me, k, base, actor, arg_a, arg_p, te, w, rem):
-    """Value to `me` of kind k's effects other than cancel and copy."""
-    return effects_value(t, s, me, k, base, base + MAX_EFF, actor, arg_a, arg_p, te, w, rem, 0.0, False)[0]
+            continue
+        v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w, rem)
+    return v
 
 
 @jit(force=True)
 def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
     """Value to `me` of kind k's effects resolving for `actor`."""
     eff = t[2]
-    end = base + MAX_EFF
     v = 0.0
-    j = base
-    while True:
-        # the effects up to the next cancel or copy (with depth != 0, all but those)
-        v, j = effects_value(t, s, me, k, j, end, actor, arg_a, arg_p, te, w, rem, v, depth == 0)
-        if j >= end or eff[k, j, EF_OP] == OP_NONE:
-            return v
-        # cancel and copy read the card they act on, one level deep (one call site of kind_value_flat)
+    for j in range(base, base + MAX_EFF):
         op = eff[k, j, EF_OP]
-        mask = eff[k, j, EF_MASK]
-        j += 1
-        if te < 0 or s.pile[te, PF_KIND] < 0:
+        if op == OP_NONE:
+            break
+        if op != OP_CANCEL and op != OP_COPY:
+            v += eff_value(t, s, me, op, eff[k, j, EF_N], eff[k, j, EF_WHO], eff[k, j, EF_MASK], actor, arg_a, arg_p, te, w, rem)
+            continue
+        # cancel and copy read the card they act on, one level deep (one call site of kind_value_flat)
+        if depth != 0 or te < 0 or s.pile[te, PF_KIND] < 0:
             continue
         k2 = s.pile[te, PF_KIND]
         cancel = op == OP_CANCEL
         if cancel:
-            if (t[1][k2, KF_TYPE] & mask) == 0 or s.pile[te, PF_CANCELLED] != 0:
+            if (t[1][k2, KF_TYPE] & eff[k, j, EF_MASK]) == 0 or s.pile[te, PF_CANCELLED] != 0:
                 continue
             tg = t[1][k2, KF_TARGET]
             arg = s.pile[te, PF_ARG]
@@ -283,6 +267,7 @@ def kind_value(t, s, me, k, base, actor, arg_a, arg_p, te, w, depth, rem):
                 v -= 1.0  # never cancel your own card
         else:
             v += x
+    return v
 
 
 @jit(force=True)

@@ -42,7 +42,6 @@ SPEC = GameSpec(
     min_players=2,
     max_players=constants.PMAX,
     default_players=4,
-    cooperative=False,
     # expert: flat greedy rollouts (depth 1) of 18 decisions, 32 iterations with a wide root (widen 2: a
     # card greedy ranks low is still tried), replacing greedy's pick at 1.5 paired standard errors
     # (docs/assumptions.md, session 10); futility 1: a search stops once nothing tried is ahead of

@@ -54,7 +54,6 @@ SPEC = GameSpec(
     min_players=3,
     max_players=constants.MAXP,
     default_players=5,
-    cooperative=False,
     card_counters=("drawn", "played", "held_at_end"),
     hand_counters=("drawn",),  # the deal and every draw: the one way into a hand
     policies=common_policies(

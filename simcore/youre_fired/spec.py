@@ -38,7 +38,6 @@ SPEC = GameSpec(
     min_players=2,
     max_players=constants.MAX_PLAYERS,
     default_players=2,
-    cooperative=False,
     max_options=512,
     card_counters=constants.COUNTER_NAMES,
     policies=common_policies(GREEDY_HELP, GREEDY_PARAMS, rollouts=4, horizon=40, expert_iterations=48, expert_horizon=20),
