@@ -19,8 +19,9 @@ The skill-ladder hook
    (a ladder.json holding several levels lists them under `ladders`).
 
 ladder.json is read through its schema (analysis.ladder_result.LadderFile,
-schema 2): a file made by an older balance, damaged or edited out of shape is
-not used (`balance report LADDER_FOLDER` makes it again). (summary.json holds
+schema 2): a nearby file made by an older balance, damaged or edited out of
+shape is not used (`balance report LADDER_FOLDER` makes it again); such a file
+in the run folder itself is refused with one line naming it and how to recover. (summary.json holds
 no ladder of policies: its `ladder` is the difficulty ladder, win rate per level.)
 
 A ladder (the form of ladder.json's settings) is
@@ -528,18 +529,41 @@ def _matches(ladder: dict, game: str, players, params: dict, engine: str | None 
     return isinstance(ladder.get("policies"), list)
 
 
-def _read(path: Path) -> list[dict] | None:
+_LADDER_MAX_BYTES = 4 * 2**20
+
+
+def _read(path: Path, own: bool = False) -> list[dict] | None:
     """A ladder.json's ladders (as the hook's dicts, each with the file's engine_hash), read through its schema
-    (analysis.ladder_result.LadderFile); None for a file that is absent, older, damaged or too big: a nearby
-    file never fails a report (`balance report LADDER_FOLDER` makes an older one again)."""
+    (analysis.ladder_result.LadderFile); None for a file that is absent. A nearby file that is older, damaged
+    or too big is passed over: it never fails a report (`balance report LADDER_FOLDER` makes an older one
+    again). The run folder's `own` copy is part of the run folder: such a copy is refused (BalanceError),
+    never dropped in silence."""
     from balance.analysis.ladder_result import LadderFile
     from balance.simcore.errors import BalanceError
 
+    class RunFolderCopy(LadderFile):
+        @classmethod
+        def recover(cls, path: Path, data: dict | None) -> str:
+            return ("it is a copy of a ladder folder's ladder.json: copy it again from there (`balance report "
+                    "LADDER_FOLDER` makes that one anew), or remove it from the run folder")
+
     try:
-        if not path.is_file() or path.stat().st_size > 4 * 2**20:
+        if not path.is_file():
             return None
-        lf = LadderFile.read(path)
-    except (OSError, BalanceError):
+        if path.stat().st_size > _LADDER_MAX_BYTES:
+            if own:
+                raise BalanceError(f"{path}: larger than {_LADDER_MAX_BYTES // 2**20} MiB, not a ladder.json; "
+                                   + RunFolderCopy.recover(path, None))
+            return None
+        lf = (RunFolderCopy if own else LadderFile).read(path)
+    except OSError as exc:
+        if own:
+            raise BalanceError(f"{path}: not readable ({exc.strerror or exc.__class__.__name__}); "
+                               + RunFolderCopy.recover(path, None)) from None
+        return None
+    except BalanceError:
+        if own:
+            raise
         return None
     return [{"engine_hash": lf.engine_hash, **lad.model_dump()} for lad in lf.settings]
 
@@ -557,7 +581,7 @@ def find_ladder(run_dir: Path | None, game: str, players, params: dict,
     except OSError:
         pass
     for path in candidates:
-        blocks = _read(path)
+        blocks = _read(path, own=path == candidates[0])
         if blocks is None:
             continue
         where = "ladder.json in the run folder" if path.parent == run_dir else str(path)

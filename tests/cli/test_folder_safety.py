@@ -314,3 +314,18 @@ def test_the_repair_hint_of_a_copied_folder_names_the_copy(tmp_path):
     r = balance(*argv[1:])  # the hint, as printed, repairs the copy
     assert r.exit_code == 0, r.output
     assert balance("report", run).exit_code == 0
+
+
+# ------------------------------------------------------------------ a run folder's own copy of a ladder
+@pytest.mark.parametrize("content", ["{not json", '{"kind": "ladder", "schema_version": 2}', "x" * (5 * 2**20)],
+                         ids=["not-json", "fields-missing", "too-big"])
+def test_a_damaged_ladder_json_in_the_run_folder_is_refused_not_left_out(tmp_path, base_run, content):
+    """A ladder.json copied into a run folder is part of it: a damaged one stops the report with one line
+    naming it and how to recover, instead of a report that silently lacks the ladder. A damaged one beside
+    the run folder is passed over (nothing near a run fails its report)."""
+    run = copy_of(base_run, tmp_path)
+    (tmp_path / "ladder.json").write_text(content)
+    assert balance("report", run).exit_code == 0
+    (run / "ladder.json").write_text(content)
+    line = one_line_error(balance("report", run))
+    assert "ladder.json" in line and "copy it again" in line and "remove it from the run folder" in line
