@@ -21,8 +21,9 @@ The skill-ladder hook
 ladder.json is read through its schema (analysis.ladder_result.LadderFile,
 schema 2): a nearby file made by an older balance, damaged or edited out of
 shape is not used (`balance report LADDER_FOLDER` makes it again); such a file
-in the run folder itself is refused with one line naming it and how to recover. (summary.json holds
-no ladder of policies: its `ladder` is the difficulty ladder, win rate per level.)
+in the run folder itself is refused with one line naming it and how to recover.
+(summary.json holds no ladder of policies: its `ladder` is the difficulty
+ladder, win rate per level.)
 
 A ladder (the form of ladder.json's settings) is
 
@@ -47,6 +48,7 @@ never called an upper bound.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -532,6 +534,20 @@ def _matches(ladder: dict, game: str, players, params: dict, engine: str | None 
 _LADDER_MAX_BYTES = 4 * 2**20
 
 
+@functools.cache
+def _run_folder_copy():
+    """LadderFile as a run folder's copy of it is read: the same schema, its own way to recover."""
+    from balance.analysis.ladder_result import LadderFile
+
+    class RunFolderCopy(LadderFile):
+        @classmethod
+        def recover(cls, path: Path, data: dict | None) -> str:
+            return ("it is a copy of a ladder folder's ladder.json: copy it again from there (`balance report "
+                    "LADDER_FOLDER` makes that one anew), or remove it from the run folder")
+
+    return RunFolderCopy
+
+
 def _read(path: Path, own: bool = False) -> list[dict] | None:
     """A ladder.json's ladders (as the hook's dicts, each with the file's engine_hash), read through its schema
     (analysis.ladder_result.LadderFile); None for a file that is absent. A nearby file that is older, damaged
@@ -541,12 +557,7 @@ def _read(path: Path, own: bool = False) -> list[dict] | None:
     from balance.analysis.ladder_result import LadderFile
     from balance.simcore.errors import BalanceError
 
-    class RunFolderCopy(LadderFile):
-        @classmethod
-        def recover(cls, path: Path, data: dict | None) -> str:
-            return ("it is a copy of a ladder folder's ladder.json: copy it again from there (`balance report "
-                    "LADDER_FOLDER` makes that one anew), or remove it from the run folder")
-
+    RunFolderCopy = _run_folder_copy()
     try:
         if not path.is_file():
             return None

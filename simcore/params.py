@@ -63,6 +63,8 @@ def rule_table(params, values: Mapping[str, Any], width: int):
     there (a bool as 0/1, a list element by element); the game then writes what it derives."""
     table = np.zeros(width, np.int64)
     for p in params:
+        if p.slot is not None and p.kind not in ("int", "bool", "ints"):
+            raise ValueError(f"Param {p.name}: a {p.kind} has no rule slot (the int64 table would truncate it)")
         if isinstance(p.slot, tuple):
             table[list(p.slot)] = [int(x) for x in values[p.name]]
         elif p.slot is not None:
