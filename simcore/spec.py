@@ -312,7 +312,8 @@ EXPERT_HELP = (
     "information-set search (ISMCTS): each iteration redraws everything the player cannot see "
     "(deck order, other hands, removed cards), walks a tree of the player's own decisions by UCB1 "
     "(options tried in greedy's order), adds one node, lets greedy play on for `horizon` decisions (or to "
-    "the `turns`-th hand-over of the move) and judges the state; the option visited most is played if it beats greedy's pick on the same worlds. "
+    "the `turns`-th hand-over of the move) and judges the state; the option visited most is played (with `confidence` > 0, only "
+    "if it beats greedy's pick on the same worlds by that many standard errors). "
     "Other seats are modelled as greedy"
 )
 ORACLE_HELP = (
