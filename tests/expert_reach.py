@@ -5,6 +5,7 @@
     python -m tests.expert_reach speed --game G [-n 200]
     python -m tests.expert_reach budget --game G [--levels 1,4] [-n 1000] [--seed 7] --policy-param k=v ...
     python -m tests.expert_reach cost --game G [--levels 4] [-n 300] [--seed 7] --policy-param k=v ...
+    python -m tests.expert_reach among --game G [--among lookahead] [-n 1000] [--seed 4] [--old k=v ...] --policy-param k=v ...
     (--policy-param k=v, repeatable, sets the parameters of solo's expert and oracle, of seats'
     challenger, of speed's expert, of the changed expert in budget and cost)
 
@@ -32,6 +33,17 @@ the paired differences and oracle - expert for both; a competitive game as
 `cost`: what the change saves in search time, paired per decision on the
 same states in one process (expert deciding every decision of greedy games
 both ways): the time ratio, and how often the two decide differently.
+
+`among`: at the game's default player count, one expert seat (with the
+--policy-param values) among `--among` seats, on deals 0..n-1 of the seed, the
+expert seat at every position of every deal (as `simulate --rotate-seats`);
+per deal its win share over the positions. Printed: its mean, minus 1 /
+players, minus the other seats' mean in the same games, minus the table's fair
+share (winners per game / players, as summary.json's `fair_share`: in
+Overtime most games have no winner), each with a 95% t interval over deals;
+with --old, the same for an expert with those parameters and the paired
+difference new - old. The evidence of issue 42 item 2 (docs/benchmarks.md,
+session 30).
 
 `seats` and `budget` also save each line's per-game wins under /tmp
 (expert_reach_*.npy; expert_budget_*.npy: default then changed), to pool runs of several seeds.
@@ -139,6 +151,56 @@ def seats(game: str, n: int, seed: int, challengers: list[str], pp: dict | None 
         np.save(f"/tmp/expert_reach_{game}_{ch}_{seed}_{n}.npy", w)
 
 
+def play_seats(game: str, seats: list[tuple[str, dict | None]], n: int, seed: int):
+    """Deals 0..n-1 of `seed` with one (policy, parameters) per seat."""
+    from balance.simcore.batch import Engine, resolve_policy
+
+    spec, tables, n_cards = _setup(game, {})
+    e = Engine(spec, [resolve_policy(spec, p, pp) for p, pp in seats])
+    return e.run(tables, len(seats), seed, np.arange(n, dtype=np.int64), n_cards)
+
+
+def among_shares(game: str, among: str, n: int, seed: int, pp: dict | None) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal, the expert seat's win share over every position, and the other seats' mean share."""
+    from balance.simcore import registry
+
+    P = registry.get(game).default_players
+    me = np.zeros(n)
+    others = np.zeros(n)
+    for s in range(P):
+        seats = [(among, None)] * P
+        seats[s] = ("expert", pp)
+        won = play_seats(game, seats, n, seed).seat_out[:, :, 0].astype(float)
+        me += won[:, s] / P
+        others += (won.sum(axis=1) - won[:, s]) / (P - 1) / P
+    return me, others
+
+
+def _t(d: np.ndarray) -> str:
+    m = d.mean()
+    h = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    return f"{m * 100:+.2f} [{(m - h) * 100:+.2f}, {(m + h) * 100:+.2f}]"
+
+
+def among(game: str, among_policy: str, n: int, seed: int, pp: dict | None, old: dict | None) -> None:
+    from balance.simcore import registry
+
+    P = registry.get(game).default_players
+    lines = [("new", pp)] + ([("old", old)] if old is not None else [])
+    got = {}
+    for name, params in lines:
+        t = time.time()
+        me, others = among_shares(game, among_policy, n, seed, params)
+        got[name] = me
+        fair = (me + (P - 1) * others) / P
+        print(f"{game} {P}p one expert seat ({name}: {params or 'defaults'}) among {among_policy}, {n} deals x {P} "
+              f"positions, seed {seed}: {me.mean():.2%}; - 1/{P} {_t(me - 1 / P)}; - the other seats {_t(me - others)} "
+              f"(they win {others.mean():.2%}); - the table's fair share {_t(me - fair)} ({time.time() - t:.0f} s)",
+              flush=True)
+    if old is not None:
+        print(f"  new - old, paired by deal: {_t(got['new'] - got['old'])}", flush=True)
+
+
 def speed(game: str, n: int, seed: int, policy: str = "expert", pp: dict | None = None) -> None:
     from balance.simcore import registry
 
@@ -236,7 +298,10 @@ def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("solo", "seats", "speed", "budget", "cost"))
+    ap.add_argument("what", choices=("solo", "seats", "speed", "budget", "cost", "among"))
+    ap.add_argument("--among", default="lookahead", help="among: the other seats' policy")
+    ap.add_argument("--old", action="append", default=None, metavar="K=V",
+                    help="among: the old expert's parameters (repeatable; 'defaults' for none)")
     ap.add_argument("--game", default="sickdays-solo")
     ap.add_argument("--levels", default="1,2,3,4,5")
     ap.add_argument("--policies", default="greedy,lookahead,expert,oracle")
@@ -252,6 +317,9 @@ def main(argv=None) -> int:
         seats(a.game, a.n, a.seed, a.challengers.split(","), pp)
     elif a.what == "budget":
         budget(a.game, [int(x) for x in a.levels.split(",")], a.n, a.seed, pp or {})
+    elif a.what == "among":
+        old = None if a.old is None else {k: float(v) for k, v in (x.split("=", 1) for x in a.old if x != "defaults")}
+        among(a.game, a.among, a.n, a.seed, pp, old)
     elif a.what == "cost":
         cost(a.game, a.n, a.seed, pp or {}, int(a.levels.split(",")[0]) if a.game == "sickdays-solo" else None)
     else:
