@@ -13,6 +13,21 @@ from balance.simcore.errors import BalanceError
 from .app import GAME_HELP, _policies, command, err, games_opt, out
 
 
+def check_policies(names: list[str], policies: list[str], named: bool) -> None:
+    """Every --policy, each at every seat (random,greedy: two policies), checked against each game before any
+    work: an unknown one fails. A game's refusal (the party game's expert) fails only where the game was named with
+    --game; measuring every game, such a game shows the policy as not available in its row and the others go on."""
+    from balance.simcore import registry
+
+    for name in names:
+        spec = registry.get(name)
+        for pol in policies:
+            p = spec.policy(pol)
+            if p is not None and p.refused and not named:
+                continue
+            _policies(spec, [pol], None)
+
+
 @command()
 def bench(
     game: Annotated[Optional[list[str]], typer.Option("--game", "-g", metavar="GAME", help=GAME_HELP)] = None,
@@ -47,10 +62,7 @@ def bench(
     from balance.analysis.bench import DEFAULT_POLICIES
 
     policies = [x.strip() for item in (policy or list(DEFAULT_POLICIES)) for x in item.split(",") if x.strip()]
-    for name in names:
-        spec = registry.get(name)
-        for pol in policies if policy else []:  # each one named, at every seat (random,greedy: two policies)
-            _policies(spec, [pol], None)  # unknown policies fail before any work
+    check_policies(names, policies if policy else [], named=bool(game))
     results = []
     t = Table(title=f"balance bench — {n:,} games per measurement, median of {repeat} taking turns, "
                     f"{numba.config.NUMBA_NUM_THREADS} cores")

@@ -5,6 +5,8 @@ import pytest
 
 from runkit import balance
 
+from balance.simcore.errors import BalanceError
+
 
 pytestmark = pytest.mark.usefixtures("race21")
 
@@ -137,6 +139,20 @@ def test_bench_measures_and_writes_json(tmp_path):
 
     assert available("sickdays-party", list(DEFAULT_POLICIES))[0] == ["random", "greedy"]  # party refuses expert
     assert "expert" in available("sickdays-party", list(DEFAULT_POLICIES))[1]
+
+
+def test_bench_of_every_game_passes_over_a_refused_policy():
+    """`balance bench --policy expert` with no --game measures every game: the party game, which refuses expert,
+    shows it as not available instead of stopping the whole command; named with --game, it is refused."""
+    from balance.cli.bench import check_policies
+
+    check_policies(["race21", "sickdays-party"], ["expert"], named=False)  # no error
+    with pytest.raises(BalanceError, match="not available for sickdays-party"):
+        check_policies(["sickdays-party"], ["expert"], named=True)
+    with pytest.raises(BalanceError):
+        check_policies(["race21", "sickdays-party"], ["nope"], named=False)  # an unknown policy still fails
+    r = balance("bench", "--game", "sickdays-party", "--policy", "expert", "-n", 10, "--no-cold")
+    assert r.exit_code == 2 and "not available for sickdays-party" in r.output
 
 
 def test_check_passes_a_sound_game_and_stops_at_a_planted_bug(tmp_path):
