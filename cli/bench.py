@@ -17,15 +17,12 @@ def check_policies(names: list[str], policies: list[str], named: bool) -> None:
     """Every --policy, each at every seat (random,greedy: two policies), checked against each game before any
     work: an unknown one fails. A game's refusal (the party game's expert) fails only where the game was named with
     --game; measuring every game, such a game shows the policy as not available in its row and the others go on."""
+    from balance.analysis.bench import available
     from balance.simcore import registry
 
     for name in names:
-        spec = registry.get(name)
-        for pol in policies:
-            p = spec.policy(pol)
-            if p is not None and p.refused and not named:
-                continue
-            _policies(spec, [pol], None)
+        for pol in policies if named else available(name, policies)[0]:
+            _policies(registry.get(name), [pol], None)
 
 
 @command()

@@ -40,7 +40,7 @@ expert seat at every position of every deal (as `simulate --rotate-seats`);
 per deal its win share over the positions. Printed: its mean, minus 1 /
 players, minus the other seats' mean in the same games, minus the table's fair
 share (winners per game / players, as summary.json's `fair_share`: in
-Overtime most games have no winner), each with a 95% t interval over deals;
+Overtime most games have no winner), each with its 95% interval over deals (`paired`: a paired t interval);
 with --old, the same for an expert with those parameters and the paired
 difference new - old. The evidence of issue 42 item 2 (docs/benchmarks.md,
 session 30).
@@ -65,13 +65,14 @@ def wilson(k: float, n: int) -> tuple[float, float, float]:
     return k / n, lo, hi
 
 
-def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """Mean of a - b over games paired by index, with its 95% interval: analysis.stats.paired_difference
-    (exact McNemar with its Newcombe interval for 0/1 wins, a paired t interval otherwise), the tests
-    `balance` itself uses, checked under a true null."""
+def paired(a: np.ndarray, b, binary: bool | None = None) -> tuple[float, float, float]:
+    """Mean of a - b over games paired by index (b may be a number), with its 95% interval:
+    analysis.stats.paired_difference (exact McNemar with its Newcombe interval for 0/1 wins, a paired t
+    interval otherwise, or as `binary` says), the tests `balance` itself uses, checked under a true null."""
     from balance.analysis.stats import paired_difference
 
-    r = paired_difference(np.asarray(b, float), np.asarray(a, float))
+    a = np.asarray(a, float)
+    r = paired_difference(np.broadcast_to(np.asarray(b, float), a.shape), a, binary=binary)
     nan = float("nan")  # too few games for an estimate or an interval
     return tuple(nan if x is None else x for x in (r["diff"], *r["ci"]))
 
@@ -81,21 +82,19 @@ def _setup(game: str, over: dict):
     from balance.simcore.params import resolve
 
     spec = registry.get(game)
-    params = resolve(spec, over)
-    if getattr(spec, "load_data", None) is not None:
-        d = spec.load_data(params)
-        return spec, d.tables, len(d.card_names)
-    data = spec.load_data(params)
+    data = spec.load_data(resolve(spec, over))
     return spec, data.tables, len(data.card_names)
 
 
-def play(game: str, seats: list[str], n: int, seed: int, over: dict | None = None, players: int | None = None,
+def play(game: str, seats: list, n: int, seed: int, over: dict | None = None, players: int | None = None,
          first: int = 0, pp: dict | None = None):
-    """`pp`: parameters of every seat that is not greedy (the challenger)."""
+    """Games first..first+n-1 of `seed`, one policy per seat: a name (with `pp`, the challenger's parameters,
+    unless it is greedy) or a (name, parameters) pair."""
     from balance.simcore.batch import Engine, resolve_policy
 
     spec, tables, n_cards = _setup(game, over or {})
-    e = Engine(spec, [resolve_policy(spec, p, None if p == "greedy" else pp) for p in seats])
+    seats = [x if isinstance(x, tuple) else (x, None if x == "greedy" else pp) for x in seats]
+    e = Engine(spec, [resolve_policy(spec, name, params) for name, params in seats])
     p = players or spec.default_players
     return e.run(tables, p, seed, np.arange(first, first + n, dtype=np.int64), n_cards)
 
@@ -151,15 +150,6 @@ def seats(game: str, n: int, seed: int, challengers: list[str], pp: dict | None 
         np.save(f"/tmp/expert_reach_{game}_{ch}_{seed}_{n}.npy", w)
 
 
-def play_seats(game: str, seats: list[tuple[str, dict | None]], n: int, seed: int):
-    """Deals 0..n-1 of `seed` with one (policy, parameters) per seat."""
-    from balance.simcore.batch import Engine, resolve_policy
-
-    spec, tables, n_cards = _setup(game, {})
-    e = Engine(spec, [resolve_policy(spec, p, pp) for p, pp in seats])
-    return e.run(tables, len(seats), seed, np.arange(n, dtype=np.int64), n_cards)
-
-
 def among_shares(game: str, among: str, n: int, seed: int, pp: dict | None) -> tuple[np.ndarray, np.ndarray]:
     """Per deal, the expert seat's win share over every position, and the other seats' mean share."""
     from balance.simcore import registry
@@ -170,16 +160,16 @@ def among_shares(game: str, among: str, n: int, seed: int, pp: dict | None) -> t
     for s in range(P):
         seats = [(among, None)] * P
         seats[s] = ("expert", pp)
-        won = play_seats(game, seats, n, seed).seat_out[:, :, 0].astype(float)
+        won = play(game, seats, n, seed).seat_out[:, :, 0].astype(float)
         me += won[:, s] / P
         others += (won.sum(axis=1) - won[:, s]) / (P - 1) / P
     return me, others
 
 
-def _t(d: np.ndarray) -> str:
-    m = d.mean()
-    h = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
-    return f"{m * 100:+.2f} [{(m - h) * 100:+.2f}, {(m + h) * 100:+.2f}]"
+def _pts(a: np.ndarray, b) -> str:
+    """a - b in points, paired by deal (per-deal shares: a t interval, `paired`)."""
+    m, lo, hi = paired(a, b, binary=False)
+    return f"{m * 100:+.2f} [{lo * 100:+.2f}, {hi * 100:+.2f}]"
 
 
 def among(game: str, among_policy: str, n: int, seed: int, pp: dict | None, old: dict | None) -> None:
@@ -194,11 +184,11 @@ def among(game: str, among_policy: str, n: int, seed: int, pp: dict | None, old:
         got[name] = me
         fair = (me + (P - 1) * others) / P
         print(f"{game} {P}p one expert seat ({name}: {params or 'defaults'}) among {among_policy}, {n} deals x {P} "
-              f"positions, seed {seed}: {me.mean():.2%}; - 1/{P} {_t(me - 1 / P)}; - the other seats {_t(me - others)} "
-              f"(they win {others.mean():.2%}); - the table's fair share {_t(me - fair)} ({time.time() - t:.0f} s)",
+              f"positions, seed {seed}: {me.mean():.2%}; - 1/{P} {_pts(me, 1 / P)}; - the other seats {_pts(me, others)} "
+              f"(they win {others.mean():.2%}); - the table's fair share {_pts(me, fair)} ({time.time() - t:.0f} s)",
               flush=True)
     if old is not None:
-        print(f"  new - old, paired by deal: {_t(got['new'] - got['old'])}", flush=True)
+        print(f"  new - old, paired by deal: {_pts(got['new'], got['old'])}", flush=True)
 
 
 def speed(game: str, n: int, seed: int, policy: str = "expert", pp: dict | None = None) -> None:
