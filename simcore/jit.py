@@ -136,6 +136,58 @@ def _lock_cache_saves() -> None:
 
 _lock_cache_saves()
 
+
+def _optimise_once() -> None:
+    """Optimise a kernel's whole module once, in the kernel that is called from Python, not again
+    at every kernel on the way down.
+
+    Numba compiles a kernel's callees first, each into a library of its own, and finalising a
+    library links in its callees' optimised modules and runs LLVM's whole module pipeline (the
+    inliner, O3) and then its code generator over all of it: the loop optimises `greedy` once for
+    `greedy`, again inside `expert`, inside `choose` and inside the loop, each time with everything
+    those reach. Overtime's expert loop compiled for 114 s, 95 of them in LLVM, 7-9 s for each of
+    the thin kernels between the loop and the search. Here a library finalised while another
+    kernel's compile is under way (a callee, compiled because its caller's typing needs it) runs
+    only the function passes numba gives every function as it is added; the library of the
+    outermost compile (the kernel called from Python, or compiled by hand) runs the whole
+    pipeline over everything linked into it, once, as before. The machine code of a callee so
+    compiled is correct but not inlined: calling it from Python (a test, `balance play`) runs
+    slower code; a loop, which links its callees in, runs the same optimised code as before.
+    BALANCE_OPTIMISE_EVERY_KERNEL=1 restores numba's behaviour (for a comparison)."""
+    if os.environ.get("BALANCE_OPTIMISE_EVERY_KERNEL") == "1":
+        return
+    try:
+        from numba.core import codegen
+        from numba.core import event
+    except ImportError:
+        return
+    cls = getattr(codegen, "CPUCodeLibrary", None)
+    if cls is None or getattr(cls, "_balance_once", False) or not hasattr(cls, "_optimize_final_module"):
+        return
+    import threading
+
+    depth = threading.local()
+
+    class Nesting(event.Listener):
+        def on_start(self, ev):
+            depth.n = getattr(depth, "n", 0) + 1
+
+        def on_end(self, ev):
+            depth.n = getattr(depth, "n", 1) - 1
+
+    event.register("numba:compile", Nesting())
+    whole = cls._optimize_final_module
+
+    def optimise(self):
+        if getattr(depth, "n", 0) <= 1:
+            whole(self)
+
+    cls._optimize_final_module = optimise
+    cls._balance_once = True
+
+
+_optimise_once()
+
 REFLESS: list = []  # dispatchers compiled without reference counting
 
 

@@ -88,3 +88,50 @@ def test_a_kernel_outside_the_engine_is_keyed_on_the_whole_engine():
     assert SOURCE_HASH in source_key("some_measuring_script")
     game = source_key("balance.simcore.sickdays_solo.policies")
     assert CORE_HASH in game and SOURCE_HASH not in game
+
+
+def _chain(tag: str, folder):
+    """`top` calls `mid`, which calls `leaf` (a kernel LLVM is asked to inline: jit(force=True)); the
+    names carry `tag`, so that each call makes new kernels."""
+    from balance.simcore.jit import jit
+
+    ns = {}
+    src = folder / f"{tag}.py"  # numba caches only a function with a source file
+    src.write_text(f"def {tag}_leaf(x):\n    return x * 3 + 1\n"
+                   f"def {tag}_mid(x):\n    return {tag}_leaf(x) + {tag}_leaf(x + 1)\n"
+                   f"def {tag}_top(x):\n    return {tag}_mid(x) - 1\n")
+    exec(compile(src.read_text(), str(src), "exec"), ns)
+    for part in ("leaf", "mid", "top"):
+        f = ns[f"{tag}_{part}"]
+        f.__module__ = "balance_test_chain"
+        ns[f.__name__] = jit(f, force=part == "leaf")
+    return ns[f"{tag}_leaf"], ns[f"{tag}_mid"], ns[f"{tag}_top"]
+
+
+def _calls(dispatcher, name: str) -> bool:
+    """Does the compiled library of `dispatcher` still call the function named `name`?"""
+    (cres,) = dispatcher.overloads.values()
+    return any("call" in line and name in line for line in cres.library.get_llvm_str().splitlines())
+
+
+def test_a_callee_is_optimised_with_its_caller_not_on_its_own(tmp_path, monkeypatch):
+    """jit._optimise_once: a kernel compiled because another kernel calls it runs only the function
+    passes (its forced-inline callee is still a call in its own library); the kernel called from Python
+    gets the whole pipeline over everything linked in (nothing left to call). A kernel called from
+    Python first is optimised whole, as numba does."""
+    import numba
+    import numpy as np
+    import pytest
+
+    import balance.simcore.jit as J
+
+    if numba.config.DISABLE_JIT or not getattr(numba.core.codegen.CPUCodeLibrary, "_balance_once", False):
+        pytest.skip("no compiled libraries without the JIT, or BALANCE_OPTIMISE_EVERY_KERNEL=1")
+    monkeypatch.setattr(J, "CACHE_ROOT", tmp_path)  # a fresh compile, never a cache load
+    leaf, mid, top = _chain("linked", tmp_path)
+    assert top(np.int64(2)) == 7 + 10 - 1
+    assert _calls(mid, "linked_leaf")  # compiled for top: not optimised on its own
+    assert not _calls(top, "linked_leaf") and not _calls(top, "linked_mid")  # optimised once, all inlined
+    leaf, mid, top = _chain("direct", tmp_path)
+    assert mid(np.int64(2)) == 17
+    assert not _calls(mid, "direct_leaf")  # called from Python: optimised whole
