@@ -34,11 +34,14 @@ for a game loop written once and handed each game's kernels. So:
   every call site, but the function gets no library of its own.)
 * compile time: numba links a kernel's callees into its own module and
   optimises and compiles that whole module again, so every dispatcher on
-  the way down costs a compile of all it reaches. Two things keep that down:
+  the way down costs a compile of all it reaches. Three things keep that down:
   a kernel is compiled for the plain types of its arguments, never once per
-  constant a caller passes (`_no_literal_specialising`), and the runner's
-  `play` is inlined into the loop rather than compiled beside it. Overtime's
-  cold compile, greedy: 157 -> 67 CPU-s, peak 840 -> 598 MB.
+  constant a caller passes (`_no_literal_specialising`); the runner's
+  `play` is inlined into the loop rather than compiled beside it (Overtime's
+  cold compile, greedy: 157 -> 67 CPU-s, peak 840 -> 598 MB); and a kernel
+  compiled for its caller skips LLVM's whole-module pipeline, which the
+  kernel called from Python runs over everything once (`_optimise_once`:
+  Overtime's expert loop 116 -> 61 s).
 """
 from __future__ import annotations
 
@@ -70,6 +73,8 @@ def _hash_files(paths) -> str:
 # tests/simcore/test_jit.py checks that every core file with a kernel is listed.
 KERNEL_FILES = ("bits.py", "jit.py", "rng.py", "runner.py", "scratch.py", "search.py", "slots.py", "trace.py", "zones.py")
 CORE_HASH = _hash_files(_HERE / f for f in KERNEL_FILES)
+if os.environ.get("BALANCE_OPTIMISE_EVERY_KERNEL") == "1":  # other machine code for the same source: its own cache
+    CORE_HASH += "-every"
 SOURCE_HASH = _hash_files(_HERE.rglob("*.py"))  # the whole engine, for provenance
 
 
