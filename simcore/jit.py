@@ -180,11 +180,21 @@ def _optimise_once() -> None:
         def on_end(self, ev):
             depth.n = getattr(depth, "n", 1) - 1
 
+    from llvmlite import binding
+
+    linkonce = binding.Linkage.linkonce_odr
     event.register("numba:compile", Nesting())
     whole = cls._optimize_final_module
 
     def optimise(self):
         if getattr(depth, "n", 0) <= 1:
+            # The callees linked in are "linkonce_odr": the JIT binds a call the inliner left to
+            # any definition of that name, the callee's own (unoptimised) library included, and
+            # it did (You're Fired!'s expert at half speed). Made internal, every call the
+            # outermost kernel makes stays in its own optimised module.
+            for fn in self._final_module.functions:
+                if not fn.is_declaration and fn.linkage == linkonce:
+                    fn.linkage = "internal"
             whole(self)
 
     cls._optimize_final_module = optimise
