@@ -41,7 +41,7 @@ for a game loop written once and handed each game's kernels. So:
   cold compile, greedy: 157 -> 67 CPU-s, peak 840 -> 598 MB); and a kernel
   compiled for its caller skips LLVM's whole-module pipeline, which the
   kernel called from Python runs over everything once (`_optimise_once`:
-  Overtime's expert loop 116 -> 61 s).
+  Overtime's expert loop 116 -> 61 s, and faster code: see there).
 """
 from __future__ import annotations
 
@@ -157,8 +157,13 @@ def _optimise_once() -> None:
     outermost compile (the kernel called from Python, or compiled by hand) runs the whole
     pipeline over everything linked into it, once, as before. The machine code of a callee so
     compiled is correct but not inlined: calling it from Python (a test, `balance play`) runs
-    slower code; a loop, which links its callees in, runs the same optimised code as before.
-    BALANCE_OPTIMISE_EVERY_KERNEL=1 restores numba's behaviour (for a comparison)."""
+    slower code. The outermost kernel's linked callees are made internal to its module (numba
+    links them "linkonce_odr", and the JIT may bind such a call to any library's definition of
+    the name: here, a callee's unoptimised one), so a loop runs only its own optimised code; and
+    LLVM, knowing every caller, optimises across them: You're Fired!'s greedy games 1.2 times as
+    fast, Overtime's and Sick Days solo's expert 1.1-1.2 (docs/benchmarks.md, session 31).
+    BALANCE_OPTIMISE_EVERY_KERNEL=1 restores numba's behaviour (for a comparison), in a cache of
+    its own."""
     if os.environ.get("BALANCE_OPTIMISE_EVERY_KERNEL") == "1":
         return
     try:
