@@ -135,3 +135,39 @@ def test_a_callee_is_optimised_with_its_caller_not_on_its_own(tmp_path, monkeypa
     leaf, mid, top = _chain("direct", tmp_path)
     assert mid(np.int64(2)) == 17
     assert not _calls(mid, "direct_leaf")  # called from Python: optimised whole
+
+
+def test_the_outermost_kernel_calls_only_its_own_copies(tmp_path, monkeypatch):
+    """jit._optimise_once makes the callees linked into the kernel called from Python internal: a
+    call LLVM did not inline (here an allocating callee in a loop) stays in the caller's optimised
+    module. numba links them "linkonce_odr", which the JIT may bind to the callee's own library,
+    unoptimised once callees skip the whole-module pipeline (You're Fired!'s expert ran at half speed)."""
+    import importlib
+    import sys
+
+    import numba
+    import numpy as np
+    import pytest
+
+    import balance.simcore.jit as J
+
+    if numba.config.DISABLE_JIT or not getattr(numba.core.codegen.CPUCodeLibrary, "_balance_once", False):
+        pytest.skip("no compiled libraries without the JIT, or BALANCE_OPTIMISE_EVERY_KERNEL=1")
+    monkeypatch.setattr(J, "CACHE_ROOT", tmp_path)
+    (tmp_path / "alloc_chain.py").write_text(
+        "import numpy as np\n"
+        "def c_leaf(x):\n    a = np.zeros(x + 3)\n    for i in range(a.size):\n        a[i] = i * x\n    return a.sum()\n"
+        "def c_mid(x):\n    s = 0.0\n    for k in range(x):\n        s += c_leaf(k) + c_leaf(k + 1)\n    return s\n"
+        "def c_top(x):\n    return c_mid(x) - 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    m = importlib.import_module("alloc_chain")
+    try:
+        for name in ("c_leaf", "c_mid", "c_top"):
+            setattr(m, name, J.jit(getattr(m, name), refs=True))
+        assert m.c_top(np.int64(5)) == 449.0
+        (cres,) = m.c_top.overloads.values()
+        defined = [line for line in cres.library.get_llvm_str().splitlines() if line.startswith("define")]
+        assert any("c_leaf" in line and " internal " in line for line in defined)  # a call left, to its own copy
+        assert not any("linkonce_odr" in line for line in defined)
+    finally:
+        sys.modules.pop("alloc_chain", None)
