@@ -40,8 +40,9 @@ for a game loop written once and handed each game's kernels. So:
   `play` is inlined into the loop rather than compiled beside it (Overtime's
   cold compile, greedy: 157 -> 67 CPU-s, peak 840 -> 598 MB); and a kernel
   compiled for its caller skips LLVM's whole-module pipeline, which the
-  kernel called from Python runs over everything once (`_optimise_once`:
-  Overtime's expert loop 116 -> 61 s, and faster code: see there).
+  kernel called from Python runs over everything once (`_optimise_once`, off
+  by default until a crash it met is understood: Overtime's expert loop
+  116 -> 61 s, and faster code: see there).
 """
 from __future__ import annotations
 
@@ -73,8 +74,8 @@ def _hash_files(paths) -> str:
 # tests/simcore/test_jit.py checks that every core file with a kernel is listed.
 KERNEL_FILES = ("bits.py", "jit.py", "rng.py", "runner.py", "scratch.py", "search.py", "slots.py", "trace.py", "zones.py")
 CORE_HASH = _hash_files(_HERE / f for f in KERNEL_FILES)
-if os.environ.get("BALANCE_OPTIMISE_EVERY_KERNEL") == "1":  # other machine code for the same source: its own cache
-    CORE_HASH += "-every"
+if os.environ.get("BALANCE_OPTIMISE_ONCE") == "1":  # other machine code for the same source: its own cache
+    CORE_HASH += "-once"
 SOURCE_HASH = _hash_files(_HERE.rglob("*.py"))  # the whole engine, for provenance
 
 
@@ -162,9 +163,11 @@ def _optimise_once() -> None:
     the name: here, a callee's unoptimised one), so a loop runs only its own optimised code; and
     LLVM, knowing every caller, optimises across them: You're Fired!'s greedy games 1.2 times as
     fast, Overtime's and Sick Days solo's expert 1.1-1.2 (docs/benchmarks.md, session 31).
-    BALANCE_OPTIMISE_EVERY_KERNEL=1 restores numba's behaviour (for a comparison), in a cache of
-    its own."""
-    if os.environ.get("BALANCE_OPTIMISE_EVERY_KERNEL") == "1":
+    OFF BY DEFAULT: on with BALANCE_OPTIMISE_ONCE=1 (in a cache of its own). Session 31's clean-clone
+    CI, with it on, had pytest-xdist workers die of segmentation faults calling kernels from Python
+    (`new_game`, `step`) after other workers had filled the shared cache; every test passed alone and in
+    smaller groups, and the cause is not found (see docs/benchmarks.md, session 31)."""
+    if os.environ.get("BALANCE_OPTIMISE_ONCE") != "1":
         return
     try:
         from numba.core import codegen

@@ -51,7 +51,6 @@ session 30).
 from __future__ import annotations
 
 import argparse
-import os
 import time
 
 import numba
@@ -301,8 +300,6 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--policy-param", action="append", default=[], metavar="K=V")
     a = ap.parse_args(argv)
-    if a.what == "cost":  # it times `choose` called from Python: the whole-module optimised code, in its own cache
-        os.environ.setdefault("BALANCE_OPTIMISE_EVERY_KERNEL", "1")  # (simcore.jit: read at its import, below)
     pp = {k: float(v) for k, v in (x.split("=", 1) for x in a.policy_param)} or None
     if a.what == "solo":
         solo([int(x) for x in a.levels.split(",")], a.policies.split(","), a.n, a.seed, pp)

@@ -12,11 +12,9 @@ module to read names from: run on an empty BALANCE_NUMBA_CACHE, as above, and
 report only the run's last seconds (`--time`, from `perf script -F time`), not
 the compile. A function force-inlined into another (`jit(force=True)`) is
 counted in its caller. Cycle counters are not needed (cpu-clock samples).
-Since session 31 a loop's callees that LLVM did not inline are internal to the
-loop's module (simcore.jit._optimise_once) and have no symbol to name: their
-samples count toward the named function before them. To see them by name, run
-with BALANCE_OPTIMISE_EVERY_KERNEL=1 (numba's way, in a cache of its own: every
-callee keeps its own library and name; a build up to a fifth slower in some games).
+With BALANCE_OPTIMISE_ONCE=1 (simcore.jit._optimise_once, off by default) a loop's
+callees that LLVM did not inline are internal to the loop's module and have no
+symbol to name: their samples count toward the named function before them.
 
 With PERF_DUMP=regex it also writes the machine code of every function whose
 name matches to /tmp/perf-dump/START.bin (from its start to the next named

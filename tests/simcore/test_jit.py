@@ -90,84 +90,73 @@ def test_a_kernel_outside_the_engine_is_keyed_on_the_whole_engine():
     assert CORE_HASH in game and SOURCE_HASH not in game
 
 
-def _chain(tag: str, folder):
-    """`top` calls `mid`, which calls `leaf` (a kernel LLVM is asked to inline: jit(force=True)); the
-    names carry `tag`, so that each call makes new kernels."""
-    from balance.simcore.jit import jit
 
-    ns = {}
-    src = folder / f"{tag}.py"  # numba caches only a function with a source file
-    src.write_text(f"def {tag}_leaf(x):\n    return x * 3 + 1\n"
-                   f"def {tag}_mid(x):\n    return {tag}_leaf(x) + {tag}_leaf(x + 1)\n"
-                   f"def {tag}_top(x):\n    return {tag}_mid(x) - 1\n")
-    exec(compile(src.read_text(), str(src), "exec"), ns)
-    for part in ("leaf", "mid", "top"):
-        f = ns[f"{tag}_{part}"]
-        f.__module__ = "balance_test_chain"
-        ns[f.__name__] = jit(f, force=part == "leaf")
-    return ns[f"{tag}_leaf"], ns[f"{tag}_mid"], ns[f"{tag}_top"]
+# jit._optimise_once is off by default (BALANCE_OPTIMISE_ONCE=1 turns it on, process-wide, at import):
+# its tests run in a child process with it on and a fresh cache, so this process's compiles are not touched.
+_ONCE_CHECK = """
+import importlib, sys
+import numpy as np
+import numba
+import balance.simcore.jit as J
+assert getattr(numba.core.codegen.CPUCodeLibrary, "_balance_once", False), "not on"
+sys.path.insert(0, sys.argv[1])
 
-
-def _calls(dispatcher, name: str) -> bool:
-    """Does the compiled library of `dispatcher` still call the function named `name`?"""
-    (cres,) = dispatcher.overloads.values()
+def calls(d, name):
+    (cres,) = d.overloads.values()
     return any("call" in line and name in line for line in cres.library.get_llvm_str().splitlines())
 
+def chain(tag, refs):
+    m = importlib.import_module(tag)
+    for part in ("leaf", "mid", "top"):
+        setattr(m, f"{tag}_{part}", J.jit(getattr(m, f"{tag}_{part}"), force=part == "leaf" and not refs, refs=refs))
+    return [getattr(m, f"{tag}_{part}") for part in ("leaf", "mid", "top")]
 
-def test_a_callee_is_optimised_with_its_caller_not_on_its_own(tmp_path, monkeypatch):
-    """jit._optimise_once: a kernel compiled because another kernel calls it runs only the function
-    passes (its forced-inline callee is still a call in its own library); the kernel called from Python
-    gets the whole pipeline over everything linked in (nothing left to call). A kernel called from
-    Python first is optimised whole, as numba does."""
-    import numba
-    import numpy as np
-    import pytest
-
-    import balance.simcore.jit as J
-
-    if numba.config.DISABLE_JIT or not getattr(numba.core.codegen.CPUCodeLibrary, "_balance_once", False):
-        pytest.skip("no compiled libraries without the JIT, or BALANCE_OPTIMISE_EVERY_KERNEL=1")
-    monkeypatch.setattr(J, "CACHE_ROOT", tmp_path)  # a fresh compile, never a cache load
-    leaf, mid, top = _chain("linked", tmp_path)
-    assert top(np.int64(2)) == 7 + 10 - 1
-    assert _calls(mid, "linked_leaf")  # compiled for top: not optimised on its own
-    assert not _calls(top, "linked_leaf") and not _calls(top, "linked_mid")  # optimised once, all inlined
-    leaf, mid, top = _chain("direct", tmp_path)
-    assert mid(np.int64(2)) == 17
-    assert not _calls(mid, "direct_leaf")  # called from Python: optimised whole
+# a callee compiled for its caller keeps its forced-inline callee as a call; the caller inlines all
+leaf, mid, top = chain("linked", False)
+assert top(np.int64(2)) == 16
+assert calls(mid, "linked_leaf") and not calls(top, "linked_leaf") and not calls(top, "linked_mid")
+# a kernel called from Python first is optimised whole, as numba does
+leaf, mid, top = chain("direct", False)
+assert mid(np.int64(2)) == 17 and not calls(mid, "direct_leaf")
+# the outermost kernel's callees are internal: a call left is to its own copy, never linkonce_odr
+leaf, mid, top = chain("alloc", True)
+assert top(np.int64(5)) == 449.0
+(cres,) = top.overloads.values()
+defined = [x for x in cres.library.get_llvm_str().splitlines() if x.startswith("define")]
+assert any("alloc_leaf" in x and " internal " in x for x in defined), defined
+assert not any("linkonce_odr" in x for x in defined), defined
+print("ok")
+"""
 
 
-def test_the_outermost_kernel_calls_only_its_own_copies(tmp_path, monkeypatch):
-    """jit._optimise_once makes the callees linked into the kernel called from Python internal: a
-    call LLVM did not inline (here an allocating callee in a loop) stays in the caller's optimised
-    module. numba links them "linkonce_odr", which the JIT may bind to the callee's own library,
-    unoptimised once callees skip the whole-module pipeline (You're Fired!'s expert ran at half speed)."""
-    import importlib
+def test_optimise_once_optimises_the_outermost_kernel_only_and_keeps_its_calls_inside(tmp_path):
+    """With BALANCE_OPTIMISE_ONCE=1: a kernel compiled for its caller runs only the function passes (its
+    forced-inline callee is still a call in its own library), the kernel called from Python gets the
+    whole pipeline over everything linked in, and the callees linked into it are internal (numba links
+    them "linkonce_odr", which the JIT may bind to a callee's own, unoptimised, library)."""
+    import os
+    import subprocess
     import sys
 
     import numba
-    import numpy as np
     import pytest
 
-    import balance.simcore.jit as J
-
-    if numba.config.DISABLE_JIT or not getattr(numba.core.codegen.CPUCodeLibrary, "_balance_once", False):
-        pytest.skip("no compiled libraries without the JIT, or BALANCE_OPTIMISE_EVERY_KERNEL=1")
-    monkeypatch.setattr(J, "CACHE_ROOT", tmp_path)
-    (tmp_path / "alloc_chain.py").write_text(
+    if numba.config.DISABLE_JIT:
+        pytest.skip("no compiled libraries without the JIT")
+    src = {"linked": "x * 3 + 1", "direct": "x * 3 + 1"}
+    for tag, body in src.items():
+        (tmp_path / f"{tag}.py").write_text(
+            f"def {tag}_leaf(x):\n    return {body}\n"
+            f"def {tag}_mid(x):\n    return {tag}_leaf(x) + {tag}_leaf(x + 1)\n"
+            f"def {tag}_top(x):\n    return {tag}_mid(x) - 1\n")
+    (tmp_path / "alloc.py").write_text(
         "import numpy as np\n"
-        "def c_leaf(x):\n    a = np.zeros(x + 3)\n    for i in range(a.size):\n        a[i] = i * x\n    return a.sum()\n"
-        "def c_mid(x):\n    s = 0.0\n    for k in range(x):\n        s += c_leaf(k) + c_leaf(k + 1)\n    return s\n"
-        "def c_top(x):\n    return c_mid(x) - 1\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    m = importlib.import_module("alloc_chain")
-    try:
-        for name in ("c_leaf", "c_mid", "c_top"):
-            setattr(m, name, J.jit(getattr(m, name), refs=True))
-        assert m.c_top(np.int64(5)) == 449.0
-        (cres,) = m.c_top.overloads.values()
-        defined = [line for line in cres.library.get_llvm_str().splitlines() if line.startswith("define")]
-        assert any("c_leaf" in line and " internal " in line for line in defined)  # a call left, to its own copy
-        assert not any("linkonce_odr" in line for line in defined)
-    finally:
-        sys.modules.pop("alloc_chain", None)
+        "def alloc_leaf(x):\n    a = np.zeros(x + 3)\n    for i in range(a.size):\n        a[i] = i * x\n"
+        "    return a.sum()\n"
+        "def alloc_mid(x):\n    s = 0.0\n    for k in range(x):\n        s += alloc_leaf(k) + alloc_leaf(k + 1)\n"
+        "    return s\n"
+        "def alloc_top(x):\n    return alloc_mid(x) - 1\n")
+    env = {**os.environ, "BALANCE_OPTIMISE_ONCE": "1", "BALANCE_NUMBA_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", _ONCE_CHECK, str(tmp_path)], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
