@@ -90,7 +90,6 @@ def test_a_kernel_outside_the_engine_is_keyed_on_the_whole_engine():
     assert CORE_HASH in game and SOURCE_HASH not in game
 
 
-
 # jit._optimise_once is off by default (BALANCE_OPTIMISE_ONCE=1 turns it on, process-wide, at import):
 # its tests run in a child process with it on and a fresh cache, so this process's compiles are not touched.
 _ONCE_CHECK = """
@@ -143,10 +142,9 @@ def test_optimise_once_optimises_the_outermost_kernel_only_and_keeps_its_calls_i
 
     if numba.config.DISABLE_JIT:
         pytest.skip("no compiled libraries without the JIT")
-    src = {"linked": "x * 3 + 1", "direct": "x * 3 + 1"}
-    for tag, body in src.items():
+    for tag in ("linked", "direct"):
         (tmp_path / f"{tag}.py").write_text(
-            f"def {tag}_leaf(x):\n    return {body}\n"
+            f"def {tag}_leaf(x):\n    return x * 3 + 1\n"
             f"def {tag}_mid(x):\n    return {tag}_leaf(x) + {tag}_leaf(x + 1)\n"
             f"def {tag}_top(x):\n    return {tag}_mid(x) - 1\n")
     (tmp_path / "alloc.py").write_text(
