@@ -41,9 +41,9 @@ for a game loop written once and handed each game's kernels. So:
   `play` is inlined into the loop rather than compiled beside it (Overtime's
   cold compile, greedy: 157 -> 67 CPU-s, peak 840 -> 598 MB); and a kernel
   compiled for its caller skips LLVM's whole-module pipeline, which the
-  kernel called from Python runs over everything once (`_optimise_once`, off
-  by default until a crash it met is understood: Overtime's expert loop
-  116 -> 61 s, and faster code: see there).
+  kernel called from Python runs over everything once (`_optimise_once`:
+  Overtime's expert loop 116 -> 61 s, and faster code: see there;
+  BALANCE_OPTIMISE_ONCE=0 gives numba's way).
 """
 from __future__ import annotations
 
@@ -75,8 +75,8 @@ def _hash_files(paths) -> str:
 # tests/simcore/test_jit.py checks that every core file with a kernel is listed.
 KERNEL_FILES = ("bits.py", "jit.py", "rng.py", "runner.py", "scratch.py", "search.py", "slots.py", "trace.py", "zones.py")
 CORE_HASH = _hash_files(_HERE / f for f in KERNEL_FILES)
-if os.environ.get("BALANCE_OPTIMISE_ONCE") == "1":  # other machine code for the same source: its own cache
-    CORE_HASH += "-once"
+if os.environ.get("BALANCE_OPTIMISE_ONCE") == "0":  # other machine code for the same source: its own cache
+    CORE_HASH += "-numba"
 SOURCE_HASH = _hash_files(_HERE.rglob("*.py"))  # the whole engine, for provenance
 
 
@@ -159,16 +159,19 @@ def _optimise_once() -> None:
     outermost compile (the kernel called from Python, or compiled by hand) runs the whole
     pipeline over everything linked into it, once, as before. The machine code of a callee so
     compiled is correct but not inlined: calling it from Python (a test, `balance play`) runs
-    slower code. The outermost kernel's linked callees are made internal to its module (numba
+    slower code. The outermost kernel's linked callees are made private to its module (numba
     links them "linkonce_odr", and the JIT may bind such a call to any library's definition of
     the name: here, a callee's unoptimised one), so a loop runs only its own optimised code; and
     LLVM, knowing every caller, optimises across them: You're Fired!'s greedy games 1.2 times as
     fast, Overtime's and Sick Days solo's expert 1.1-1.2 (docs/benchmarks.md, session 31).
-    OFF BY DEFAULT: on with BALANCE_OPTIMISE_ONCE=1 (in a cache of its own). Session 31's clean-clone
-    CI, with it on, had pytest-xdist workers die of segmentation faults calling kernels from Python
-    (`new_game`, `step`) after other workers had filled the shared cache; every test passed alone and in
-    smaller groups, and the cause is not found (see docs/benchmarks.md, session 31)."""
-    if os.environ.get("BALANCE_OPTIMISE_ONCE") != "1":
+    Private, not internal: session 31 made them internal, and its clean-clone CI had test workers
+    die of segmentation faults. The JIT keeps one table of the named symbols of every object it
+    loads, local ones included, the last loaded winning: an internal copy (which LLVM may give
+    another calling convention, `fastcc`, knowing every caller) took the callee's name, and a
+    kernel loaded later bound its calls to it. A private function has no symbol
+    (tests/simcore/test_jit.py checks the table). BALANCE_OPTIMISE_ONCE=0 turns this off
+    (numba's way, in a cache of its own)."""
+    if os.environ.get("BALANCE_OPTIMISE_ONCE") == "0":
         return
     try:
         from numba.core import codegen
@@ -199,11 +202,16 @@ def _optimise_once() -> None:
         if getattr(depth, "n", 0) <= 1:
             # The callees linked in are "linkonce_odr": the JIT binds a call the inliner left to
             # any definition of that name, the callee's own (unoptimised) library included, and
-            # it did (You're Fired!'s expert at half speed). Made internal, every call the
+            # it did (You're Fired!'s expert at half speed). Made private, every call the
             # outermost kernel makes stays in its own optimised module.
+            # Private, not internal: the JIT puts every named symbol of an object it loads, local
+            # ones included, in one table by name, the last loaded winning, so an internal copy
+            # (its signature possibly changed by LLVM, knowing every caller) took over the name
+            # from the callee's own library, and a kernel loaded later called into it (session
+            # 31's segfaults). A private function has no symbol.
             for fn in self._final_module.functions:
                 if not fn.is_declaration and fn.linkage == linkonce:
-                    fn.linkage = "internal"
+                    fn.linkage = "private"
             whole(self)
 
     cls._optimize_final_module = optimise

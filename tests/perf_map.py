@@ -12,9 +12,10 @@ module to read names from: run on an empty BALANCE_NUMBA_CACHE, as above, and
 report only the run's last seconds (`--time`, from `perf script -F time`), not
 the compile. A function force-inlined into another (`jit(force=True)`) is
 counted in its caller. Cycle counters are not needed (cpu-clock samples).
-With BALANCE_OPTIMISE_ONCE=1 (simcore.jit._optimise_once, off by default) a loop's
-callees that LLVM did not inline are internal to the loop's module and have no
-symbol to name: their samples count toward the named function before them.
+By default (simcore.jit._optimise_once) a loop's callees that LLVM did not
+inline are private to the loop's module and have no symbol to name: their
+samples count toward the named function before them. BALANCE_OPTIMISE_ONCE=0
+(numba's way, its own cache) names them.
 
 With PERF_DUMP=regex it also writes the machine code of every function whose
 name matches to /tmp/perf-dump/START.bin (from its start to the next named

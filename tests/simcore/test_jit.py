@@ -90,8 +90,8 @@ def test_a_kernel_outside_the_engine_is_keyed_on_the_whole_engine():
     assert CORE_HASH in game and SOURCE_HASH not in game
 
 
-# jit._optimise_once is off by default (BALANCE_OPTIMISE_ONCE=1 turns it on, process-wide, at import):
-# its tests run in a child process with it on and a fresh cache, so this process's compiles are not touched.
+# jit._optimise_once is on by default (BALANCE_OPTIMISE_ONCE=0 turns it off, process-wide, at import):
+# its tests run in a child process with it on and a fresh cache, whatever this process runs with.
 _ONCE_CHECK = """
 import importlib, sys
 import numpy as np
@@ -122,17 +122,33 @@ leaf, mid, top = chain("alloc", True)
 assert top(np.int64(5)) == 449.0
 (cres,) = top.overloads.values()
 defined = [x for x in cres.library.get_llvm_str().splitlines() if x.startswith("define")]
-assert any("alloc_leaf" in x and " internal " in x for x in defined), defined
+assert any("alloc_leaf" in x and " private " in x for x in defined), defined
 assert not any("linkonce_odr" in x for x in defined), defined
+# ... and private, so they take no name in the JIT: it keeps one table of every named symbol of the
+# objects it loads, locals included, the last loaded winning; an internal copy of `table_leaf`
+# (its signature free to change) took the name from table_leaf's own library, and a kernel loaded
+# later bound its calls to it (session 31's segfaults).
+leaf, mid, top = chain("table", True)
+assert leaf(np.int64(4)) == 84.0
+(lres,) = leaf.overloads.values()
+engine = lres.library.codegen._engine
+name = lres.fndesc.llvm_func_name
+before = engine.get_function_address(name)
+assert top(np.int64(5)) == 449.0
+(cres,) = top.overloads.values()
+assert any("table_leaf" in x and " private " in x for x in cres.library.get_llvm_str().splitlines()
+           if x.startswith("define"))
+assert engine.get_function_address(name) == before, "a copy inside the outermost kernel took the callee's name"
 print("ok")
 """
 
 
 def test_optimise_once_optimises_the_outermost_kernel_only_and_keeps_its_calls_inside(tmp_path):
-    """With BALANCE_OPTIMISE_ONCE=1: a kernel compiled for its caller runs only the function passes (its
+    """With jit._optimise_once (the default): a kernel compiled for its caller runs only the function passes (its
     forced-inline callee is still a call in its own library), the kernel called from Python gets the
-    whole pipeline over everything linked in, and the callees linked into it are internal (numba links
-    them "linkonce_odr", which the JIT may bind to a callee's own, unoptimised, library)."""
+    whole pipeline over everything linked in, and the callees linked into it are private (numba links
+    them "linkonce_odr", which the JIT may bind to a callee's own, unoptimised, library; an internal
+    copy would take the callee's name in the JIT from its own library)."""
     import os
     import subprocess
     import sys
@@ -147,13 +163,14 @@ def test_optimise_once_optimises_the_outermost_kernel_only_and_keeps_its_calls_i
             f"def {tag}_leaf(x):\n    return x * 3 + 1\n"
             f"def {tag}_mid(x):\n    return {tag}_leaf(x) + {tag}_leaf(x + 1)\n"
             f"def {tag}_top(x):\n    return {tag}_mid(x) - 1\n")
-    (tmp_path / "alloc.py").write_text(
-        "import numpy as np\n"
-        "def alloc_leaf(x):\n    a = np.zeros(x + 3)\n    for i in range(a.size):\n        a[i] = i * x\n"
-        "    return a.sum()\n"
-        "def alloc_mid(x):\n    s = 0.0\n    for k in range(x):\n        s += alloc_leaf(k) + alloc_leaf(k + 1)\n"
-        "    return s\n"
-        "def alloc_top(x):\n    return alloc_mid(x) - 1\n")
+    for tag in ("alloc", "table"):
+        (tmp_path / f"{tag}.py").write_text(
+            "import numpy as np\n"
+            f"def {tag}_leaf(x):\n    a = np.zeros(x + 3)\n    for i in range(a.size):\n        a[i] = i * x\n"
+            "    return a.sum()\n"
+            f"def {tag}_mid(x):\n    s = 0.0\n    for k in range(x):\n        s += {tag}_leaf(k) + {tag}_leaf(k + 1)\n"
+            "    return s\n"
+            f"def {tag}_top(x):\n    return {tag}_mid(x) - 1\n")
     env = {**os.environ, "BALANCE_OPTIMISE_ONCE": "1", "BALANCE_NUMBA_CACHE": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-c", _ONCE_CHECK, str(tmp_path)], env=env, capture_output=True,
                           text=True, timeout=600)
