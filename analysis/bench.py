@@ -13,10 +13,13 @@ speed-up over plain Python and peak memory are those of that game alone:
   the rows taking turns (so a slow moment of the machine is spread over all
   of them); a row reports the median and the slowest and fastest sample;
 * cold: a first command on an empty compile cache, as the CLI runs it: the
-  loop compiled in child processes on a memory budget
-  (`simcore.precompile.in_child`), then the same first batch loaded from the
-  cache; compile time is the whole, and the peak resident memory is that of
-  the largest of those processes (the one that runs the games included);
+  loops compiled in child processes on a memory budget
+  (`simcore.precompile.in_child`), every policy's loop started at once
+  (`precompile.ahead`, as a first run starts its skill check's expert loop
+  beside its own: on two cores, the time of the longer compile), then the same
+  first batches loaded from the cache; compile time is the whole, wall clock,
+  and the peak resident memory is that of the largest of those processes (the
+  one that runs the games included);
   `compiled_in_child` per policy says which it was (True; False: the children
   failed and the batch compiled in the process; None: not tried, a game not
   in the registry);
@@ -122,15 +125,21 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
         t0 = time.perf_counter()
         out["first_batch_by_policy"] = {}
         out["in_cache_before"] = {}
+        if mode == "cold":  # every loop starts compiling at once, as a first run's own loop and its skill check's do
+            from balance.simcore.batch import Engine, resolve_policy
+            from balance.simcore.precompile import ahead, is_warm
+
+            for pol in policies:
+                engine = Engine(spec, [resolve_policy(spec, pol)])
+                out["in_cache_before"][pol] = is_warm(engine)
+                ahead(spec, engine)
         for pol in policies:
             t1 = time.perf_counter()
             if mode == "cold":  # as a first command compiles: in budgeted children, then loads the loop
-                from balance.simcore.batch import Engine, resolve_policy
-                from balance.simcore.precompile import in_child, is_warm
+                from balance.simcore.precompile import in_child
 
                 engine = Engine(spec, [resolve_policy(spec, pol)])
-                out["in_cache_before"][pol] = is_warm(engine)
-                out.setdefault("compiled_in_child", {})[pol] = in_child(spec, engine)
+                out.setdefault("compiled_in_child", {})[pol] = in_child(spec, engine)  # waits for its `ahead`
                 _batch(spec, pol, first_batch_for(pol), players)
             else:
                 _batch(spec, pol, first_batch_for(pol), players, found=out["in_cache_before"])

@@ -333,12 +333,12 @@ def _first_compile(spec, seats, engine=None, traced: bool = False, checked: bool
     and compile it in child processes; nothing when it is ready (`traced`: the replay loop; `checked`: the
     loop that checks invariants, --check)."""
     from balance.simcore.batch import Engine
-    from balance.simcore.precompile import in_child
+    from balance.simcore.precompile import compiling_ahead, in_child
 
     from .first_run import status
 
     engine = engine if engine is not None else Engine(spec, seats)
-    st = status(spec, engine, traced, checked)
+    st = status(spec, engine, traced, checked, ahead=not traced and compiling_ahead(spec, engine, checked))
     if st.line and say:
         err.print(st.line, markup=False, highlight=False, soft_wrap=True)
     if st.warm is False:

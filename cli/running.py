@@ -24,6 +24,8 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
     progress bar, then the skill check (`skill_check` deals per variant with expert at every seat, None: the
     default, 0: none; `check_only`: the variants it plays, default all), write summary.json and report.html.
     Returns the summary (summary.json's schema, analysis.summary_result)."""
+    if skill_check != 0 and not (scheduler or workers):
+        _skill_check_ahead(spec, config)
     with opened_run(spec, config, run_dir, n_games, command, kind, quiet, scheduler, workers) as (prepared, executor):
         _play(spec, config, run_dir, n_games, quiet, precision, prepared, executor, paired=kind in PAIRED_KINDS)
         if card_power:
@@ -38,6 +40,19 @@ def run_and_report(spec, config, run_dir: Path, n_games: int, command: str, kind
         summary = SummaryResult.read(write_summary(run_dir, spec, margin))
         render_run_report(run_dir, spec)
         return summary
+
+
+def _skill_check_ahead(spec, config) -> None:
+    """On a cold cache, the skill check's loop (expert at every seat) starts compiling now, in child
+    processes beside the run's own loop and games (simcore.precompile.ahead): a first run waits for the
+    longer of the two compiles, not for both. Nothing when it is cached or the run has no skill check."""
+    from balance.analysis import skill_check as sc
+    from balance.simcore.batch import Engine
+    from balance.simcore.precompile import ahead
+
+    sub = sc.check_config(spec, config, 1)
+    if sub is not None:
+        ahead(spec, Engine(spec, sub.policies))
 
 
 def play_card_power(spec, config, run_dir: Path, n_games: int, command: str, quiet: bool = False,

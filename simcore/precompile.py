@@ -29,14 +29,23 @@ greedy loop (`balance bench`, session 15): 50.4 s and a largest process of
 465 MB at worst, shared pages counted once (warm: 413; this process waits at
 136 MB while a child compiles), against 683 MB with one child.
 
+A command that will need a second loop later (a run's skill check: expert at every seat) starts its
+compile at once, `ahead`, in a thread that runs the same children beside the run's own loop and games;
+`in_child` for that loop then waits for it. numba compiles on one thread, so on two cores a first run
+waits for the longer compile, not for both (session 32, `balance bench` cold, alternated: Overtime 67-69 s
+against 83-90 in turn; the two compile chains share the kernels both need only through the cache, so some
+are compiled twice). Children still running when this process exits are stopped.
+
     python -m simcore.precompile MODULE KINDS CHECK [BUDGET_MB|none [TRACED]]
     (KINDS: e.g. 0,1,4; CHECK, TRACED: 0 or 1; TRACED: the replay loop)
 """
 from __future__ import annotations
 
+import atexit
 import os
 import subprocess
 import sys
+import threading
 
 BUDGET_MB = 100  # a compile child starts no new kernel once its peak is this far above its start
 SPENT = 3  # a compile child's exit status: budget spent, some kernels cached, run another
@@ -122,17 +131,91 @@ def in_child(spec, engine, check: bool = False, budget_mb: float | None = BUDGET
     module = registry.GAMES.get(spec.name)
     if module is None or engine.user_ref is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return None
+    ahead = _AHEAD.pop(_loop_key(spec, engine, check, traced), None)
+    if ahead is not None:  # already compiling beside what this process did since (`ahead`): wait for it
+        ahead.join()
+        if ahead.ok:
+            return True
+    return _in_children(module, engine, check, budget_mb, traced)
+
+
+def _in_children(module: str, engine, check: bool, budget_mb: float | None, traced: bool) -> bool:
     kinds = ",".join(str(k) for k in sorted(engine.kinds))
     cmd = [sys.executable, "-m", "balance.simcore.precompile", module, kinds, str(int(check)),
            "none" if budget_mb is None else str(budget_mb), str(int(traced))]
     for _ in range(MAX_CHILDREN):
-        try:
-            done = subprocess.run(cmd, env=child_env(), capture_output=True, text=True)
-        except OSError:
-            return False
-        if done.returncode != SPENT:
-            return done.returncode == 0
+        code = _run_child(cmd)
+        if code != SPENT:
+            return code == 0
     return False
+
+
+_LIVE: set = set()  # compile children running now
+
+
+def _run_child(cmd: list[str]) -> int | None:
+    """One compile child's exit status (None: it could not be started). A child still running when this
+    process exits (Ctrl-C, an error, a loop compiled `ahead` and never needed) is stopped then."""
+    try:
+        proc = subprocess.Popen(cmd, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    _LIVE.add(proc)
+    try:
+        return proc.wait()
+    finally:
+        _LIVE.discard(proc)
+
+
+@atexit.register
+def _stop_children() -> None:
+    for proc in list(_LIVE):
+        proc.terminate()
+
+
+def _loop_key(spec, engine, check: bool, traced: bool) -> tuple:
+    return spec.name, tuple(sorted(engine.kinds)), bool(check), bool(traced)
+
+
+class _Ahead(threading.Thread):
+    def __init__(self, module: str, engine, check: bool):
+        super().__init__(daemon=True, name=f"compile ahead: {module}")
+        self.args_ = (module, engine, check, BUDGET_MB, False)
+        self.ok = False
+
+    def run(self) -> None:
+        try:
+            self.ok = _in_children(*self.args_)
+        except Exception:  # noqa: BLE001  the loop is then compiled when it is needed, as without this
+            self.ok = False
+
+
+_AHEAD: dict = {}  # loop key -> the _Ahead compiling it
+
+
+def ahead(spec, engine, check: bool = False) -> bool:
+    """Start compiling a loop that this command will need later, in its child processes, while the command
+    goes on (a first run's skill check: its expert loop compiles beside the run's own loop and its
+    games; numba compiles on one thread, so on two cores the two compiles take the time of the longer one,
+    not of both). Nothing when the loop is already in the cache or cannot be compiled in a child. Returns
+    whether a compile was started (or is under way). `in_child` for the same loop waits for it."""
+    key = _loop_key(spec, engine, check, False)
+    if key in _AHEAD:
+        return True
+    from . import registry
+
+    module = registry.GAMES.get(spec.name)
+    if (module is None or engine.user_ref is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1"
+            or is_warm(engine, False, check) is not False):
+        return False
+    t = _AHEAD[key] = _Ahead(module, engine, check)
+    t.start()
+    return True
+
+
+def compiling_ahead(spec, engine, check: bool = False) -> bool:
+    """Is this loop being compiled `ahead` (started earlier by this process and not yet waited for)?"""
+    return _loop_key(spec, engine, check, False) in _AHEAD
 
 
 def _peak_mb() -> float | None:

@@ -71,7 +71,7 @@ def test_no_jit_is_unknown_and_silent(monkeypatch):
 def test_simulate_prints_the_line_before_the_games_when_cold(tmp_path, monkeypatch):
     spec, engine = warm_engine()
     line = "compiling the Race to 21 engine (greedy): first run on this machine, about 2 minutes"
-    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False: first_run.Status(False, line))
+    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False, ahead=False: first_run.Status(False, line))
     r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
     assert r.exit_code == 0, r.output
     assert line in r.stderr
@@ -94,7 +94,7 @@ def test_replay_checks_the_traced_loop_and_says_when_it_compiles(tmp_path, monke
     st = first_run.status(spec, engine, traced=True)
     assert st.warm is False and st.line.startswith(f"compiling the {spec.title} engine (greedy)")
     seen = []
-    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False: (
+    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False, ahead=False: (
         seen.append(traced), first_run.Status(False, "compiling (test)"))[1])
     r = balance("replay", "--game", "race21", "--index", 3)
     assert r.exit_code == 0, r.output
@@ -157,12 +157,10 @@ def test_no_child_without_the_jit(monkeypatch):
 
 
 def test_a_failed_child_is_said_and_the_run_compiles_itself(tmp_path, monkeypatch):
-    import subprocess
-
     spec, engine = warm_engine()
-    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 1, "", "boom"))
+    monkeypatch.setattr(precompile, "_run_child", lambda cmd: 1)
     assert precompile.in_child(spec, engine) is False
-    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False: first_run.Status(False, "compiling (test)"))
+    monkeypatch.setattr(first_run, "status", lambda spec, engine, traced=False, checked=False, ahead=False: first_run.Status(False, "compiling (test)"))
     r = balance("simulate", "--game", "race21", "-n", 30, "--out", tmp_path / "a")
     assert r.exit_code == 0, r.output
     assert "compile in a child process failed" in r.stderr and (tmp_path / "a" / "report.html").exists()
@@ -172,18 +170,15 @@ def test_a_compile_on_a_small_budget_is_cut_across_children_that_each_make_progr
     # a budget of 0 MB, which no compile fits in: every child compiles one kernel, caches it and stops
     # (SPENT); the next loads it and goes on, until one builds the loop. The games are those of the loop
     # compiled in one go.
-    import subprocess
-
     spec, cold, plays_the_same_games = cold_engine(tmp_path, monkeypatch)
     codes = []
-    plain = subprocess.run
+    plain = precompile._run_child
 
-    def run(*a, **k):
-        done = plain(*a, **k)
-        codes.append(done.returncode)
-        return done
+    def run(cmd):
+        codes.append(plain(cmd))
+        return codes[-1]
 
-    monkeypatch.setattr(subprocess, "run", run)
+    monkeypatch.setattr(precompile, "_run_child", run)
     assert precompile.in_child(spec, cold, budget_mb=0)
     assert len(codes) > 2 and codes[-1] == 0 and set(codes[:-1]) == {precompile.SPENT}, codes
     assert precompile.is_warm(cold) is True
@@ -191,11 +186,52 @@ def test_a_compile_on_a_small_budget_is_cut_across_children_that_each_make_progr
 
 
 def test_children_that_never_finish_are_given_up_and_the_run_compiles_itself(monkeypatch):
-    import subprocess
-
     spec, engine = warm_engine()
     calls = []
-    monkeypatch.setattr(subprocess, "run",
-                        lambda *a, **k: calls.append(a) or subprocess.CompletedProcess(a, precompile.SPENT, "", ""))
+    monkeypatch.setattr(precompile, "_run_child", lambda cmd: calls.append(cmd) or precompile.SPENT)
     assert precompile.in_child(spec, engine) is False
     assert len(calls) == precompile.MAX_CHILDREN
+
+
+def test_a_loop_compiled_ahead_is_waited_for_not_compiled_again(tmp_path, monkeypatch):
+    # `ahead` starts the children in a thread and returns; `in_child` for the same loop waits for them
+    # and starts none of its own; the loop is then in the cache, and plays the same games
+    import threading
+
+    spec, cold, plays_the_same_games = cold_engine(tmp_path, monkeypatch)
+    started = []
+    plain = precompile._run_child
+
+    def run(cmd):
+        started.append(threading.current_thread().name)
+        return plain(cmd)
+
+    monkeypatch.setattr(precompile, "_run_child", run)
+    assert precompile.ahead(spec, cold) is True
+    assert precompile.compiling_ahead(spec, cold) and precompile.ahead(spec, cold) is True  # one compile
+    assert precompile.in_child(spec, cold) is True
+    assert started and all(name.startswith("compile ahead") for name in started), started
+    assert not precompile.compiling_ahead(spec, cold)
+    assert precompile.is_warm(cold) is True
+    assert plays_the_same_games()
+    assert precompile.ahead(spec, cold) is False  # warm: nothing to start
+
+
+def test_a_cold_run_starts_its_skill_checks_loop_ahead_and_says_so_when_it_waits(tmp_path, monkeypatch):
+    # simulate with a skill check starts the expert loop's compile before its own games (a warm cache:
+    # `ahead` is recorded, not run); the skill check's status line then says the compile was started
+    # beside the games when it is still under way
+    spec, engine = warm_engine()
+    seen = []
+    monkeypatch.setattr(precompile, "ahead", lambda spec, engine, check=False: seen.append(
+        sorted(s.name for s in engine.seats)) or False)
+    r = balance("simulate", "--game", "race21", "-n", 40, "--skill-check", 20, "--out", tmp_path / "a", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert seen and all(set(x) == {"expert"} for x in seen), seen
+    seen.clear()
+    assert balance("simulate", "--game", "race21", "-n", 40, "--skill-check", 0, "--out", tmp_path / "b",
+                   "--quiet").exit_code == 0
+    assert seen == []  # no skill check, nothing ahead
+    point_at_empty_cache(engine, tmp_path, monkeypatch)
+    st = first_run.status(spec, engine, ahead=True)
+    assert st.warm is False and "started beside the games" in st.line
