@@ -34,8 +34,7 @@ for a game loop written once and handed each game's kernels. So:
   every call site, but the function gets no library of its own.)
 * compile time: numba links a kernel's callees into its own module and
   optimises and compiles that whole module again, so every dispatcher on
-  the way down costs a compile of all it reaches. Two things keep that down,
-  and a third is built but off by default:
+  the way down costs a compile of all it reaches. Three things keep that down:
   a kernel is compiled for the plain types of its arguments, never once per
   constant a caller passes (`_no_literal_specialising`); the runner's
   `play` is inlined into the loop rather than compiled beside it (Overtime's
