@@ -68,12 +68,12 @@ def title_of(spec) -> str:
 
 def status(spec, engine, traced: bool = False, checked: bool = False, ahead: bool = False) -> Status:
     """The status line of a run (or, `traced`, a replay) about to play (cold: what compiles and about how long;
-    `ahead`: its compile started earlier, beside the games, simcore.precompile.ahead)."""
+    `ahead`: its compile started earlier, simcore.precompile.ahead)."""
     warm = is_warm(engine, traced, checked)
     names = list(dict.fromkeys(s.name.rpartition(":")[2] or s.name for s in engine.seats))
     if warm is False and ahead:
         return Status(False, f"compiling the {title_of(spec)} engine ({', '.join(names)}): first run on this "
-                             f"machine, started beside the games, finishing (cached afterwards)")
+                             f"machine, already under way since the command started (cached afterwards)")
     if warm is False:
         return Status(False, f"compiling the {title_of(spec)} engine ({', '.join(names)}): first run on this "
                              f"machine, {about(estimate_seconds(spec.name, names))} (cached afterwards)")

@@ -151,11 +151,14 @@ def _in_children(module: str, engine, check: bool, budget_mb: float | None, trac
 
 
 _LIVE: set = set()  # compile children running now
+_EXITING: list = []  # non-empty once this process is exiting: no new child is started
 
 
 def _run_child(cmd: list[str]) -> int | None:
     """One compile child's exit status (None: it could not be started). A child still running when this
     process exits (Ctrl-C, an error, a loop compiled `ahead` and never needed) is stopped then."""
+    if _EXITING:
+        return None
     try:
         proc = subprocess.Popen(cmd, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
@@ -169,6 +172,7 @@ def _run_child(cmd: list[str]) -> int | None:
 
 @atexit.register
 def _stop_children() -> None:
+    _EXITING.append(True)
     for proc in list(_LIVE):
         proc.terminate()
 

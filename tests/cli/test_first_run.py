@@ -219,8 +219,8 @@ def test_a_loop_compiled_ahead_is_waited_for_not_compiled_again(tmp_path, monkey
 
 def test_a_cold_run_starts_its_skill_checks_loop_ahead_and_says_so_when_it_waits(tmp_path, monkeypatch):
     # simulate with a skill check starts the expert loop's compile before its own games (a warm cache:
-    # `ahead` is recorded, not run); the skill check's status line then says the compile was started
-    # beside the games when it is still under way
+    # `ahead` is recorded, not run); the skill check's status line then says the compile is already
+    # under way when it still is
     spec, engine = warm_engine()
     seen = []
     monkeypatch.setattr(precompile, "ahead", lambda spec, engine, check=False: seen.append(
@@ -234,4 +234,14 @@ def test_a_cold_run_starts_its_skill_checks_loop_ahead_and_says_so_when_it_waits
     assert seen == []  # no skill check, nothing ahead
     point_at_empty_cache(engine, tmp_path, monkeypatch)
     st = first_run.status(spec, engine, ahead=True)
-    assert st.warm is False and "started beside the games" in st.line
+    assert st.warm is False and "already under way" in st.line
+
+
+def test_no_compile_child_starts_once_the_process_is_exiting(monkeypatch):
+    # at exit, running children are stopped and a loop compiled ahead cannot start another
+    import subprocess
+
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
+    monkeypatch.setattr(precompile, "_EXITING", [True])
+    assert precompile._run_child(["true"]) is None and started == []
