@@ -32,8 +32,8 @@ greedy loop (`balance bench`, session 15): 50.4 s and a largest process of
 A command that will need a second loop later (a run's skill check: expert at every seat) starts its
 compile at once, `ahead`, in a thread that runs the same children beside the run's own loop and games;
 `in_child` for that loop then waits for it. numba compiles on one thread, so on two cores a first run
-waits for the longer compile, not for both (session 32, `balance bench` cold, alternated: Overtime 67-69 s
-against 83-90 in turn; the two compile chains share the kernels both need only through the cache, so some
+waits for the longer compile, not for both (session 32, `balance bench` cold, alternated: Overtime 67-69 s side by side
+against 83-90 one after the other; the two compile chains share the kernels both need only through the cache, so some
 are compiled twice). Children still running when this process exits are stopped.
 
     python -m simcore.precompile MODULE KINDS CHECK [BUDGET_MB|none [TRACED]]
