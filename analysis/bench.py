@@ -127,19 +127,16 @@ def child(game: str, module: str, mode: str, n: int, policies: list[str], repeat
         out["in_cache_before"] = {}
         if mode == "cold":  # every loop starts compiling at once, as a first run's own loop and its skill check's do
             from balance.simcore.batch import Engine, resolve_policy
-            from balance.simcore.precompile import ahead, is_warm
+            from balance.simcore.precompile import ahead, in_child, is_warm
 
-            for pol in policies:
-                engine = Engine(spec, [resolve_policy(spec, pol)])
+            engines = {pol: Engine(spec, [resolve_policy(spec, pol)]) for pol in policies}
+            for pol, engine in engines.items():
                 out["in_cache_before"][pol] = is_warm(engine)
                 ahead(spec, engine)
         for pol in policies:
             t1 = time.perf_counter()
             if mode == "cold":  # as a first command compiles: in budgeted children, then loads the loop
-                from balance.simcore.precompile import in_child
-
-                engine = Engine(spec, [resolve_policy(spec, pol)])
-                out.setdefault("compiled_in_child", {})[pol] = in_child(spec, engine)  # waits for its `ahead`
+                out.setdefault("compiled_in_child", {})[pol] = in_child(spec, engines[pol])  # waits for its `ahead`
                 _batch(spec, pol, first_batch_for(pol), players)
             else:
                 _batch(spec, pol, first_batch_for(pol), players, found=out["in_cache_before"])

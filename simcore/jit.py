@@ -199,15 +199,7 @@ def _optimise_once() -> None:
 
     def optimise(self):
         if getattr(depth, "n", 0) <= 1:
-            # The callees linked in are "linkonce_odr": the JIT binds a call the inliner left to
-            # any definition of that name, the callee's own (unoptimised) library included, and
-            # it did (You're Fired!'s expert at half speed). Made private, every call the
-            # outermost kernel makes stays in its own optimised module.
-            # Private, not internal: the JIT puts every named symbol of an object it loads, local
-            # ones included, in one table by name, the last loaded winning, so an internal copy
-            # (its signature possibly changed by LLVM, knowing every caller) took over the name
-            # from the callee's own library, and a kernel loaded later called into it (session
-            # 31's segfaults). A private function has no symbol.
+            # the linked callees ("linkonce_odr") made private: why private, not internal, above
             for fn in self._final_module.functions:
                 if not fn.is_declaration and fn.linkage == linkonce:
                     fn.linkage = "private"

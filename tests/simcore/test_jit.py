@@ -117,7 +117,7 @@ assert calls(mid, "linked_leaf") and not calls(top, "linked_leaf") and not calls
 # a kernel called from Python first is optimised whole, as numba does
 leaf, mid, top = chain("direct", False)
 assert mid(np.int64(2)) == 17 and not calls(mid, "direct_leaf")
-# the outermost kernel's callees are internal: a call left is to its own copy, never linkonce_odr
+# the outermost kernel's callees are private: a call left is to its own copy, never linkonce_odr
 leaf, mid, top = chain("alloc", True)
 assert top(np.int64(5)) == 449.0
 (cres,) = top.overloads.values()
