@@ -76,6 +76,8 @@ KERNEL_FILES = ("bits.py", "jit.py", "rng.py", "runner.py", "scratch.py", "searc
 CORE_HASH = _hash_files(_HERE / f for f in KERNEL_FILES)
 if os.environ.get("BALANCE_OPTIMISE_ONCE") == "0":  # other machine code for the same source: its own cache
     CORE_HASH += "-numba"
+elif os.environ.get("BALANCE_PROFILE_NAMES") == "1":  # named callee copies, for perf: a cache of their own
+    CORE_HASH += "-names"
 SOURCE_HASH = _hash_files(_HERE.rglob("*.py"))  # the whole engine, for provenance
 
 
@@ -197,12 +199,15 @@ def _optimise_once() -> None:
     event.register("numba:compile", Nesting())
     whole = cls._optimize_final_module
 
+    # for `perf` only (tests/perf_map.py): internal copies keep their names, with the risk above
+    copies = "internal" if os.environ.get("BALANCE_PROFILE_NAMES") == "1" else "private"
+
     def optimise(self):
         if getattr(depth, "n", 0) <= 1:
             # the linked callees ("linkonce_odr") made private: why private, not internal, above
             for fn in self._final_module.functions:
                 if not fn.is_declaration and fn.linkage == linkonce:
-                    fn.linkage = "private"
+                    fn.linkage = copies
             whole(self)
 
     cls._optimize_final_module = optimise

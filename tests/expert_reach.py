@@ -299,6 +299,7 @@ def main(argv=None) -> int:
     ap.add_argument("-n", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--policy-param", action="append", default=[], metavar="K=V")
+    ap.add_argument("--policy", default="expert", help="speed: the policy every seat plays")
     a = ap.parse_args(argv)
     pp = {k: float(v) for k, v in (x.split("=", 1) for x in a.policy_param)} or None
     if a.what == "solo":
@@ -313,7 +314,7 @@ def main(argv=None) -> int:
     elif a.what == "cost":
         cost(a.game, a.n, a.seed, pp or {}, int(a.levels.split(",")[0]) if a.game == "sickdays-solo" else None)
     else:
-        speed(a.game, a.n, a.seed, pp=pp)
+        speed(a.game, a.n, a.seed, a.policy, pp=pp)
     return 0
 
 

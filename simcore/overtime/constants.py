@@ -221,7 +221,8 @@ P_WON = 13
 P_START_ASSIGN = 14
 P_CANCELLED_BY_OTHERS = 15
 P_DISCARDED = 16  # A cards this player discarded without completing them
-NPS = 17
+P_REACT_SLOTS = 17  # bit i set: hand slot i holds a reaction card (kept with the hand: state.add_to_hand ...)
+NPS = 18
 
 # pile entries (state.pile)
 PF_CARD = 0  # instance, -1 for an event lead

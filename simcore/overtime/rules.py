@@ -13,6 +13,7 @@ import numpy as np
 
 from balance.simcore import rng as R
 from balance.simcore import zones
+from balance.simcore.bits import lowbit
 from balance.simcore.jit import jit
 from balance.simcore.scratch import stack_i64
 from balance.simcore.trace import emit
@@ -29,7 +30,7 @@ from .constants import (
     PF_CARD, PF_CH1, PF_COVERED, PF_KIND, PF_PILE, PF_PLAYER, PH_ACTION, PH_CHOOSE, PH_DISCARD, PH_OVER, PH_REACT,
     PILE_CAP, P_ABIL_USED, P_COMPLETED, P_DIE_FAILS, P_DISCARDED, P_EMP, P_EXHAUSTED, P_GIVEN, P_HAND_N, P_N_ASSIGN,
     POWER_SEAT_SALT, POWER_SLOT_SALT, P_REACTIONS, P_RECEIVED, P_SKIPPED, P_SKIP_NEXT, P_SNOOZE, P_START_ASSIGN,
-    P_WON, RB_OTHER, RE_CARD,
+    P_REACT_SLOTS, P_WON, RB_OTHER, RE_CARD,
     RE_COMPLETED, R_A0, R_A_COPIES, R_POWER_INST, R_POWER_SEAT, R_DIE_SIDES, R_EXHAUST_IS_SKIP, R_FIRST_E_FREE, R_J0, R_N_AKINDS, R_N_MAIN,
     R_ROUNDS, R_SKIP_DRAW, R_START_HAND, R_START_SNOOZE, R_TIME0, SNOOZE_COLS, TG_ANOTHER, TG_ASSIGNMENT, TG_NONE,
     T_ACTION, T_E, T_W, Z_ASSIGN, Z_DECK, Z_DISCARD, Z_EMPLOYEE, Z_HAND, Z_PILE,
@@ -37,7 +38,7 @@ from .constants import (
 from .constants import GC, SC
 from .effects import apply_effects, choice_slot, resolve_pile, set_entry
 from .state import (add_snooze, add_to_hand, allowed_actions, alloc, die_target, draw_cards, emp_kind,
-                    level, remaining_tasks, remove_from_hand, set_zone)
+                    level, react_slots, remaining_tasks, remove_from_hand, set_zone)
 
 
 # ------------------------------------------------------------------ setup
@@ -67,6 +68,7 @@ def give_power_copy(t, s, key, n_players):
     s.cc[p, t[3][h], CC_HELD] -= 1
     s.cc[p, t[3][h], CC_DRAWN] -= 1
     s.hand[p, slot] = c
+    s.ps[p, P_REACT_SLOTS] = react_slots(t, s, p)
     set_zone(t, s, c, Z_HAND)
     s.owner[c] = p
     s.cc[p, t[3][c], CC_HELD] += 1
@@ -403,7 +405,9 @@ def add_reactions(kinds, pile, npile, q, mask, event, by, code, out, n, found, l
 
 @jit
 def enum_reactions_arr(kinds, ck, hand, ps, abil, pile, npile, q, out, limit):
-    """Reactions seat q may play now: (card, pile entry) and ability uses."""
+    """Reactions seat q may play now: (card, pile entry) and ability uses. Only the hand slots
+    holding a reaction card are read (ps[q, P_REACT_SLOTS], in slot order). Counting (no `out`), a
+    second card of a kind finds what the first found, so only the listing skips it."""
     n = 1  # option 0 is pass
     write = out.shape[0] > 0
     if write:
@@ -411,12 +415,12 @@ def enum_reactions_arr(kinds, ck, hand, ps, abil, pile, npile, q, out, limit):
     if npile >= PILE_CAP:
         return 0
     found = 0
-    hn = ps[q, P_HAND_N]
-    for i in range(hn):
+    slots = ps[q, P_REACT_SLOTS]
+    while slots != 0:
+        i = lowbit(slots)
+        slots &= slots - 1
         k = ck[hand[q, i]]
-        if kinds[k, KF_IS_REACTION] == 0:
-            continue
-        if kind_held_before(ck, hand, q, i):
+        if write and kind_held_before(ck, hand, q, i):
             continue
         n, found = add_reactions(kinds, pile, npile, q, kinds[k, KF_REACT_MASK], kinds[k, KF_REACT_EVENT],
                                  kinds[k, KF_REACT_BY], (O_REACT << 24) | (i << 12), out, n, found, limit)
@@ -861,6 +865,7 @@ def determinise(t, S, seat, rng):
                 s.zone[c] = Z_HAND
                 s.owner[c] = p
                 s.cc[p, t[3][c], CC_HELD] += 1
+            s.ps[p, P_REACT_SLOTS] = react_slots(t, s, p)
     d = 0
     while j < m:
         c = pool[j]

@@ -27,8 +27,9 @@ from balance.simcore.trace import emit
 
 from .constants import (
     AB_PASSIVE, CC_DRAWN, CC_HELD, EF_N, EF_OP, EVQ_CAP, EV_DRAW, EV_RESHUFFLE, EV_SNOOZE, G_DECK_N, G_NINST,
-    G_NKINDS, G_NP, G_RESHUFFLES, HAND_CAP, KF_ABIL, KF_P, KF_SHIFT, KF_TASKS, MAX_EFF, NG, NINST_MAX,
-    NKINDS_MAX, NPF, NPS, NREM, N_CC, OP_SNOOZE_SHIELD, PILE_CAP, PMAX, P_EMP, P_HAND_N, P_N_ASSIGN, P_SNOOZE,
+    G_NKINDS, G_NP, G_RESHUFFLES, HAND_CAP, KF_ABIL, KF_IS_REACTION, KF_P, KF_SHIFT, KF_TASKS, MAX_EFF, NG,
+    NINST_MAX, NKINDS_MAX, NPF, NPS, NREM, N_CC, OP_SNOOZE_SHIELD, PILE_CAP, PMAX, P_EMP, P_HAND_N, P_N_ASSIGN,
+    P_REACT_SLOTS, P_SNOOZE,
     REM_NEAREST, REM_VALID, R_A0, R_DIE1, R_J0, R_LEAST_YOURSELF, R_N_INST, R_N_KINDS, R_PEN1, R_PEN2, R_T1, R_T2,
     R_T3, Z_ASSIGN, Z_DECK, Z_DISCARD, Z_HAND,
 )
@@ -139,10 +140,27 @@ def set_zone(t, s, i, z):
 
 
 @jit
+def is_reaction(t, c):
+    """1 if card instance c is a reaction card, else 0."""
+    return 1 if t[1][t[3][c], KF_IS_REACTION] != 0 else 0
+
+
+@jit
+def react_slots(t, s, p):
+    """The bits of p's hand slots that hold a reaction card, from the hand (P_REACT_SLOTS keeps them:
+    a reaction window asks every seat whether it can react, and reads only those slots)."""
+    m = 0
+    for i in range(s.ps[p, P_HAND_N]):
+        m |= is_reaction(t, s.hand[p, i]) << i
+    return m
+
+
+@jit
 def add_to_hand(t, s, p, c):
     n = s.ps[p, P_HAND_N]
     s.hand[p, n] = c
     s.ps[p, P_HAND_N] = n + 1
+    s.ps[p, P_REACT_SLOTS] |= is_reaction(t, c) << n
     set_zone(t, s, c, Z_HAND)
     s.owner[c] = p
     s.cc[p, t[3][c], CC_HELD] += 1
@@ -156,6 +174,13 @@ def remove_from_hand(t, s, p, slot):
     s.hand[p, slot] = s.hand[p, n]
     s.hand[p, n] = -1
     s.ps[p, P_HAND_N] = n
+    # the last slot's card moved into `slot`: so does its bit
+    m = s.ps[p, P_REACT_SLOTS]
+    last = (m >> n) & 1
+    m &= ~((1 << slot) | (1 << n))
+    if slot != n:
+        m |= last << slot
+    s.ps[p, P_REACT_SLOTS] = m
     return c
 
 

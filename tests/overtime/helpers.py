@@ -30,6 +30,7 @@ def fresh(n_players=4, seed=3, data=DATA):
             c = s.hand[p, n]
             s.hand[p, n] = -1
             s.ps[p, constants.P_HAND_N] = n
+            s.ps[p, constants.P_REACT_SLOTS] &= ~(1 << n)
             s.cc[p, TABLES[3][c], constants.CC_HELD] -= 1
             s.deck[s.g[constants.G_DECK_N]] = c
             s.g[constants.G_DECK_N] += 1
@@ -65,6 +66,8 @@ def give(s, p, name, data=DATA):
     h = s.ps[p, constants.P_HAND_N]
     s.hand[p, h] = c
     s.ps[p, constants.P_HAND_N] = h + 1
+    if data.tables[1][kind(name, data), constants.KF_IS_REACTION] != 0:
+        s.ps[p, constants.P_REACT_SLOTS] |= 1 << h
     s.zone[c] = constants.Z_HAND
     s.owner[c] = p
     s.cc[p, kind(name, data), constants.CC_HELD] += 1

@@ -117,6 +117,17 @@ def test_held_counter_moved_to_another_kind():
     assert check(TABLES, s) == invariants.INV_HELD_COUNTS
 
 
+def test_reaction_slots_out_of_step_with_the_hand():
+    """P_REACT_SLOTS (which hand slots hold a reaction card: the reaction windows read only those)
+    must follow the hand: a slot's bit set for a card that is no reaction, or cleared for one that is."""
+    s = played()
+    for p in range(4):
+        if s.ps[p, constants.P_HAND_N] > 0:
+            break
+    s.ps[p, constants.P_REACT_SLOTS] ^= 1
+    assert check(TABLES, s) == invariants.INV_HELD_COUNTS
+
+
 def test_assignment_count_desynced():
     s = played()
     s.ps[0, constants.P_N_ASSIGN] -= 1
