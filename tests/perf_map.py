@@ -1,6 +1,6 @@
 """Run a module under `perf record` with numba's compiled functions named (a measuring tool, by hand):
 
-    BALANCE_NUMBA_CACHE=$(mktemp -d) perf record -e cpu-clock -F 2000 -o perf.data \\
+    BALANCE_PROFILE_NAMES=1 BALANCE_NUMBA_CACHE=$(mktemp -d) perf record -e cpu-clock -F 2000 -o perf.data \\
         python -m tests.perf_map tests.expert_reach speed --game sickdays-solo -n 1000
     perf report -i perf.data --no-children --sort symbol --time START,END
 
@@ -14,12 +14,17 @@ the compile. A function force-inlined into another (`jit(force=True)`) is
 counted in its caller. Cycle counters are not needed (cpu-clock samples).
 By default (simcore.jit._optimise_once) a loop's callees that LLVM did not
 inline are private to the loop's module and have no symbol to name: their
-samples count toward the named function before them. BALANCE_OPTIMISE_ONCE=0
-(numba's way, its own cache) names them.
+samples count toward the named function before them. BALANCE_PROFILE_NAMES=1
+keeps them as internal copies, named, in a cache of their own, optimised as the
+default is, for profiling in one process only (internal copies are what
+session 31's crash came from, see simcore/jit.py). BALANCE_OPTIMISE_ONCE=0
+(numba's way, its own cache) names them too, but its code is other code: its
+profile put 7% of Overtime's random games on passing arguments to `advance`,
+and inlining `advance` changed nothing in the default build (session 33).
 
 With PERF_DUMP=regex it also writes the machine code of every function whose
 name matches to /tmp/perf-dump/START.bin (from its start to the next named
-function, 64 KB at most), so the samples can be put on instructions:
+function, 1 MB at most), so the samples can be put on instructions:
 
     perf script -i perf.data -F ip,sym --time START,END     # the sampled addresses
     objdump -D -b binary -mi386:x86-64 -Mintel --adjust-vma=0xSTART /tmp/perf-dump/START.bin
@@ -64,7 +69,7 @@ def write_map() -> int:
             if dump and re.search(dump, named[at]):  # the code itself, for objdump
                 os.makedirs("/tmp/perf-dump", exist_ok=True)
                 with open(f"/tmp/perf-dump/{at:x}.bin", "wb") as out:
-                    out.write(ctypes.string_at(at, min(size, 1 << 16)))
+                    out.write(ctypes.string_at(at, min(size, 1 << 20)))
     return len(starts)
 
 
