@@ -7,9 +7,10 @@ greedy, step: the batch loop's work, without its counters); `replay` steps the o
 chose, recorded, and calls `legal` before each (the engine and legal move generation, no policy);
 `steps` steps them without `legal` (the engine alone). So greedy = full - replay, legal = replay -
 steps. With --by-kind, one more replay per action kind asks greedy (its answer unused) at the
-decisions whose chosen option was of that kind: greedy's cost there. The loop inlines the game's kernels as the batch loop does, so `perf` sees one function;
-this splits it. (Session 25 measured this way by hand; session 33 kept it.) Also prints the
-decisions a game by action kind (the game's `action` kernel) with their mean option counts.
+decisions whose chosen option was of that kind: greedy's cost there. The loop inlines the game's
+kernels as the batch loop does, so `perf` sees one function; this splits it. (Session 25 measured
+this way by hand; session 33 kept it.) Also prints the decisions a game by action kind (the game's
+`action` kernel) with their mean option counts.
 """
 from __future__ import annotations
 
