@@ -126,10 +126,8 @@ def in_child(spec, engine, check: bool = False, budget_mb: float | None = BUDGET
     kernel): True when they did, False when a child failed (the run then compiles the loop itself), None
     when not tried: only a registered game without a user policy file is (a child cannot rebuild those
     from a name)."""
-    from . import registry
-
-    module = registry.GAMES.get(spec.name)
-    if module is None or engine.user_ref is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+    module = _child_module(spec, engine)
+    if module is None:
         return None
     ahead = _AHEAD.pop(_loop_key(spec, engine, check, traced), None)
     if ahead is not None:  # already compiling beside what this process did since (`ahead`): wait for it
@@ -137,6 +135,16 @@ def in_child(spec, engine, check: bool = False, budget_mb: float | None = BUDGET
         if ahead.ok:
             return True
     return _in_children(module, engine, check, budget_mb, traced)
+
+
+def _child_module(spec, engine) -> str | None:
+    """The module a compile child imports to rebuild this loop, or None when a child cannot: a game not
+    in the registry, a user policy file, or no JIT at all."""
+    from . import registry
+
+    if engine.user_ref is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return None
+    return registry.GAMES.get(spec.name)
 
 
 def _in_children(module: str, engine, check: bool, budget_mb: float | None, traced: bool) -> bool:
@@ -206,11 +214,8 @@ def ahead(spec, engine, check: bool = False) -> bool:
     key = _loop_key(spec, engine, check, False)
     if key in _AHEAD:
         return True
-    from . import registry
-
-    module = registry.GAMES.get(spec.name)
-    if (module is None or engine.user_ref is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1"
-            or is_warm(engine, False, check) is not False):
+    module = _child_module(spec, engine)
+    if module is None or is_warm(engine, False, check) is not False:
         return False
     t = _AHEAD[key] = _Ahead(module, engine, check)
     t.start()

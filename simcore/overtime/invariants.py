@@ -19,12 +19,13 @@ from balance.simcore.zones import (
 
 from .constants import (
     CC_HELD, EVQ_CAP, G_CH_ENTRY, G_CH_SLOT, G_CH_WHO, G_COMPLETIONS, G_CUR, G_DECK_N, G_DISCARDS, G_EV_N,
-    G_GIVES, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PHASE, G_PILE_N, HAND_CAP, KF_IS_REACTION, KF_TASKS, NCH, NPS,
+    G_GIVES, G_NINST, G_NKINDS, G_NP, G_OFFER, G_PHASE, G_PILE_N, HAND_CAP, KF_TASKS, NCH, NPS,
     PF_CARD, PF_KIND, PH_ACTION, PH_CHOOSE, PH_REACT, PILE_CAP, PMAX, P_COMPLETED, P_DISCARDED, P_EMP, P_GIVEN,
     P_HAND_N, P_N_ASSIGN, P_REACT_SLOTS, P_RECEIVED, P_START_ASSIGN, REM_NEAREST, REM_VALID, R_A0, R_A_COPIES, R_J0,
     R_N_INST, R_N_KINDS, R_N_MAIN, N_CC, Z_ASSIGN, Z_ATTACHED, Z_BOX, Z_DECK, Z_DISCARD, Z_EMPLOYEE, Z_HAND, Z_OUT,
     Z_PILE,
 )
+from .state import react_slots
 
 INV_RANGE = 1
 INV_CONSERVED = 2
@@ -192,12 +193,9 @@ def check(t, S):
     # 7. held-card counters per seat and kind (seats beyond n hold nothing: checked in 1.)
     for p in range(n):
         tally = untally_counts(new_tally(), s.cc[p, :K, CC_HELD], Z_HAND)
-        slots = 0
         for j in range(s.ps[p, P_HAND_N]):
             tally = tally_kind(tally, ck[s.hand[p, j]], Z_HAND)
-            if kinds[ck[s.hand[p, j]], KF_IS_REACTION] != 0:
-                slots |= 1 << j
-        if not settled(tally) or slots != s.ps[p, P_REACT_SLOTS]:
+        if not settled(tally) or react_slots(t, s, p) != s.ps[p, P_REACT_SLOTS]:
             return INV_HELD_COUNTS
 
     # 8. one active Employee per player, theirs

@@ -7,8 +7,8 @@ tests/test_information_contract.py checks both against this declaration.
 import numpy as np
 
 from ..visibility import Hidden, Pool, Visibility
-from .constants import CC_HELD, G_DECK_N, G_NP, KF_IS_REACTION, P_HAND_N, P_REACT_SLOTS, Z_DECK, Z_HAND
-from .state import view
+from .constants import CC_HELD, G_DECK_N, G_NP, P_HAND_N, P_REACT_SLOTS, Z_DECK, Z_HAND
+from .state import react_slots, view
 
 
 def _slots(v, seat):
@@ -46,7 +46,7 @@ def place_pools(tables, S, seat, pools):
         v.owner[new] = p
         for c in new:
             v.cc[p, kind[c], CC_HELD] += 1
-        v.ps[p, P_REACT_SLOTS] = sum(1 << i for i, c in enumerate(new) if tables[1][kind[c], KF_IS_REACTION] != 0)
+        v.ps[p, P_REACT_SLOTS] = react_slots(tables, S[0], p)
 
 
 VISIBILITY = Visibility(
