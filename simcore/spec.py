@@ -314,7 +314,8 @@ EXPERT_HELP = (
     "(options tried in greedy's order), adds one node, lets greedy play on for `horizon` decisions (or to "
     "the `turns`-th hand-over of the move) and judges the state; the option visited most is played (with `confidence` > 0, only "
     "if it beats greedy's pick on the same worlds by that many standard errors). "
-    "Other seats are modelled as greedy"
+    "Other seats are modelled as greedy, with the greedy weights listed here (a game may set the "
+    "search's own)"
 )
 ORACLE_HELP = (
     "OPEN-HAND SEARCH, not a player: the expert's search told the hidden cards (the real deck order and "
@@ -395,16 +396,22 @@ def common_policies(
     """random, greedy, lookahead and expert (and oracle where it means something:
     a solo or co-op game, where it bounds what any player could do). The
     lookahead budget is per game (its defaults here), and so are the search's:
-    `expert_iterations=48` sets the default of SEARCH_PARAMS' `iterations`.
+    `expert_iterations=48` sets the default of SEARCH_PARAMS' `iterations`, and
+    `expert_<greedy weight>=` the default of that weight in the search's own greedy
+    (its pick, its expansion order, its rollouts and its model of the other seats),
+    leaving the `greedy` policy's default as it is.
     `expert_refused`: why a search means nothing for this game; `--policy
     expert` is then refused with that sentence."""
 
-    names = {EXPERT_PREFIX + p.name for p in SEARCH_PARAMS}
+    names = {EXPERT_PREFIX + p.name for p in SEARCH_PARAMS + greedy_params}
     unknown = sorted(set(expert_defaults) - names)
     if unknown:
-        raise TypeError(f"common_policies: no search parameter {unknown} (have {sorted(names)})")
-    search_params = (EPSILON,) + tuple(replace(p, default=expert_defaults.get(EXPERT_PREFIX + p.name, p.default))
-                                   for p in SEARCH_PARAMS) + greedy_params
+        raise TypeError(f"common_policies: no search parameter or greedy weight {unknown} (have {sorted(names)})")
+
+    def searched(p: PolicyParam) -> PolicyParam:
+        return replace(p, default=expert_defaults.get(EXPERT_PREFIX + p.name, p.default))
+
+    search_params = (EPSILON,) + tuple(searched(p) for p in SEARCH_PARAMS + greedy_params)
     pols = (
         PolicySpec("random", RANDOM, "a uniformly random legal move", (EPSILON,)),
         PolicySpec("greedy", GREEDY, greedy_help, (EPSILON,) + greedy_params),

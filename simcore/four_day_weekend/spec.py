@@ -59,7 +59,13 @@ SPEC = GameSpec(
         # points [+0.8, +2.9]), among greedy 48.7% -> 50.7% (+2.0 [+0.6, +3.4]), at the same speed. One seat
         # among lookahead 3 points over its share takes a larger budget (iterations 20 with exploration 2:
         # +3.5 over 1/4 on seed 5 at about 100 games/s; iterations 24 with exploration 1: +4.4 on seed 4 at
-        # about 88): docs/benchmarks.md, session 30
+        # about 88): docs/benchmarks.md, session 30. Session 34: the search's own greedy takes from another
+        # player's row at a use of 4.5 (the greedy policy's 4.0 takes a 1-point playable Necessity): chosen
+        # on seed 3 (400 deals, 29 settings of single weights), fresh deals (seeds 7 and 8, 1,200 deals each,
+        # every seat in turn, paired with 4.0): one seat among lookahead +2.8 [+1.3, +4.3] and +3.9
+        # [+2.4, +5.4], +4.7 over the table's fair share on both; among greedy +6.5 [+4.7, +8.2]
+        # (docs/assumptions.md)
+        expert_take_threshold=4.5,
         expert_iterations=12,
         expert_exploration=2.0,
         expert_futility=1,

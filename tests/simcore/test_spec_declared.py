@@ -1,6 +1,6 @@
 """simcore.spec's declarations taken by name: `Kernels.named_in` finds each kernel in the game's modules,
-`declared` each fact, `common_policies` each search default; a clash or a missing or unknown name is
-refused, never resolved by position or order."""
+`declared` each fact, `common_policies` each search default (and the search's own greedy weights); a clash
+or a missing or unknown name is refused, never resolved by position or order."""
 import types
 
 import numpy as np
@@ -8,7 +8,7 @@ import pytest
 
 from balance.simcore import registry
 from balance.simcore.params import Param, rule_table
-from balance.simcore.spec import Kernels, SEARCH_PARAMS, common_policies, declared
+from balance.simcore.spec import Kernels, PolicyParam, SEARCH_PARAMS, common_policies, declared
 from tests.shedgame import rules as shed_rules
 
 
@@ -50,6 +50,16 @@ def test_common_policies_sets_a_search_default_by_name_and_refuses_an_unknown_on
     assert its["horizon"] == next(p.default for p in SEARCH_PARAMS if p.name == "horizon")
     with pytest.raises(TypeError, match="no search parameter"):
         common_policies("greedy", expert_iteration=48)
+
+
+def test_common_policies_sets_the_searchs_own_greedy_weight_and_leaves_greedys():
+    w = PolicyParam("take", 9, 4.0, "a greedy weight", 0.0, 20.0)
+    pols = {p.name: p for p in common_policies("greedy", (w,), expert_take=4.5)}
+    defaults = {name: {q.name: q.default for q in pol.params} for name, pol in pols.items()}
+    assert defaults["expert"]["take"] == 4.5
+    assert defaults["greedy"]["take"] == 4.0 and defaults["lookahead"]["take"] == 4.0
+    with pytest.raises(TypeError, match="no search parameter or greedy weight"):
+        common_policies("greedy", (w,), expert_taek=4.5)
 
 
 def test_rule_table_writes_each_knob_at_its_declared_slot():
