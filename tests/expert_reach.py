@@ -6,6 +6,7 @@
     python -m tests.expert_reach budget --game G [--levels 1,4] [-n 1000] [--seed 7] --policy-param k=v ...
     python -m tests.expert_reach cost --game G [--levels 4] [-n 300] [--seed 7] --policy-param k=v ...
     python -m tests.expert_reach among --game G [--among lookahead] [-n 1000] [--seed 4] [--old k=v ...] --policy-param k=v ...
+    python -m tests.expert_reach screen --game G [--among lookahead] [-n 400] [--seed 3] --try k=v[,k=v] ... [--policy-param k=v ...]
     (--policy-param k=v, repeatable, sets the parameters of solo's expert and oracle, of seats'
     challenger, of speed's expert, of the changed expert in budget and cost)
 
@@ -44,6 +45,11 @@ Overtime most games have no winner), each with its 95% interval over deals (`pai
 with --old, the same for an expert with those parameters and the paired
 difference new - old. The evidence of issue 42 item 2 (docs/benchmarks.md,
 session 30).
+
+`screen`: `among`'s expert seat with the --policy-param values (the base), then
+with each --try setting on top of them, on the same deals: each one's seat share,
+minus 1 / players and minus the base, paired by deal. The search for a setting
+to re-measure with `among` on fresh seeds (docs/benchmarks.md, session 34).
 
 `seats` and `budget` also save each line's per-game wins under /tmp
 (expert_reach_*.npy; expert_budget_*.npy: default then changed), to pool runs of several seeds.
@@ -155,10 +161,12 @@ def among_shares(game: str, among: str, n: int, seed: int, pp: dict | None) -> t
     from balance.simcore import registry
 
     P = registry.get(game).default_players
+    name, _, given = among.partition(":")  # "expert:take_threshold=4" : the other seats' parameters
+    theirs = {k: float(v) for k, v in (kv.split("=", 1) for kv in given.split(","))} if given else None
     me = np.zeros(n)
     others = np.zeros(n)
     for s in range(P):
-        seats = [(among, None)] * P
+        seats = [(name, theirs)] * P
         seats[s] = ("expert", pp)
         won = play(game, seats, n, seed).seat_out[:, :, 0].astype(float)
         me += won[:, s] / P
@@ -189,6 +197,21 @@ def among(game: str, among_policy: str, n: int, seed: int, pp: dict | None, old:
               flush=True)
     if old is not None:
         print(f"  new - old, paired by deal: {_pts(got['new'], got['old'])}", flush=True)
+
+
+def screen(game: str, among_policy: str, n: int, seed: int, base: dict | None, tries: list[dict]) -> None:
+    from balance.simcore import registry
+
+    P = registry.get(game).default_players
+    t = time.time()
+    ref, _ = among_shares(game, among_policy, n, seed, base)
+    print(f"{game} {P}p one expert seat among {among_policy}, {n} deals x {P} positions, seed {seed}; "
+          f"base {base or 'defaults'}: {ref.mean():.2%}, - 1/{P} {_pts(ref, 1 / P)} ({time.time() - t:.0f} s)", flush=True)
+    for change in tries:
+        t = time.time()
+        me, _ = among_shares(game, among_policy, n, seed, {**(base or {}), **change})
+        print(f"  {change}: {me.mean():.2%}, - 1/{P} {_pts(me, 1 / P)}; - base {_pts(me, ref)} "
+              f"({time.time() - t:.0f} s)", flush=True)
 
 
 def speed(game: str, n: int, seed: int, policy: str = "expert", pp: dict | None = None) -> None:
@@ -288,8 +311,9 @@ def budget(game: str, levels: list[int], n: int, seed: int, pp: dict) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("solo", "seats", "speed", "budget", "cost", "among"))
-    ap.add_argument("--among", default="lookahead", help="among: the other seats' policy")
+    ap.add_argument("what", choices=("solo", "seats", "speed", "budget", "cost", "among", "screen"))
+    ap.add_argument("--among", default="lookahead",
+                    help="among, screen: the other seats' policy, with parameters as policy:k=v,k=v")
     ap.add_argument("--old", action="append", default=None, metavar="K=V",
                     help="among: the old expert's parameters (repeatable; 'defaults' for none)")
     ap.add_argument("--game", default="sickdays-solo")
@@ -300,6 +324,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--policy-param", action="append", default=[], metavar="K=V")
     ap.add_argument("--policy", default="expert", help="speed: the policy every seat plays")
+    ap.add_argument("--try", dest="tries", action="append", default=[], metavar="K=V[,K=V]",
+                    help="screen: one setting tried on top of the --policy-param values (repeatable)")
     a = ap.parse_args(argv)
     pp = {k: float(v) for k, v in (x.split("=", 1) for x in a.policy_param)} or None
     if a.what == "solo":
@@ -311,6 +337,9 @@ def main(argv=None) -> int:
     elif a.what == "among":
         old = None if a.old is None else {k: float(v) for k, v in (x.split("=", 1) for x in a.old if x != "defaults")}
         among(a.game, a.among, a.n, a.seed, pp, old)
+    elif a.what == "screen":
+        tries = [{k: float(v) for k, v in (kv.split("=", 1) for kv in x.split(","))} for x in a.tries]
+        screen(a.game, a.among, a.n, a.seed, pp, tries)
     elif a.what == "cost":
         cost(a.game, a.n, a.seed, pp or {}, int(a.levels.split(",")[0]) if a.game == "sickdays-solo" else None)
     else:
