@@ -79,7 +79,10 @@ SPEC = GameSpec(
     length_column="turns",
     rounds_column="rounds",
     # cold compile (docs/benchmarks.md): greedy loop 23.1 s, then the expert loop 27.1 s more (session 31;
-    # its rollouts inline its kernels); ladder: 1,000 deals a rung
-    budgets=Budgets(compile_seconds=25, search_compile_seconds=50, ladder_games=1_000),
+    # its rollouts inline its kernels); ladder: 1,000 deals a rung, a quarter of them for lookahead (and so
+    # for expert against lookahead): at the fallback's tenth, 100 deals, the head to head read +3.2 [-0.8, +7.3]
+    # points, no verdict; at 250, +4.2 [+1.7, +6.8] (seed 7, session 34), and the ladder still takes about 30 s
+    budgets=Budgets(compile_seconds=25, search_compile_seconds=50, ladder_games=1_000,
+                    ladder_search_share=(("lookahead", 0.25), ("expert", 0.25))),
     **declared(constants, invariants, cards, transcript),
 )
