@@ -42,7 +42,7 @@ import numpy as np
 
 from . import rng as R
 from .jit import inlined_copy, njit_cached
-from .search import leads, make_search, world_streams
+from .search import leads, make_search, make_worlds, world_streams
 from .trace import EV_CAP, emit
 
 # Policy kinds and the slots of a seat's parameter vector: simcore/slots.py.
@@ -251,6 +251,8 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
 
     playout = _jit(playout)
 
+    first_world, next_world = make_worlds(clone, kernels.restore, _jit)  # compiled where used
+
     def lookahead(tables, state, seat, options, n, params, rng, buf):
         """Monte Carlo rollouts per option from states the player could be in.
 
@@ -270,10 +272,11 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
         notrace = np.zeros(0, np.int32)
         r2 = np.zeros(R.N_STREAMS, np.uint64)
         vals = np.zeros((n, rollouts))
+        w0 = first_world(state)
         for i in range(n):
             for r in range(rollouts):
                 world_streams(r2, base, r)
-                s2 = clone(state)
+                s2 = next_world(w0, state)
                 determinise(tables, s2, seat, r2)
                 step_call(tables, s2, options[i], r2, notrace)
                 vals[i, r] = playout(tables, s2, seat, params, r2, buf)
@@ -294,7 +297,8 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     if EXPERT in ks or ORACLE in ks:
         # the rollouts call the game's own kernels (Kernels.rollouts_inline), or the wrappers
         direct = kernels.rollouts_inline
-        search = make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, _jit,
+        search = make_search(to_move, legal_call, step_call, greedy_call, simple_choice, (first_world, next_world),
+                             determinise, value, _jit,
                              legal if direct else legal_call, step if direct else step_call,
                              inlined_copy(greedy) if direct else greedy_call)
 

@@ -58,7 +58,8 @@ Randomness: iteration worlds and rollouts draw from streams derived from one
 draw of the decision's policy stream (as lookahead's rollouts do), so the
 same seed plays the same games and rule variants stay paired on the same deals.
 The tree is a handful of arrays allocated once per decision (sized by the
-iteration budget); nothing is allocated per node.
+iteration budget); nothing is allocated per node, nor, where the game has
+`restore`, per world (one clone a decision, restored every iteration).
 """
 import numpy as np
 
@@ -88,12 +89,36 @@ def leads(d, z):
     return d.mean() > z * sd / np.sqrt(k)
 
 
-def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clone, determinise, value, jit,
+def make_worlds(clone, restore, jit):
+    """`first_world(state)` and `next_world(w0, state)`: the state a search iteration (or a lookahead
+    rollout) plays on. With the game's `restore`, one clone a decision (`first_world`), restored from
+    the state every iteration (no allocation); without, `first_world` is the state itself (never
+    written) and every iteration a clone."""
+    if restore is None:
+        def first_world(state):
+            return state
+
+        def next_world(w0, state):
+            return clone(state)
+    else:
+        def first_world(state):
+            return clone(state)
+
+        def next_world(w0, state):
+            restore(w0, state)
+            return w0
+
+    return jit(first_world, force=True), jit(next_world, force=True)
+
+
+def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, worlds, determinise, value, jit,
                 legal, step, greedy):
     """The search kernel for one game's kernels; `jit(f)` compiles it beside them. `legal`, `step`
     and `greedy` are the game's own kernels, which the rollout calls directly (where a game
     compiles them to be inlined, they are inlined there); everywhere else the search calls them
-    through the runner's wrappers (`legal_call`...), so each is inlined in one more place only."""
+    through the runner's wrappers (`legal_call`...), so each is inlined in one more place only.
+    `worlds`: `make_worlds`' pair."""
+    first_world, next_world = worlds
 
     def play_on(tables, w, seat, steps, horizon, turns, seat_moving, handovers, rk, params, r2, obuf, notrace):
         """The rollout: the rollout policy plays every seat on from world `w` (`steps` decisions from
@@ -162,6 +187,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
         placed = np.zeros(n, np.int64)
         r2 = np.zeros(R.N_STREAMS, np.uint64)
         notrace = np.zeros(0, np.int32)
+        w0 = first_world(state)
         order[0] = g
         placed[g] = 1
         ordered = 1
@@ -236,7 +262,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
             # options are compared on the same deals
             wi = visits[node] % worlds if worlds > 0 else visits[node]
             world_streams(r2, base, wi)
-            w = clone(state)
+            w = next_world(w0, state)
             if perfect == 0:
                 determinise(tables, w, seat, r2)
             step_call(tables, w, options[i], r2, notrace)
@@ -369,7 +395,7 @@ def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, clon
                     for side in range(2):
                         i = pick if side == 0 else g
                         world_streams(r2, base, iters + j)
-                        w = clone(state)
+                        w = next_world(w0, state)
                         if perfect == 0:
                             determinise(tables, w, seat, r2)
                         step_call(tables, w, options[i], r2, notrace)

@@ -30,6 +30,11 @@ class Kernels(NamedTuple):
         end_reason, decisions / won, score; the game writes end_reason,
         won and score itself)
     clone(state) -> an independent copy
+    restore(world, state) (optional): make `world`, a clone of a state of
+        the same game, play on as clone(state) would, with no allocation;
+        per-card counters (read by `card_counts` only, for the real game)
+        may be left as they were. The search's worlds: one clone per
+        decision, restored every iteration. Absent: a clone per iteration.
     determinise(tables, state, seat, rng): redraw what `seat` cannot see
     value(tables, state, seat) -> float, how good a (possibly unfinished)
         state is for `seat`; 1.0 is a certain win
@@ -62,6 +67,7 @@ class Kernels(NamedTuple):
     card_counts: Any
     check: Any = None
     action: Any = None  # see above; with GameSpec.action_kinds
+    restore: Any = None  # see above
     # The search's rollouts call legal, step and greedy directly: a call passes every array of the
     # tables and the state field by field, which in a game of many cheap decisions is much of a
     # rollout's time (Four Day Weekend: expert 1.36x faster). Where a game compiles them to be
@@ -76,7 +82,7 @@ class Kernels(NamedTuple):
         """The kernels the game's modules define under these fields' names (`rules.step`,
         `policies.greedy`, `invariants.check`, ...), so that none is passed by its position; `given`
         sets a field directly (`rollouts_inline=False`). A name two modules bind to different
-        functions is refused, and so is a missing kernel (`check` and `action` may be absent)."""
+        functions is refused, and so is a missing kernel (`check`, `action` and `restore` may be absent)."""
         found = dict(given)
         for name in cls._fields:
             if name in found or name == "rollouts_inline":

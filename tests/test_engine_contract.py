@@ -287,6 +287,41 @@ def test_a_clone_plays_on_as_the_original(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_restored_world_plays_on_as_a_clone(name):
+    """`restore(world, state)` (the search's worlds, where the game has it) turns a clone of another
+    state of the game (here: of another deal, at another point) into one that plays on as clone(state)
+    would: the same chance and choices end it with the same result rows (card counters excepted: restore
+    may leave them). Without `restore` the search clones every world."""
+    from balance.simcore import rng as R
+
+    spec, data, tables, n_cards = _setup(name)
+    k = spec.kernels
+    if k.restore is None:
+        pytest.skip(f"{name} has no restore: its worlds are clones")
+    columns = 2 + len(spec.game_columns), 2 + len(spec.seat_columns)
+    players = spec.max_players
+
+    def ended(state, rng):
+        _greedy_plays(spec, tables, state, rng, spec.max_decisions)
+        game_row, seat_rows = np.zeros(columns[0]), np.zeros((players, columns[1]))
+        k.outcome(tables, state, game_row, seat_rows)
+        return game_row, seat_rows
+
+    for game, (at, other_at) in enumerate(((0, 30), (6, 0), (25, 12))):
+        rng = R.new_streams(17, game)
+        state = k.new_game(tables, np.int64(players), rng, np.zeros(0, np.int32))
+        _greedy_plays(spec, tables, state, rng, at)
+        rng_o = R.new_streams(18, game)
+        other = k.new_game(tables, np.int64(players), rng_o, np.zeros(0, np.int32))
+        _greedy_plays(spec, tables, other, rng_o, other_at)
+        world = k.clone(other)
+        k.restore(world, state)
+        rng2 = rng.copy()
+        for a, b in zip(ended(k.clone(state), rng), ended(world, rng2)):
+            assert np.array_equal(a, b, equal_nan=True), (game, at, other_at)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_a_determinised_world_is_a_state_of_the_game(name):
     """`determinise` redraws what a seat cannot see; the world it makes must pass the game's own
     invariant check (its card counters too: a counter left as it was in the real game would tell a

@@ -19,7 +19,7 @@ import numpy as np
 from .. import rng as R
 from .. import zones
 from ..jit import jit
-from ..scratch import stack_f64
+from ..scratch import copy_head, stack_f64
 from ..trace import emit
 from . import constants
 from .constants import G, S
@@ -814,6 +814,15 @@ def outcome(tables, s, game_row, seat_rows):
 @jit(refs=True)
 def clone(s):
     return State(s.a.copy(), s.counts.copy(), s.f.copy())
+
+
+@jit
+def restore(w, s):
+    """w, a clone of this game, made to play on as clone(s) would (the search's worlds): the state and
+    greedy's scratch; the per-card counters (half of what clone copies, written and never read in play)
+    are left as they were."""
+    copy_head(w.a, s.a, s.a.size)
+    copy_head(w.f, s.f, s.f.size)
 
 
 @jit
