@@ -111,14 +111,14 @@ def make_worlds(clone, restore, jit):
     return jit(first_world, force=True), jit(next_world, force=True)
 
 
-def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, worlds, determinise, value, jit,
+def make_search(to_move, legal_call, step_call, greedy_call, simple_choice, world_kernels, determinise, value, jit,
                 legal, step, greedy):
     """The search kernel for one game's kernels; `jit(f)` compiles it beside them. `legal`, `step`
     and `greedy` are the game's own kernels, which the rollout calls directly (where a game
     compiles them to be inlined, they are inlined there); everywhere else the search calls them
     through the runner's wrappers (`legal_call`...), so each is inlined in one more place only.
-    `worlds`: `make_worlds`' pair."""
-    first_world, next_world = worlds
+    `world_kernels`: `make_worlds`' pair."""
+    first_world, next_world = world_kernels
 
     def play_on(tables, w, seat, steps, horizon, turns, seat_moving, handovers, rk, params, r2, obuf, notrace):
         """The rollout: the rollout policy plays every seat on from world `w` (`steps` decisions from
