@@ -29,14 +29,22 @@ def make_loops(spec):
     new_game, to_move, legal, step, greedy, action = k.new_game, k.to_move, k.legal, k.step, k.greedy, k.action
 
     @numba.njit(nogil=True)
+    def scratch(max_options):
+        """What both loops play with: the option buffer, the streams, an empty trace."""
+        return np.zeros(max_options, np.int64), np.zeros(R.N_STREAMS, np.uint64), np.zeros(0, np.int32)
+
+    @numba.njit(nogil=True)
+    def deal(tables, players, seed, g, rng, notrace):
+        """Game g of the seed, its streams set."""
+        R.seed_streams(rng, seed, g)
+        return new_game(tables, players, rng, notrace)
+
+    @numba.njit(nogil=True)
     def full(tables, players, seed, n, params, max_options, codes, starts, kinds_out, opts_out):
-        options = np.zeros(max_options, np.int64)
-        rng = np.zeros(R.N_STREAMS, np.uint64)
-        notrace = np.zeros(0, np.int32)
+        options, rng, notrace = scratch(max_options)
         at = 0
         for g in range(n):
-            R.seed_streams(rng, seed, g)
-            s = new_game(tables, players, rng, notrace)
+            s = deal(tables, players, seed, g, rng, notrace)
             starts[g] = at
             while to_move(s) >= 0:
                 m = legal(tables, s, options)
@@ -57,13 +65,10 @@ def make_loops(spec):
     def replay(tables, players, seed, n, max_options, codes, starts, with_legal, params, kinds_in, ask):
         """The recorded games again; with_legal: `legal` before every step; greedy asked (its answer
         unused) at the decisions whose action kind k has ask[k] != 0."""
-        options = np.zeros(max_options, np.int64)
-        rng = np.zeros(R.N_STREAMS, np.uint64)
-        notrace = np.zeros(0, np.int32)
+        options, rng, notrace = scratch(max_options)
         total = 0
         for g in range(n):
-            R.seed_streams(rng, seed, g)
-            s = new_game(tables, players, rng, notrace)
+            s = deal(tables, players, seed, g, rng, notrace)
             for d in range(starts[g], starts[g + 1]):
                 if with_legal:
                     m = legal(tables, s, options)
@@ -89,7 +94,7 @@ def main(argv=None) -> int:
     spec = registry.get(a.game)
     data = spec.load_data()
     tables = data.tables
-    players = np.int64(1 if spec.name == "sickdays-solo" else spec.default_players)
+    players = np.int64(spec.default_players)
     params = np.array(policy_defaults(spec, "greedy"))
     full, replay = make_loops(spec)
     cap = a.n * 3000

@@ -156,13 +156,18 @@ def seats(game: str, n: int, seed: int, challengers: list[str], pp: dict | None 
         np.save(f"/tmp/expert_reach_{game}_{ch}_{seed}_{n}.npy", w)
 
 
+def parameters(items) -> dict:
+    """Policy parameters from K=V strings (--policy-param, --old, a --try or --among's list)."""
+    return {k: float(v) for k, v in (x.split("=", 1) for x in items)}
+
+
 def among_shares(game: str, among: str, n: int, seed: int, pp: dict | None) -> tuple[np.ndarray, np.ndarray]:
     """Per deal, the expert seat's win share over every position, and the other seats' mean share."""
     from balance.simcore import registry
 
     P = registry.get(game).default_players
     name, _, given = among.partition(":")  # "expert:take_threshold=4" : the other seats' parameters
-    theirs = {k: float(v) for k, v in (kv.split("=", 1) for kv in given.split(","))} if given else None
+    theirs = parameters(given.split(",")) if given else None
     me = np.zeros(n)
     others = np.zeros(n)
     for s in range(P):
@@ -327,7 +332,7 @@ def main(argv=None) -> int:
     ap.add_argument("--try", dest="tries", action="append", default=[], metavar="K=V[,K=V]",
                     help="screen: one setting tried on top of the --policy-param values (repeatable)")
     a = ap.parse_args(argv)
-    pp = {k: float(v) for k, v in (x.split("=", 1) for x in a.policy_param)} or None
+    pp = parameters(a.policy_param) or None
     if a.what == "solo":
         solo([int(x) for x in a.levels.split(",")], a.policies.split(","), a.n, a.seed, pp)
     elif a.what == "seats":
@@ -335,10 +340,10 @@ def main(argv=None) -> int:
     elif a.what == "budget":
         budget(a.game, [int(x) for x in a.levels.split(",")], a.n, a.seed, pp or {})
     elif a.what == "among":
-        old = None if a.old is None else {k: float(v) for k, v in (x.split("=", 1) for x in a.old if x != "defaults")}
+        old = None if a.old is None else parameters(x for x in a.old if x != "defaults")
         among(a.game, a.among, a.n, a.seed, pp, old)
     elif a.what == "screen":
-        tries = [{k: float(v) for k, v in (kv.split("=", 1) for kv in x.split(","))} for x in a.tries]
+        tries = [parameters(x.split(",")) for x in a.tries]
         screen(a.game, a.among, a.n, a.seed, pp, tries)
     elif a.what == "cost":
         cost(a.game, a.n, a.seed, pp or {}, int(a.levels.split(",")[0]) if a.game == "sickdays-solo" else None)
