@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from balance.simcore.bits import lowbit
+from balance.simcore.bits import lowbit, udiv, umod
 from balance.simcore.jit import jit
 from balance.simcore.scratch import stack_f64
 
@@ -146,8 +146,8 @@ def _hand_pv(s, memo, hb, i, slot, params, lo, hi, rows, w2, brow, bd1, bd2, wil
     v = memo[j]
     if v != v:
         card = s[hb + i]
-        c = card % 7
-        w = card // 7
+        c = umod(card, 7)
+        w = udiv(card, 7)
         if slot == 2:
             r = s[H_BD_R]
         else:
@@ -180,7 +180,7 @@ def _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, w
         if best == 0.0:
             ws = _col_workers(lo, hi, c)  # not yet happy, its card of column c still to come
             while ws != 0:
-                w = lowbit(ws) // 7
+                w = udiv(lowbit(ws), 7)
                 ws &= ws - 1
                 a = s[brow + w * rows + r + 1] + s[bd1 + w * w2 + r - c + 7] + s[bd2 + w * w2 + r + c + 1]
                 b = s[brow + w * rows + r] + s[bd1 + w * w2 + r - c + 6] + s[bd2 + w * w2 + r + c]
@@ -214,7 +214,7 @@ def _block_seq(s, r, c, self_w, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)
     pen = 0.0
     ws = _col_workers(lo, hi, c)  # (happy workers have no bits)
     while ws != 0:
-        w = lowbit(ws) // 7
+        w = udiv(lowbit(ws), 7)
         ws &= ws - 1
         if w == self_w:
             continue
@@ -244,7 +244,7 @@ def _col_units(s, r, c, lo, hi, rows, w2, brow, bd1, bd2, wilds):
     u = 0
     ws = _col_workers(lo, hi, c)
     while ws != 0:
-        w = lowbit(ws) // 7
+        w = udiv(lowbit(ws), 7)
         ws &= ws - 1
         u += _worker_units(s, w, r, c, rows, w2, brow, bd1, bd2, wilds)
     return u
@@ -284,20 +284,20 @@ def greedy(tables, s, seat, options, n, params, rng):
     hcols = 0  # the hand cards of unhappy workers: bit HAND_CAP * (their column) + (hand index)
     for i2 in range(hn):
         card2 = s[hb + i2]
-        if card2 < NWORK and s[O_HAPPY + card2 // 7] == 0:
-            hcols |= 1 << (HAND_CAP * (card2 % 7) + i2)
+        if card2 < NWORK and s[O_HAPPY + udiv(card2, 7)] == 0:
+            hcols |= 1 << (HAND_CAP * umod(card2, 7) + i2)
     memo = stack_f64(M_SIZE)  # on the stack: no allocation, no reference counting per call
     for j in range(M_SIZE):
         memo[j] = np.nan
     for i in range(n):
         op = options[i]
         act, card, _target, col = action(tables, s, op)  # what the option does, named by the rules (ACT)
-        a = (op // 100) % 100  # the card's hand slot: only the memo's key (the memo is per hand slot)
+        a = umod(udiv(op, 100), 100)  # the card's hand slot: only the memo's key (the memo is per hand slot)
         if act == ACT.refresh:
             v = params[W.refresh_at]
         elif act == ACT.play:
-            c = card % 7
-            w = card // 7
+            c = umod(card, 7)
+            w = udiv(card, 7)
             r = s[O_HEIGHT + c]
             if s[O_HAPPY + w] != 0:
                 sc = _scaffold(s, memo, hb, hcols, c, params, lo, hi, rows, w2, brow, bd1, bd2, wilds) - 0.1
@@ -330,19 +330,19 @@ def greedy(tables, s, seat, options, n, params, rng):
         elif act == ACT.discard:
             if card >= NWORK:
                 kv = 0.5
-            elif s[O_HAPPY + card // 7] != 0:
+            elif s[O_HAPPY + udiv(card, 7)] != 0:
                 kv = -params[W.w_discard_happy]
             else:
                 # keep_value: potential(s, w, c, params, -1.0)
-                c = card % 7
+                c = umod(card, 7)
                 h = s[O_HEIGHT + c]
                 pot = 0.0
                 pruned = False
                 if h < rows:
                     pot = memo[a * PV_SLOTS]
                     if pot != pot:
-                        pot = _play_value(s, card // 7, h, c, wp, _mask(lo, hi, card // 7), rows, w2, brow, bd1,
-                                          bd2, wilds)
+                        w = udiv(card, 7)
+                        pot = _play_value(s, w, h, c, wp, _mask(lo, hi, w), rows, w2, brow, bd1, bd2, wilds)
                         memo[a * PV_SLOTS] = pot
                     wk = params[W.w_keep]
                     if pot > 0.0 and wk >= 0.0:
@@ -400,7 +400,7 @@ def greedy(tables, s, seat, options, n, params, rng):
                     v = v - params[W.w_note_cost]
                     v = v + 0.0
         elif act == ACT.play_on_birthday:
-            if s[O_HAPPY + card // 7] != 0:
+            if s[O_HAPPY + udiv(card, 7)] != 0:
                 v = 0.0 - 0.1
             else:
                 pv = _hand_pv(s, memo, hb, a, 2, params, lo, hi, rows, w2, brow, bd1, bd2, wilds)

@@ -14,6 +14,7 @@ import numpy as np
 
 from balance.simcore import rng as R
 from balance.simcore import zones
+from balance.simcore.bits import udiv, umod
 from balance.simcore.jit import jit
 from balance.simcore.scratch import stack_i64
 from balance.simcore.trace import emit
@@ -409,9 +410,9 @@ def action(tables, s, option):
     discarded, returned or taken (a hand slot or discard index names a card here only), the discard
     that becomes a note, the automa's card; the choice is the column a note or an event goes to; -1
     where one does not apply."""
-    kind = option // 10000
-    a = (option // 100) % 100
-    b = option % 100
+    kind = udiv(option, 10000)  # codes and cards are >= 0: unsigned division (simcore.bits)
+    a = umod(udiv(option, 100), 100)
+    b = umod(option, 100)
     seat = s[H_CB_SEAT] if s[H_PHASE] == PH_COFFEE else s[H_CUR]
     if kind == OP_PLAY or kind == OP_PLAY_BDAY or kind == OP_DISCARD or kind == OP_CB_RETURN:
         return kind - 1, s[O_HAND + seat * HAND_CAP + a], -1, -1
@@ -441,7 +442,7 @@ def legal(tables, s, out):
         for i in range(s[O_HANDN + seat]):
             card = s[base + i]
             if card < NWORK:
-                c = card % 7
+                c = umod(card, 7)
                 if col_open(s, c):
                     out[n] = OP_PLAY * 10000 + i * 100
                     n += 1
@@ -581,9 +582,9 @@ def place_event(tables, s, seat, card, c, trace):
 
 @jit
 def step(tables, s, option, rng, trace):
-    kind = option // 10000
-    a = (option // 100) % 100
-    b = option % 100
+    kind = udiv(option, 10000)
+    a = umod(udiv(option, 100), 100)
+    b = umod(option, 100)
     seat = s[H_CUR]
     pizza_row = tables[0][C_PIZZA_ROW]
     if kind == OP_REFRESH:
