@@ -50,6 +50,8 @@ session 30).
 with each --try setting on top of them, on the same deals: each one's seat share,
 minus 1 / players and minus the base, paired by deal. The search for a setting
 to re-measure with `among` on fresh seeds (docs/benchmarks.md, session 34).
+With `--policy P` both measure a seat of policy P instead of expert (`screen --policy
+greedy --among greedy`: does a greedy weight make a stronger player?).
 
 `seats` and `budget` also save each line's per-game wins under /tmp
 (expert_reach_*.npy; expert_budget_*.npy: default then changed), to pool runs of several seeds.
@@ -161,8 +163,9 @@ def parameters(items) -> dict:
     return {k: float(v) for k, v in (x.split("=", 1) for x in items)}
 
 
-def among_shares(game: str, among: str, n: int, seed: int, pp: dict | None) -> tuple[np.ndarray, np.ndarray]:
-    """Per deal, the expert seat's win share over every position, and the other seats' mean share."""
+def among_shares(game: str, among: str, n: int, seed: int, pp: dict | None,
+                 policy: str = "expert") -> tuple[np.ndarray, np.ndarray]:
+    """Per deal, the `policy` seat's win share over every position, and the other seats' mean share."""
     from balance.simcore import registry
 
     P = registry.get(game).default_players
@@ -172,7 +175,7 @@ def among_shares(game: str, among: str, n: int, seed: int, pp: dict | None) -> t
     others = np.zeros(n)
     for s in range(P):
         seats = [(name, theirs)] * P
-        seats[s] = ("expert", pp)
+        seats[s] = (policy, pp)
         won = play(game, seats, n, seed).seat_out[:, :, 0].astype(float)
         me += won[:, s] / P
         others += (won.sum(axis=1) - won[:, s]) / (P - 1) / P
@@ -185,7 +188,8 @@ def _pts(a: np.ndarray, b) -> str:
     return f"{m * 100:+.2f} [{lo * 100:+.2f}, {hi * 100:+.2f}]"
 
 
-def among(game: str, among_policy: str, n: int, seed: int, pp: dict | None, old: dict | None) -> None:
+def among(game: str, among_policy: str, n: int, seed: int, pp: dict | None, old: dict | None,
+          policy: str = "expert") -> None:
     from balance.simcore import registry
 
     P = registry.get(game).default_players
@@ -193,10 +197,10 @@ def among(game: str, among_policy: str, n: int, seed: int, pp: dict | None, old:
     got = {}
     for name, params in lines:
         t = time.time()
-        me, others = among_shares(game, among_policy, n, seed, params)
+        me, others = among_shares(game, among_policy, n, seed, params, policy)
         got[name] = me
         fair = (me + (P - 1) * others) / P
-        print(f"{game} {P}p one expert seat ({name}: {params or 'defaults'}) among {among_policy}, {n} deals x {P} "
+        print(f"{game} {P}p one {policy} seat ({name}: {params or 'defaults'}) among {among_policy}, {n} deals x {P} "
               f"positions, seed {seed}: {me.mean():.2%}; - 1/{P} {_pts(me, 1 / P)}; - the other seats {_pts(me, others)} "
               f"(they win {others.mean():.2%}); - the table's fair share {_pts(me, fair)} ({time.time() - t:.0f} s)",
               flush=True)
@@ -204,17 +208,18 @@ def among(game: str, among_policy: str, n: int, seed: int, pp: dict | None, old:
         print(f"  new - old, paired by deal: {_pts(got['new'], got['old'])}", flush=True)
 
 
-def screen(game: str, among_policy: str, n: int, seed: int, base: dict | None, tries: list[dict]) -> None:
+def screen(game: str, among_policy: str, n: int, seed: int, base: dict | None, tries: list[dict],
+           policy: str = "expert") -> None:
     from balance.simcore import registry
 
     P = registry.get(game).default_players
     t = time.time()
-    ref, _ = among_shares(game, among_policy, n, seed, base)
-    print(f"{game} {P}p one expert seat among {among_policy}, {n} deals x {P} positions, seed {seed}; "
+    ref, _ = among_shares(game, among_policy, n, seed, base, policy)
+    print(f"{game} {P}p one {policy} seat among {among_policy}, {n} deals x {P} positions, seed {seed}; "
           f"base {base or 'defaults'}: {ref.mean():.2%}, - 1/{P} {_pts(ref, 1 / P)} ({time.time() - t:.0f} s)", flush=True)
     for change in tries:
         t = time.time()
-        me, _ = among_shares(game, among_policy, n, seed, {**(base or {}), **change})
+        me, _ = among_shares(game, among_policy, n, seed, {**(base or {}), **change}, policy)
         print(f"  {change}: {me.mean():.2%}, - 1/{P} {_pts(me, 1 / P)}; - base {_pts(me, ref)} "
               f"({time.time() - t:.0f} s)", flush=True)
 
@@ -328,7 +333,8 @@ def main(argv=None) -> int:
     ap.add_argument("-n", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--policy-param", action="append", default=[], metavar="K=V")
-    ap.add_argument("--policy", default="expert", help="speed: the policy every seat plays")
+    ap.add_argument("--policy", default="expert",
+                    help="speed: the policy every seat plays; among, screen: the one seat's policy")
     ap.add_argument("--try", dest="tries", action="append", default=[], metavar="K=V[,K=V]",
                     help="screen: one setting tried on top of the --policy-param values (repeatable)")
     a = ap.parse_args(argv)
@@ -341,10 +347,10 @@ def main(argv=None) -> int:
         budget(a.game, [int(x) for x in a.levels.split(",")], a.n, a.seed, pp or {})
     elif a.what == "among":
         old = None if a.old is None else parameters(x for x in a.old if x != "defaults")
-        among(a.game, a.among, a.n, a.seed, pp, old)
+        among(a.game, a.among, a.n, a.seed, pp, old, a.policy)
     elif a.what == "screen":
         tries = [parameters(x.split(",")) for x in a.tries]
-        screen(a.game, a.among, a.n, a.seed, pp, tries)
+        screen(a.game, a.among, a.n, a.seed, pp, tries, a.policy)
     elif a.what == "cost":
         cost(a.game, a.n, a.seed, pp or {}, int(a.levels.split(",")[0]) if a.game == "sickdays-solo" else None)
     else:
