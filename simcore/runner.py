@@ -330,6 +330,15 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
     # a user's @njit policy inherits reference counting from its caller: keep it, so it may allocate
     choose = _jit(choose, refs=user_policy is not None)
 
+    # A loop that can search plays its own decisions through the wrappers, not inlined copies: the copies
+    # were one more compile of the game's biggest kernels (Overtime's cold expert loop 38-45 s -> 25-30 s,
+    # Four Day Weekend's 27 -> 22 s), and a search decision costs thousands of the loop's (expert and the
+    # greedy seats of a searching loop measured no slower: docs/benchmarks.md, session 35).
+    searching = bool(ks & {LOOKAHEAD, EXPERT, ORACLE})
+    loop_legal = legal_call if searching else legal
+    loop_step = step_call if searching else step
+    loop_greedy = greedy_call if searching else greedy
+
     def make_loop(check_kernel, tag):
         """`play` (inlined where it is called) and the batch loop over it, checking with `check_kernel`."""
 
@@ -356,7 +365,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                     break
                 if decisions >= max_decisions:
                     break
-                n = legal(tables, state, options)
+                n = loop_legal(tables, state, options)
                 if n == 0:
                     stuck = True
                     break
@@ -372,8 +381,9 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                     elif kind == RANDOM:
                         j = R.randint(rng, R.POLICY, n)
                     else:
-                        # inlined here (a game's `greedy` may be @jit(force=True)): one copy in the loop
-                        j = greedy(tables, state, seat, options, n, params[seat], rng)
+                        # inlined here (a game's `greedy` may be @jit(force=True)): one copy in the loop (a
+                        # searching loop calls the wrapper, above)
+                        j = loop_greedy(tables, state, seat, options, n, params[seat], rng)
                 else:
                     j = choose(tables, state, seat, options, n, kind, params[seat], rng, buf)
                 if j < 0 or j >= n:
@@ -382,7 +392,7 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
                 act = action(tables, state, options[j])[0]  # what the option does, named before it is done
                 if act >= 0:
                     actions[seat, act] += 1
-                step(tables, state, options[j], rng, trace)
+                loop_step(tables, state, options[j], rng, trace)
                 decisions += 1
                 if checking != 0:
                     code = check_kernel(tables, state)
