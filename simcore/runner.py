@@ -208,9 +208,10 @@ def make_runner(name: str, kernels, user_policy=None, user_key: str = "", kinds=
 
     # A game may compile its per-decision kernels (legal, step, greedy) to be
     # inlined where they are called (`@jit(force=True)`): calling them copies
-    # every array of the tables and the state onto the stack. The game loop
-    # below inlines them; lookahead's rollouts call them through these
-    # wrappers, so that each is compiled twice, not once per call site.
+    # every array of the tables and the state onto the stack. The greedy and
+    # random loop below inlines them; lookahead's rollouts, the search and a
+    # loop that can search call them through these wrappers, so that each is
+    # compiled once more, not once per call site.
     def legal_call(tables, state, out):
         return legal(tables, state, out)
 
